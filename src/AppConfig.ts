@@ -1,0 +1,136 @@
+import { Config, ConfigError, Context, Effect, Either, Layer, LogLevel, Option } from "effect";
+import { ALL_ROLES, type Role } from "./domain/Role.js";
+
+/** Settings read once at start-up from the environment (see README, "Configuration"). */
+export interface AppSettings {
+  /** HTTP port of the gateway. */
+  readonly port: number;
+  /** NATS server URL(s), comma-separated; `None` means 127.0.0.1:4222 or a spawned nats-server. */
+  readonly natsUrl: Option.Option<string>;
+  /** Credentials for an external NATS server; with a spawned server each role gets its own. */
+  readonly natsUser: Option.Option<string>;
+  readonly natsPassword: Option.Option<string>;
+  /** Directory for LevelDB indexes, the spawned nats-server store and the devnet. */
+  readonly dataDir: string;
+  /** Path of a chains file (see src/chains/ChainsConfig.ts); `None` runs the embedded devnet. */
+  readonly chainsConfig: Option.Option<string>;
+  readonly logLevel: LogLevel.LogLevel;
+  /** Roles this process runs. */
+  readonly roles: ReadonlyArray<Role>;
+  /** How long the gateway waits for a worker's reply, in ms. */
+  readonly requestTimeoutMs: number;
+  /** Default per-key token bucket: sustained requests per second and burst size. */
+  readonly rateLimitRps: number;
+  readonly rateLimitBurst: number;
+}
+
+export class AppConfig extends Context.Tag("app/AppConfig")<AppConfig, AppSettings>() {}
+
+const invalid = (name: string, accepted: string, got: string) =>
+  ConfigError.InvalidData([], `${name} must be ${accepted} (got "${got}").`);
+
+/** An optional string variable, with surrounding whitespace trimmed and empty taken as unset. */
+const optionalString = (name: string) =>
+  Config.option(Config.string(name)).pipe(
+    Config.map((value) =>
+      Option.filter(
+        Option.map(value, (s) => s.trim()),
+        (s) => s.length > 0,
+      ),
+    ),
+  );
+
+const integer = (name: string, fallback: number, min: number, max: number) =>
+  optionalString(name).pipe(
+    Config.mapOrFail((value) => {
+      if (Option.isNone(value)) return Either.right(fallback);
+      const parsed = /^\d+$/.test(value.value) ? Number(value.value) : Number.NaN;
+      return Number.isSafeInteger(parsed) && parsed >= min && parsed <= max
+        ? Either.right(parsed)
+        : Either.left(invalid(name, `an integer from ${min} to ${max}`, value.value));
+    }),
+  );
+
+const LOG_LEVELS: Record<string, LogLevel.LogLevel> = {
+  trace: LogLevel.Trace,
+  debug: LogLevel.Debug,
+  info: LogLevel.Info,
+  warning: LogLevel.Warning,
+  error: LogLevel.Error,
+  fatal: LogLevel.Fatal,
+  none: LogLevel.None,
+};
+
+const logLevel = optionalString("LOG_LEVEL").pipe(
+  Config.mapOrFail((value) => {
+    const raw = Option.getOrElse(value, () => "info").toLowerCase();
+    const level = LOG_LEVELS[raw];
+    return level === undefined
+      ? Either.left(invalid("LOG_LEVEL", `one of ${Object.keys(LOG_LEVELS).join(", ")}`, raw))
+      : Either.right(level);
+  }),
+);
+
+const natsUrl = optionalString("NATS_URL").pipe(
+  Config.mapOrFail((value): Either.Either<Option.Option<string>, ConfigError.ConfigError> => {
+    if (Option.isNone(value)) return Either.right(value);
+    const urls = value.value.split(",").map((s) => s.trim());
+    const ok = urls.every((url) => /^(nats|tls|ws|wss):\/\/[^\s/]+(:\d+)?\/?$|^[^\s:/]+:\d+$/.test(url));
+    return ok
+      ? Either.right(value)
+      : Either.left(invalid("NATS_URL", "a comma-separated list of nats://host:port URLs", value.value));
+  }),
+);
+
+/** Parses a comma-separated role list, as given to `--roles` or `ROLES`. */
+export const parseRoles = (raw: string): Either.Either<ReadonlyArray<Role>, string> => {
+  const names = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  const unknown = names.filter((name) => !ALL_ROLES.some((role) => role === name));
+  if (names.length === 0 || unknown.length > 0) {
+    return Either.left(`a comma-separated list of roles from ${ALL_ROLES.join(", ")}`);
+  }
+  return Either.right(ALL_ROLES.filter((role) => names.includes(role)));
+};
+
+const roles = optionalString("ROLES").pipe(
+  Config.mapOrFail((value) => {
+    if (Option.isNone(value)) return Either.right(ALL_ROLES);
+    return Either.mapLeft(parseRoles(value.value), (accepted) => invalid("ROLES", accepted, value.value));
+  }),
+);
+
+/** All settings, each variable validated on its own so every error names its variable. */
+export const appSettings: Config.Config<AppSettings> = Config.all({
+  port: integer("PORT", 8080, 1, 65535),
+  natsUrl,
+  natsUser: optionalString("NATS_USER"),
+  natsPassword: optionalString("NATS_PASSWORD"),
+  dataDir: optionalString("DATA_DIR").pipe(Config.map(Option.getOrElse(() => "./data"))),
+  chainsConfig: optionalString("CHAINS_CONFIG"),
+  logLevel,
+  roles,
+  requestTimeoutMs: integer("REQUEST_TIMEOUT_MS", 10_000, 100, 300_000),
+  rateLimitRps: integer("RATE_LIMIT_RPS", 100, 1, 1_000_000),
+  rateLimitBurst: integer("RATE_LIMIT_BURST", 200, 1, 1_000_000),
+});
+
+/** The messages of a ConfigError, one sentence per invalid variable. */
+export const describeConfigError = (error: ConfigError.ConfigError): ReadonlyArray<string> =>
+  ConfigError.reduceWithContext(error, undefined, {
+    andCase: (_, left: ReadonlyArray<string>, right: ReadonlyArray<string>) => [...left, ...right],
+    orCase: (_, left: ReadonlyArray<string>, right: ReadonlyArray<string>) => [...left, ...right],
+    invalidDataCase: (_, path, message) => [path.length > 0 ? `${path.join(".")}: ${message}` : message],
+    missingDataCase: (_, path, message) => [`${path.join(".")}: ${message}`],
+    sourceUnavailableCase: (_, path, message) => [`${path.join(".")}: ${message}`],
+    unsupportedCase: (_, path, message) => [`${path.join(".")}: ${message}`],
+  });
+
+/** Reads the settings; overrides (e.g. from `--roles`) win over the environment. */
+export const layer = (overrides: Partial<AppSettings> = {}) =>
+  Layer.effect(
+    AppConfig,
+    Effect.map(appSettings, (settings) => ({ ...settings, ...overrides })),
+  );

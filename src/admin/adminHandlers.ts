@@ -1,0 +1,73 @@
+import { Effect } from "effect";
+import {
+  adminCreateKey,
+  adminGetUsage,
+  adminListKeys,
+  adminListTeams,
+  adminRevokeKey,
+  adminSetTeamQuota,
+} from "../contracts/Admin.js";
+import { RateLimit } from "../domain/ApiKey.js";
+import { createKey, type KeyBuckets, listKeys, listTeams, revokeKey, setTeamQuota } from "../api/keys/KeyStore.js";
+import { UsageBook } from "../api/usage/UsageBook.js";
+import { AdminFailure, adminHandler } from "./AdminServer.js";
+
+const DAY_MS = 24 * 3_600_000;
+
+/** Maps store errors to failures an operator can read; infrastructure errors become 500s. */
+const toFailure = <A, E extends { _tag: string; message: string }, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.catchAll(effect, (error) =>
+    error._tag === "KeyStoreError"
+      ? Effect.die(error)
+      : Effect.fail(
+          new AdminFailure({
+            code: error._tag === "KeyNotFound" || error._tag === "TeamNotFound" ? "NOT_FOUND" : "INVALID_PAYLOAD",
+            message: error.message,
+          }),
+        ),
+  );
+
+const parseTime = (value: string | undefined, fallback: number) =>
+  Effect.suspend(() => {
+    if (value === undefined) return Effect.succeed(fallback);
+    const ms = Date.parse(value);
+    return Number.isNaN(ms)
+      ? Effect.fail(new AdminFailure({ code: "INVALID_PAYLOAD", message: `"${value}" is not an ISO date-time.` }))
+      : Effect.succeed(ms);
+  });
+
+export const makeAdminHandlers = (buckets: KeyBuckets) => [
+  adminHandler(adminCreateKey, (payload) =>
+    toFailure(
+      createKey(
+        buckets,
+        payload.team,
+        payload.requests_per_second === undefined
+          ? null
+          : new RateLimit({ requests_per_second: payload.requests_per_second, burst: payload.burst ?? Math.ceil(payload.requests_per_second * 2) }),
+      ),
+    ),
+  ),
+  adminHandler(adminListKeys, () =>
+    toFailure(
+      Effect.gen(function* () {
+        const [keys, teams] = yield* Effect.all([listKeys(buckets), listTeams(buckets)]);
+        const names = new Map(teams.map((team) => [team.team_id, team.name]));
+        return { keys: keys.map((key) => ({ ...key, team_name: names.get(key.team_id) ?? "?" })) };
+      }),
+    ),
+  ),
+  adminHandler(adminRevokeKey, (payload) => toFailure(Effect.map(revokeKey(buckets, payload.key_id), (record) => ({ record })))),
+  adminHandler(adminListTeams, () => toFailure(Effect.map(listTeams(buckets), (teams) => ({ teams })))),
+  adminHandler(adminSetTeamQuota, (payload) =>
+    toFailure(Effect.map(setTeamQuota(buckets, payload.team, payload.monthly_cu_quota), (team) => ({ team }))),
+  ),
+  adminHandler(adminGetUsage, (payload) =>
+    Effect.gen(function* () {
+      const book = yield* UsageBook;
+      const to = yield* parseTime(payload.to, Date.now());
+      const from = yield* parseTime(payload.from, to - DAY_MS);
+      return { rows: yield* book.rows(from, to, payload.team_id) };
+    }),
+  ),
+];

@@ -1,0 +1,55 @@
+/** A per-key token bucket: `rate` tokens per second refill up to `burst`. */
+export interface BucketLimit {
+  readonly rate: number;
+  readonly burst: number;
+}
+
+/** Outcome of one request against the bucket. */
+export type Admission = { readonly admitted: true } | { readonly admitted: false; readonly retryAfterSeconds: number };
+
+interface Bucket {
+  tokens: number;
+  /** Time of the last refill, ms. */
+  at: number;
+}
+
+/** Buckets idle this long are full again and can be forgotten. */
+const IDLE_MS = 10 * 60_000;
+
+/**
+ * Token buckets keyed by API key id, in this worker's memory. With N workers in
+ * the queue group a key can reach up to N times its limit at worst; NATS spreads
+ * requests evenly, so in practice each worker sees 1/N of a key's traffic.
+ * `now` is injected so tests control time.
+ */
+export class RateLimiter {
+  readonly #buckets = new Map<string, Bucket>();
+  readonly #now: () => number;
+  #lastSweep: number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+    this.#lastSweep = now();
+  }
+
+  /** Takes one token for `key`, or says how long until one is available. */
+  admit(key: string, limit: BucketLimit): Admission {
+    const now = this.#now();
+    this.#sweep(now);
+    const bucket = this.#buckets.get(key) ?? { tokens: limit.burst, at: now };
+    bucket.tokens = Math.min(limit.burst, bucket.tokens + ((now - bucket.at) / 1000) * limit.rate);
+    bucket.at = now;
+    this.#buckets.set(key, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return { admitted: true };
+    }
+    return { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / limit.rate)) };
+  }
+
+  #sweep(now: number) {
+    if (now - this.#lastSweep < IDLE_MS) return;
+    this.#lastSweep = now;
+    for (const [key, bucket] of this.#buckets) if (now - bucket.at > IDLE_MS) this.#buckets.delete(key);
+  }
+}

@@ -1,0 +1,71 @@
+import { Effect } from "effect";
+import { ChainClients } from "../../chains/ChainClients.js";
+import { Chains } from "../../chains/Chains.js";
+import { health } from "../../contracts/Health.js";
+import { ALL_ROLES } from "../../domain/Role.js";
+import { Presence } from "../../presence/Presence.js";
+import { route } from "../Handler.js";
+
+/** How long one probe of the chains is reused, so that /healthz polling never loads the RPC nodes. */
+const PROBE_TTL_MS = 1_000;
+const PROBE_TIMEOUT = "2 seconds";
+
+interface ChainProbe {
+  readonly chain_id: number;
+  readonly name: string;
+  readonly ok: boolean;
+  readonly head_block?: number;
+  readonly error?: string;
+}
+
+const probeChains = Effect.gen(function* () {
+  const registry = yield* Chains;
+  const clients = yield* ChainClients;
+  return yield* Effect.forEach(
+    registry.chains,
+    (chain) => {
+      const client = clients.get(chain.chain_id);
+      const base = { chain_id: chain.chain_id, name: chain.name };
+      if (client === undefined) return Effect.succeed<ChainProbe>({ ...base, ok: false, error: "no client" });
+      return Effect.tryPromise(() => client.getBlockNumber({ cacheTime: 0 })).pipe(
+        Effect.timeout(PROBE_TIMEOUT),
+        Effect.map((block): ChainProbe => ({ ...base, ok: true, head_block: Number(block) })),
+        Effect.catchAll((error) =>
+          Effect.succeed<ChainProbe>({ ...base, ok: false, error: `RPC does not answer: ${error.message}`.slice(0, 200) }),
+        ),
+      );
+    },
+    { concurrency: "unbounded" },
+  );
+});
+
+/**
+ * GET /healthz: 200 once every role has a live instance and every configured
+ * chain's RPC answers; otherwise 503 with the reason and the same detail.
+ * Built at start so the chain probe is shared and reused for PROBE_TTL_MS.
+ */
+export const makeHealthRoute = Effect.gen(function* () {
+  const probe = yield* Effect.cachedWithTTL(probeChains, `${PROBE_TTL_MS} millis`);
+  return route(health, () =>
+    Effect.gen(function* () {
+      const presence = yield* Presence;
+      const chains = yield* probe;
+      const roles = presence.liveInstances();
+      const missingRoles = ALL_ROLES.filter((role) => (roles[role] ?? 0) === 0);
+      const failing = chains.filter((chain) => !chain.ok);
+      const reasons = [
+        ...(missingRoles.length > 0 ? [`no live instance of role ${missingRoles.join(", ")}`] : []),
+        ...(failing.length > 0
+          ? [`chain ${failing.map((c) => `${c.name} (${c.chain_id})`).join(", ")} not answering`]
+          : []),
+      ];
+      const ok = reasons.length === 0;
+      return {
+        cu: 0,
+        status: ok ? 200 : 503,
+        headers: { "Cache-Control": "no-store" },
+        body: { status: ok ? "ok" : "starting", roles, chains, ...(ok ? {} : { reason: `${reasons.join("; ")}.` }) },
+      };
+    }),
+  );
+});

@@ -1,0 +1,22 @@
+import { Effect } from "effect";
+import { supportedChains } from "../../contracts/Chains.js";
+import { Chains } from "../../chains/Chains.js";
+import { route } from "../Handler.js";
+
+/** GET /v1/evm/supported-chains: public, 0 CU, built once from the registry. */
+export const supportedChainsRoute = route(supportedChains, () =>
+  Effect.map(Chains, (registry) => ({
+    cu: 0,
+    headers: { "Cache-Control": "public, max-age=60" },
+    body: {
+      chains: registry.chains.map((chain) => ({
+        name: chain.name,
+        chain_id: chain.chain_id,
+        tags: chain.tags,
+        balances: { supported: registry.supports(chain, "balances") },
+        defi_positions: { supported: false },
+        subscriptions: { supported: registry.supports(chain, "subscriptions") },
+      })),
+    },
+  })),
+);

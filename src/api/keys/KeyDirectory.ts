@@ -1,0 +1,90 @@
+import type { KV } from "@nats-io/kv";
+import { Context, Effect, Layer, Option, Schema } from "effect";
+import { Unauthenticated } from "../../contracts/ApiError.js";
+import { ApiKeyRecord, Team } from "../../domain/ApiKey.js";
+import { hashApiKey, isWellFormedApiKey } from "./apiKeyFormat.js";
+import { findKeyByHash, findTeam, type KeyBuckets } from "./KeyStore.js";
+
+/** Who is calling: the key's record and its team. */
+export interface Caller {
+  readonly key: ApiKeyRecord;
+  readonly team: Team;
+}
+
+/**
+ * Every key and team, mirrored in memory from KV watches so that authenticating
+ * a request costs a hash and a map lookup, not a round trip. Revocations and new
+ * keys arrive through the watch within moments on every node.
+ */
+export class KeyDirectory extends Context.Tag("app/api/keys/KeyDirectory")<
+  KeyDirectory,
+  {
+    readonly authenticate: (header: string | undefined) => Effect.Effect<Caller, Unauthenticated>;
+    readonly team: (teamId: string) => Team | undefined;
+    readonly teams: () => ReadonlyArray<Team>;
+  }
+>() {}
+
+const decodeKey = Schema.decodeUnknownOption(Schema.parseJson(ApiKeyRecord));
+const decodeTeam = Schema.decodeUnknownOption(Schema.parseJson(Team));
+
+/** Mirrors a bucket's keys under `prefix` into `target`, forever (until the scope closes). */
+const mirror = <A>(kv: KV, prefix: string, decode: (s: string) => Option.Option<A>, target: Map<string, A>) =>
+  Effect.gen(function* () {
+    const watch = yield* Effect.promise(() => kv.watch({ key: `${prefix}.>` }));
+    yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
+    yield* Effect.forkScoped(
+      Effect.promise(async () => {
+        for await (const entry of watch) {
+          const id = entry.key.slice(prefix.length + 1);
+          if (entry.operation !== "PUT") {
+            target.delete(id);
+            continue;
+          }
+          const decoded = decode(entry.string());
+          if (Option.isSome(decoded)) target.set(id, decoded.value);
+        }
+      }),
+    );
+  });
+
+export const layer = (buckets: KeyBuckets): Layer.Layer<KeyDirectory> =>
+  Layer.scoped(
+    KeyDirectory,
+    Effect.gen(function* () {
+      const keys = new Map<string, ApiKeyRecord>();
+      const teams = new Map<string, Team>();
+      yield* mirror(buckets.keys, "hash", decodeKey, keys);
+      yield* mirror(buckets.teams, "team", decodeTeam, teams);
+
+      const lookup = (hash: string) =>
+        Effect.suspend(() => {
+          const cached = keys.get(hash);
+          if (cached !== undefined) return Effect.succeed(cached);
+          // A key created a moment ago may not have reached the watch yet.
+          return findKeyByHash(buckets, hash).pipe(Effect.orElseSucceed(() => undefined));
+        });
+
+      const authenticate = (header: string | undefined) =>
+        Effect.gen(function* () {
+          if (header === undefined || header.length === 0) {
+            return yield* new Unauthenticated({ reason: "MissingKey" });
+          }
+          if (!isWellFormedApiKey(header)) return yield* new Unauthenticated({ reason: "MalformedKey" });
+          const record = yield* lookup(hashApiKey(header));
+          if (record === undefined) return yield* new Unauthenticated({ reason: "UnknownKey" });
+          if (record.revoked_at !== null) return yield* new Unauthenticated({ reason: "RevokedKey" });
+          const team =
+            teams.get(record.team_id) ??
+            (yield* findTeam(buckets, record.team_id).pipe(Effect.orElseSucceed(() => undefined)));
+          if (team === undefined) return yield* new Unauthenticated({ reason: "UnknownKey" });
+          return { key: record, team } satisfies Caller;
+        });
+
+      return {
+        authenticate,
+        team: (teamId: string) => teams.get(teamId),
+        teams: () => [...teams.values()],
+      } as const;
+    }),
+  );

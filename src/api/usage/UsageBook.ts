@@ -1,0 +1,61 @@
+import type { KV } from "@nats-io/kv";
+import { Context, Effect, Layer } from "effect";
+import { hourKey, hourStart, monthKey, UsageRow } from "../../domain/Usage.js";
+import type { HourAggregate, MonthAggregate } from "./usageAggregates.js";
+
+/**
+ * Read side of usage: month-to-date CU per team (mirrored from KV for the quota
+ * check on every request) and hourly rows for operators.
+ */
+export class UsageBook extends Context.Tag("app/api/usage/UsageBook")<
+  UsageBook,
+  {
+    /** CU the team has used this calendar month (UTC), as aggregated so far. */
+    readonly monthToDate: (teamId: string) => number;
+    /** Hourly rows from `fromMs` to `toMs` (inclusive hours), optionally for one team. */
+    readonly rows: (fromMs: number, toMs: number, teamId?: string) => Effect.Effect<ReadonlyArray<UsageRow>>;
+  }
+>() {}
+
+/** Longest range an operator can ask for at once: 31 days of hours. */
+export const MAX_HOURS = 31 * 24;
+
+export const layer = (usage: KV, now: () => number = Date.now): Layer.Layer<UsageBook> =>
+  Layer.scoped(
+    UsageBook,
+    Effect.gen(function* () {
+      const months = new Map<string, MonthAggregate>();
+      const watch = yield* Effect.promise(() => usage.watch({ key: "month.>" }));
+      yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
+      yield* Effect.forkScoped(
+        Effect.promise(async () => {
+          for await (const entry of watch) {
+            if (entry.operation === "PUT") months.set(entry.key.slice("month.".length), entry.json());
+          }
+        }),
+      );
+
+      const rows = (fromMs: number, toMs: number, teamId?: string) =>
+        Effect.promise(async () => {
+          const hours: Array<string> = [];
+          for (let t = toMs; t >= fromMs && hours.length < MAX_HOURS; t -= 3_600_000) hours.push(hourKey(t));
+          const entries = await Promise.all(hours.map((hour) => usage.get(`hour.${hour}`)));
+          const result: Array<UsageRow> = [];
+          entries.forEach((entry, i) => {
+            if (entry === null || entry.operation !== "PUT") return;
+            const aggregate = entry.json<HourAggregate>();
+            for (const [key, row] of Object.entries(aggregate.rows)) {
+              const [team_id = "", key_id = "", endpoint = ""] = key.split("|");
+              if (teamId !== undefined && team_id !== teamId) continue;
+              result.push(new UsageRow({ hour: hours[i]!, team_id, key_id, endpoint, ...row }));
+            }
+          });
+          return result.sort((a, b) => hourStart(a.hour) - hourStart(b.hour));
+        });
+
+      return {
+        monthToDate: (teamId: string) => months.get(monthKey(now()))?.teams[teamId] ?? 0,
+        rows,
+      } as const;
+    }),
+  );

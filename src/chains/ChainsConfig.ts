@@ -1,0 +1,91 @@
+import { Schema } from "effect";
+
+/**
+ * The file named by `CHAINS_CONFIG` (and written by the embedded devnet to
+ * `$DATA_DIR/devnet/chains.json`): every chain the service serves, the RPC
+ * endpoints it reads, and the per-chain lists that balances, pricing and
+ * ingestion need. JSON, snake_case keys, addresses as 0x-hex (any case).
+ */
+
+/** A 0x-prefixed 20-byte hex address, normalised to lower case on decode. */
+export const AddressString = Schema.Lowercase.pipe(
+  Schema.compose(Schema.String),
+  Schema.pattern(/^0x[0-9a-f]{40}$/, {
+    message: () => "an address must be 0x followed by 40 hex digits",
+  }),
+);
+
+/** Endpoint families a chain can support; `supported-chains` reports each. */
+export const EndpointFamily = Schema.Literal("balances", "defi_positions", "subscriptions");
+export type EndpointFamily = typeof EndpointFamily.Type;
+
+/** AMM designs the pricing and positions code understands. */
+export const AmmKind = Schema.Literal("v2", "v3", "v4");
+export type AmmKind = typeof AmmKind.Type;
+
+/** A factory (V2/V3) or pool manager (V4) whose pools are indexed and priced. */
+export class FactoryConfig extends Schema.Class<FactoryConfig>("FactoryConfig")({
+  /** Protocol name reported to users, e.g. `UniswapV2` or a fork's name such as `SushiSwapV2`. */
+  protocol: Schema.String.pipe(Schema.minLength(1)),
+  kind: AmmKind,
+  /** Factory (v2, v3) or PoolManager (v4) address. */
+  address: AddressString,
+  /** Position manager (v3 NonfungiblePositionManager, v4 PositionManager), when there is one. */
+  position_manager: Schema.optional(AddressString),
+  /** V4 StateView lens contract, when deployed. */
+  state_view: Schema.optional(AddressString),
+  /** Block the factory was deployed at: backfill of its pool events starts here. */
+  start_block: Schema.optional(Schema.NonNegativeInt),
+}) {}
+
+export class NativeAsset extends Schema.Class<NativeAsset>("NativeAsset")({
+  symbol: Schema.String,
+  name: Schema.String,
+  decimals: Schema.Int.pipe(Schema.between(0, 36)),
+}) {}
+
+export class ChainConfig extends Schema.Class<ChainConfig>("ChainConfig")({
+  chain_id: Schema.Int.pipe(Schema.positive()),
+  /** Lower-case API name, e.g. `ethereum`, `base`. Never accepted in `chain_ids`. */
+  name: Schema.String.pipe(Schema.pattern(/^[a-z][a-z0-9_]*$/)),
+  /** HTTP JSON-RPC endpoint. */
+  rpc_url: Schema.String.pipe(Schema.pattern(/^https?:\/\//)),
+  /** WebSocket JSON-RPC endpoint; new heads are polled over HTTP when absent. */
+  ws_url: Schema.optional(Schema.String.pipe(Schema.pattern(/^wss?:\/\//))),
+  /** Tags usable in `chain_ids` (`default`, `mainnet`, `testnet`, ...). */
+  tags: Schema.Array(Schema.String.pipe(Schema.pattern(/^[a-z][a-z0-9_]*$/))),
+  /** Endpoint families served on this chain; omitted families default to supported. */
+  supports: Schema.optional(Schema.partial(Schema.Record({ key: EndpointFamily, value: Schema.Boolean }))),
+  native: NativeAsset,
+  /** Wrapped native token (WETH9-style); native balances are priced as this token. */
+  wrapped_native: Schema.optional(AddressString),
+  /** USD stablecoins, each taken to be worth exactly 1 USD by pricing. */
+  stablecoins: Schema.optionalWith(Schema.Array(AddressString), { default: () => [] }),
+  /** Well-known tokens whose balances are always read, touched or not. */
+  tokens: Schema.optionalWith(Schema.Array(AddressString), { default: () => [] }),
+  /** Tokens that may serve as an intermediate hop in a price route (besides wrapped native). */
+  quote_tokens: Schema.optionalWith(Schema.Array(AddressString), { default: () => [] }),
+  factories: Schema.optionalWith(Schema.Array(FactoryConfig), { default: () => [] }),
+  /** Configured token logos (image URLs) by lower-case address; `native` for the native asset. */
+  logos: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.String }), {
+    default: () => ({}),
+  }),
+  /** Project websites by lower-case token address, served as `token_metadata.url`. */
+  urls: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.String }), {
+    default: () => ({}),
+  }),
+  /** First block ingestion reads; defaults to the current head at first start. */
+  start_block: Schema.optional(Schema.NonNegativeInt),
+  /** Whether the node serves `debug_traceBlockByNumber` (callTracer) for internal native transfers. */
+  traces: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+  /** Blocks to wait before a block's webhook events are delivered. */
+  confirmations: Schema.optionalWith(Schema.NonNegativeInt, { default: () => 0 }),
+  /** Depth after which a block is taken as final (reorgs deeper than this are not followed). */
+  finality_depth: Schema.optionalWith(Schema.Int.pipe(Schema.positive()), { default: () => 64 }),
+}) {}
+
+export class ChainsConfigFile extends Schema.Class<ChainsConfigFile>("ChainsConfigFile")({
+  chains: Schema.Array(ChainConfig).pipe(Schema.minItems(1)),
+}) {}
+
+export const decodeChainsConfigFile = Schema.decodeUnknown(ChainsConfigFile, { errors: "all", onExcessProperty: "error" });

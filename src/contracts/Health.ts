@@ -1,0 +1,35 @@
+import { Schema } from "effect";
+import { endpoint } from "./Endpoint.js";
+import { NoParams, NoQuery } from "./Common.js";
+
+export class ChainHealth extends Schema.Class<ChainHealth>("ChainHealth")({
+  chain_id: Schema.Int,
+  name: Schema.String,
+  ok: Schema.Boolean,
+  head_block: Schema.optional(Schema.Number),
+  error: Schema.optional(Schema.String),
+}) {}
+
+export class HealthResponse extends Schema.Class<HealthResponse>("HealthResponse")({
+  status: Schema.Literal("ok", "starting", "degraded"),
+  /** Live instances per role, from their heartbeats. */
+  roles: Schema.Record({ key: Schema.String, value: Schema.Int }),
+  chains: Schema.Array(ChainHealth),
+  /** Why the service is not ready, when it is not. */
+  reason: Schema.optional(Schema.String),
+}) {}
+
+export const health = endpoint({
+  operationId: "getHealth",
+  method: "GET",
+  path: "/healthz",
+  subject: "svc.health.get",
+  auth: "public",
+  group: "operations",
+  summary: "200 once every role is up and every configured chain answers; 503 with the reason before that.",
+  params: NoParams,
+  query: NoQuery,
+  body: undefined,
+  response: HealthResponse,
+  responseContentType: "application/json",
+});

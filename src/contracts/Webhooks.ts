@@ -1,0 +1,204 @@
+import { Schema } from "effect";
+import { Address } from "./Common.js";
+import { endpoint } from "./Endpoint.js";
+
+export const WebhookType = Schema.Literal("transactions", "activities", "balances");
+export const TransactionType = Schema.Literal("sender", "receiver");
+export const ActivityType = Schema.Literal("approve", "mint", "burn", "receive", "send", "swap", "call");
+export const AssetType = Schema.Literal("native", "erc20", "erc721", "erc1155");
+
+/** The webhook resource (spec 2.1). Optional filters appear only when set. */
+export class Webhook extends Schema.Class<Webhook>("Webhook")({
+  id: Schema.UUID,
+  team_id: Schema.String,
+  name: Schema.String,
+  type: WebhookType,
+  url: Schema.String,
+  active: Schema.Boolean,
+  created_at: Schema.String,
+  updated_at: Schema.String,
+  chain_ids: Schema.NullOr(Schema.Array(Schema.Int)),
+  transaction_type: Schema.optional(Schema.NullOr(TransactionType)),
+  counterparty: Schema.optional(Schema.NullOr(Schema.String)),
+  activity_type: Schema.optional(Schema.NullOr(ActivityType)),
+  asset_type: Schema.optional(Schema.NullOr(AssetType)),
+  token_address: Schema.optional(Schema.NullOr(Schema.String)),
+  /** Signing secret, present only in the create and rotate responses. */
+  secret: Schema.optional(Schema.String),
+}) {}
+
+export const CreateWebhookBody = Schema.Struct({
+  name: Schema.String,
+  url: Schema.String,
+  type: WebhookType,
+  addresses: Schema.Array(Address),
+  chain_ids: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+  transaction_type: Schema.optional(Schema.NullOr(TransactionType)),
+  counterparty: Schema.optional(Schema.NullOr(Address)),
+  activity_type: Schema.optional(Schema.NullOr(ActivityType)),
+  asset_type: Schema.optional(Schema.NullOr(AssetType)),
+  token_address: Schema.optional(Schema.NullOr(Address)),
+});
+
+export const UpdateWebhookBody = Schema.Struct({
+  name: Schema.optional(Schema.NullOr(Schema.String)),
+  url: Schema.optional(Schema.NullOr(Schema.String)),
+  active: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  chain_ids: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+  transaction_type: Schema.optional(Schema.NullOr(TransactionType)),
+  counterparty: Schema.optional(Schema.NullOr(Address)),
+  activity_type: Schema.optional(Schema.NullOr(ActivityType)),
+  asset_type: Schema.optional(Schema.NullOr(AssetType)),
+  token_address: Schema.optional(Schema.NullOr(Address)),
+});
+
+export class WebhookList extends Schema.Class<WebhookList>("WebhookList")({
+  webhooks: Schema.Array(Webhook),
+  next_offset: Schema.optional(Schema.String),
+}) {}
+
+export class AddressList extends Schema.Class<AddressList>("AddressList")({
+  addresses: Schema.Array(Schema.String),
+  next_offset: Schema.optional(Schema.String),
+}) {}
+
+const WebhookIdParams = Schema.Struct({ webhookId: Schema.String });
+const PageQuery = Schema.Struct({
+  limit: Schema.optional(Schema.String.annotations({ description: "1 to 100, default 100." })),
+  offset: Schema.optional(Schema.String.annotations({ description: "Cursor from `next_offset`." })),
+});
+const Empty = Schema.Struct({});
+const base = "/beta/evm/subscriptions/webhooks";
+const common = { auth: "key", group: "webhooks", responseContentType: "application/json" } as const;
+
+export const createWebhook = endpoint({
+  ...common,
+  operationId: "createWebhook",
+  method: "POST",
+  path: base,
+  subject: "svc.beta.evm.webhooks.create",
+  summary: "Create a webhook. The response carries its signing `secret`, shown once. 0 CU.",
+  params: Schema.Struct({}),
+  query: Schema.Struct({}),
+  body: CreateWebhookBody,
+  response: Webhook,
+});
+
+export const listWebhooks = endpoint({
+  ...common,
+  operationId: "listWebhooks",
+  method: "GET",
+  path: base,
+  subject: "svc.beta.evm.webhooks.list",
+  summary: "The team's webhooks, active and inactive, cursor-paged. 0 CU.",
+  params: Schema.Struct({}),
+  query: PageQuery,
+  body: undefined,
+  response: WebhookList,
+});
+
+export const getWebhook = endpoint({
+  ...common,
+  operationId: "getWebhook",
+  method: "GET",
+  path: `${base}/{webhookId}`,
+  subject: "svc.beta.evm.webhooks.get",
+  summary: "One webhook, with the optional filters that are set. 0 CU.",
+  params: WebhookIdParams,
+  query: Schema.Struct({}),
+  body: undefined,
+  response: Webhook,
+});
+
+export const updateWebhook = endpoint({
+  ...common,
+  operationId: "updateWebhook",
+  method: "PATCH",
+  path: `${base}/{webhookId}`,
+  subject: "svc.beta.evm.webhooks.update",
+  summary: "Change only the given fields; `null` clears a filter; `active` pauses or resumes deliveries. 0 CU.",
+  params: WebhookIdParams,
+  query: Schema.Struct({}),
+  body: UpdateWebhookBody,
+  response: Webhook,
+});
+
+export const deleteWebhook = endpoint({
+  ...common,
+  operationId: "deleteWebhook",
+  method: "DELETE",
+  path: `${base}/{webhookId}`,
+  subject: "svc.beta.evm.webhooks.delete",
+  summary: "Delete a webhook permanently. 0 CU.",
+  params: WebhookIdParams,
+  query: Schema.Struct({}),
+  body: undefined,
+  response: Empty,
+});
+
+export const getWebhookAddresses = endpoint({
+  ...common,
+  operationId: "getWebhookAddresses",
+  method: "GET",
+  path: `${base}/{webhookId}/addresses`,
+  subject: "svc.beta.evm.webhooks.addresses.get",
+  summary: "The subscribed addresses, cursor-paged. 0 CU.",
+  params: WebhookIdParams,
+  query: PageQuery,
+  body: undefined,
+  response: AddressList,
+});
+
+export const replaceWebhookAddresses = endpoint({
+  ...common,
+  operationId: "replaceWebhookAddresses",
+  method: "PUT",
+  path: `${base}/{webhookId}/addresses`,
+  subject: "svc.beta.evm.webhooks.addresses.replace",
+  summary: "Replace the whole address list. 0 CU.",
+  params: WebhookIdParams,
+  query: Schema.Struct({}),
+  body: Schema.Struct({ addresses: Schema.Array(Address) }),
+  response: Empty,
+});
+
+export const updateWebhookAddresses = endpoint({
+  ...common,
+  operationId: "updateWebhookAddresses",
+  method: "PATCH",
+  path: `${base}/{webhookId}/addresses`,
+  subject: "svc.beta.evm.webhooks.addresses.update",
+  summary: "Remove `remove_addresses`, then add `add_addresses`. 0 CU.",
+  params: WebhookIdParams,
+  query: Schema.Struct({}),
+  body: Schema.Struct({
+    add_addresses: Schema.optional(Schema.Array(Address)),
+    remove_addresses: Schema.optional(Schema.Array(Address)),
+  }),
+  response: Empty,
+});
+
+export const rotateWebhookSecret = endpoint({
+  ...common,
+  operationId: "rotateWebhookSecret",
+  method: "POST",
+  path: `${base}/{webhookId}/secret/rotate`,
+  subject: "svc.beta.evm.webhooks.secret.rotate",
+  summary: "Issue a new signing secret; the previous one keeps signing alongside it for 24 hours. 0 CU.",
+  params: WebhookIdParams,
+  query: Schema.Struct({}),
+  body: undefined,
+  response: Webhook,
+});
+
+export const webhookEndpoints = [
+  createWebhook,
+  listWebhooks,
+  getWebhook,
+  updateWebhook,
+  deleteWebhook,
+  getWebhookAddresses,
+  replaceWebhookAddresses,
+  updateWebhookAddresses,
+  rotateWebhookSecret,
+] as const;

@@ -1,0 +1,167 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { errors, headers as natsHeaders, type NatsConnection } from "@nats-io/transport-node";
+import { Effect } from "effect";
+import type { AnyEndpoint } from "../contracts/Endpoint.js";
+import { FORWARDED_REPLY_HEADERS, HEADER, type RequestEnvelope } from "../contracts/Envelope.js";
+import { COMMON_HEADERS, rawBadRequest, sendError } from "./httpResponses.js";
+import { parseJsonBody } from "./parseJsonBody.js";
+import { parseQuery } from "./parseQuery.js";
+import { MAX_BODY_BYTES, readBody } from "./readBody.js";
+import { makeRouter } from "./router.js";
+
+export interface GatewayOptions {
+  readonly port: number;
+  readonly host?: string;
+  readonly endpoints: ReadonlyArray<AnyEndpoint>;
+  /** The OpenAPI document served at GET /openapi.json. */
+  readonly openApi: unknown;
+  /** How long to wait for a worker's reply before answering 504, ms. */
+  readonly requestTimeoutMs: number;
+  /** How long shutdown waits for in-flight requests, ms. */
+  readonly drainTimeoutMs?: number;
+}
+
+const MAX_URL_LENGTH = 8192;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
+const encoder = new TextEncoder();
+
+const CORS_PREFLIGHT_HEADERS = {
+  ...COMMON_HEADERS,
+  "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+  "access-control-allow-headers": "content-type, x-svc-api-key, x-request-id, if-none-match",
+  "access-control-max-age": "86400",
+};
+
+/**
+ * The HTTP edge: matches the route, turns the request into a NATS request on the
+ * endpoint's subject (params, query, JSON body, key and request id), and turns
+ * the reply back into HTTP. It makes no business decision; it only refuses what
+ * cannot be forwarded (unknown route, bad method, oversized or malformed body).
+ */
+export const makeGatewayHandler = (nc: NatsConnection, options: GatewayOptions) => {
+  const route = makeRouter(options.endpoints);
+  const openApiBody = JSON.stringify(options.openApi);
+
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    const given = req.headers["x-request-id"];
+    const requestId = typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+    const url = req.url ?? "/";
+    if (url.length > MAX_URL_LENGTH) {
+      return sendError(res, requestId, 414, "URI_TOO_LONG", `The request URL is longer than ${MAX_URL_LENGTH} characters.`);
+    }
+    const queryStart = url.indexOf("?");
+    const path = queryStart === -1 ? url : url.slice(0, queryStart);
+    const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
+
+    if (method === "OPTIONS") {
+      res.writeHead(204, { ...CORS_PREFLIGHT_HEADERS, "x-request-id": requestId });
+      return res.end();
+    }
+    if (path === "/openapi.json" && method === "GET") {
+      res.writeHead(200, { ...COMMON_HEADERS, "content-type": "application/json", "x-request-id": requestId });
+      return res.end(openApiBody);
+    }
+
+    const match = route(method, path);
+    if (match.kind === "notFound") return sendError(res, requestId, 404, "NOT_FOUND", `No route for ${path.slice(0, 200)}.`);
+    if (match.kind === "badEncoding") {
+      return sendError(res, requestId, 400, "INVALID_PATH", "The request path is not valid percent-encoded UTF-8.");
+    }
+    if (match.kind === "wrongMethod") {
+      return sendError(res, requestId, 405, "METHOD_NOT_ALLOWED", `${method.slice(0, 16)} is not allowed here; use ${match.allow.join(", ")}.`, {
+        allow: match.allow.join(", "),
+      });
+    }
+
+    const query = parseQuery(queryStart === -1 ? "" : url.slice(queryStart + 1));
+    if (query.kind === "invalid") return sendError(res, requestId, 400, query.code, query.message);
+
+    let body: unknown;
+    if (METHODS_WITH_BODY.has(method)) {
+      const read = await readBody(req);
+      if (read.kind === "aborted") return;
+      if (read.kind === "tooLarge") {
+        return sendError(res, requestId, 413, "PAYLOAD_TOO_LARGE", `The request body is larger than ${MAX_BODY_BYTES} bytes.`, {
+          connection: "close",
+        });
+      }
+      const parsed = parseJsonBody(read.bytes, req.headers["content-type"]);
+      if (parsed.kind === "invalid") return sendError(res, requestId, parsed.status, parsed.code, parsed.message);
+      body = parsed.body;
+    } else {
+      req.resume();
+    }
+
+    const envelope: RequestEnvelope = { params: match.params, query: query.query, ...(body === undefined ? {} : { body }) };
+    const h = natsHeaders();
+    h.set(HEADER.requestId, requestId);
+    const key = req.headers["x-svc-api-key"];
+    if (typeof key === "string" && key.length > 0) h.set(HEADER.apiKey, key.slice(0, 256));
+    const ifNoneMatch = req.headers["if-none-match"];
+    if (typeof ifNoneMatch === "string") h.set(HEADER.ifNoneMatch, ifNoneMatch.slice(0, 256));
+
+    try {
+      const reply = await nc.request(match.endpoint.subject, encoder.encode(JSON.stringify(envelope)), {
+        timeout: options.requestTimeoutMs,
+        headers: h,
+      });
+      const status = Number(reply.headers?.get(HEADER.status) || "200");
+      const out: Record<string, string | number> = { ...COMMON_HEADERS, "x-request-id": requestId, "content-length": reply.data.length };
+      for (const [natsName, httpName] of FORWARDED_REPLY_HEADERS) {
+        const value = reply.headers?.get(natsName);
+        if (value) out[httpName] = value;
+      }
+      res.writeHead(Number.isInteger(status) && status >= 100 && status < 600 ? status : 502, out);
+      res.end(reply.data);
+    } catch (error) {
+      if (error instanceof errors.NoRespondersError || (error instanceof errors.RequestError && error.isNoResponders())) {
+        return sendError(res, requestId, 503, "NO_RESPONDER", "No worker is serving this endpoint right now; retry shortly.");
+      }
+      if (error instanceof errors.TimeoutError || (error instanceof Error && error.cause instanceof errors.TimeoutError)) {
+        return sendError(res, requestId, 504, "UPSTREAM_TIMEOUT", `No worker answered within ${options.requestTimeoutMs} ms.`);
+      }
+      return sendError(res, requestId, 503, "BUS_UNAVAILABLE", "The message bus is unavailable; retry shortly.");
+    }
+  };
+};
+
+/**
+ * Runs the gateway on `options.port` for the life of the scope. On close it stops
+ * accepting connections, lets in-flight requests finish (up to the drain
+ * timeout), then closes idle keep-alive connections.
+ */
+export const runGateway = (nc: NatsConnection, options: GatewayOptions) =>
+  Effect.acquireRelease(
+    Effect.async<{ server: Server; inFlight: { count: number } }, Error>((resume) => {
+      const handler = makeGatewayHandler(nc, options);
+      const inFlight = { count: 0 };
+      const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 60_000 }, (req, res) => {
+        inFlight.count++;
+        res.once("close", () => inFlight.count--);
+        handler(req, res).catch(() => sendError(res, "unknown", 500, "INTERNAL_ERROR", "Internal error."));
+      });
+      // Node's parser rejects malformed requests (control characters in headers, bad
+      // framing) before our handler runs; answer those with a JSON 400 too.
+      server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+        if (!socket.writable) return socket.destroy();
+        if (error.code === "HPE_HEADER_OVERFLOW") {
+          const body = JSON.stringify({ error: "Request headers are too large.", code: "HEADERS_TOO_LARGE" });
+          return socket.end(`HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+        }
+        socket.end(rawBadRequest("The HTTP request is malformed."));
+      });
+      server.once("error", (error) => resume(Effect.fail(error)));
+      server.listen(options.port, options.host ?? "0.0.0.0", () => resume(Effect.succeed({ server, inFlight })));
+    }),
+    ({ server, inFlight }) =>
+      Effect.promise(async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const deadline = Date.now() + (options.drainTimeoutMs ?? 10_000);
+        while (inFlight.count > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        server.closeAllConnections();
+        await closed;
+      }),
+  );

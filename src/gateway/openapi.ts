@@ -1,0 +1,94 @@
+import { JSONSchema, Schema } from "effect";
+import type { AnyEndpoint } from "../contracts/Endpoint.js";
+import { ErrorResponse } from "../contracts/Common.js";
+
+type Json = Record<string, unknown>;
+
+const ERROR_RESPONSES: Record<string, string> = {
+  "400": "Invalid request: the body says which parameter or field and why.",
+  "401": "Missing, malformed, unknown or revoked API key.",
+  "402": "The team's monthly compute-unit quota is used up.",
+  "404": "Not found.",
+  "413": "Request body over 1 MiB.",
+  "429": "Rate limit exceeded; see Retry-After.",
+  "503": "No worker can answer, or the endpoint is currently unavailable.",
+  "504": "No worker answered in time.",
+};
+
+/**
+ * The OpenAPI 3.1 document of every endpoint, generated from the same schemas the
+ * workers decode with, so it cannot drift from what the service accepts.
+ */
+export const buildOpenApi = (endpoints: ReadonlyArray<AnyEndpoint>, version: string): Json => {
+  const definitions: Record<string, JSONSchema.JsonSchema7> = {};
+  const toJson = (schema: Schema.Schema.AnyNoContext, side: "encoded" | "type") =>
+    JSONSchema.fromAST(side === "encoded" ? Schema.encodedBoundSchema(schema).ast : schema.ast, {
+      definitions,
+      definitionPath: "#/components/schemas/",
+      target: "openApi3.1",
+    }) as unknown as Json;
+
+  const parameters = (schema: Schema.Schema.AnyNoContext, location: "path" | "query") => {
+    const object = toJson(schema, "encoded");
+    const properties = (object.properties ?? {}) as Record<string, Json>;
+    const required = new Set((object.required ?? []) as ReadonlyArray<string>);
+    return Object.entries(properties).map(([name, property]) => ({
+      name,
+      in: location,
+      required: location === "path" || required.has(name),
+      ...(typeof property.description === "string" ? { description: property.description } : {}),
+      schema: property,
+    }));
+  };
+
+  const errorSchema = toJson(ErrorResponse, "type");
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const endpoint of endpoints) {
+    const operation: Json = {
+      operationId: endpoint.operationId,
+      tags: [endpoint.group],
+      summary: endpoint.summary,
+      ...(endpoint.description === undefined ? {} : { description: endpoint.description }),
+      parameters: [...parameters(endpoint.params, "path"), ...parameters(endpoint.query, "query")],
+      ...(endpoint.body === undefined
+        ? {}
+        : { requestBody: { required: true, content: { "application/json": { schema: toJson(endpoint.body, "encoded") } } } }),
+      responses: {
+        "200": {
+          description: "Success. `x-compute-units` gives the CU charged.",
+          content: {
+            [endpoint.responseContentType]: {
+              schema: endpoint.responseContentType === "application/json" ? toJson(endpoint.response, "type") : { type: "string" },
+            },
+          },
+        },
+        ...Object.fromEntries(
+          Object.entries(ERROR_RESPONSES).map(([status, description]) => [
+            status,
+            { description, content: { "application/json": { schema: errorSchema } } },
+          ]),
+        ),
+      },
+      ...(endpoint.auth === "key" ? {} : { security: [] }),
+    };
+    const methods = paths[endpoint.path] ?? {};
+    methods[endpoint.method.toLowerCase()] = operation;
+    paths[endpoint.path] = methods;
+  }
+
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Onchain wallet data service",
+      version,
+      description:
+        "Token balances with onchain USD prices, DeFi positions and webhooks for EVM wallets. Every request but the public ones carries X-Svc-Api-Key.",
+    },
+    security: [{ apiKey: [] }],
+    paths,
+    components: {
+      schemas: definitions,
+      securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "X-Svc-Api-Key" } },
+    },
+  };
+};

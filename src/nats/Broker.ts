@@ -1,0 +1,62 @@
+import { join } from "node:path";
+import { Data, Effect, Option, type Scope } from "effect";
+import type { AppSettings } from "../AppConfig.js";
+import type { BrokerAddress } from "./NatsConnections.js";
+import { type NatsCredentials, loadOrCreateCredentials, readCredentials } from "./natsCredentials.js";
+import { isListening, spawnNatsServer } from "./NatsServerProcess.js";
+
+const DEFAULT_HOST = "127.0.0.1";
+const DEFAULT_PORT = 4222;
+
+export class BrokerUnavailable extends Data.TaggedError("BrokerUnavailable")<{ readonly message: string }> {}
+
+const withCredentials = (servers: string, credentials: NatsCredentials | undefined): BrokerAddress => ({
+  servers,
+  credentials: (user) => (credentials === undefined ? undefined : { user, pass: credentials[user] }),
+});
+
+/**
+ * Finds the NATS server to use, in this order: `NATS_URL` (with `NATS_USER` /
+ * `NATS_PASSWORD` when set); a server already answering on 127.0.0.1:4222 (with
+ * the credentials file under DATA_DIR, if a previous start spawned it); otherwise,
+ * when `spawnIfAbsent`, a nats-server started now as a child process of this scope.
+ */
+export const resolveBroker = (
+  settings: AppSettings,
+  options: { readonly spawnIfAbsent: boolean },
+): Effect.Effect<BrokerAddress, BrokerUnavailable, Scope.Scope> =>
+  Effect.gen(function* () {
+    if (Option.isSome(settings.natsUrl)) {
+      const user = Option.getOrUndefined(settings.natsUser);
+      const pass = Option.getOrUndefined(settings.natsPassword);
+      return {
+        servers: settings.natsUrl.value,
+        credentials: () => (user === undefined || pass === undefined ? undefined : { user, pass }),
+      };
+    }
+    const servers = `nats://${DEFAULT_HOST}:${DEFAULT_PORT}`;
+    if (yield* Effect.promise(() => isListening(DEFAULT_HOST, DEFAULT_PORT))) {
+      return withCredentials(servers, yield* Effect.promise(() => readCredentials(settings.dataDir)));
+    }
+    if (!options.spawnIfAbsent) {
+      return yield* new BrokerUnavailable({
+        message: `Nothing answers on ${servers}: start the service with \`npm start\`, or set NATS_URL.`,
+      });
+    }
+    const credentials = yield* Effect.promise(() => loadOrCreateCredentials(settings.dataDir));
+    const server = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () =>
+          spawnNatsServer({
+            host: DEFAULT_HOST,
+            port: DEFAULT_PORT,
+            storeDir: join(settings.dataDir, "nats"),
+            credentials,
+          }),
+        catch: (cause) => new BrokerUnavailable({ message: cause instanceof Error ? cause.message : String(cause) }),
+      }),
+      (spawned) => Effect.promise(() => spawned.stop()),
+    );
+    yield* Effect.logInfo(`started nats-server at ${server.url} (store under ${settings.dataDir}/nats)`);
+    return withCredentials(server.url, credentials);
+  });

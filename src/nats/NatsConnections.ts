@@ -1,0 +1,77 @@
+import { hostname } from "node:os";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { Context, Effect, Layer, Schedule } from "effect";
+import { NatsConnectionError } from "./NatsError.js";
+import type { NatsUser } from "./NatsUser.js";
+
+/** Where the broker is and how each user authenticates to it. */
+export interface BrokerAddress {
+  /** Comma-separated server URLs. */
+  readonly servers: string;
+  /** Credentials per user; `undefined` connects without credentials. */
+  readonly credentials: (user: NatsUser) => { readonly user: string; readonly pass: string } | undefined;
+}
+
+/**
+ * One NATS connection per user, opened on first use and drained when the layer's
+ * scope closes (in-flight replies and acks are flushed before the process exits).
+ */
+export class NatsConnections extends Context.Tag("app/nats/NatsConnections")<
+  NatsConnections,
+  {
+    readonly servers: string;
+    readonly get: (user: NatsUser) => Effect.Effect<NatsConnection, NatsConnectionError>;
+  }
+>() {}
+
+const openConnection = (address: BrokerAddress, user: NatsUser) =>
+  Effect.tryPromise({
+    try: () =>
+      connect({
+        servers: address.servers.split(",").map((s) => s.trim()),
+        name: `svc-${user}-${hostname()}-${process.pid}`,
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 250,
+        ...address.credentials(user),
+      }),
+    catch: (cause) => new NatsConnectionError({ servers: address.servers, cause }),
+  }).pipe(
+    // The broker may still be starting (a spawned server, a cluster rolling): retry for about 10 s.
+    Effect.retry(Schedule.intersect(Schedule.spaced("250 millis"), Schedule.recurs(40))),
+    Effect.withSpan("NatsConnections.open", { attributes: { user } }),
+  );
+
+export const layer = (address: BrokerAddress): Layer.Layer<NatsConnections> =>
+  Layer.scoped(
+    NatsConnections,
+    Effect.gen(function* () {
+      const opened = new Map<NatsUser, Promise<NatsConnection>>();
+      yield* Effect.addFinalizer(() =>
+        Effect.promise(() =>
+          Promise.allSettled(
+            [...opened.values()].map(async (pending) => {
+              const nc = await pending;
+              if (!nc.isClosed()) await nc.drain();
+            }),
+          ),
+        ),
+      );
+      const get = (user: NatsUser) =>
+        Effect.suspend(() => {
+          const existing = opened.get(user);
+          if (existing !== undefined) return Effect.promise(() => existing);
+          const pending = Effect.runPromise(openConnection(address, user));
+          opened.set(user, pending);
+          return Effect.tryPromise({
+            try: () => pending,
+            catch: (cause) => {
+              opened.delete(user);
+              return cause instanceof NatsConnectionError
+                ? cause
+                : new NatsConnectionError({ servers: address.servers, cause });
+            },
+          });
+        });
+      return { servers: address.servers, get } as const;
+    }),
+  );

@@ -1,0 +1,77 @@
+import { jetstream } from "@nats-io/jetstream";
+import { Effect, Layer } from "effect";
+import { AppConfig } from "../AppConfig.js";
+import { makeAdminHandlers } from "../admin/adminHandlers.js";
+import { serveAdmin } from "../admin/AdminServer.js";
+import { accountRoute } from "../api/handlers/accountHandler.js";
+import { defiPositionsRoute } from "../api/handlers/defiPositionsHandler.js";
+import { makeHealthRoute } from "../api/handlers/healthHandler.js";
+import { supportedChainsRoute } from "../api/handlers/supportedChainsHandler.js";
+import { serveRoutes } from "../api/HandlerRunner.js";
+import * as KeyDirectory from "../api/keys/KeyDirectory.js";
+import type { KeyBuckets } from "../api/keys/KeyStore.js";
+import { RateLimiter } from "../api/RateLimiter.js";
+import { runUsageAggregator } from "../api/usage/UsageAggregator.js";
+import * as UsageBook from "../api/usage/UsageBook.js";
+import * as UsageRecorder from "../api/usage/UsageRecorder.js";
+import * as ChainClients from "../chains/ChainClients.js";
+import type { Chains } from "../chains/Chains.js";
+import type { Route } from "../api/Handler.js";
+import { ensureStreams, openBucket } from "../nats/JetStreamSetup.js";
+import { NatsConnections } from "../nats/NatsConnections.js";
+import * as Presence from "../presence/Presence.js";
+
+/** Everything an API handler may ask for. */
+type ApiServices =
+  | AppConfig
+  | Chains
+  | ChainClients.ChainClients
+  | UsageBook.UsageBook
+  | Presence.Presence
+  | KeyDirectory.KeyDirectory;
+
+/**
+ * The api role: creates streams and buckets (idempotently), then serves every
+ * API endpoint and the admin operations in their queue groups, and folds usage
+ * records into aggregates. Returns the key buckets so the caller can provision
+ * keys (the devnet's demo key).
+ */
+export const apiRole = Effect.gen(function* () {
+  const config = yield* AppConfig;
+  const nc = yield* (yield* NatsConnections).get("api");
+  yield* ensureStreams(nc);
+  const [keys, teams, usage, presence] = yield* Effect.all([
+    openBucket(nc, "keys"),
+    openBucket(nc, "teams"),
+    openBucket(nc, "usage"),
+    openBucket(nc, "presence"),
+  ]);
+  const buckets: KeyBuckets = { keys, teams };
+
+  const services = Layer.mergeAll(
+    KeyDirectory.layer(buckets),
+    UsageRecorder.layer(jetstream(nc)),
+    UsageBook.layer(usage),
+    Presence.layer(presence),
+    ChainClients.layer,
+  );
+  const context = yield* Layer.build(services);
+
+  yield* Effect.gen(function* () {
+    const routes: ReadonlyArray<Route<ApiServices>> = [
+      supportedChainsRoute,
+      accountRoute,
+      defiPositionsRoute,
+      yield* makeHealthRoute,
+    ];
+    yield* serveRoutes(nc, routes, {
+      limiter: new RateLimiter(),
+      defaultLimit: { rate: config.rateLimitRps, burst: config.rateLimitBurst },
+    });
+    yield* serveAdmin(nc, makeAdminHandlers(buckets));
+    yield* Effect.forkScoped(runUsageAggregator(nc, usage));
+    yield* Presence.heartbeat(nc, "api");
+  }).pipe(Effect.provide(context));
+
+  return buckets;
+});

@@ -1,0 +1,42 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { freePort } from "../../src/devnet/freePort.js";
+import type { NatsCredentials } from "../../src/nats/natsCredentials.js";
+import type { BrokerAddress } from "../../src/nats/NatsConnections.js";
+import { NATS_USERS, type NatsUser } from "../../src/nats/NatsUser.js";
+import { spawnNatsServer } from "../../src/nats/NatsServerProcess.js";
+
+/** A nats-server of our own for one test file: free port, temporary store, per-role passwords. */
+export interface TestNats {
+  readonly url: string;
+  readonly credentials: NatsCredentials;
+  readonly broker: BrokerAddress;
+  /** Connects as one of nats.conf's users. */
+  readonly connectAs: (user: NatsUser) => Promise<NatsConnection>;
+  readonly stop: () => Promise<void>;
+}
+
+export const startTestNats = async (): Promise<TestNats> => {
+  const dir = await mkdtemp(join(tmpdir(), "svc-nats-"));
+  const credentials = Object.fromEntries(NATS_USERS.map((u) => [u, randomBytes(12).toString("hex")])) as NatsCredentials;
+  const server = await spawnNatsServer({ host: "127.0.0.1", port: await freePort(), storeDir: dir, credentials });
+  const opened: Array<NatsConnection> = [];
+  return {
+    url: server.url,
+    credentials,
+    broker: { servers: server.url, credentials: (user) => ({ user, pass: credentials[user] }) },
+    connectAs: async (user) => {
+      const nc = await connect({ servers: server.url, user, pass: credentials[user] });
+      opened.push(nc);
+      return nc;
+    },
+    stop: async () => {
+      await Promise.allSettled(opened.map((nc) => nc.close()));
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+};

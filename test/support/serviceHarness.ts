@@ -1,0 +1,103 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Effect, Exit, Fiber, Layer, LogLevel, Logger, Option } from "effect";
+import { AppConfig, type AppSettings } from "../../src/AppConfig.js";
+import type { Role } from "../../src/domain/Role.js";
+import { ALL_ROLES } from "../../src/domain/Role.js";
+import { freePort } from "../../src/devnet/freePort.js";
+import { runRoles } from "../../src/Service.js";
+import type { TestNats } from "./natsServer.js";
+
+export interface RunningService {
+  readonly baseUrl: string;
+  readonly port: number;
+  readonly dataDir: string;
+  /** Interrupts the service and waits for every finalizer (HTTP drain, NATS drain). */
+  readonly stop: () => Promise<void>;
+}
+
+/** A chains file with one chain per given RPC URL, written to a temp dir. */
+export const writeChainsFile = async (
+  dir: string,
+  chains: ReadonlyArray<{ chainId: number; name: string; rpcUrl: string; tags?: ReadonlyArray<string> }>,
+): Promise<string> => {
+  const path = join(dir, "chains.json");
+  await writeFile(
+    path,
+    JSON.stringify({
+      chains: chains.map((c) => ({
+        chain_id: c.chainId,
+        name: c.name,
+        rpc_url: c.rpcUrl,
+        tags: c.tags ?? ["default"],
+        native: { symbol: "ETH", name: "Ether", decimals: 18 },
+      })),
+    }),
+  );
+  return path;
+};
+
+/**
+ * Runs the service's roles in this process against a test NATS server, on a
+ * free port, with settings built here rather than read from the environment.
+ */
+export const startService = async (
+  nats: TestNats,
+  options: { chainsConfig: string; roles?: ReadonlyArray<Role>; settings?: Partial<AppSettings> },
+): Promise<RunningService> => {
+  const dataDir = await mkdtemp(join(tmpdir(), "svc-data-"));
+  const port = await freePort();
+  const settings: AppSettings = {
+    port,
+    natsUrl: Option.some(nats.url),
+    natsUser: Option.none(),
+    natsPassword: Option.none(),
+    dataDir,
+    chainsConfig: Option.some(options.chainsConfig),
+    logLevel: LogLevel.Warning,
+    roles: options.roles ?? ALL_ROLES,
+    requestTimeoutMs: 5_000,
+    rateLimitRps: 1_000,
+    rateLimitBurst: 1_000,
+    ...options.settings,
+  };
+  const program = runRoles(nats.broker).pipe(
+    Effect.scoped,
+    Effect.provide(Layer.succeed(AppConfig, settings)),
+    Logger.withMinimumLogLevel(settings.logLevel),
+  );
+  const fiber = Effect.runFork(program);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  const wantsGateway = settings.roles.includes("gateway");
+  while (wantsGateway) {
+    const exit = fiber.unsafePoll();
+    if (exit !== null) throw new Error(`service stopped during start: ${Exit.isFailure(exit) ? String(exit.cause) : "ok"}`);
+    try {
+      await fetch(`${baseUrl}/openapi.json`);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error("service did not start within 30 s");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return {
+    baseUrl,
+    port,
+    dataDir,
+    stop: async () => {
+      await Effect.runPromise(Fiber.interrupt(fiber));
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+};
+
+/** Polls `check` until it returns true or the timeout passes. */
+export const eventually = async (check: () => Promise<boolean>, timeoutMs = 20_000, what = "condition") => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
