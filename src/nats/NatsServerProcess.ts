@@ -49,7 +49,9 @@ export const isListening = (host: string, port: number, timeoutMs = 500): Promis
 export const spawnNatsServer = async (options: NatsServerOptions): Promise<SpawnedNatsServer> => {
   await mkdir(options.storeDir, { recursive: true });
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const user of NATS_USERS) env[passwordVariable(user)] = options.credentials[user];
+  // nats-server parses a variable's value as configuration, so a password such as
+  // "5e..." would read as a number: pass each one as a quoted string.
+  for (const user of NATS_USERS) env[passwordVariable(user)] = JSON.stringify(options.credentials[user]);
   const args = ["-c", NATS_CONF_PATH, "-a", options.host, "-p", String(options.port), "-sd", options.storeDir];
   const child = spawn(options.binary ?? "nats-server", args, { env, stdio: ["ignore", "ignore", "pipe"] });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));

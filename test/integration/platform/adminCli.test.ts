@@ -1,0 +1,61 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAnvil } from "../../../src/devnet/AnvilProcess.js";
+import { startTestNats, type TestNats } from "../../support/natsServer.js";
+import { runTs } from "../../support/runTs.js";
+import { type RunningService, startService, writeChainsFile } from "../../support/serviceHarness.js";
+
+let nats: TestNats;
+let service: RunningService;
+let anvil: Awaited<ReturnType<typeof startAnvil>>;
+
+const admin = (...args: Array<string>) =>
+  runTs("src/admin/cli.ts", args, { NATS_URL: nats.url, NATS_USER: "admin", NATS_PASSWORD: nats.credentials.admin });
+
+beforeAll(async () => {
+  nats = await startTestNats();
+  anvil = await startAnvil({ chainId: 1 });
+  const dir = await mkdtemp(join(tmpdir(), "svc-chains-"));
+  service = await startService(nats, {
+    chainsConfig: await writeChainsFile(dir, [{ chainId: 1, name: "ethereum", rpcUrl: anvil.rpcUrl }]),
+  });
+});
+
+afterAll(async () => {
+  await service?.stop();
+  await anvil?.stop();
+  await nats?.stop();
+});
+
+describe("admin CLI", () => {
+  it("default: keys create prints a working key as its last line; keys revoke stops it", async () => {
+    const created = await admin("keys", "create", "--team", "cli-team");
+    expect(created.code).toBe(0);
+    const lines = created.stdout.trim().split("\n");
+    const key = lines.at(-1)!;
+    expect(key).toMatch(/^svc_[A-Za-z0-9_-]{43}$/);
+    const res = await fetch(`${service.baseUrl}/v1/account`, { headers: { "x-svc-api-key": key } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ team_name: "cli-team" });
+
+    const listed = await admin("keys", "list");
+    expect(listed.stdout).toContain("cli-team");
+    const keyId = /key_[0-9a-f]{16}/.exec(created.stdout)![0];
+    const revoked = await admin("keys", "revoke", keyId);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toContain(`Revoked ${keyId}`);
+    const teams = await admin("teams", "list");
+    expect(teams.stdout).toMatch(/cli-team\s+unlimited/);
+  });
+
+  it("error: a bad command prints the usage and exits 1; a bad team name is explained", async () => {
+    const bad = await admin("keys", "explode");
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("keys create --team <name>");
+    const badTeam = await admin("keys", "create", "--team", "Bad Name!");
+    expect(badTeam.code).toBe(1);
+    expect(badTeam.stderr).toContain('Team name "Bad Name!" is invalid');
+  });
+});

@@ -1,0 +1,83 @@
+import { Effect, Exit, Schema, Scope } from "effect";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NoParams, NoQuery } from "../../../src/contracts/Common.js";
+import { endpoint } from "../../../src/contracts/Endpoint.js";
+import { account } from "../../../src/contracts/Account.js";
+import { freePort } from "../../../src/devnet/freePort.js";
+import { runGateway } from "../../../src/gateway/Gateway.js";
+import { startTestNats, type TestNats } from "../../support/natsServer.js";
+
+let nats: TestNats;
+
+const slow = endpoint({
+  operationId: "slow",
+  method: "GET",
+  path: "/slow",
+  subject: "svc.test.slow",
+  auth: "public",
+  group: "test",
+  summary: "answers after 400 ms",
+  params: NoParams,
+  query: NoQuery,
+  body: undefined,
+  response: Schema.Unknown,
+  responseContentType: "application/json",
+});
+
+const startGateway = async (requestTimeoutMs: number) => {
+  const nc = await nats.connectAs("gateway");
+  const port = await freePort();
+  const scope = Effect.runSync(Scope.make());
+  await Effect.runPromise(
+    Scope.extend(runGateway(nc, { port, endpoints: [account, slow], openApi: {}, requestTimeoutMs }), scope),
+  );
+  return { url: `http://127.0.0.1:${port}`, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) };
+};
+
+beforeAll(async () => {
+  nats = await startTestNats();
+});
+afterAll(async () => {
+  await nats?.stop();
+});
+
+describe("gateway edge cases", () => {
+  it("error: no worker serving the subject is a 503 JSON answer, not a hang", async () => {
+    const gateway = await startGateway(5_000);
+    const started = Date.now();
+    const res = await fetch(`${gateway.url}/v1/account`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ code: "NO_RESPONDER" });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await gateway.close();
+  });
+
+  it("error: a worker that does not answer in time is a 504", async () => {
+    const worker = await nats.connectAs("api");
+    worker.subscribe("svc.v1.account.get", { callback: () => undefined });
+    await worker.flush();
+    const gateway = await startGateway(300);
+    const res = await fetch(`${gateway.url}/v1/account`);
+    expect(res.status).toBe(504);
+    expect(await res.json()).toMatchObject({ code: "UPSTREAM_TIMEOUT" });
+    await gateway.close();
+  });
+
+  it("behavior: shutdown lets in-flight requests finish and then refuses new connections", async () => {
+    const worker = await nats.connectAs("api");
+    worker.subscribe("svc.test.slow", {
+      callback: (_, msg) => setTimeout(() => msg.respond(JSON.stringify({ done: true })), 400),
+    });
+    await worker.flush();
+    const gateway = await startGateway(5_000);
+    const inFlight = fetch(`${gateway.url}/slow`);
+    await new Promise((r) => setTimeout(r, 100));
+    const closing = gateway.close();
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ done: true });
+    await closing;
+    await expect(fetch(`${gateway.url}/slow`)).rejects.toThrow();
+  });
+});
+

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { NATS_INSTALL_HINT, spawnNatsServer } from "../../../src/nats/NatsServerProcess.js";
+import { runTs } from "../../support/runTs.js";
+
+const start = (env: NodeJS.ProcessEnv, args: ReadonlyArray<string> = []) => runTs("src/main.ts", args, env, 30_000);
+
+describe("start-up", () => {
+  it("error: a bad PORT stops start-up with one sentence naming the variable", async () => {
+    const result = await start({ PORT: "eighty" });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe('PORT must be an integer from 1 to 65535 (got "eighty").');
+  });
+
+  it("error: every bad variable is named, each on its own line", async () => {
+    const result = await start({ PORT: "70000", LOG_LEVEL: "loud", NATS_URL: "http://x y" });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split("\n")).toEqual([
+      'PORT must be an integer from 1 to 65535 (got "70000").',
+      'NATS_URL must be a comma-separated list of nats://host:port URLs (got "http://x y").',
+      'LOG_LEVEL must be one of trace, debug, info, warning, error, fatal, none (got "loud").',
+    ]);
+  });
+
+  it("error: an unknown role in --roles is refused", async () => {
+    const result = await start({}, ["--roles", "gateway,sorcerer"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('--roles must be a comma-separated list of roles from gateway, api (got "gateway,sorcerer").');
+  });
+
+  it("error: a missing nats-server binary fails with the install command", async () => {
+    await expect(
+      spawnNatsServer({
+        host: "127.0.0.1",
+        port: 1,
+        storeDir: "/tmp/svc-no-nats",
+        binary: "nats-server-that-does-not-exist",
+        credentials: { gateway: "a", api: "b", ingest: "c", admin: "d" },
+      }),
+    ).rejects.toThrow(NATS_INSTALL_HINT);
+    expect(NATS_INSTALL_HINT).toContain("apt-get install nats-server");
+  });
+});
