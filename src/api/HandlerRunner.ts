@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { headers as natsHeaders, type Msg, type NatsConnection } from "@nats-io/transport-node";
-import { Cause, Effect, Exit, Option, Runtime, type Scope } from "effect";
+import { Cause, Effect, Either, Exit, Option, Runtime, type Scope } from "effect";
 import {
   type ApiError,
   errorBody,
@@ -9,6 +9,7 @@ import {
   QuotaExceeded,
   RateLimited,
   statusOf,
+  Unauthenticated,
 } from "../contracts/ApiError.js";
 import { HEADER, type RequestEnvelope } from "../contracts/Envelope.js";
 import { decodeInput } from "./decodeInput.js";
@@ -81,13 +82,20 @@ const parseEnvelope = (msg: Msg): RequestEnvelope | undefined => {
   }
 };
 
+const MALFORMED_ENVELOPE = new InvalidRequest({
+  code: "MALFORMED_REQUEST",
+  message: "The request envelope is not a JSON object.",
+});
+
 /**
  * Serves routes on their subjects in the `api` queue group. For each request:
  * decode the envelope, authenticate `X-Svc-Api-Key` (unless public), apply the
  * key's rate limit and the team's monthly quota, decode the input with the
  * endpoint's schemas, run the handler with a RequestContext, charge CU (only on
- * success), map any error to its status once, and reply. A defect in a handler
- * is logged with the request id and answered 500; it never takes the worker down.
+ * success), map any error to its status once, and reply. Everything before the
+ * handler is synchronous and allocation-light, as it runs on every request. A
+ * defect in a handler is logged with the request id and answered 500; it never
+ * takes the worker down.
  */
 export const serveRoutes = <R>(nc: NatsConnection, routes: ReadonlyArray<Route<R>>, options: RunnerOptions) =>
   Effect.gen(function* () {
@@ -97,74 +105,80 @@ export const serveRoutes = <R>(nc: NatsConnection, routes: ReadonlyArray<Route<R
     const book = yield* UsageBook;
     const runExit = Runtime.runPromiseExit(runtime);
 
-    const admit = (caller: Caller): Effect.Effect<void, RateLimited | QuotaExceeded> =>
-      Effect.suspend((): Effect.Effect<void, RateLimited | QuotaExceeded> => {
-        const limit = caller.key.rate_limit ?? null;
-        const admission = options.limiter.admit(
-          caller.key.key_id,
-          limit === null ? options.defaultLimit : { rate: limit.requests_per_second, burst: limit.burst },
-        );
-        if (!admission.admitted) return Effect.fail(new RateLimited({ retryAfterSeconds: admission.retryAfterSeconds }));
-        const quota = caller.team.monthly_cu_quota;
-        if (quota !== null) {
-          const used = book.monthToDate(caller.team.team_id);
-          if (used >= quota) return Effect.fail(new QuotaExceeded({ quota, used }));
-        }
-        return Effect.void;
+    /** Rate limit, then quota: `undefined` when the caller may proceed. */
+    const admit = (caller: Caller): RateLimited | QuotaExceeded | undefined => {
+      const limit = caller.key.rate_limit;
+      const admission = options.limiter.admit(
+        caller.key.key_id,
+        limit === null ? options.defaultLimit : { rate: limit.requests_per_second, burst: limit.burst },
+      );
+      if (!admission.admitted) return new RateLimited({ retryAfterSeconds: admission.retryAfterSeconds });
+      const quota = caller.team.monthly_cu_quota;
+      if (quota !== null) {
+        const used = book.monthToDate(caller.team.team_id);
+        if (used >= quota) return new QuotaExceeded({ quota, used });
+      }
+      return undefined;
+    };
+
+    const finish = (msg: Msg, item: Route<R>, caller: Caller | undefined, reply: Reply) => {
+      if (caller !== undefined) {
+        recorder.record({
+          teamId: caller.team.team_id,
+          keyId: caller.key.key_id,
+          endpoint: item.endpoint.operationId,
+          cu: reply.error === undefined ? reply.cu : 0,
+          failed: reply.status >= 400,
+        });
+      }
+      respond(msg, reply);
+    };
+
+    const run = (msg: Msg, item: Route<R>, requestId: string, envelope: RequestEnvelope, caller: Caller | undefined) => {
+      const denied = caller === undefined ? undefined : admit(caller);
+      if (denied !== undefined) return finish(msg, item, caller, errorReply(denied));
+      const input = decodeInput(item.endpoint, envelope);
+      if (Either.isLeft(input)) return finish(msg, item, caller, errorReply(input.left));
+      const program = Effect.provideService(item.handler(input.right), RequestContext, {
+        requestId,
+        caller,
+        receivedAt: Date.now(),
       });
+      void runExit(program).then((exit) => {
+        if (Exit.isSuccess(exit)) return finish(msg, item, caller, successReply(exit.value, item.endpoint.responseContentType));
+        const failure = Cause.failureOption(exit.cause);
+        if (Option.isSome(failure)) return finish(msg, item, caller, errorReply(failure.value));
+        Runtime.runFork(runtime)(
+          Effect.logError("request failed with a defect", exit.cause).pipe(
+            Effect.annotateLogs({ requestId, endpoint: item.endpoint.operationId }),
+          ),
+        );
+        finish(msg, item, caller, errorReply(new InternalError({ message: `Internal error; quote request id ${requestId}.` })));
+      });
+    };
 
     const handle = (item: Route<R>, msg: Msg) => {
-      const endpoint = item.endpoint;
       const requestId = msg.headers?.get(HEADER.requestId) || randomUUID();
-      let caller: Caller | undefined;
-      const program = Effect.gen(function* () {
-        const envelope = parseEnvelope(msg);
-        if (envelope === undefined) {
-          return yield* new InvalidRequest({ code: "MALFORMED_REQUEST", message: "The request envelope is not a JSON object." });
-        }
-        if (endpoint.auth === "key") {
-          caller = yield* directory.authenticate(msg.headers?.get(HEADER.apiKey) || undefined);
-          yield* admit(caller);
-        }
-        const input = yield* decodeInput(endpoint, envelope);
-        return yield* item.handler(input).pipe(
-          Effect.provideService(RequestContext, { requestId, caller, receivedAt: Date.now() }),
-        );
-      }).pipe(Effect.withSpan(`api.${endpoint.operationId}`), Effect.annotateLogs({ requestId, endpoint: endpoint.operationId }));
-
-      return runExit(program).then((exit) => {
-        let reply: Reply;
-        if (Exit.isSuccess(exit)) {
-          reply = successReply(exit.value, endpoint.responseContentType);
-        } else {
-          const failure = Cause.failureOption(exit.cause);
-          if (Option.isSome(failure)) {
-            reply = errorReply(failure.value);
-          } else {
-            Runtime.runFork(runtime)(
-              Effect.logError("request failed with a defect", exit.cause).pipe(Effect.annotateLogs({ requestId })),
-            );
-            reply = errorReply(new InternalError({ message: `Internal error; quote request id ${requestId}.` }));
-          }
-        }
-        if (caller !== undefined) {
-          recorder.record({
-            teamId: caller.team.team_id,
-            keyId: caller.key.key_id,
-            endpoint: endpoint.operationId,
-            cu: reply.error === undefined ? reply.cu : 0,
-            failed: reply.status >= 400,
-          });
-        }
-        respond(msg, reply);
-      });
+      const envelope = parseEnvelope(msg);
+      if (envelope === undefined) return finish(msg, item, undefined, errorReply(MALFORMED_ENVELOPE));
+      if (item.endpoint.auth === "public") return run(msg, item, requestId, envelope, undefined);
+      const header = msg.headers?.get(HEADER.apiKey) || undefined;
+      const cached = directory.authenticateCached(header);
+      if (cached instanceof Unauthenticated) return finish(msg, item, undefined, errorReply(cached));
+      if (cached !== undefined) return run(msg, item, requestId, envelope, cached);
+      // Not mirrored yet (a key created a moment ago): ask the store.
+      void Runtime.runPromise(runtime)(Effect.either(directory.authenticate(header))).then((result) =>
+        Either.isLeft(result)
+          ? finish(msg, item, undefined, errorReply(result.left))
+          : run(msg, item, requestId, envelope, result.right),
+      );
     };
 
     for (const item of routes) {
       const subscription = nc.subscribe(item.endpoint.subject, {
         queue: API_QUEUE,
         callback: (error, msg) => {
-          if (error === null) void handle(item, msg);
+          if (error === null) handle(item, msg);
         },
       });
       yield* Effect.addFinalizer(() => Effect.promise(() => subscription.drain()));

@@ -1,4 +1,4 @@
-import { Effect, Either, ParseResult, Schema } from "effect";
+import { Either, ParseResult, Schema } from "effect";
 import { InvalidRequest } from "../contracts/ApiError.js";
 import type { AnyEndpoint, EndpointInput } from "../contracts/Endpoint.js";
 import type { RequestEnvelope } from "../contracts/Envelope.js";
@@ -32,19 +32,25 @@ const decodeWith = <S extends Schema.Schema.AnyNoContext>(
 /**
  * Decodes an envelope into the endpoint's typed input. Unknown query parameters
  * are ignored (clients of the original API send some); unknown body fields are
- * rejected, so a typo never silently does nothing.
+ * rejected, so a typo never silently does nothing. Synchronous: it runs on every
+ * request.
  */
 export const decodeInput = <E extends AnyEndpoint>(
   endpoint: E,
   envelope: RequestEnvelope,
-): Effect.Effect<EndpointInput<E>, InvalidRequest> =>
-  Effect.gen(function* () {
-    const params = yield* decodeWith(endpoint.params, envelope.params ?? {}, "path parameter", "INVALID_PATH_PARAMETER", false);
-    const query = yield* decodeWith(endpoint.query, envelope.query ?? {}, "query parameter", "INVALID_QUERY_PARAMETER", false);
-    if (endpoint.body === undefined) return { params, query, body: undefined } as EndpointInput<E>;
-    if (envelope.body === undefined || envelope.body === null) {
-      return yield* new InvalidRequest({ code: "MISSING_BODY", message: "This request needs a JSON body." });
-    }
-    const body = yield* decodeWith(endpoint.body, envelope.body, "body field", "INVALID_BODY", true);
-    return { params, query, body } as EndpointInput<E>;
-  });
+): Either.Either<EndpointInput<E>, InvalidRequest> => {
+  const params = decodeWith(endpoint.params, envelope.params ?? {}, "path parameter", "INVALID_PATH_PARAMETER", false);
+  if (Either.isLeft(params)) return params;
+  const query = decodeWith(endpoint.query, envelope.query ?? {}, "query parameter", "INVALID_QUERY_PARAMETER", false);
+  if (Either.isLeft(query)) return query;
+  if (endpoint.body === undefined) {
+    return Either.right({ params: params.right, query: query.right, body: undefined } as EndpointInput<E>);
+  }
+  if (envelope.body === undefined || envelope.body === null) {
+    return Either.left(new InvalidRequest({ code: "MISSING_BODY", message: "This request needs a JSON body." }));
+  }
+  return Either.map(
+    decodeWith(endpoint.body, envelope.body, "body field", "INVALID_BODY", true),
+    (body) => ({ params: params.right, query: query.right, body }) as EndpointInput<E>,
+  );
+};

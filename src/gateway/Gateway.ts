@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { errors, headers as natsHeaders, type NatsConnection } from "@nats-io/transport-node";
+import { headers as natsHeaders, type NatsConnection } from "@nats-io/transport-node";
 import { Effect } from "effect";
 import type { AnyEndpoint } from "../contracts/Endpoint.js";
 import { FORWARDED_REPLY_HEADERS, HEADER, type RequestEnvelope } from "../contracts/Envelope.js";
@@ -9,6 +9,7 @@ import { parseJsonBody } from "./parseJsonBody.js";
 import { parseQuery } from "./parseQuery.js";
 import { MAX_BODY_BYTES, readBody } from "./readBody.js";
 import { makeRouter } from "./router.js";
+import { RequestFailed, RequestMux } from "../nats/RequestMux.js";
 
 export interface GatewayOptions {
   readonly port: number;
@@ -40,7 +41,7 @@ const CORS_PREFLIGHT_HEADERS = {
  * the reply back into HTTP. It makes no business decision; it only refuses what
  * cannot be forwarded (unknown route, bad method, oversized or malformed body).
  */
-export const makeGatewayHandler = (nc: NatsConnection, options: GatewayOptions) => {
+export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => {
   const route = makeRouter(options.endpoints);
   const openApiBody = JSON.stringify(options.openApi);
 
@@ -103,10 +104,12 @@ export const makeGatewayHandler = (nc: NatsConnection, options: GatewayOptions) 
     if (typeof ifNoneMatch === "string") h.set(HEADER.ifNoneMatch, ifNoneMatch.slice(0, 256));
 
     try {
-      const reply = await nc.request(match.endpoint.subject, encoder.encode(JSON.stringify(envelope)), {
-        timeout: options.requestTimeoutMs,
-        headers: h,
-      });
+      const reply = await mux.request(
+        match.endpoint.subject,
+        encoder.encode(JSON.stringify(envelope)),
+        h,
+        options.requestTimeoutMs,
+      );
       const status = Number(reply.headers?.get(HEADER.status) || "200");
       const out: Record<string, string | number> = { ...COMMON_HEADERS, "x-request-id": requestId, "content-length": reply.data.length };
       for (const [natsName, httpName] of FORWARDED_REPLY_HEADERS) {
@@ -116,10 +119,10 @@ export const makeGatewayHandler = (nc: NatsConnection, options: GatewayOptions) 
       res.writeHead(Number.isInteger(status) && status >= 100 && status < 600 ? status : 502, out);
       res.end(reply.data);
     } catch (error) {
-      if (error instanceof errors.NoRespondersError || (error instanceof errors.RequestError && error.isNoResponders())) {
+      if (error instanceof RequestFailed && error.reason === "NoResponders") {
         return sendError(res, requestId, 503, "NO_RESPONDER", "No worker is serving this endpoint right now; retry shortly.");
       }
-      if (error instanceof errors.TimeoutError || (error instanceof Error && error.cause instanceof errors.TimeoutError)) {
+      if (error instanceof RequestFailed && error.reason === "Timeout") {
         return sendError(res, requestId, 504, "UPSTREAM_TIMEOUT", `No worker answered within ${options.requestTimeoutMs} ms.`);
       }
       return sendError(res, requestId, 503, "BUS_UNAVAILABLE", "The message bus is unavailable; retry shortly.");
@@ -134,8 +137,9 @@ export const makeGatewayHandler = (nc: NatsConnection, options: GatewayOptions) 
  */
 export const runGateway = (nc: NatsConnection, options: GatewayOptions) =>
   Effect.acquireRelease(
-    Effect.async<{ server: Server; inFlight: { count: number } }, Error>((resume) => {
-      const handler = makeGatewayHandler(nc, options);
+    Effect.async<{ server: Server; inFlight: { count: number }; mux: RequestMux }, Error>((resume) => {
+      const mux = new RequestMux(nc);
+      const handler = makeGatewayHandler(mux, options);
       const inFlight = { count: 0 };
       const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 60_000 }, (req, res) => {
         inFlight.count++;
@@ -153,9 +157,9 @@ export const runGateway = (nc: NatsConnection, options: GatewayOptions) =>
         socket.end(rawBadRequest("The HTTP request is malformed."));
       });
       server.once("error", (error) => resume(Effect.fail(error)));
-      server.listen(options.port, options.host ?? "0.0.0.0", () => resume(Effect.succeed({ server, inFlight })));
+      server.listen(options.port, options.host ?? "0.0.0.0", () => resume(Effect.succeed({ server, inFlight, mux })));
     }),
-    ({ server, inFlight }) =>
+    ({ server, inFlight, mux }) =>
       Effect.promise(async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
@@ -163,5 +167,6 @@ export const runGateway = (nc: NatsConnection, options: GatewayOptions) =>
         while (inFlight.count > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
         server.closeAllConnections();
         await closed;
+        mux.close();
       }),
   );

@@ -20,6 +20,11 @@ export class KeyDirectory extends Context.Tag("app/api/keys/KeyDirectory")<
   KeyDirectory,
   {
     readonly authenticate: (header: string | undefined) => Effect.Effect<Caller, Unauthenticated>;
+    /**
+     * The same answer from memory alone, or `undefined` when the key (or its team)
+     * is not mirrored yet and `authenticate` must ask the store.
+     */
+    readonly authenticateCached: (header: string | undefined) => Caller | Unauthenticated | undefined;
     readonly team: (teamId: string) => Team | undefined;
     readonly teams: () => ReadonlyArray<Team>;
   }
@@ -81,8 +86,19 @@ export const layer = (buckets: KeyBuckets): Layer.Layer<KeyDirectory> =>
           return { key: record, team } satisfies Caller;
         });
 
+      const authenticateCached = (header: string | undefined): Caller | Unauthenticated | undefined => {
+        if (header === undefined || header.length === 0) return new Unauthenticated({ reason: "MissingKey" });
+        if (!isWellFormedApiKey(header)) return new Unauthenticated({ reason: "MalformedKey" });
+        const record = keys.get(hashApiKey(header));
+        if (record === undefined) return undefined;
+        if (record.revoked_at !== null) return new Unauthenticated({ reason: "RevokedKey" });
+        const team = teams.get(record.team_id);
+        return team === undefined ? undefined : { key: record, team };
+      };
+
       return {
         authenticate,
+        authenticateCached,
         team: (teamId: string) => teams.get(teamId),
         teams: () => [...teams.values()],
       } as const;

@@ -107,7 +107,7 @@ describe("NATS request/reply and role permissions", () => {
     // Published twice with the same id: deduplicated by the stream, counted once.
     await jetstream(api).publish(`usage.${created.team.team_id}`, JSON.stringify(record), { msgID: "test-usage-1" });
     await eventually(
-      async () => (await (await fetch(url, { headers: auth })).json()).cu_used_this_month === 7,
+      async () => ((await (await fetch(url, { headers: auth })).json()) as { cu_used_this_month: number }).cu_used_this_month === 7,
       10_000,
       "month total of 7 CU",
     );

@@ -45,7 +45,7 @@ afterAll(async () => {
 describe("gateway and api workers", () => {
   it("default: /healthz turns 200 once every role is up and the chain answers", async () => {
     await eventually(async () => (await get("/healthz")).status === 200, 20_000, "healthz 200");
-    const body = await (await get("/healthz")).json();
+    const body = (await (await get("/healthz")).json()) as { status: string; roles: Record<string, number>; chains: unknown };
     expect(body.status).toBe("ok");
     expect(body.roles.gateway).toBeGreaterThanOrEqual(1);
     expect(body.roles.api).toBeGreaterThanOrEqual(1);
@@ -110,7 +110,7 @@ describe("gateway and api workers", () => {
   });
 
   it("error: bodies over 1 MiB are 413, wrong content type 415, malformed JSON and bad UTF-8 400", async () => {
-    const post = (body: BodyInit, type = "application/json") =>
+    const post = (body: string | Uint8Array, type = "application/json") =>
       fetch(`${service.baseUrl}/beta/evm/subscriptions/webhooks`, {
         method: "POST",
         headers: { ...withKey(), "content-type": type },
@@ -181,7 +181,7 @@ describe("gateway and api workers", () => {
   });
 
   it("behavior: the OpenAPI document lists every route", async () => {
-    const doc = await (await get("/openapi.json")).json();
+    const doc = (await (await get("/openapi.json")).json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining([

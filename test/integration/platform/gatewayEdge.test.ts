@@ -66,7 +66,9 @@ describe("gateway edge cases", () => {
   it("behavior: shutdown lets in-flight requests finish and then refuses new connections", async () => {
     const worker = await nats.connectAs("api");
     worker.subscribe("svc.test.slow", {
-      callback: (_, msg) => setTimeout(() => msg.respond(JSON.stringify({ done: true })), 400),
+      callback: (_, msg) => {
+        setTimeout(() => msg.respond(JSON.stringify({ done: true })), 400);
+      },
     });
     await worker.flush();
     const gateway = await startGateway(5_000);

@@ -1,10 +1,10 @@
-import { Effect, Either } from "effect";
+import { Either } from "effect";
 import { describe, expect, it } from "vitest";
 import { decodeInput } from "../../../src/api/decodeInput.js";
 import { tokenBalance } from "../../../src/contracts/Balances.js";
 import { createWebhook } from "../../../src/contracts/Webhooks.js";
 
-const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runSync(Effect.either(effect));
+const run = <A, E>(result: Either.Either<A, E>) => result;
 
 describe("decodeInput", () => {
   it("default: path parameters decode (addresses to lower case), unknown query parameters are ignored", () => {

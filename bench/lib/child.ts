@@ -1,0 +1,37 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+export interface Child {
+  readonly process: ChildProcess;
+  readonly stop: () => Promise<void>;
+}
+
+/**
+ * Starts a TypeScript script in its own Node process (so the system under test
+ * never shares an event loop with the load generator) and resolves once it prints
+ * `ready` on stdout.
+ */
+export const startChild = (script: string, env: NodeJS.ProcessEnv = {}): Promise<Child> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", script], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const stop = () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) return done();
+        child.once("exit", () => done());
+        child.kill("SIGTERM");
+      });
+    const timer = setTimeout(() => reject(new Error(`${script} did not get ready in 60 s`)), 60_000);
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      if (chunk.includes("ready")) {
+        clearTimeout(timer);
+        resolve({ process: child, stop });
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
+  });

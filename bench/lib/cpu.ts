@@ -1,0 +1,25 @@
+import { readFileSync } from "node:fs";
+
+const TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc (Linux). */
+export const processCpuMs = (pid: number): number => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    // Fields 14 and 15 (utime, stime) are the 12th and 13th after the command name.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
+};
+
+/** CPU ms each named process spends while `work` runs. */
+export const measureCpu = async <A>(pids: Record<string, number>, work: () => Promise<A>) => {
+  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, processCpuMs(pid)]));
+  const selfBefore = process.cpuUsage();
+  const result = await work();
+  const self = process.cpuUsage(selfBefore);
+  const cpuMs: Record<string, number> = { loadgen: (self.user + self.system) / 1000 };
+  for (const [name, pid] of Object.entries(pids)) cpuMs[name] = processCpuMs(pid) - before[name]!;
+  return { result, cpuMs };
+};

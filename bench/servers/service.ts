@@ -1,0 +1,46 @@
+import { Effect, Fiber, Layer, LogLevel, Logger, Option } from "effect";
+import { AppConfig, type AppSettings } from "../../src/AppConfig.js";
+import { ALL_ROLES } from "../../src/domain/Role.js";
+import type { BrokerAddress } from "../../src/nats/NatsConnections.js";
+import type { NatsCredentials } from "../../src/nats/natsCredentials.js";
+import { runRoles } from "../../src/Service.js";
+
+/**
+ * The service (gateway and api roles) in a process of its own, against the
+ * benchmark's nats-server with per-role credentials (given as JSON in BENCH_NATS).
+ */
+const { url, credentials } = JSON.parse(process.env.BENCH_NATS ?? "{}") as { url: string; credentials: NatsCredentials };
+const broker: BrokerAddress = { servers: url, credentials: (user) => ({ user, pass: credentials[user] }) };
+const settings: AppSettings = {
+  port: Number(process.env.PORT),
+  natsUrl: Option.some(url),
+  natsUser: Option.none(),
+  natsPassword: Option.none(),
+  dataDir: process.env.DATA_DIR ?? "./data",
+  chainsConfig: Option.some(process.env.CHAINS_CONFIG ?? ""),
+  logLevel: LogLevel.Warning,
+  roles: ALL_ROLES,
+  requestTimeoutMs: 10_000,
+  rateLimitRps: 1_000_000,
+  rateLimitBurst: 1_000_000,
+};
+const fiber = Effect.runFork(
+  runRoles(broker).pipe(
+    Effect.scoped,
+    Effect.provide(Layer.succeed(AppConfig, settings)),
+    Logger.withMinimumLogLevel(LogLevel.Warning),
+  ),
+);
+const poll = setInterval(async () => {
+  try {
+    if ((await fetch(`http://127.0.0.1:${settings.port}/healthz`)).status === 200) {
+      clearInterval(poll);
+      process.stdout.write("ready\n");
+    }
+  } catch {
+    // not listening yet
+  }
+}, 100);
+process.on("SIGTERM", () => {
+  Effect.runPromise(Fiber.interrupt(fiber)).then(() => process.exit(0));
+});
