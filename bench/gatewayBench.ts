@@ -1,3 +1,4 @@
+import { execSync } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,12 +9,11 @@ import { freePort } from "../src/devnet/freePort.js";
 import { openBucket } from "../src/nats/JetStreamSetup.js";
 import { startTestNats } from "../test/support/natsServer.js";
 import { startChild } from "./lib/child.js";
+import { measureCpu } from "./lib/cpu.js";
 import { type LoadResult, load } from "./lib/load.js";
+import { sequential } from "./lib/sequential.js";
 import { median, spread } from "./lib/stats.js";
 import { natsRoundTrip } from "./natsRoundTrip.js";
-import { measureCpu } from "./lib/cpu.js";
-import { sequential } from "./lib/sequential.js";
-import { execSync } from "node:child_process";
 
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -34,7 +34,15 @@ export const gatewayBench = async () => {
   await writeFile(
     chainsConfig,
     JSON.stringify({
-      chains: [{ chain_id: 1, name: "ethereum", rpc_url: anvil.rpcUrl, tags: ["default"], native: { symbol: "ETH", name: "Ether", decimals: 18 } }],
+      chains: [
+        {
+          chain_id: 1,
+          name: "ethereum",
+          rpc_url: anvil.rpcUrl,
+          tags: ["default"],
+          native: { symbol: "ETH", name: "Ether", decimals: 18 },
+        },
+      ],
     }),
   );
   const benchNats = JSON.stringify({ url: nats.url, credentials: nats.credentials });
@@ -69,7 +77,12 @@ export const gatewayBench = async () => {
     const bare1: Array<{ p50Ms: number; p99Ms: number }> = [];
     const gateway1: Array<{ p50Ms: number; p99Ms: number }> = [];
     const cpu: Array<Record<string, number>> = [];
-    const natsPid = Number(execSync(`pgrep -f "nats-server.*-p ${nats.url.split(":").at(-1)}"`).toString().trim().split("\n")[0]);
+    const natsPid = Number(
+      execSync(`pgrep -f "nats-server.*-p ${nats.url.split(":").at(-1)}"`)
+        .toString()
+        .trim()
+        .split("\n")[0],
+    );
     const natsRtt: Array<number> = [];
     for (let i = 0; i < REPETITIONS; i++) {
       bare.push(await load(helloUrl, { connections: CONNECTIONS, seconds: SECONDS }));
@@ -78,7 +91,11 @@ export const gatewayBench = async () => {
       );
       gateway.push(measured.result);
       const requests = measured.result.requestsPerSecond * SECONDS;
-      cpu.push(Object.fromEntries(Object.entries(measured.cpuMs).map(([name, ms]) => [name, (ms * 1000) / requests])));
+      cpu.push(
+        Object.fromEntries(
+          Object.entries(measured.cpuMs).map(([name, ms]) => [name, (ms * 1000) / requests]),
+        ),
+      );
       bare1.push(await sequential(helloUrl, SECONDS));
       gateway1.push(await sequential(accountUrl, SECONDS, headers));
       natsRtt.push((await natsRoundTrip(requester, "svc.bench.echo", SECONDS)).p50Ms);
@@ -90,8 +107,14 @@ export const gatewayBench = async () => {
     return {
       name: "gateway",
       lines: [
-        `bare node:http, ${CONNECTIONS} conns: ${spread(bare.map((r) => r.requestsPerSecond), 0)} req/s, p50 ${median(bare.map((r) => r.p50Ms))} ms, p99 ${median(bare.map((r) => r.p99Ms))} ms`,
-        `gateway -> NATS -> worker (/v1/account), ${CONNECTIONS} conns: ${spread(gateway.map((r) => r.requestsPerSecond), 0)} req/s, p50 ${median(gateway.map((r) => r.p50Ms))} ms, p99 ${median(gateway.map((r) => r.p99Ms))} ms, non-2xx/errors ${failed}`,
+        `bare node:http, ${CONNECTIONS} conns: ${spread(
+          bare.map((r) => r.requestsPerSecond),
+          0,
+        )} req/s, p50 ${median(bare.map((r) => r.p50Ms))} ms, p99 ${median(bare.map((r) => r.p99Ms))} ms`,
+        `gateway -> NATS -> worker (/v1/account), ${CONNECTIONS} conns: ${spread(
+          gateway.map((r) => r.requestsPerSecond),
+          0,
+        )} req/s, p50 ${median(gateway.map((r) => r.p50Ms))} ms, p99 ${median(gateway.map((r) => r.p99Ms))} ms, non-2xx/errors ${failed}`,
         `R_bus (gateway/bare req/s): ${spread(ratios)}  target >= 0.5`,
         `CPU per request (µs): ${["service", "nats", "loadgen"].map((name) => `${name} ${median(cpu.map((c) => c[name]!)).toFixed(0)}`).join(", ")}`,
         `1 conn: bare p50 ${median(bare1.map((r) => r.p50Ms)).toFixed(3)} ms p99 ${median(bare1.map((r) => r.p99Ms)).toFixed(3)} ms; gateway p50 ${median(gateway1.map((r) => r.p50Ms)).toFixed(3)} ms p99 ${median(gateway1.map((r) => r.p99Ms)).toFixed(3)} ms`,

@@ -1,8 +1,8 @@
 import { Effect, Layer } from "effect";
 import { AppConfig } from "./AppConfig.js";
 import { resolveBroker } from "./nats/Broker.js";
-import * as NatsConnections from "./nats/NatsConnections.js";
 import type { BrokerAddress } from "./nats/NatsConnections.js";
+import * as NatsConnections from "./nats/NatsConnections.js";
 import { apiRole } from "./roles/apiRole.js";
 import { chainsSource } from "./roles/chainsSource.js";
 import { provisionDemoKey } from "./roles/demoKey.js";

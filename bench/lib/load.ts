@@ -9,10 +9,19 @@ export interface LoadResult {
 }
 
 /** Closed-loop HTTP load with autocannon: no pipelining (clients do not pipeline), keep-alive on. */
-export const load = (url: string, options: { connections: number; seconds: number; headers?: Record<string, string> }) =>
+export const load = (
+  url: string,
+  options: { connections: number; seconds: number; headers?: Record<string, string> },
+) =>
   new Promise<LoadResult>((resolve, reject) => {
     autocannon(
-      { url, connections: options.connections, duration: options.seconds, pipelining: 1, headers: options.headers ?? {} },
+      {
+        url,
+        connections: options.connections,
+        duration: options.seconds,
+        pipelining: 1,
+        headers: options.headers ?? {},
+      },
       (error: Error | null, result: autocannon.Result) => {
         if (error) return reject(error);
         resolve({

@@ -11,7 +11,9 @@ export const sequential = async (url: string, seconds: number, headers: Record<s
     new Promise<number>((resolve, reject) => {
       const req = request(url, { agent, headers }, (res) => {
         res.resume();
-        res.on("end", () => (res.statusCode === 200 ? resolve(res.statusCode) : reject(new Error(`status ${res.statusCode}`))));
+        res.on("end", () =>
+          res.statusCode === 200 ? resolve(res.statusCode) : reject(new Error(`status ${res.statusCode}`)),
+        );
       });
       req.on("error", reject);
       req.end();

@@ -5,7 +5,11 @@ export const percentile = (sorted: ReadonlyArray<number>, p: number): number => 
   return sorted[rank]!;
 };
 
-export const median = (values: ReadonlyArray<number>): number => percentile([...values].sort((a, b) => a - b), 50);
+export const median = (values: ReadonlyArray<number>): number =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 
 /** "median (min..max)" of repeated runs, for the report. */
 export const spread = (values: ReadonlyArray<number>, digits = 2): string => {

@@ -1,4 +1,4 @@
-import { Effect, Fiber, Layer, LogLevel, Logger, Option } from "effect";
+import { Effect, Fiber, Layer, Logger, LogLevel, Option } from "effect";
 import { AppConfig, type AppSettings } from "../../src/AppConfig.js";
 import { ALL_ROLES } from "../../src/domain/Role.js";
 import type { BrokerAddress } from "../../src/nats/NatsConnections.js";
@@ -9,7 +9,10 @@ import { runRoles } from "../../src/Service.js";
  * The service (gateway and api roles) in a process of its own, against the
  * benchmark's nats-server with per-role credentials (given as JSON in BENCH_NATS).
  */
-const { url, credentials } = JSON.parse(process.env.BENCH_NATS ?? "{}") as { url: string; credentials: NatsCredentials };
+const { url, credentials } = JSON.parse(process.env.BENCH_NATS ?? "{}") as {
+  url: string;
+  credentials: NatsCredentials;
+};
 const broker: BrokerAddress = { servers: url, credentials: (user) => ({ user, pass: credentials[user] }) };
 const settings: AppSettings = {
   port: Number(process.env.PORT),

@@ -4,7 +4,10 @@ import type { AdminOperation } from "../contracts/Admin.js";
 import { HEADER } from "../contracts/Envelope.js";
 
 /** An admin call that failed: the service's error, or no answer at all. */
-export class AdminCallError extends Data.TaggedError("AdminCallError")<{ readonly message: string; readonly code: string }> {}
+export class AdminCallError extends Data.TaggedError("AdminCallError")<{
+  readonly message: string;
+  readonly code: string;
+}> {}
 
 /** Calls one admin operation over NATS and decodes the answer with its schema. */
 export const callAdmin = <P extends Schema.Schema.AnyNoContext, R extends Schema.Schema.AnyNoContext>(
@@ -23,7 +26,11 @@ export const callAdmin = <P extends Schema.Schema.AnyNoContext, R extends Schema
         }),
     });
     const error = msg.headers?.get(HEADER.serviceError);
-    if (error) return yield* new AdminCallError({ code: msg.headers?.get(HEADER.serviceErrorCode) ?? "500", message: error });
+    if (error)
+      return yield* new AdminCallError({
+        code: msg.headers?.get(HEADER.serviceErrorCode) ?? "500",
+        message: error,
+      });
     return yield* Schema.decodeUnknown(operation.response)(msg.json()).pipe(
       Effect.mapError((e) => new AdminCallError({ code: "BAD_ANSWER", message: e.message })),
     );

@@ -1,4 +1,4 @@
-import { headers as natsHeaders, type Msg, type NatsConnection } from "@nats-io/transport-node";
+import { type Msg, type NatsConnection, headers as natsHeaders } from "@nats-io/transport-node";
 import { Effect, Either, ParseResult, Runtime, Schema } from "effect";
 import type { AdminOperation } from "../contracts/Admin.js";
 import { HEADER } from "../contracts/Envelope.js";
@@ -51,7 +51,10 @@ export const serveAdmin = <R>(nc: NatsConnection, handlers: ReadonlyArray<AdminH
           }
           const payload = decode(raw);
           if (Either.isLeft(payload)) {
-            const failure = new AdminFailure({ code: "INVALID_PAYLOAD", message: ParseResult.TreeFormatter.formatErrorSync(payload.left) });
+            const failure = new AdminFailure({
+              code: "INVALID_PAYLOAD",
+              message: ParseResult.TreeFormatter.formatErrorSync(payload.left),
+            });
             return reply(msg, 400, { error: failure.message, code: failure.code }, failure);
           }
           void run(handle(payload.right)).then((exit) => {
@@ -59,8 +62,16 @@ export const serveAdmin = <R>(nc: NatsConnection, handlers: ReadonlyArray<AdminH
             const failure =
               exit.cause._tag === "Fail"
                 ? exit.cause.error
-                : new AdminFailure({ code: "INTERNAL_ERROR", message: "The admin operation failed unexpectedly." });
-            reply(msg, failure.code === "NOT_FOUND" ? 404 : failure.code === "INTERNAL_ERROR" ? 500 : 400, { error: failure.message, code: failure.code }, failure);
+                : new AdminFailure({
+                    code: "INTERNAL_ERROR",
+                    message: "The admin operation failed unexpectedly.",
+                  });
+            reply(
+              msg,
+              failure.code === "NOT_FOUND" ? 404 : failure.code === "INTERNAL_ERROR" ? 500 : 400,
+              { error: failure.message, code: failure.code },
+              failure,
+            );
           });
         },
       });

@@ -1,5 +1,14 @@
 import { Effect } from "effect";
 import {
+  createKey,
+  type KeyBuckets,
+  listKeys,
+  listTeams,
+  revokeKey,
+  setTeamQuota,
+} from "../api/keys/KeyStore.js";
+import { UsageBook } from "../api/usage/UsageBook.js";
+import {
   adminCreateKey,
   adminGetUsage,
   adminListKeys,
@@ -8,8 +17,6 @@ import {
   adminSetTeamQuota,
 } from "../contracts/Admin.js";
 import { RateLimit } from "../domain/ApiKey.js";
-import { createKey, type KeyBuckets, listKeys, listTeams, revokeKey, setTeamQuota } from "../api/keys/KeyStore.js";
-import { UsageBook } from "../api/usage/UsageBook.js";
 import { AdminFailure, adminHandler } from "./AdminServer.js";
 
 const DAY_MS = 24 * 3_600_000;
@@ -21,7 +28,8 @@ const toFailure = <A, E extends { _tag: string; message: string }, R>(effect: Ef
       ? Effect.die(error)
       : Effect.fail(
           new AdminFailure({
-            code: error._tag === "KeyNotFound" || error._tag === "TeamNotFound" ? "NOT_FOUND" : "INVALID_PAYLOAD",
+            code:
+              error._tag === "KeyNotFound" || error._tag === "TeamNotFound" ? "NOT_FOUND" : "INVALID_PAYLOAD",
             message: error.message,
           }),
         ),
@@ -32,7 +40,9 @@ const parseTime = (value: string | undefined, fallback: number) =>
     if (value === undefined) return Effect.succeed(fallback);
     const ms = Date.parse(value);
     return Number.isNaN(ms)
-      ? Effect.fail(new AdminFailure({ code: "INVALID_PAYLOAD", message: `"${value}" is not an ISO date-time.` }))
+      ? Effect.fail(
+          new AdminFailure({ code: "INVALID_PAYLOAD", message: `"${value}" is not an ISO date-time.` }),
+        )
       : Effect.succeed(ms);
   });
 
@@ -44,7 +54,10 @@ export const makeAdminHandlers = (buckets: KeyBuckets) => [
         payload.team,
         payload.requests_per_second === undefined
           ? null
-          : new RateLimit({ requests_per_second: payload.requests_per_second, burst: payload.burst ?? Math.ceil(payload.requests_per_second * 2) }),
+          : new RateLimit({
+              requests_per_second: payload.requests_per_second,
+              burst: payload.burst ?? Math.ceil(payload.requests_per_second * 2),
+            }),
       ),
     ),
   ),
@@ -57,10 +70,14 @@ export const makeAdminHandlers = (buckets: KeyBuckets) => [
       }),
     ),
   ),
-  adminHandler(adminRevokeKey, (payload) => toFailure(Effect.map(revokeKey(buckets, payload.key_id), (record) => ({ record })))),
+  adminHandler(adminRevokeKey, (payload) =>
+    toFailure(Effect.map(revokeKey(buckets, payload.key_id), (record) => ({ record }))),
+  ),
   adminHandler(adminListTeams, () => toFailure(Effect.map(listTeams(buckets), (teams) => ({ teams })))),
   adminHandler(adminSetTeamQuota, (payload) =>
-    toFailure(Effect.map(setTeamQuota(buckets, payload.team, payload.monthly_cu_quota), (team) => ({ team }))),
+    toFailure(
+      Effect.map(setTeamQuota(buckets, payload.team, payload.monthly_cu_quota), (team) => ({ team })),
+    ),
   ),
   adminHandler(adminGetUsage, (payload) =>
     Effect.gen(function* () {

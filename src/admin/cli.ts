@@ -1,8 +1,15 @@
 import { Effect, Layer } from "effect";
 import * as AppConfig from "../AppConfig.js";
+import {
+  createKey,
+  type KeyBuckets,
+  listKeys,
+  listTeams,
+  revokeKey,
+  setTeamQuota,
+} from "../api/keys/KeyStore.js";
 import { adminGetUsage } from "../contracts/Admin.js";
 import { RateLimit } from "../domain/ApiKey.js";
-import { createKey, type KeyBuckets, listKeys, listTeams, revokeKey, setTeamQuota } from "../api/keys/KeyStore.js";
 import { resolveBroker } from "../nats/Broker.js";
 import { openBucket } from "../nats/JetStreamSetup.js";
 import { NatsConnections, layer as natsLayer } from "../nats/NatsConnections.js";
@@ -45,16 +52,27 @@ const run = (args: ReadonlyArray<string>, buckets: KeyBuckets) =>
         if (team === undefined) return yield* Effect.fail(new Error("keys create needs --team <name>."));
         const rps = positiveNumber(flag(args, "--rps"), "--rps");
         const burst = positiveNumber(flag(args, "--burst"), "--burst");
-        const limit = rps === undefined ? null : new RateLimit({ requests_per_second: rps, burst: burst ?? Math.ceil(rps * 2) });
+        const limit =
+          rps === undefined
+            ? null
+            : new RateLimit({ requests_per_second: rps, burst: burst ?? Math.ceil(rps * 2) });
         const created = yield* createKey(buckets, team, limit);
-        yield* print(`Created key ${created.record.key_id} for team ${created.team.name} (${created.team.team_id}).`);
+        yield* print(
+          `Created key ${created.record.key_id} for team ${created.team.name} (${created.team.team_id}).`,
+        );
         yield* print("Store it now: it is shown only this once.");
         return yield* print(created.key);
       }
       case "keys list": {
         const [keys, teams] = yield* Effect.all([listKeys(buckets), listTeams(buckets)]);
         const names = new Map(teams.map((t) => [t.team_id, t.name]));
-        const rows = keys.map((k) => [k.key_id, names.get(k.team_id) ?? k.team_id, `${k.prefix}…`, k.created_at, k.revoked_at === null ? "active" : `revoked ${k.revoked_at}`]);
+        const rows = keys.map((k) => [
+          k.key_id,
+          names.get(k.team_id) ?? k.team_id,
+          `${k.prefix}…`,
+          k.created_at,
+          k.revoked_at === null ? "active" : `revoked ${k.revoked_at}`,
+        ]);
         return yield* print(formatTable(["KEY ID", "TEAM", "PREFIX", "CREATED", "STATE"], rows));
       }
       case "keys revoke": {
@@ -64,18 +82,28 @@ const run = (args: ReadonlyArray<string>, buckets: KeyBuckets) =>
       }
       case "teams list": {
         const teams = yield* listTeams(buckets);
-        const rows = teams.map((t) => [t.team_id, t.name, t.monthly_cu_quota === null ? "unlimited" : String(t.monthly_cu_quota), t.created_at]);
+        const rows = teams.map((t) => [
+          t.team_id,
+          t.name,
+          t.monthly_cu_quota === null ? "unlimited" : String(t.monthly_cu_quota),
+          t.created_at,
+        ]);
         return yield* print(formatTable(["TEAM ID", "NAME", "MONTHLY CU QUOTA", "CREATED"], rows));
       }
       case "teams quota": {
         const raw = args[3];
-        if (arg === undefined || raw === undefined) return yield* Effect.fail(new Error("teams quota needs <team> <cu|none>."));
+        if (arg === undefined || raw === undefined)
+          return yield* Effect.fail(new Error("teams quota needs <team> <cu|none>."));
         const quota = raw === "none" ? null : Number(raw);
         if (quota !== null && (!Number.isSafeInteger(quota) || quota < 0)) {
-          return yield* Effect.fail(new Error(`The quota must be a whole number of CU or "none" (got "${raw}").`));
+          return yield* Effect.fail(
+            new Error(`The quota must be a whole number of CU or "none" (got "${raw}").`),
+          );
         }
         const team = yield* setTeamQuota(buckets, arg, quota);
-        return yield* print(`Team ${team.name}: monthly quota ${quota === null ? "unlimited" : `${quota} CU`}.`);
+        return yield* print(
+          `Team ${team.name}: monthly quota ${quota === null ? "unlimited" : `${quota} CU`}.`,
+        );
       }
       default:
         if (area === "usage") {
@@ -88,7 +116,15 @@ const run = (args: ReadonlyArray<string>, buckets: KeyBuckets) =>
           return yield* print(
             formatTable(
               ["HOUR (UTC)", "TEAM", "KEY", "ENDPOINT", "REQUESTS", "ERRORS", "CU"],
-              rows.map((r) => [r.hour, r.team_id, r.key_id, r.endpoint, String(r.requests), String(r.errors), String(r.cu)]),
+              rows.map((r) => [
+                r.hour,
+                r.team_id,
+                r.key_id,
+                r.endpoint,
+                String(r.requests),
+                String(r.errors),
+                String(r.cu),
+              ]),
             ),
           );
         }

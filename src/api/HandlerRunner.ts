@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { headers as natsHeaders, type Msg, type NatsConnection } from "@nats-io/transport-node";
+import { type Msg, type NatsConnection, headers as natsHeaders } from "@nats-io/transport-node";
 import { Cause, Effect, Either, Exit, Option, Runtime, type Scope } from "effect";
 import {
   type ApiError,
@@ -50,7 +50,10 @@ const errorReply = (error: ApiError): Reply => ({
 
 const successReply = (result: HandlerResult, contentType: string): Reply => ({
   status: result.status ?? 200,
-  body: typeof result.body === "string" ? encoder.encode(result.body) : encoder.encode(JSON.stringify(result.body)),
+  body:
+    typeof result.body === "string"
+      ? encoder.encode(result.body)
+      : encoder.encode(JSON.stringify(result.body)),
   contentType,
   cu: result.cu,
   ...(result.headers === undefined ? {} : { headers: result.headers }),
@@ -134,7 +137,13 @@ export const serveRoutes = <R>(nc: NatsConnection, routes: ReadonlyArray<Route<R
       respond(msg, reply);
     };
 
-    const run = (msg: Msg, item: Route<R>, requestId: string, envelope: RequestEnvelope, caller: Caller | undefined) => {
+    const run = (
+      msg: Msg,
+      item: Route<R>,
+      requestId: string,
+      envelope: RequestEnvelope,
+      caller: Caller | undefined,
+    ) => {
       const denied = caller === undefined ? undefined : admit(caller);
       if (denied !== undefined) return finish(msg, item, caller, errorReply(denied));
       const input = decodeInput(item.endpoint, envelope);
@@ -145,7 +154,8 @@ export const serveRoutes = <R>(nc: NatsConnection, routes: ReadonlyArray<Route<R
         receivedAt: Date.now(),
       });
       void runExit(program).then((exit) => {
-        if (Exit.isSuccess(exit)) return finish(msg, item, caller, successReply(exit.value, item.endpoint.responseContentType));
+        if (Exit.isSuccess(exit))
+          return finish(msg, item, caller, successReply(exit.value, item.endpoint.responseContentType));
         const failure = Cause.failureOption(exit.cause);
         if (Option.isSome(failure)) return finish(msg, item, caller, errorReply(failure.value));
         Runtime.runFork(runtime)(
@@ -153,7 +163,12 @@ export const serveRoutes = <R>(nc: NatsConnection, routes: ReadonlyArray<Route<R
             Effect.annotateLogs({ requestId, endpoint: item.endpoint.operationId }),
           ),
         );
-        finish(msg, item, caller, errorReply(new InternalError({ message: `Internal error; quote request id ${requestId}.` })));
+        finish(
+          msg,
+          item,
+          caller,
+          errorReply(new InternalError({ message: `Internal error; quote request id ${requestId}.` })),
+        );
       });
     };
 

@@ -5,7 +5,9 @@ export interface BucketLimit {
 }
 
 /** Outcome of one request against the bucket. */
-export type Admission = { readonly admitted: true } | { readonly admitted: false; readonly retryAfterSeconds: number };
+export type Admission =
+  | { readonly admitted: true }
+  | { readonly admitted: false; readonly retryAfterSeconds: number };
 
 interface Bucket {
   tokens: number;

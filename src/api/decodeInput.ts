@@ -4,16 +4,26 @@ import type { AnyEndpoint, EndpointInput } from "../contracts/Endpoint.js";
 import type { RequestEnvelope } from "../contracts/Envelope.js";
 
 const formatPath = (path: ReadonlyArray<PropertyKey>) =>
-  path.map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`)).join("");
+  path
+    .map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`))
+    .join("");
 
 /** First parse issue as one sentence naming where it is, e.g. `body field "url": ...`. */
-const describe = (where: "path parameter" | "query parameter" | "body field", error: ParseResult.ParseError) => {
+const describe = (
+  where: "path parameter" | "query parameter" | "body field",
+  error: ParseResult.ParseError,
+) => {
   const issues = ParseResult.ArrayFormatter.formatErrorSync(error);
   const first = issues[0];
   if (first === undefined) return `Invalid ${where}.`;
-  if (first.path.length === 0) return where === "body field" ? `Invalid request body: ${first.message}.` : first.message;
+  if (first.path.length === 0)
+    return where === "body field" ? `Invalid request body: ${first.message}.` : first.message;
   const message =
-    first._tag === "Unexpected" ? "is not a known field" : first._tag === "Missing" ? "is required" : first.message;
+    first._tag === "Unexpected"
+      ? "is not a known field"
+      : first._tag === "Missing"
+        ? "is required"
+        : first.message;
   return `${where} "${formatPath(first.path)}" ${message}.`;
 };
 
@@ -25,7 +35,9 @@ const decodeWith = <S extends Schema.Schema.AnyNoContext>(
   strict: boolean,
 ) =>
   Either.mapLeft(
-    Schema.decodeUnknownEither(schema, { errors: "first", onExcessProperty: strict ? "error" : "ignore" })(value),
+    Schema.decodeUnknownEither(schema, { errors: "first", onExcessProperty: strict ? "error" : "ignore" })(
+      value,
+    ),
     (error) => new InvalidRequest({ code, message: describe(where, error) }),
   );
 
@@ -39,15 +51,29 @@ export const decodeInput = <E extends AnyEndpoint>(
   endpoint: E,
   envelope: RequestEnvelope,
 ): Either.Either<EndpointInput<E>, InvalidRequest> => {
-  const params = decodeWith(endpoint.params, envelope.params ?? {}, "path parameter", "INVALID_PATH_PARAMETER", false);
+  const params = decodeWith(
+    endpoint.params,
+    envelope.params ?? {},
+    "path parameter",
+    "INVALID_PATH_PARAMETER",
+    false,
+  );
   if (Either.isLeft(params)) return params;
-  const query = decodeWith(endpoint.query, envelope.query ?? {}, "query parameter", "INVALID_QUERY_PARAMETER", false);
+  const query = decodeWith(
+    endpoint.query,
+    envelope.query ?? {},
+    "query parameter",
+    "INVALID_QUERY_PARAMETER",
+    false,
+  );
   if (Either.isLeft(query)) return query;
   if (endpoint.body === undefined) {
     return Either.right({ params: params.right, query: query.right, body: undefined } as EndpointInput<E>);
   }
   if (envelope.body === undefined || envelope.body === null) {
-    return Either.left(new InvalidRequest({ code: "MISSING_BODY", message: "This request needs a JSON body." }));
+    return Either.left(
+      new InvalidRequest({ code: "MISSING_BODY", message: "This request needs a JSON body." }),
+    );
   }
   return Either.map(
     decodeWith(endpoint.body, envelope.body, "body field", "INVALID_BODY", true),

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { Context, Data, Effect, Layer } from "effect";
-import { decodeChainsConfigFile } from "./ChainsConfig.js";
 import { type ChainRegistry, makeChainRegistry } from "./ChainRegistry.js";
+import { decodeChainsConfigFile } from "./ChainsConfig.js";
 
 /** The chain registry of this deployment, loaded once at start. */
 export class Chains extends Context.Tag("app/chains/Chains")<Chains, ChainRegistry>() {}
@@ -13,7 +13,10 @@ export const loadChainsFile = (path: string): Effect.Effect<ChainRegistry, Chain
   Effect.gen(function* () {
     const text = yield* Effect.tryPromise({
       try: () => readFile(path, "utf8"),
-      catch: (cause) => new ChainsConfigError({ message: `CHAINS_CONFIG names "${path}", which cannot be read: ${String(cause)}` }),
+      catch: (cause) =>
+        new ChainsConfigError({
+          message: `CHAINS_CONFIG names "${path}", which cannot be read: ${String(cause)}`,
+        }),
     });
     const json = yield* Effect.try({
       try: () => JSON.parse(text) as unknown,
@@ -21,13 +24,16 @@ export const loadChainsFile = (path: string): Effect.Effect<ChainRegistry, Chain
     });
     const file = yield* decodeChainsConfigFile(json).pipe(
       Effect.mapError(
-        (error) => new ChainsConfigError({ message: `CHAINS_CONFIG file "${path}" is invalid: ${error.message}` }),
+        (error) =>
+          new ChainsConfigError({ message: `CHAINS_CONFIG file "${path}" is invalid: ${error.message}` }),
       ),
     );
     const ids = file.chains.map((chain) => chain.chain_id);
     const names = file.chains.map((chain) => chain.name);
     if (new Set(ids).size !== ids.length || new Set(names).size !== names.length) {
-      return yield* new ChainsConfigError({ message: `CHAINS_CONFIG file "${path}" repeats a chain id or name.` });
+      return yield* new ChainsConfigError({
+        message: `CHAINS_CONFIG file "${path}" repeats a chain id or name.`,
+      });
     }
     return makeChainRegistry(file);
   });

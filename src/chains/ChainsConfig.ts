@@ -88,4 +88,7 @@ export class ChainsConfigFile extends Schema.Class<ChainsConfigFile>("ChainsConf
   chains: Schema.Array(ChainConfig).pipe(Schema.minItems(1)),
 }) {}
 
-export const decodeChainsConfigFile = Schema.decodeUnknown(ChainsConfigFile, { errors: "all", onExcessProperty: "error" });
+export const decodeChainsConfigFile = Schema.decodeUnknown(ChainsConfigFile, {
+  errors: "all",
+  onExcessProperty: "error",
+});

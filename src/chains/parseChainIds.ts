@@ -1,6 +1,6 @@
 import { Either } from "effect";
-import type { ChainConfig, EndpointFamily } from "./ChainsConfig.js";
 import type { ChainRegistry } from "./ChainRegistry.js";
+import type { ChainConfig, EndpointFamily } from "./ChainsConfig.js";
 
 /** The outcome of a valid `chain_ids` value: chains to serve and ids to warn about. */
 export interface ChainSelection {
@@ -54,7 +54,8 @@ export const parseChainIds = (
   for (const item of items) {
     if (NUMERIC.test(item)) {
       const id = Number(item);
-      if (!Number.isSafeInteger(id) || id === 0) return reject(`chain_ids contains an invalid chain id "${item}".`);
+      if (!Number.isSafeInteger(id) || id === 0)
+        return reject(`chain_ids contains an invalid chain id "${item}".`);
       const chain = registry.byId.get(id);
       if (chain !== undefined && served(chain)) selected.add(id);
       else unsupported.add(id);
@@ -72,7 +73,8 @@ export const parseChainIds = (
         `chain_ids contains "${truncate(item)}", which is neither a numeric chain id nor a known tag (${[...registry.tags].join(", ")}).`,
       );
     }
-    for (const chain of registry.chains) if (chain.tags.includes(word) && served(chain)) selected.add(chain.chain_id);
+    for (const chain of registry.chains)
+      if (chain.tags.includes(word) && served(chain)) selected.add(chain.chain_id);
   }
   return Either.right({
     chains: registry.chains.filter((chain) => selected.has(chain.chain_id)),

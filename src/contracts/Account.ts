@@ -1,6 +1,6 @@
 import { Schema } from "effect";
-import { endpoint } from "./Endpoint.js";
 import { NoParams, NoQuery } from "./Common.js";
+import { endpoint } from "./Endpoint.js";
 
 export class AccountResponse extends Schema.Class<AccountResponse>("AccountResponse")({
   team_id: Schema.String,
@@ -21,8 +21,7 @@ export const account = endpoint({
   subject: "svc.v1.account.get",
   auth: "key",
   group: "account",
-  summary:
-    "The calling key's team, rate limit, monthly compute-unit quota and usage this month (UTC). 0 CU.",
+  summary: "The calling key's team, rate limit, monthly compute-unit quota and usage this month (UTC). 0 CU.",
   params: NoParams,
   query: NoQuery,
   body: undefined,

@@ -31,7 +31,11 @@ export const adminCreateKey = operation(
   Schema.Struct({ key: Schema.String, record: ApiKeyRecord, team: Team }),
 );
 
-export const adminListKeys = operation("admin.keys.list", Schema.Struct({}), Schema.Struct({ keys: Schema.Array(KeyListing) }));
+export const adminListKeys = operation(
+  "admin.keys.list",
+  Schema.Struct({}),
+  Schema.Struct({ keys: Schema.Array(KeyListing) }),
+);
 
 export const adminRevokeKey = operation(
   "admin.keys.revoke",
@@ -39,7 +43,11 @@ export const adminRevokeKey = operation(
   Schema.Struct({ record: ApiKeyRecord }),
 );
 
-export const adminListTeams = operation("admin.teams.list", Schema.Struct({}), Schema.Struct({ teams: Schema.Array(Team) }));
+export const adminListTeams = operation(
+  "admin.teams.list",
+  Schema.Struct({}),
+  Schema.Struct({ teams: Schema.Array(Team) }),
+);
 
 export const adminSetTeamQuota = operation(
   "admin.teams.quota.set",

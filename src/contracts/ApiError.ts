@@ -12,21 +12,19 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("Invali
   message: Schema.String,
 }) {}
 
+const UNAUTHENTICATED_MESSAGES = {
+  MissingKey: "The X-Svc-Api-Key header is missing.",
+  MalformedKey: "The X-Svc-Api-Key header is not a well-formed API key.",
+  UnknownKey: "The API key is not known.",
+  RevokedKey: "The API key has been revoked.",
+} as const;
+
 /** 401: no usable API key. `reason` says which of the four cases applies. */
 export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()("Unauthenticated", {
   reason: Schema.Literal("MissingKey", "MalformedKey", "UnknownKey", "RevokedKey"),
 }) {
   override get message(): string {
-    switch (this.reason) {
-      case "MissingKey":
-        return "The X-Svc-Api-Key header is missing.";
-      case "MalformedKey":
-        return "The X-Svc-Api-Key header is not a well-formed API key.";
-      case "UnknownKey":
-        return "The API key is not known.";
-      case "RevokedKey":
-        return "The API key has been revoked.";
-    }
+    return UNAUTHENTICATED_MESSAGES[this.reason];
   }
 }
 

@@ -1,6 +1,6 @@
 import { Schema } from "effect";
-import { endpoint } from "./Endpoint.js";
 import { NoParams, NoQuery } from "./Common.js";
+import { endpoint } from "./Endpoint.js";
 
 const Supported = Schema.Struct({ supported: Schema.Boolean });
 
@@ -13,9 +13,11 @@ export class SupportedChain extends Schema.Class<SupportedChain>("SupportedChain
   subscriptions: Supported,
 }) {}
 
-export class SupportedChainsResponse extends Schema.Class<SupportedChainsResponse>("SupportedChainsResponse")({
-  chains: Schema.Array(SupportedChain),
-}) {}
+export class SupportedChainsResponse extends Schema.Class<SupportedChainsResponse>("SupportedChainsResponse")(
+  {
+    chains: Schema.Array(SupportedChain),
+  },
+) {}
 
 export const supportedChains = endpoint({
   operationId: "getSupportedChains",

@@ -1,6 +1,6 @@
 import { Schema } from "effect";
-import { endpoint } from "./Endpoint.js";
 import { NoParams, NoQuery } from "./Common.js";
+import { endpoint } from "./Endpoint.js";
 
 export class ChainHealth extends Schema.Class<ChainHealth>("ChainHealth")({
   chain_id: Schema.Int,

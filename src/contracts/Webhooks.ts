@@ -116,7 +116,8 @@ export const updateWebhook = endpoint({
   method: "PATCH",
   path: `${base}/{webhookId}`,
   subject: "svc.beta.evm.webhooks.update",
-  summary: "Change only the given fields; `null` clears a filter; `active` pauses or resumes deliveries. 0 CU.",
+  summary:
+    "Change only the given fields; `null` clears a filter; `active` pauses or resumes deliveries. 0 CU.",
   params: WebhookIdParams,
   query: Schema.Struct({}),
   body: UpdateWebhookBody,

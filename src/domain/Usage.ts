@@ -43,4 +43,9 @@ export const monthKey = (ms: number): string => hourKey(ms).slice(0, 6);
 
 /** Start (ms) of the hour named by an hour key. */
 export const hourStart = (key: string): number =>
-  Date.UTC(Number(key.slice(0, 4)), Number(key.slice(4, 6)) - 1, Number(key.slice(6, 8)), Number(key.slice(8, 10)));
+  Date.UTC(
+    Number(key.slice(0, 4)),
+    Number(key.slice(4, 6)) - 1,
+    Number(key.slice(6, 8)),
+    Number(key.slice(8, 10)),
+  );

@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { headers as natsHeaders, type NatsConnection } from "@nats-io/transport-node";
+import { type NatsConnection, headers as natsHeaders } from "@nats-io/transport-node";
 import { Effect } from "effect";
 import type { AnyEndpoint } from "../contracts/Endpoint.js";
 import { FORWARDED_REPLY_HEADERS, HEADER, type RequestEnvelope } from "../contracts/Envelope.js";
+import { RequestFailed, RequestMux } from "../nats/RequestMux.js";
 import { COMMON_HEADERS, rawBadRequest, sendError } from "./httpResponses.js";
 import { parseJsonBody } from "./parseJsonBody.js";
 import { parseQuery } from "./parseQuery.js";
 import { MAX_BODY_BYTES, readBody } from "./readBody.js";
 import { makeRouter } from "./router.js";
-import { RequestFailed, RequestMux } from "../nats/RequestMux.js";
 
 export interface GatewayOptions {
   readonly port: number;
@@ -50,7 +50,13 @@ export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => 
     const requestId = typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
     const url = req.url ?? "/";
     if (url.length > MAX_URL_LENGTH) {
-      return sendError(res, requestId, 414, "URI_TOO_LONG", `The request URL is longer than ${MAX_URL_LENGTH} characters.`);
+      return sendError(
+        res,
+        requestId,
+        414,
+        "URI_TOO_LONG",
+        `The request URL is longer than ${MAX_URL_LENGTH} characters.`,
+      );
     }
     const queryStart = url.indexOf("?");
     const path = queryStart === -1 ? url : url.slice(0, queryStart);
@@ -61,19 +67,37 @@ export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => 
       return res.end();
     }
     if (path === "/openapi.json" && method === "GET") {
-      res.writeHead(200, { ...COMMON_HEADERS, "content-type": "application/json", "x-request-id": requestId });
+      res.writeHead(200, {
+        ...COMMON_HEADERS,
+        "content-type": "application/json",
+        "x-request-id": requestId,
+      });
       return res.end(openApiBody);
     }
 
     const match = route(method, path);
-    if (match.kind === "notFound") return sendError(res, requestId, 404, "NOT_FOUND", `No route for ${path.slice(0, 200)}.`);
+    if (match.kind === "notFound")
+      return sendError(res, requestId, 404, "NOT_FOUND", `No route for ${path.slice(0, 200)}.`);
     if (match.kind === "badEncoding") {
-      return sendError(res, requestId, 400, "INVALID_PATH", "The request path is not valid percent-encoded UTF-8.");
+      return sendError(
+        res,
+        requestId,
+        400,
+        "INVALID_PATH",
+        "The request path is not valid percent-encoded UTF-8.",
+      );
     }
     if (match.kind === "wrongMethod") {
-      return sendError(res, requestId, 405, "METHOD_NOT_ALLOWED", `${method.slice(0, 16)} is not allowed here; use ${match.allow.join(", ")}.`, {
-        allow: match.allow.join(", "),
-      });
+      return sendError(
+        res,
+        requestId,
+        405,
+        "METHOD_NOT_ALLOWED",
+        `${method.slice(0, 16)} is not allowed here; use ${match.allow.join(", ")}.`,
+        {
+          allow: match.allow.join(", "),
+        },
+      );
     }
 
     const query = parseQuery(queryStart === -1 ? "" : url.slice(queryStart + 1));
@@ -84,18 +108,30 @@ export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => 
       const read = await readBody(req);
       if (read.kind === "aborted") return;
       if (read.kind === "tooLarge") {
-        return sendError(res, requestId, 413, "PAYLOAD_TOO_LARGE", `The request body is larger than ${MAX_BODY_BYTES} bytes.`, {
-          connection: "close",
-        });
+        return sendError(
+          res,
+          requestId,
+          413,
+          "PAYLOAD_TOO_LARGE",
+          `The request body is larger than ${MAX_BODY_BYTES} bytes.`,
+          {
+            connection: "close",
+          },
+        );
       }
       const parsed = parseJsonBody(read.bytes, req.headers["content-type"]);
-      if (parsed.kind === "invalid") return sendError(res, requestId, parsed.status, parsed.code, parsed.message);
+      if (parsed.kind === "invalid")
+        return sendError(res, requestId, parsed.status, parsed.code, parsed.message);
       body = parsed.body;
     } else {
       req.resume();
     }
 
-    const envelope: RequestEnvelope = { params: match.params, query: query.query, ...(body === undefined ? {} : { body }) };
+    const envelope: RequestEnvelope = {
+      params: match.params,
+      query: query.query,
+      ...(body === undefined ? {} : { body }),
+    };
     const h = natsHeaders();
     h.set(HEADER.requestId, requestId);
     const key = req.headers["x-svc-api-key"];
@@ -111,7 +147,11 @@ export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => 
         options.requestTimeoutMs,
       );
       const status = Number(reply.headers?.get(HEADER.status) || "200");
-      const out: Record<string, string | number> = { ...COMMON_HEADERS, "x-request-id": requestId, "content-length": reply.data.length };
+      const out: Record<string, string | number> = {
+        ...COMMON_HEADERS,
+        "x-request-id": requestId,
+        "content-length": reply.data.length,
+      };
       for (const [natsName, httpName] of FORWARDED_REPLY_HEADERS) {
         const value = reply.headers?.get(natsName);
         if (value) out[httpName] = value;
@@ -120,12 +160,30 @@ export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => 
       res.end(reply.data);
     } catch (error) {
       if (error instanceof RequestFailed && error.reason === "NoResponders") {
-        return sendError(res, requestId, 503, "NO_RESPONDER", "No worker is serving this endpoint right now; retry shortly.");
+        return sendError(
+          res,
+          requestId,
+          503,
+          "NO_RESPONDER",
+          "No worker is serving this endpoint right now; retry shortly.",
+        );
       }
       if (error instanceof RequestFailed && error.reason === "Timeout") {
-        return sendError(res, requestId, 504, "UPSTREAM_TIMEOUT", `No worker answered within ${options.requestTimeoutMs} ms.`);
+        return sendError(
+          res,
+          requestId,
+          504,
+          "UPSTREAM_TIMEOUT",
+          `No worker answered within ${options.requestTimeoutMs} ms.`,
+        );
       }
-      return sendError(res, requestId, 503, "BUS_UNAVAILABLE", "The message bus is unavailable; retry shortly.");
+      return sendError(
+        res,
+        requestId,
+        503,
+        "BUS_UNAVAILABLE",
+        "The message bus is unavailable; retry shortly.",
+      );
     }
   };
 };
@@ -152,12 +210,16 @@ export const runGateway = (nc: NatsConnection, options: GatewayOptions) =>
         if (!socket.writable) return socket.destroy();
         if (error.code === "HPE_HEADER_OVERFLOW") {
           const body = JSON.stringify({ error: "Request headers are too large.", code: "HEADERS_TOO_LARGE" });
-          return socket.end(`HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+          return socket.end(
+            `HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+          );
         }
         socket.end(rawBadRequest("The HTTP request is malformed."));
       });
       server.once("error", (error) => resume(Effect.fail(error)));
-      server.listen(options.port, options.host ?? "0.0.0.0", () => resume(Effect.succeed({ server, inFlight, mux })));
+      server.listen(options.port, options.host ?? "0.0.0.0", () =>
+        resume(Effect.succeed({ server, inFlight, mux })),
+      );
     }),
     ({ server, inFlight, mux }) =>
       Effect.promise(async () => {

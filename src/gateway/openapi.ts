@@ -1,6 +1,6 @@
 import { JSONSchema, Schema } from "effect";
-import type { AnyEndpoint } from "../contracts/Endpoint.js";
 import { ErrorResponse } from "../contracts/Common.js";
+import type { AnyEndpoint } from "../contracts/Endpoint.js";
 
 type Json = Record<string, unknown>;
 
@@ -52,13 +52,21 @@ export const buildOpenApi = (endpoints: ReadonlyArray<AnyEndpoint>, version: str
       parameters: [...parameters(endpoint.params, "path"), ...parameters(endpoint.query, "query")],
       ...(endpoint.body === undefined
         ? {}
-        : { requestBody: { required: true, content: { "application/json": { schema: toJson(endpoint.body, "encoded") } } } }),
+        : {
+            requestBody: {
+              required: true,
+              content: { "application/json": { schema: toJson(endpoint.body, "encoded") } },
+            },
+          }),
       responses: {
         "200": {
           description: "Success. `x-compute-units` gives the CU charged.",
           content: {
             [endpoint.responseContentType]: {
-              schema: endpoint.responseContentType === "application/json" ? toJson(endpoint.response, "type") : { type: "string" },
+              schema:
+                endpoint.responseContentType === "application/json"
+                  ? toJson(endpoint.response, "type")
+                  : { type: "string" },
             },
           },
         },

@@ -24,12 +24,22 @@ export const parseJsonBody = (bytes: Buffer, contentType: string | undefined): B
   try {
     text = decoder.decode(bytes);
   } catch {
-    return { kind: "invalid", status: 400, code: "INVALID_ENCODING", message: "The request body is not valid UTF-8." };
+    return {
+      kind: "invalid",
+      status: 400,
+      code: "INVALID_ENCODING",
+      message: "The request body is not valid UTF-8.",
+    };
   }
   try {
     return { kind: "ok", body: JSON.parse(text) };
   } catch (error) {
     const detail = error instanceof SyntaxError ? `: ${error.message.slice(0, 200)}` : "";
-    return { kind: "invalid", status: 400, code: "MALFORMED_JSON", message: `The request body is not valid JSON${detail}.` };
+    return {
+      kind: "invalid",
+      status: 400,
+      code: "MALFORMED_JSON",
+      message: `The request body is not valid JSON${detail}.`,
+    };
   }
 };

@@ -16,7 +16,11 @@ export const parseQuery = (search: string): QueryParse => {
   let count = 0;
   for (const [name, value] of new URLSearchParams(search)) {
     if (++count > MAX_QUERY_PARAMETERS) {
-      return { kind: "invalid", code: "TOO_MANY_QUERY_PARAMETERS", message: `At most ${MAX_QUERY_PARAMETERS} query parameters are accepted.` };
+      return {
+        kind: "invalid",
+        code: "TOO_MANY_QUERY_PARAMETERS",
+        message: `At most ${MAX_QUERY_PARAMETERS} query parameters are accepted.`,
+      };
     }
     if (name in query) {
       return {

@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { Data, Effect, Option, type Scope } from "effect";
 import type { AppSettings } from "../AppConfig.js";
 import type { BrokerAddress } from "./NatsConnections.js";
-import { type NatsCredentials, loadOrCreateCredentials, readCredentials } from "./natsCredentials.js";
 import { isListening, spawnNatsServer } from "./NatsServerProcess.js";
+import { loadOrCreateCredentials, type NatsCredentials, readCredentials } from "./natsCredentials.js";
 
 const DEFAULT_HOST = "127.0.0.1";
 const DEFAULT_PORT = 4222;
@@ -53,7 +53,8 @@ export const resolveBroker = (
             storeDir: join(settings.dataDir, "nats"),
             credentials,
           }),
-        catch: (cause) => new BrokerUnavailable({ message: cause instanceof Error ? cause.message : String(cause) }),
+        catch: (cause) =>
+          new BrokerUnavailable({ message: cause instanceof Error ? cause.message : String(cause) }),
       }),
       (spawned) => Effect.promise(() => spawned.stop()),
     );

@@ -7,7 +7,9 @@ import { JetStreamSetupError } from "./NatsError.js";
 const DAY_NANOS = 24 * 60 * 60 * 1_000_000_000;
 
 /** Streams of the architecture, created idempotently at start. */
-export const STREAMS: ReadonlyArray<Pick<StreamConfig, "name" | "subjects" | "max_age" | "duplicate_window">> = [
+export const STREAMS: ReadonlyArray<
+  Pick<StreamConfig, "name" | "subjects" | "max_age" | "duplicate_window">
+> = [
   // Blocks and reorgs; consumers keep their own checkpoints, a week covers any restart.
   { name: "CHAIN_EVENTS", subjects: ["chain.>"], max_age: 7 * DAY_NANOS, duplicate_window: 120_000_000_000 },
   // Compute-unit records; aggregates live in the `usage` bucket, so the raw records need only outlive a month.

@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import { connect as tcpConnect } from "node:net";
 import { fileURLToPath } from "node:url";
-import type { NatsCredentials } from "./natsCredentials.js";
 import { NATS_USERS, passwordVariable } from "./NatsUser.js";
+import type { NatsCredentials } from "./natsCredentials.js";
 
 /** The repository's nats.conf, whatever the working directory. */
 export const NATS_CONF_PATH = fileURLToPath(new URL("../../nats.conf", import.meta.url));
@@ -52,14 +52,24 @@ export const spawnNatsServer = async (options: NatsServerOptions): Promise<Spawn
   // nats-server parses a variable's value as configuration, so a password such as
   // "5e..." would read as a number: pass each one as a quoted string.
   for (const user of NATS_USERS) env[passwordVariable(user)] = JSON.stringify(options.credentials[user]);
-  const args = ["-c", NATS_CONF_PATH, "-a", options.host, "-p", String(options.port), "-sd", options.storeDir];
+  const args = [
+    "-c",
+    NATS_CONF_PATH,
+    "-a",
+    options.host,
+    "-p",
+    String(options.port),
+    "-sd",
+    options.storeDir,
+  ];
   const child = spawn(options.binary ?? "nats-server", args, { env, stdio: ["ignore", "ignore", "pipe"] });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const stderr: Array<string> = [];
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
     stderr.push(chunk);
     if (stderr.length > 50) stderr.shift();
-    for (const line of chunk.split("\n")) if (line.includes("[ERR]") || line.includes("[FTL]")) options.log?.(line);
+    for (const line of chunk.split("\n"))
+      if (line.includes("[ERR]") || line.includes("[FTL]")) options.log?.(line);
   });
   const spawnError = new Promise<Error>((resolve) => child.once("error", resolve));
   const stop = async () => {
@@ -73,7 +83,9 @@ export const spawnNatsServer = async (options: NatsServerOptions): Promise<Spawn
   for (;;) {
     const early = await Promise.race([
       spawnError.then((error) => error),
-      exited.then((code) => new Error(`nats-server exited with code ${code}: ${stderr.join("").slice(-500)}`)),
+      exited.then(
+        (code) => new Error(`nats-server exited with code ${code}: ${stderr.join("").slice(-500)}`),
+      ),
       new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 50)),
     ]);
     if (early !== undefined) {

@@ -48,7 +48,8 @@ export class RequestMux {
         const pending = this.#pending.get(token);
         if (pending === undefined) return;
         this.#pending.delete(token);
-        if (msg.data.length === 0 && msg.headers?.code === 503) pending.reject(new RequestFailed("NoResponders"));
+        if (msg.data.length === 0 && msg.headers?.code === 503)
+          pending.reject(new RequestFailed("NoResponders"));
         else pending.resolve({ data: msg.data, headers: msg.headers });
       },
     });

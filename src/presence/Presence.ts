@@ -24,7 +24,9 @@ export const heartbeat = (nc: NatsConnection, role: Role) =>
       ),
     );
     yield* beat;
-    yield* Effect.forkScoped(Effect.forever(Effect.sleep(`${HEARTBEAT_MS} millis`).pipe(Effect.zipRight(beat))));
+    yield* Effect.forkScoped(
+      Effect.forever(Effect.sleep(`${HEARTBEAT_MS} millis`).pipe(Effect.zipRight(beat))),
+    );
   });
 
 /** Live instances per role, from the heartbeats seen in the last LIVE_FOR_MS. */

@@ -12,9 +12,15 @@ import { createKey, findKeyByHash, type KeyBuckets } from "../api/keys/KeyStore.
 export const provisionDemoKey = (buckets: KeyBuckets, dataDir: string) =>
   Effect.gen(function* () {
     const path = join(dataDir, "devnet", "demo-api-key");
-    const remembered = yield* Effect.promise(() => readFile(path, "utf8").then((s) => s.trim(), () => ""));
-    const existing =
-      isWellFormedApiKey(remembered) ? yield* findKeyByHash(buckets, hashApiKey(remembered)) : undefined;
+    const remembered = yield* Effect.promise(() =>
+      readFile(path, "utf8").then(
+        (s) => s.trim(),
+        () => "",
+      ),
+    );
+    const existing = isWellFormedApiKey(remembered)
+      ? yield* findKeyByHash(buckets, hashApiKey(remembered))
+      : undefined;
     let key = remembered;
     if (existing === undefined || existing.revoked_at !== null) {
       key = (yield* createKey(buckets, "demo")).key;

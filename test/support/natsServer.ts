@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { freePort } from "../../src/devnet/freePort.js";
-import type { NatsCredentials } from "../../src/nats/natsCredentials.js";
 import type { BrokerAddress } from "../../src/nats/NatsConnections.js";
-import { NATS_USERS, type NatsUser } from "../../src/nats/NatsUser.js";
 import { spawnNatsServer } from "../../src/nats/NatsServerProcess.js";
+import { NATS_USERS, type NatsUser } from "../../src/nats/NatsUser.js";
+import type { NatsCredentials } from "../../src/nats/natsCredentials.js";
 
 /** A nats-server of our own for one test file: free port, temporary store, per-role passwords. */
 export interface TestNats {
@@ -21,8 +21,15 @@ export interface TestNats {
 
 export const startTestNats = async (): Promise<TestNats> => {
   const dir = await mkdtemp(join(tmpdir(), "svc-nats-"));
-  const credentials = Object.fromEntries(NATS_USERS.map((u) => [u, randomBytes(12).toString("hex")])) as NatsCredentials;
-  const server = await spawnNatsServer({ host: "127.0.0.1", port: await freePort(), storeDir: dir, credentials });
+  const credentials = Object.fromEntries(
+    NATS_USERS.map((u) => [u, randomBytes(12).toString("hex")]),
+  ) as NatsCredentials;
+  const server = await spawnNatsServer({
+    host: "127.0.0.1",
+    port: await freePort(),
+    storeDir: dir,
+    credentials,
+  });
   const opened: Array<NatsConnection> = [];
   return {
     url: server.url,

@@ -10,7 +10,12 @@ export interface ProcessResult {
 }
 
 /** Runs one of the project's TypeScript entry points the way npm scripts do (tsx), and collects its output. */
-export const runTs = (script: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv, timeoutMs = 60_000) =>
+export const runTs = (
+  script: string,
+  args: ReadonlyArray<string>,
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 60_000,
+) =>
   new Promise<ProcessResult>((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
       cwd: REPO_ROOT,

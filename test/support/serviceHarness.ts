@@ -1,11 +1,11 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Effect, Exit, Fiber, Layer, LogLevel, Logger, Option } from "effect";
+import { Effect, Exit, Fiber, Layer, Logger, LogLevel, Option } from "effect";
 import { AppConfig, type AppSettings } from "../../src/AppConfig.js";
+import { freePort } from "../../src/devnet/freePort.js";
 import type { Role } from "../../src/domain/Role.js";
 import { ALL_ROLES } from "../../src/domain/Role.js";
-import { freePort } from "../../src/devnet/freePort.js";
 import { runRoles } from "../../src/Service.js";
 import type { TestNats } from "./natsServer.js";
 
@@ -73,7 +73,8 @@ export const startService = async (
   const wantsGateway = settings.roles.includes("gateway");
   while (wantsGateway) {
     const exit = fiber.unsafePoll();
-    if (exit !== null) throw new Error(`service stopped during start: ${Exit.isFailure(exit) ? String(exit.cause) : "ok"}`);
+    if (exit !== null)
+      throw new Error(`service stopped during start: ${Exit.isFailure(exit) ? String(exit.cause) : "ok"}`);
     try {
       await fetch(`${baseUrl}/openapi.json`);
       break;

@@ -1,6 +1,6 @@
 import { Effect } from "effect";
-import { account } from "../../contracts/Account.js";
 import { AppConfig } from "../../AppConfig.js";
+import { account } from "../../contracts/Account.js";
 import { route } from "../Handler.js";
 import { RequestContext } from "../RequestContext.js";
 import { UsageBook } from "../usage/UsageBook.js";

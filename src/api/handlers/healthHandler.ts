@@ -31,7 +31,11 @@ const probeChains = Effect.gen(function* () {
         Effect.timeout(PROBE_TIMEOUT),
         Effect.map((block): ChainProbe => ({ ...base, ok: true, head_block: Number(block) })),
         Effect.catchAll((error) =>
-          Effect.succeed<ChainProbe>({ ...base, ok: false, error: `RPC does not answer: ${error.message}`.slice(0, 200) }),
+          Effect.succeed<ChainProbe>({
+            ...base,
+            ok: false,
+            error: `RPC does not answer: ${error.message}`.slice(0, 200),
+          }),
         ),
       );
     },
@@ -64,7 +68,12 @@ export const makeHealthRoute = Effect.gen(function* () {
         cu: 0,
         status: ok ? 200 : 503,
         headers: { "Cache-Control": "no-store" },
-        body: { status: ok ? "ok" : "starting", roles, chains, ...(ok ? {} : { reason: `${reasons.join("; ")}.` }) },
+        body: {
+          status: ok ? "ok" : "starting",
+          roles,
+          chains,
+          ...(ok ? {} : { reason: `${reasons.join("; ")}.` }),
+        },
       };
     }),
   );

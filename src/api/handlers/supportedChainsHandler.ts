@@ -1,6 +1,6 @@
 import { Effect } from "effect";
-import { supportedChains } from "../../contracts/Chains.js";
 import { Chains } from "../../chains/Chains.js";
+import { supportedChains } from "../../contracts/Chains.js";
 import { route } from "../Handler.js";
 
 /** GET /v1/evm/supported-chains: public, 0 CU, built once from the registry. */

@@ -1,6 +1,6 @@
 import type { KV } from "@nats-io/kv";
 import { Data, Effect, Schema } from "effect";
-import { ApiKeyRecord, type RateLimit, Team, TEAM_NAME_PATTERN } from "../../domain/ApiKey.js";
+import { ApiKeyRecord, type RateLimit, TEAM_NAME_PATTERN, Team } from "../../domain/ApiKey.js";
 import { ulid } from "../../lib/ulid.js";
 import { displayPrefix, generateApiKey, generateKeyId, hashApiKey } from "./apiKeyFormat.js";
 
@@ -41,12 +41,14 @@ export class TeamNotFound extends Data.TaggedError("TeamNotFound")<{ readonly te
   }
 }
 
-const use = <A>(f: () => Promise<A>) => Effect.tryPromise({ try: f, catch: (cause) => new KeyStoreError({ cause }) });
+const use = <A>(f: () => Promise<A>) =>
+  Effect.tryPromise({ try: f, catch: (cause) => new KeyStoreError({ cause }) });
 
 const encode = (value: unknown) => JSON.stringify(value);
 const decodeTeam = Schema.decodeUnknownSync(Schema.parseJson(Team));
 const decodeKey = Schema.decodeUnknownSync(Schema.parseJson(ApiKeyRecord));
-const isAlreadyExists = (error: unknown) => error instanceof Error && /wrong last sequence|exists/i.test(error.message);
+const isAlreadyExists = (error: unknown) =>
+  error instanceof Error && /wrong last sequence|exists/i.test(error.message);
 
 const readJson = <A>(kv: KV, key: string, decode: (s: string) => A) =>
   use(async () => {
@@ -59,7 +61,9 @@ const listValues = <A>(kv: KV, filter: string, decode: (s: string) => A) =>
     const keys: Array<string> = [];
     for await (const key of await kv.keys(filter)) keys.push(key);
     const values = await Promise.all(keys.map((key) => kv.get(key)));
-    return values.flatMap((entry) => (entry !== null && entry.operation === "PUT" ? [decode(entry.string())] : []));
+    return values.flatMap((entry) =>
+      entry !== null && entry.operation === "PUT" ? [decode(entry.string())] : [],
+    );
   });
 
 export const normaliseTeamName = (name: string): string => name.trim().toLowerCase();
@@ -71,7 +75,12 @@ export const ensureTeam = (buckets: KeyBuckets, rawName: string) =>
     if (!TEAM_NAME_PATTERN.test(name)) return yield* new InvalidTeamName({ name: rawName });
     const existing = yield* findTeam(buckets, name);
     if (existing !== undefined) return existing;
-    const team = new Team({ team_id: ulid(), name, created_at: new Date().toISOString(), monthly_cu_quota: null });
+    const team = new Team({
+      team_id: ulid(),
+      name,
+      created_at: new Date().toISOString(),
+      monthly_cu_quota: null,
+    });
     const won = yield* use(async () => {
       try {
         await buckets.teams.create(`name.${name}`, team.team_id);
@@ -137,12 +146,15 @@ export const createKey = (buckets: KeyBuckets, teamName: string, rateLimit: Rate
 export const listKeys = (buckets: KeyBuckets) => listValues(buckets.keys, "hash.>", decodeKey);
 
 /** The record of a key, looked up by the key's hash. */
-export const findKeyByHash = (buckets: KeyBuckets, hash: string) => readJson(buckets.keys, `hash.${hash}`, decodeKey);
+export const findKeyByHash = (buckets: KeyBuckets, hash: string) =>
+  readJson(buckets.keys, `hash.${hash}`, decodeKey);
 
 /** Marks a key revoked; it stops authenticating on every node within moments. Idempotent. */
 export const revokeKey = (buckets: KeyBuckets, keyId: string) =>
   Effect.gen(function* () {
-    const hash = /^key_[0-9a-f]{16}$/.test(keyId) ? yield* readJson(buckets.keys, `id.${keyId}`, (s) => s) : undefined;
+    const hash = /^key_[0-9a-f]{16}$/.test(keyId)
+      ? yield* readJson(buckets.keys, `id.${keyId}`, (s) => s)
+      : undefined;
     if (hash === undefined) return yield* new KeyNotFound({ keyId });
     const record = yield* findKeyByHash(buckets, hash);
     if (record === undefined) return yield* new KeyNotFound({ keyId });

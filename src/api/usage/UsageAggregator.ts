@@ -3,7 +3,13 @@ import type { KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect, Schedule, Schema } from "effect";
 import { UsageRecord } from "../../domain/Usage.js";
-import { addToHour, addToMonth, applyOnce, type HourAggregate, type MonthAggregate } from "./usageAggregates.js";
+import {
+  addToHour,
+  addToMonth,
+  applyOnce,
+  type HourAggregate,
+  type MonthAggregate,
+} from "./usageAggregates.js";
 
 const DURABLE = "usage-aggregator";
 const decodeRecord = Schema.decodeUnknownOption(UsageRecord);
@@ -41,9 +47,15 @@ export const runUsageAggregator = (nc: NatsConnection, usage: KV) =>
         }
         const seq = message.seq;
         const r = record.value;
-        await applyOnce<HourAggregate>(usage, `hour.${r.hour}`, { seq: 0, rows: {} }, seq, (c) => addToHour(c, r, seq));
-        await applyOnce<MonthAggregate>(usage, `month.${r.hour.slice(0, 6)}`, { seq: 0, teams: {} }, seq, (c) =>
-          addToMonth(c, r, seq),
+        await applyOnce<HourAggregate>(usage, `hour.${r.hour}`, { seq: 0, rows: {} }, seq, (c) =>
+          addToHour(c, r, seq),
+        );
+        await applyOnce<MonthAggregate>(
+          usage,
+          `month.${r.hour.slice(0, 6)}`,
+          { seq: 0, teams: {} },
+          seq,
+          (c) => addToMonth(c, r, seq),
         );
         message.ack();
       }

@@ -1,5 +1,5 @@
-import type { JetStreamClient } from "@nats-io/jetstream";
 import { randomUUID } from "node:crypto";
+import type { JetStreamClient } from "@nats-io/jetstream";
 import { Context, Effect, Layer } from "effect";
 import { hourKey, type UsageRecord } from "../../domain/Usage.js";
 
@@ -30,7 +30,11 @@ export class UsageRecorder extends Context.Tag("app/api/usage/UsageRecorder")<
 >() {}
 
 interface Pending {
-  readonly record: Omit<UsageRecord, "requests" | "errors" | "cu"> & { requests: number; errors: number; cu: number };
+  readonly record: Omit<UsageRecord, "requests" | "errors" | "cu"> & {
+    requests: number;
+    errors: number;
+    cu: number;
+  };
   /** Message id assigned at the first publish attempt, reused on retries. */
   msgId?: string;
 }
@@ -47,7 +51,15 @@ export const make = (js: JetStreamClient, now: () => number = Date.now) => {
     let entry = pending.get(id);
     if (entry === undefined) {
       entry = {
-        record: { hour, team_id: event.teamId, key_id: event.keyId, endpoint: event.endpoint, requests: 0, errors: 0, cu: 0 },
+        record: {
+          hour,
+          team_id: event.teamId,
+          key_id: event.keyId,
+          endpoint: event.endpoint,
+          requests: 0,
+          errors: 0,
+          cu: 0,
+        },
       };
       pending.set(id, entry);
     }
@@ -63,7 +75,9 @@ export const make = (js: JetStreamClient, now: () => number = Date.now) => {
     const results = await Promise.allSettled(
       batch.map((entry) => {
         entry.msgId ??= `${instance}:${++sequence}`;
-        return js.publish(`usage.${entry.record.team_id}`, JSON.stringify(entry.record), { msgID: entry.msgId });
+        return js.publish(`usage.${entry.record.team_id}`, JSON.stringify(entry.record), {
+          msgID: entry.msgId,
+        });
       }),
     );
     results.forEach((result, i) => {
@@ -79,7 +93,9 @@ export const layer = (js: JetStreamClient, flushMs = 250): Layer.Layer<UsageReco
     UsageRecorder,
     Effect.gen(function* () {
       const recorder = make(js);
-      yield* Effect.forkScoped(Effect.forever(Effect.sleep(`${flushMs} millis`).pipe(Effect.zipRight(recorder.flush))));
+      yield* Effect.forkScoped(
+        Effect.forever(Effect.sleep(`${flushMs} millis`).pipe(Effect.zipRight(recorder.flush))),
+      );
       // Last flush on shutdown, after the workers have stopped taking requests.
       yield* Effect.addFinalizer(() => recorder.flush);
       return recorder;

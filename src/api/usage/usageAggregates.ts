@@ -28,7 +28,11 @@ export const addToHour = (current: HourAggregate, record: UsageRecord, seq: numb
     seq,
     rows: {
       ...current.rows,
-      [key]: { requests: row.requests + record.requests, errors: row.errors + record.errors, cu: row.cu + record.cu },
+      [key]: {
+        requests: row.requests + record.requests,
+        errors: row.errors + record.errors,
+        cu: row.cu + record.cu,
+      },
     },
   };
 };
@@ -38,7 +42,8 @@ export const addToMonth = (current: MonthAggregate, record: UsageRecord, seq: nu
   teams: { ...current.teams, [record.team_id]: (current.teams[record.team_id] ?? 0) + record.cu },
 });
 
-const isConflict = (error: unknown) => error instanceof Error && /wrong last sequence|exists/i.test(error.message);
+const isConflict = (error: unknown) =>
+  error instanceof Error && /wrong last sequence|exists/i.test(error.message);
 
 /**
  * Read-modify-write of one aggregate with a revision check, retried on conflict,

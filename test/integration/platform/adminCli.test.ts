@@ -12,7 +12,11 @@ let service: RunningService;
 let anvil: Awaited<ReturnType<typeof startAnvil>>;
 
 const admin = (...args: Array<string>) =>
-  runTs("src/admin/cli.ts", args, { NATS_URL: nats.url, NATS_USER: "admin", NATS_PASSWORD: nats.credentials.admin });
+  runTs("src/admin/cli.ts", args, {
+    NATS_URL: nats.url,
+    NATS_USER: "admin",
+    NATS_PASSWORD: nats.credentials.admin,
+  });
 
 beforeAll(async () => {
   nats = await startTestNats();

@@ -12,7 +12,12 @@ import { startAnvil } from "../../../src/devnet/AnvilProcess.js";
 import { hourKey } from "../../../src/domain/Usage.js";
 import { openBucket } from "../../../src/nats/JetStreamSetup.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
-import { eventually, type RunningService, startService, writeChainsFile } from "../../support/serviceHarness.js";
+import {
+  eventually,
+  type RunningService,
+  startService,
+  writeChainsFile,
+} from "../../support/serviceHarness.js";
 
 let nats: TestNats;
 let service: RunningService;
@@ -57,12 +62,19 @@ describe("NATS request/reply and role permissions", () => {
     const h = headers();
     h.set("X-Svc-Api-Key", created.key);
     h.set("X-Request-Id", "nats-caller-1");
-    const reply = await nc.request("svc.v1.account.get", JSON.stringify({ params: {}, query: {} }), { headers: h, timeout: 5_000 });
+    const reply = await nc.request("svc.v1.account.get", JSON.stringify({ params: {}, query: {} }), {
+      headers: h,
+      timeout: 5_000,
+    });
     expect(reply.headers?.get("Svc-Status")).toBe("200");
     expect(reply.headers?.get("X-Compute-Units")).toBe("0");
     expect(reply.json()).toMatchObject({ team_name: "bus-team" });
 
-    const unauthenticated = await nc.request("svc.v1.account.get", JSON.stringify({ params: {}, query: {} }), { timeout: 5_000 });
+    const unauthenticated = await nc.request(
+      "svc.v1.account.get",
+      JSON.stringify({ params: {}, query: {} }),
+      { timeout: 5_000 },
+    );
     expect(unauthenticated.headers?.get("Svc-Status")).toBe("401");
     expect(unauthenticated.headers?.get("Nats-Service-Error-Code")).toBe("401");
     expect(unauthenticated.json()).toMatchObject({ code: "MISSING_API_KEY" });
@@ -84,7 +96,9 @@ describe("NATS request/reply and role permissions", () => {
 
   it("behavior: ingest may publish chain events into CHAIN_EVENTS", async () => {
     const ingest = await nats.connectAs("ingest");
-    const ack = await jetstream(ingest).publish("chain.1.block", JSON.stringify({ test: true }), { msgID: "1:0xabc" });
+    const ack = await jetstream(ingest).publish("chain.1.block", JSON.stringify({ test: true }), {
+      msgID: "1:0xabc",
+    });
     expect(ack.stream).toBe("CHAIN_EVENTS");
   });
 
@@ -94,41 +108,76 @@ describe("NATS request/reply and role permissions", () => {
     for (let i = 0; i < 3; i++) expect((await fetch(url, { headers: auth })).status).toBe(200);
     await eventually(
       async () => {
-        const { rows } = await Effect.runPromise(callAdmin(admin, adminGetUsage, { team_id: created.team.team_id }));
-        return rows.some((r) => r.endpoint === "getAccount" && r.requests >= 3 && r.key_id === created.record.key_id);
+        const { rows } = await Effect.runPromise(
+          callAdmin(admin, adminGetUsage, { team_id: created.team.team_id }),
+        );
+        return rows.some(
+          (r) => r.endpoint === "getAccount" && r.requests >= 3 && r.key_id === created.record.key_id,
+        );
       },
       10_000,
       "usage rows",
     );
     // A worker's record of 7 CU (as a CU-charging endpoint would publish) reaches the month total.
     const api = await nats.connectAs("api");
-    const record = { hour: hourKey(Date.now()), team_id: created.team.team_id, key_id: created.record.key_id, endpoint: "getBalances", requests: 1, errors: 0, cu: 7 };
-    await jetstream(api).publish(`usage.${created.team.team_id}`, JSON.stringify(record), { msgID: "test-usage-1" });
+    const record = {
+      hour: hourKey(Date.now()),
+      team_id: created.team.team_id,
+      key_id: created.record.key_id,
+      endpoint: "getBalances",
+      requests: 1,
+      errors: 0,
+      cu: 7,
+    };
+    await jetstream(api).publish(`usage.${created.team.team_id}`, JSON.stringify(record), {
+      msgID: "test-usage-1",
+    });
     // Published twice with the same id: deduplicated by the stream, counted once.
-    await jetstream(api).publish(`usage.${created.team.team_id}`, JSON.stringify(record), { msgID: "test-usage-1" });
+    await jetstream(api).publish(`usage.${created.team.team_id}`, JSON.stringify(record), {
+      msgID: "test-usage-1",
+    });
     await eventually(
-      async () => ((await (await fetch(url, { headers: auth })).json()) as { cu_used_this_month: number }).cu_used_this_month === 7,
+      async () =>
+        ((await (await fetch(url, { headers: auth })).json()) as { cu_used_this_month: number })
+          .cu_used_this_month === 7,
       10_000,
       "month total of 7 CU",
     );
     await Effect.runPromise(callAdmin(admin, adminSetTeamQuota, { team: "bus-team", monthly_cu_quota: 7 }));
-    await eventually(async () => (await fetch(url, { headers: auth })).status === 402, 5_000, "quota applied");
+    await eventually(
+      async () => (await fetch(url, { headers: auth })).status === 402,
+      5_000,
+      "quota applied",
+    );
     const over = await fetch(url, { headers: auth });
     expect(await over.json()).toMatchObject({ code: "QUOTA_EXCEEDED" });
-    await Effect.runPromise(callAdmin(admin, adminSetTeamQuota, { team: "bus-team", monthly_cu_quota: null }));
+    await Effect.runPromise(
+      callAdmin(admin, adminSetTeamQuota, { team: "bus-team", monthly_cu_quota: null }),
+    );
     await eventually(async () => (await fetch(url, { headers: auth })).status === 200, 5_000, "quota lifted");
   });
 
   it("error: failed requests are counted as errors and cost 0 CU", async () => {
-    const before = await Effect.runPromise(callAdmin(admin, adminGetUsage, { team_id: created.team.team_id }));
+    const before = await Effect.runPromise(
+      callAdmin(admin, adminGetUsage, { team_id: created.team.team_id }),
+    );
     const cuBefore = before.rows.reduce((sum, r) => sum + r.cu, 0);
-    const res = await fetch(`${service.baseUrl}/beta/evm/defi/positions/0x${"1".repeat(40)}`, { headers: { "x-svc-api-key": created.key } });
+    const res = await fetch(`${service.baseUrl}/beta/evm/defi/positions/0x${"1".repeat(40)}`, {
+      headers: { "x-svc-api-key": created.key },
+    });
     expect(res.status).toBe(503);
     await eventually(
       async () => {
-        const { rows } = await Effect.runPromise(callAdmin(admin, adminGetUsage, { team_id: created.team.team_id }));
+        const { rows } = await Effect.runPromise(
+          callAdmin(admin, adminGetUsage, { team_id: created.team.team_id }),
+        );
         const row = rows.find((r) => r.endpoint === "getDefiPositions");
-        return row !== undefined && row.errors === 1 && row.cu === 0 && rows.reduce((s, r) => s + r.cu, 0) === cuBefore;
+        return (
+          row !== undefined &&
+          row.errors === 1 &&
+          row.cu === 0 &&
+          rows.reduce((s, r) => s + r.cu, 0) === cuBefore
+        );
       },
       10_000,
       "error row",

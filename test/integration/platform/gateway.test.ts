@@ -1,15 +1,20 @@
-import { connect as tcpConnect } from "node:net";
 import { mkdtemp } from "node:fs/promises";
+import { connect as tcpConnect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey, type KeyBuckets } from "../../../src/api/keys/KeyStore.js";
+import { startAnvil } from "../../../src/devnet/AnvilProcess.js";
 import { RateLimit } from "../../../src/domain/ApiKey.js";
 import { openBucket } from "../../../src/nats/JetStreamSetup.js";
-import { startAnvil } from "../../../src/devnet/AnvilProcess.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
-import { eventually, type RunningService, startService, writeChainsFile } from "../../support/serviceHarness.js";
+import {
+  eventually,
+  type RunningService,
+  startService,
+  writeChainsFile,
+} from "../../support/serviceHarness.js";
 
 let nats: TestNats;
 let service: RunningService;
@@ -17,7 +22,8 @@ let anvil: Awaited<ReturnType<typeof startAnvil>>;
 let buckets: KeyBuckets;
 let key: string;
 
-const get = (path: string, headers: Record<string, string> = {}) => fetch(`${service.baseUrl}${path}`, { headers });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  fetch(`${service.baseUrl}${path}`, { headers });
 const withKey = (k: string = key) => ({ "x-svc-api-key": k });
 
 beforeAll(async () => {
@@ -45,7 +51,11 @@ afterAll(async () => {
 describe("gateway and api workers", () => {
   it("default: /healthz turns 200 once every role is up and the chain answers", async () => {
     await eventually(async () => (await get("/healthz")).status === 200, 20_000, "healthz 200");
-    const body = (await (await get("/healthz")).json()) as { status: string; roles: Record<string, number>; chains: unknown };
+    const body = (await (await get("/healthz")).json()) as {
+      status: string;
+      roles: Record<string, number>;
+      chains: unknown;
+    };
     expect(body.status).toBe("ok");
     expect(body.roles.gateway).toBeGreaterThanOrEqual(1);
     expect(body.roles.api).toBeGreaterThanOrEqual(1);
@@ -87,16 +97,29 @@ describe("gateway and api workers", () => {
   it("error: 401 says whether the key is missing, malformed, unknown or revoked", async () => {
     const missing = await get("/v1/account");
     expect(missing.status).toBe(401);
-    expect(await missing.json()).toEqual({ error: "The X-Svc-Api-Key header is missing.", code: "MISSING_API_KEY" });
-    expect(await (await get("/v1/account", withKey("svc_short"))).json()).toMatchObject({ code: "MALFORMED_API_KEY" });
+    expect(await missing.json()).toEqual({
+      error: "The X-Svc-Api-Key header is missing.",
+      code: "MISSING_API_KEY",
+    });
+    expect(await (await get("/v1/account", withKey("svc_short"))).json()).toMatchObject({
+      code: "MALFORMED_API_KEY",
+    });
     const unknown = `svc_${"A".repeat(43)}`;
-    expect(await (await get("/v1/account", withKey(unknown))).json()).toMatchObject({ code: "UNKNOWN_API_KEY" });
+    expect(await (await get("/v1/account", withKey(unknown))).json()).toMatchObject({
+      code: "UNKNOWN_API_KEY",
+    });
     const doomed = await Effect.runPromise(createKey(buckets, "acme"));
     expect((await get("/v1/account", withKey(doomed.key))).status).toBe(200);
     const { revokeKey } = await import("../../../src/api/keys/KeyStore.js");
     await Effect.runPromise(revokeKey(buckets, doomed.record.key_id));
-    await eventually(async () => (await get("/v1/account", withKey(doomed.key))).status === 401, 5_000, "revocation");
-    expect(await (await get("/v1/account", withKey(doomed.key))).json()).toMatchObject({ code: "REVOKED_API_KEY" });
+    await eventually(
+      async () => (await get("/v1/account", withKey(doomed.key))).status === 401,
+      5_000,
+      "revocation",
+    );
+    expect(await (await get("/v1/account", withKey(doomed.key))).json()).toMatchObject({
+      code: "REVOKED_API_KEY",
+    });
   });
 
   it("error: unknown route 404 and wrong method 405 with Allow, both JSON", async () => {
@@ -155,11 +178,16 @@ describe("gateway and api workers", () => {
   });
 
   it("behavior: the DeFi positions endpoint authenticates, then answers 503 unavailable at 0 CU", async () => {
-    expect((await get("/beta/evm/defi/positions/0xd8da6bf26964af9d7eed9e03e53415d37aa96045")).status).toBe(401);
+    expect((await get("/beta/evm/defi/positions/0xd8da6bf26964af9d7eed9e03e53415d37aa96045")).status).toBe(
+      401,
+    );
     const res = await get("/beta/evm/defi/positions/0xd8da6bf26964af9d7eed9e03e53415d37aa96045", withKey());
     expect(res.status).toBe(503);
     expect(res.headers.get("x-compute-units")).toBe("0");
-    expect(await res.json()).toMatchObject({ code: "ENDPOINT_UNAVAILABLE", error: expect.stringMatching(/currently unavailable/) });
+    expect(await res.json()).toMatchObject({
+      code: "ENDPOINT_UNAVAILABLE",
+      error: expect.stringMatching(/currently unavailable/),
+    });
   });
 
   it("error: a key over its rate limit gets 429 with Retry-After", async () => {
@@ -181,7 +209,10 @@ describe("gateway and api workers", () => {
   });
 
   it("behavior: the OpenAPI document lists every route", async () => {
-    const doc = (await (await get("/openapi.json")).json()) as { openapi: string; paths: Record<string, unknown> };
+    const doc = (await (await get("/openapi.json")).json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+    };
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining([

@@ -1,8 +1,8 @@
 import { Effect, Exit, Schema, Scope } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { account } from "../../../src/contracts/Account.js";
 import { NoParams, NoQuery } from "../../../src/contracts/Common.js";
 import { endpoint } from "../../../src/contracts/Endpoint.js";
-import { account } from "../../../src/contracts/Account.js";
 import { freePort } from "../../../src/devnet/freePort.js";
 import { runGateway } from "../../../src/gateway/Gateway.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
@@ -82,4 +82,3 @@ describe("gateway edge cases", () => {
     await expect(fetch(`${gateway.url}/slow`)).rejects.toThrow();
   });
 });
-

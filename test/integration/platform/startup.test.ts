@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { NATS_INSTALL_HINT, spawnNatsServer } from "../../../src/nats/NatsServerProcess.js";
 import { runTs } from "../../support/runTs.js";
 
-const start = (env: NodeJS.ProcessEnv, args: ReadonlyArray<string> = []) => runTs("src/main.ts", args, env, 30_000);
+const start = (env: NodeJS.ProcessEnv, args: ReadonlyArray<string> = []) =>
+  runTs("src/main.ts", args, env, 30_000);
 
 describe("start-up", () => {
   it("error: a bad PORT stops start-up with one sentence naming the variable", async () => {
@@ -24,7 +25,9 @@ describe("start-up", () => {
   it("error: an unknown role in --roles is refused", async () => {
     const result = await start({}, ["--roles", "gateway,sorcerer"]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('--roles must be a comma-separated list of roles from gateway, api (got "gateway,sorcerer").');
+    expect(result.stderr).toContain(
+      '--roles must be a comma-separated list of roles from gateway, api (got "gateway,sorcerer").',
+    );
   });
 
   it("error: a missing nats-server binary fails with the install command", async () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from "../../../src/api/keys/apiKeyFormat.js";
+import {
+  displayPrefix,
+  generateApiKey,
+  hashApiKey,
+  isWellFormedApiKey,
+} from "../../../src/api/keys/apiKeyFormat.js";
 
 describe("API key format", () => {
   it("default: keys carry 256 random bits and are recognised by shape", () => {
@@ -14,7 +19,14 @@ describe("API key format", () => {
 
   it("error: wrong lengths, prefixes and alphabets are not well formed", () => {
     const key = generateApiKey();
-    for (const bad of [key.slice(0, -1), `${key}A`, key.replace("svc_", "sim_"), `${key.slice(0, -1)}!`, "", " ".repeat(47)]) {
+    for (const bad of [
+      key.slice(0, -1),
+      `${key}A`,
+      key.replace("svc_", "sim_"),
+      `${key.slice(0, -1)}!`,
+      "",
+      " ".repeat(47),
+    ]) {
       expect(isWellFormedApiKey(bad)).toBe(false);
     }
   });

@@ -24,7 +24,9 @@ describe("decodeInput", () => {
   });
 
   it("error: the message names the parameter or field and what is wrong", () => {
-    const badPath = run(decodeInput(tokenBalance, { params: { address: "0x12", token_address: "native" }, query: {} }));
+    const badPath = run(
+      decodeInput(tokenBalance, { params: { address: "0x12", token_address: "native" }, query: {} }),
+    );
     expect(Either.isLeft(badPath) && badPath.left).toMatchObject({
       code: "INVALID_PATH_PARAMETER",
       message: 'path parameter "address" must be an EVM address: 0x followed by 40 hex digits.',
@@ -34,8 +36,12 @@ describe("decodeInput", () => {
     expect(Either.isLeft(badBody) && badBody.left.message).toBe(
       'body field "addresses[0]" must be an EVM address: 0x followed by 40 hex digits.',
     );
-    const unknownField = run(decodeInput(createWebhook, { params: {}, query: {}, body: { ...body, addresses: [], colour: "red" } }));
-    expect(Either.isLeft(unknownField) && unknownField.left.message).toBe('body field "colour" is not a known field.');
+    const unknownField = run(
+      decodeInput(createWebhook, { params: {}, query: {}, body: { ...body, addresses: [], colour: "red" } }),
+    );
+    expect(Either.isLeft(unknownField) && unknownField.left.message).toBe(
+      'body field "colour" is not a known field.',
+    );
     const missing = run(decodeInput(createWebhook, { params: {}, query: {} }));
     expect(Either.isLeft(missing) && missing.left.code).toBe("MISSING_BODY");
     const notObject = run(decodeInput(createWebhook, { params: {}, query: {}, body: [1, 2] }));

@@ -3,7 +3,15 @@ import { addToHour, addToMonth } from "../../../src/api/usage/usageAggregates.js
 import { hourKey, hourStart, monthKey, UsageRecord } from "../../../src/domain/Usage.js";
 
 const record = (cu: number, errors = 0) =>
-  UsageRecord.make({ hour: "2026112116", team_id: "T", key_id: "K", endpoint: "getBalances", requests: 2, errors, cu });
+  UsageRecord.make({
+    hour: "2026112116",
+    team_id: "T",
+    key_id: "K",
+    endpoint: "getBalances",
+    requests: 2,
+    errors,
+    cu,
+  });
 
 describe("usage", () => {
   it("default: hour and month keys are UTC and sort in time order", () => {
@@ -18,6 +26,9 @@ describe("usage", () => {
     const once = addToHour({ seq: 0, rows: {} }, record(3), 5);
     const twice = addToHour(once, record(4, 1), 6);
     expect(twice).toEqual({ seq: 6, rows: { "T|K|getBalances": { requests: 4, errors: 1, cu: 7 } } });
-    expect(addToMonth(addToMonth({ seq: 0, teams: {} }, record(3), 1), record(4), 2)).toEqual({ seq: 2, teams: { T: 7 } });
+    expect(addToMonth(addToMonth({ seq: 0, teams: {} }, record(3), 1), record(4), 2)).toEqual({
+      seq: 2,
+      teams: { T: 7 },
+    });
   });
 });

@@ -4,14 +4,22 @@ import { buildOpenApi } from "../../../src/gateway/openapi.js";
 
 describe("OpenAPI document", () => {
   const doc = buildOpenApi(ENDPOINTS, "1.2.3") as {
-    paths: Record<string, Record<string, { operationId: string; parameters: Array<{ name: string; in: string }>; security?: unknown }>>;
+    paths: Record<
+      string,
+      Record<
+        string,
+        { operationId: string; parameters: Array<{ name: string; in: string }>; security?: unknown }
+      >
+    >;
     components: { securitySchemes: unknown; schemas: Record<string, unknown> };
   };
 
   it("default: one operation per endpoint with the API key scheme", () => {
     const operations = Object.values(doc.paths).flatMap((methods) => Object.values(methods));
     expect(operations.map((o) => o.operationId).sort()).toEqual(ENDPOINTS.map((e) => e.operationId).sort());
-    expect(doc.components.securitySchemes).toEqual({ apiKey: { type: "apiKey", in: "header", name: "X-Svc-Api-Key" } });
+    expect(doc.components.securitySchemes).toEqual({
+      apiKey: { type: "apiKey", in: "header", name: "X-Svc-Api-Key" },
+    });
   });
 
   it("behavior: path and query parameters come from the schemas; public endpoints need no key", () => {

@@ -10,7 +10,10 @@ describe("router", () => {
     const match = route("GET", `/v1/evm/balances/${wallet}/token/native`);
     expect(match).toMatchObject({ kind: "found", params: { address: wallet, token_address: "native" } });
     expect(match.kind === "found" && match.endpoint.operationId).toBe("getTokenBalance");
-    expect(route("GET", `/v1/evm/balances/${wallet}/`)).toMatchObject({ kind: "found", params: { address: wallet } });
+    expect(route("GET", `/v1/evm/balances/${wallet}/`)).toMatchObject({
+      kind: "found",
+      params: { address: wallet },
+    });
   });
 
   it("behavior: methods on one path route to different operations", () => {
