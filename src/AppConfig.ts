@@ -19,6 +19,8 @@ export interface AppSettings {
   readonly roles: ReadonlyArray<Role>;
   /** How long the gateway waits for a worker's reply, in ms. */
   readonly requestTimeoutMs: number;
+  /** Base URL clients reach the service at, for links in responses (logos, docs). */
+  readonly publicUrl: string;
   /** Default per-key token bucket: sustained requests per second and burst size. */
   readonly rateLimitRps: number;
   readonly rateLimitBurst: number;
@@ -102,8 +104,7 @@ const roles = optionalString("ROLES").pipe(
   }),
 );
 
-/** All settings, each variable validated on its own so every error names its variable. */
-export const appSettings: Config.Config<AppSettings> = Config.all({
+const settingsFields = Config.all({
   port: integer("PORT", 8080, 1, 65535),
   natsUrl,
   natsUser: optionalString("NATS_USER"),
@@ -113,9 +114,23 @@ export const appSettings: Config.Config<AppSettings> = Config.all({
   logLevel,
   roles,
   requestTimeoutMs: integer("REQUEST_TIMEOUT_MS", 10_000, 100, 300_000),
+  publicUrl: optionalString("PUBLIC_URL").pipe(
+    Config.mapOrFail((value): Either.Either<Option.Option<string>, ConfigError.ConfigError> => {
+      if (Option.isNone(value)) return Either.right(value);
+      return /^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(value.value)
+        ? Either.right(Option.some(value.value.replace(/\/+$/, "")))
+        : Either.left(invalid("PUBLIC_URL", "an absolute http(s) URL", value.value));
+    }),
+  ),
   rateLimitRps: integer("RATE_LIMIT_RPS", 100, 1, 1_000_000),
   rateLimitBurst: integer("RATE_LIMIT_BURST", 200, 1, 1_000_000),
 });
+
+/** All settings, each variable validated on its own so every error names its variable. */
+export const appSettings: Config.Config<AppSettings> = Config.map(settingsFields, (fields) => ({
+  ...fields,
+  publicUrl: Option.getOrElse(fields.publicUrl, () => `http://localhost:${fields.port}`),
+}));
 
 /** The messages of a ConfigError, one sentence per invalid variable. */
 export const describeConfigError = (error: ConfigError.ConfigError): ReadonlyArray<string> =>

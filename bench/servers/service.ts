@@ -24,6 +24,7 @@ const settings: AppSettings = {
   logLevel: LogLevel.Warning,
   roles: ALL_ROLES,
   requestTimeoutMs: 10_000,
+  publicUrl: `http://127.0.0.1:${process.env.PORT}`,
   rateLimitRps: 1_000_000,
   rateLimitBurst: 1_000_000,
 };

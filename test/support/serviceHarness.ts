@@ -58,6 +58,7 @@ export const startService = async (
     logLevel: LogLevel.Warning,
     roles: options.roles ?? ALL_ROLES,
     requestTimeoutMs: 5_000,
+    publicUrl: `http://127.0.0.1:${port}`,
     rateLimitRps: 1_000,
     rateLimitBurst: 1_000,
     ...options.settings,
