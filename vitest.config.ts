@@ -13,6 +13,8 @@ export default defineConfig({
           name: "unit",
           include: ["test/unit/**/*.test.{ts,tsx}"],
           environment: "node",
+          // Unit tests first: they fail fast and need no processes.
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -25,6 +27,7 @@ export default defineConfig({
           hookTimeout: 180_000,
           // Two cores: more parallel files would only make each slower and flakier.
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect";
 import { AppConfig } from "./AppConfig.js";
+import * as ChainClients from "./chains/ChainClients.js";
 import { resolveBroker } from "./nats/Broker.js";
 import type { BrokerAddress } from "./nats/NatsConnections.js";
 import * as NatsConnections from "./nats/NatsConnections.js";
@@ -7,6 +8,9 @@ import { apiRole } from "./roles/apiRole.js";
 import { chainsSource } from "./roles/chainsSource.js";
 import { provisionDemoKey } from "./roles/demoKey.js";
 import { gatewayRole } from "./roles/gatewayRole.js";
+import { ingestRole } from "./roles/ingestRole.js";
+import { levelPath } from "./storage/dataDirDb.js";
+import * as Level from "./storage/Level.js";
 
 /**
  * The whole service: find or start NATS, load the chains (or start the devnet),
@@ -25,12 +29,17 @@ export const runRoles = (broker: BrokerAddress) =>
     const config = yield* AppConfig;
     const nats = yield* Layer.build(NatsConnections.layer(broker));
     yield* Effect.gen(function* () {
-      if (config.roles.includes("api")) {
+      if (config.roles.includes("api") || config.roles.includes("ingest")) {
         const chains = yield* chainsSource;
-        const buckets = yield* apiRole.pipe(Effect.provide(chains.layer));
-        if (chains.devnet !== undefined) {
-          const key = yield* provisionDemoKey(buckets, config.dataDir);
-          yield* Effect.logInfo(`demo API key (team demo): ${key}`);
+        const chainLayer = Layer.provideMerge(ChainClients.layer, chains.layer);
+        const context = yield* Layer.build(Layer.merge(chainLayer, Level.layer(levelPath(config.dataDir))));
+        if (config.roles.includes("ingest")) yield* ingestRole.pipe(Effect.provide(context));
+        if (config.roles.includes("api")) {
+          const buckets = yield* apiRole.pipe(Effect.provide(context));
+          if (chains.devnet !== undefined) {
+            const key = yield* provisionDemoKey(buckets, config.dataDir);
+            yield* Effect.logInfo(`demo API key (team demo): ${key}`);
+          }
         }
       }
       if (config.roles.includes("gateway")) yield* gatewayRole;

@@ -65,6 +65,13 @@ export class ChainBlock extends Schema.Class<ChainBlock>("ChainBlock")({
   parent_hash: Hash,
   /** Unix seconds. */
   timestamp: Schema.NonNegativeInt,
+  /**
+   * `live`: the whole block, read as the chain advanced (or while catching up).
+   * `history`: a block before the service first started, read in bulk with
+   * eth_getLogs: logs only (no transactions, no traces). Indexes use both;
+   * webhooks are delivered only for live blocks.
+   */
+  source: Schema.Literal("live", "history"),
   transactions: Schema.Array(ChainTransaction),
   /** Logs of successful transactions, in block order. */
   logs: Schema.Array(ChainLog),

@@ -24,6 +24,8 @@ export const BUCKETS = {
   usage: { history: 1, ttl: 0 },
   // Role heartbeats: an instance that stops beating disappears after 15 s.
   presence: { history: 1, ttl: 15_000 },
+  // Each chain follower's progress (head, processed, lag, events/s), refreshed every second.
+  ingest_status: { history: 1, ttl: 0 },
 } as const;
 
 export type BucketName = keyof typeof BUCKETS;

@@ -15,7 +15,7 @@ import { RateLimiter } from "../api/RateLimiter.js";
 import { runUsageAggregator } from "../api/usage/UsageAggregator.js";
 import * as UsageBook from "../api/usage/UsageBook.js";
 import * as UsageRecorder from "../api/usage/UsageRecorder.js";
-import * as ChainClients from "../chains/ChainClients.js";
+import type * as ChainClients from "../chains/ChainClients.js";
 import type { Chains } from "../chains/Chains.js";
 import { ensureStreams, openBucket } from "../nats/JetStreamSetup.js";
 import { NatsConnections } from "../nats/NatsConnections.js";
@@ -53,7 +53,6 @@ export const apiRole = Effect.gen(function* () {
     UsageRecorder.layer(jetstream(nc)),
     UsageBook.layer(usage),
     Presence.layer(presence),
-    ChainClients.layer,
   );
   const context = yield* Layer.build(services);
 

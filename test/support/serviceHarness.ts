@@ -20,7 +20,14 @@ export interface RunningService {
 /** A chains file with one chain per given RPC URL, written to a temp dir. */
 export const writeChainsFile = async (
   dir: string,
-  chains: ReadonlyArray<{ chainId: number; name: string; rpcUrl: string; tags?: ReadonlyArray<string> }>,
+  chains: ReadonlyArray<{
+    chainId: number;
+    name: string;
+    rpcUrl: string;
+    tags?: ReadonlyArray<string>;
+    /** Any other chain-config fields (ws_url, start_block, traces, ...). */
+    extra?: Record<string, unknown>;
+  }>,
 ): Promise<string> => {
   const path = join(dir, "chains.json");
   await writeFile(
@@ -32,6 +39,7 @@ export const writeChainsFile = async (
         rpc_url: c.rpcUrl,
         tags: c.tags ?? ["default"],
         native: { symbol: "ETH", name: "Ether", decimals: 18 },
+        ...c.extra,
       })),
     }),
   );
@@ -44,9 +52,15 @@ export const writeChainsFile = async (
  */
 export const startService = async (
   nats: TestNats,
-  options: { chainsConfig: string; roles?: ReadonlyArray<Role>; settings?: Partial<AppSettings> },
+  options: {
+    chainsConfig: string;
+    roles?: ReadonlyArray<Role>;
+    settings?: Partial<AppSettings>;
+    /** Reuse a data directory (a restart); a new temporary one otherwise, removed on stop. */
+    dataDir?: string;
+  },
 ): Promise<RunningService> => {
-  const dataDir = await mkdtemp(join(tmpdir(), "svc-data-"));
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "svc-data-")));
   const port = await freePort();
   const settings: AppSettings = {
     port,
@@ -90,7 +104,7 @@ export const startService = async (
     dataDir,
     stop: async () => {
       await Effect.runPromise(Fiber.interrupt(fiber));
-      await rm(dataDir, { recursive: true, force: true });
+      if (options.dataDir === undefined) await rm(dataDir, { recursive: true, force: true });
     },
   };
 };

@@ -16,7 +16,7 @@ describe("AppConfig", () => {
       port: 8080,
       dataDir: "./data",
       logLevel: LogLevel.Info,
-      roles: ["gateway", "api"],
+      roles: ["gateway", "api", "ingest"],
       publicUrl: "http://localhost:8080",
       natsUrl: Option.none(),
       chainsConfig: Option.none(),
@@ -42,7 +42,7 @@ describe("AppConfig", () => {
     const settings = read({ PORT: "0", RATE_LIMIT_RPS: "fast", ROLES: "cook", PUBLIC_URL: "ftp://x" });
     expect(Either.isLeft(settings) && describeConfigError(settings.left)).toEqual([
       'PORT must be an integer from 1 to 65535 (got "0").',
-      'ROLES must be a comma-separated list of roles from gateway, api (got "cook").',
+      'ROLES must be a comma-separated list of roles from gateway, api, ingest (got "cook").',
       'PUBLIC_URL must be an absolute http(s) URL (got "ftp://x").',
       'RATE_LIMIT_RPS must be an integer from 1 to 1000000 (got "fast").',
     ]);

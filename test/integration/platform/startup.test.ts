@@ -26,7 +26,7 @@ describe("start-up", () => {
     const result = await start({}, ["--roles", "gateway,sorcerer"]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      '--roles must be a comma-separated list of roles from gateway, api (got "gateway,sorcerer").',
+      '--roles must be a comma-separated list of roles from gateway, api, ingest (got "gateway,sorcerer").',
     );
   });
 

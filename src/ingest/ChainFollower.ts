@@ -1,0 +1,207 @@
+import type { JetStreamClient } from "@nats-io/jetstream";
+import { Duration, Effect, Queue, Schedule } from "effect";
+import type { PublicClient } from "viem";
+import type { ChainConfig } from "../chains/ChainsConfig.js";
+import { BLOCK_MESSAGE_VERSION, type ChainBlock, ChainReorg } from "../domain/ChainBlock.js";
+import type { Db } from "../storage/Level.js";
+import { publishBlocks, publishReorg } from "./BlockPublisher.js";
+import { type Checkpoint, loadCheckpoint, saveCheckpoint } from "./CheckpointStore.js";
+import { type FollowerStatus, RateMeter } from "./FollowerStatus.js";
+import { headSignals } from "./headSignals.js";
+import {
+  type BlockRef,
+  type BlockWindow,
+  extend,
+  findCommonAncestor,
+  reconcile,
+  rewind,
+} from "./reconcile.js";
+import { ChainRpcError, isRetryable } from "./rpc/ChainRpcError.js";
+import { fetchHistoryBlocks } from "./rpc/fetchHistoryBlocks.js";
+import { fetchLiveBlock } from "./rpc/fetchLiveBlock.js";
+import type { RpcBlock } from "./rpc/RpcTypes.js";
+import { rpcCall } from "./rpc/rpcCall.js";
+
+export interface FollowerOptions {
+  readonly chain: ChainConfig;
+  readonly client: PublicClient;
+  readonly js: JetStreamClient;
+  readonly db: Db;
+  readonly status: FollowerStatus;
+  /** How often the head is polled; a WebSocket subscription wakes the loop sooner. */
+  readonly pollMs: number;
+  /** Blocks read per eth_getLogs range while reading history. */
+  readonly historyRange: number;
+  /** Live blocks fetched in parallel while catching up (published in order). */
+  readonly prefetch: number;
+}
+
+const refOf = (block: ChainBlock): BlockRef => ({
+  number: block.number,
+  hash: block.hash,
+  parentHash: block.parent_hash,
+});
+
+/** Waits between attempts after an RPC or bus failure: 200 ms doubling to 10 s, forever. */
+const retrySchedule = Schedule.exponential("200 millis").pipe(Schedule.union(Schedule.spaced("10 seconds")));
+
+/**
+ * Follows one chain: reads each new block (whole, or in bulk as history before
+ * the first start), detects reorgs by parent hash against the unfinalised window,
+ * publishes blocks and reorgs to CHAIN_EVENTS, and checkpoints after every
+ * acknowledged publish. Errors are retried on a schedule inside this chain's
+ * fiber, so one chain's node being down never stalls another chain.
+ */
+export const followChain = (options: FollowerOptions) =>
+  Effect.gen(function* () {
+    const { chain, client, js, db, status } = options;
+    const chainId = chain.chain_id;
+    const meter = new RateMeter();
+    const wake = yield* headSignals(chain.ws_url);
+
+    const headNumber = rpcCall<string>(client, chainId, "eth_blockNumber", []).pipe(
+      Effect.map((hex) => Number.parseInt(hex, 16)),
+    );
+    const canonicalHash = (n: number) =>
+      Effect.runPromise(
+        rpcCall<RpcBlock<string> | null>(client, chainId, "eth_getBlockByNumber", [
+          `0x${n.toString(16)}`,
+          false,
+        ]).pipe(
+          Effect.map((block) => block?.hash.toLowerCase()),
+          Effect.orElseSucceed(() => undefined),
+        ),
+      );
+
+    let checkpoint: Checkpoint =
+      (yield* loadCheckpoint(db, chainId)) ??
+      (yield* Effect.map(headNumber, (head) => ({
+        window: [],
+        historyUntil: head,
+        start: chain.start_block ?? head,
+      })));
+
+    /** The next block to read: above the window's tip, or the start when nothing was published. */
+    const next = () => (checkpoint.window.at(-1)?.number ?? checkpoint.start - 1) + 1;
+
+    const commit = (blocks: ReadonlyArray<ChainBlock>, window: BlockWindow) =>
+      Effect.gen(function* () {
+        yield* publishBlocks(js, blocks);
+        checkpoint = { ...checkpoint, window };
+        yield* saveCheckpoint(db, chainId, checkpoint);
+        let logs = 0;
+        for (const block of blocks) logs += block.logs.length;
+        meter.add(logs);
+        status.blocks_published += blocks.length;
+        status.processed = window.at(-1)?.number ?? status.processed;
+      });
+
+    /**
+     * Publishes the reorg and rewinds the window to the common ancestor. A reorg
+     * deeper than the window removes the whole window: consumers revert all of
+     * it and the window's range is read again from the node's chain.
+     */
+    const handleFork = Effect.gen(function* () {
+      const window = checkpoint.window;
+      const oldest = window[0];
+      if (oldest === undefined) return;
+      const found = (yield* Effect.promise(() => findCommonAncestor(window, canonicalHash))) ?? {
+        ancestor: { number: oldest.number - 1, hash: oldest.parentHash, parentHash: "" },
+        removed: [...window].reverse(),
+      };
+      if (found.ancestor.number < oldest.number) {
+        yield* Effect.logError(
+          `chain ${chainId}: reorg deeper than the ${window.length}-block window; re-reading it`,
+        );
+      }
+      yield* publishReorg(
+        js,
+        ChainReorg.make({
+          version: BLOCK_MESSAGE_VERSION,
+          chain_id: chainId,
+          common_ancestor: { number: found.ancestor.number, hash: found.ancestor.hash },
+          removed: found.removed.map((ref) => ({ number: ref.number, hash: ref.hash })),
+        }),
+      );
+      checkpoint =
+        found.ancestor.number < oldest.number
+          ? { ...checkpoint, window: [], start: oldest.number }
+          : { ...checkpoint, window: rewind(window, found.ancestor) };
+      yield* saveCheckpoint(db, chainId, checkpoint);
+      status.reorgs++;
+      yield* Effect.logWarning(
+        `chain ${chainId}: reorg of ${found.removed.length} block(s) above ${found.ancestor.number}`,
+      );
+    });
+
+    /** Checks each fetched block against the window; publishes what extends it, stops at a fork. */
+    const apply = (blocks: ReadonlyArray<ChainBlock>) =>
+      Effect.gen(function* () {
+        let window = checkpoint.window;
+        const accepted: Array<ChainBlock> = [];
+        for (const block of blocks) {
+          const verdict = reconcile(window, refOf(block));
+          if (verdict.kind === "duplicate") continue;
+          if (verdict.kind !== "extend") break;
+          window = extend(window, refOf(block), chain.finality_depth);
+          accepted.push(block);
+        }
+        if (accepted.length > 0) yield* commit(accepted, window);
+        if (
+          accepted.length < blocks.length &&
+          reconcile(window, refOf(blocks[accepted.length]!)).kind === "fork"
+        ) {
+          yield* handleFork;
+        }
+      });
+
+    const step = Effect.gen(function* () {
+      const head = yield* headNumber;
+      status.head = head;
+      const from = next();
+      status.lag = Math.max(0, head - (status.processed ?? from - 1));
+      if (from > head) return false;
+      if (from <= checkpoint.historyUntil) {
+        status.mode = "history";
+        const to = Math.min(checkpoint.historyUntil, from + options.historyRange - 1);
+        yield* apply(yield* fetchHistoryBlocks(client, { chainId, from, to }));
+      } else {
+        status.mode = "live";
+        const to = Math.min(head, from + options.prefetch - 1);
+        const blocks = yield* Effect.forEach(
+          Array.from({ length: to - from + 1 }, (_, i) => from + i),
+          (number) => fetchLiveBlock(client, { chainId, number, traces: chain.traces }),
+          { concurrency: options.prefetch },
+        );
+        const present = blocks.filter((block): block is ChainBlock => block !== undefined);
+        yield* apply(present);
+      }
+      status.lag = Math.max(0, head - (status.processed ?? head));
+      return true;
+    });
+
+    const onFailure = (error: ChainRpcError | { readonly message: string }) =>
+      Effect.sync(() => {
+        status.rpc_errors++;
+        status.last_error = error.message.slice(0, 300);
+      });
+
+    const loop = Effect.gen(function* () {
+      for (;;) {
+        const progressed = yield* step.pipe(
+          Effect.tapError(onFailure),
+          Effect.retry({
+            schedule: retrySchedule,
+            while: (error) =>
+              !(error instanceof ChainRpcError) || isRetryable(error) || error.reason === "BadResponse",
+          }),
+        );
+        status.events_per_second = meter.perSecond();
+        status.updated_at = new Date().toISOString();
+        if (!progressed) {
+          yield* Effect.race(Queue.take(wake), Effect.sleep(Duration.millis(options.pollMs)));
+        }
+      }
+    });
+    return yield* loop;
+  });

@@ -1,0 +1,26 @@
+import { Effect } from "effect";
+import type { Db } from "../storage/Level.js";
+import type { BlockWindow } from "./reconcile.js";
+
+/**
+ * Where a chain's follower stands, saved after every publish so that a restart
+ * resumes with no gap: the unfinalised window (its tip is the last block
+ * published) and the height up to which blocks are read as history.
+ */
+export interface Checkpoint {
+  readonly window: BlockWindow;
+  /** Blocks up to here (the head when the chain was first followed) are read in bulk as history. */
+  readonly historyUntil: number;
+  /** First block read (the chain's `start_block`, or the head at first start); where an empty window resumes. */
+  readonly start: number;
+}
+
+/** `ingest!checkpoint!<chain id, 12 digits>`: 12 digits fit any EIP-155 chain id in use, so keys sort by chain. */
+export const checkpointKey = (chainId: number): string =>
+  `ingest!checkpoint!${String(chainId).padStart(12, "0")}`;
+
+export const loadCheckpoint = (db: Db, chainId: number): Effect.Effect<Checkpoint | undefined> =>
+  Effect.promise(async () => (await db.get(checkpointKey(chainId))) as Checkpoint | undefined);
+
+export const saveCheckpoint = (db: Db, chainId: number, checkpoint: Checkpoint): Effect.Effect<void> =>
+  Effect.promise(() => db.put(checkpointKey(chainId), checkpoint));

@@ -1,0 +1,61 @@
+/** What operators see of one chain's follower (admin subject, /healthz detail, TUI). */
+export interface FollowerStatus {
+  chain_id: number;
+  name: string;
+  /** Latest block number the node reported. */
+  head: number | null;
+  /** Last block published to CHAIN_EVENTS. */
+  processed: number | null;
+  /** head - processed. */
+  lag: number | null;
+  /** `history` while reading blocks from before the first start in bulk, `live` after. */
+  mode: "starting" | "history" | "live";
+  /** Logs published per second over the last 10 seconds. */
+  events_per_second: number;
+  blocks_published: number;
+  reorgs: number;
+  rpc_errors: number;
+  last_error: string | null;
+  updated_at: string;
+}
+
+export const initialStatus = (chainId: number, name: string): FollowerStatus => ({
+  chain_id: chainId,
+  name,
+  head: null,
+  processed: null,
+  lag: null,
+  mode: "starting",
+  events_per_second: 0,
+  blocks_published: 0,
+  reorgs: 0,
+  rpc_errors: 0,
+  last_error: null,
+  updated_at: new Date().toISOString(),
+});
+
+/** Counts events in one-second buckets over a sliding 10-second window. */
+export class RateMeter {
+  readonly #buckets = new Array<number>(10).fill(0);
+  #second = 0;
+
+  add(count: number, now: number = Date.now()) {
+    this.#advance(now);
+    this.#buckets[this.#second % 10]! += count;
+  }
+
+  perSecond(now: number = Date.now()): number {
+    this.#advance(now);
+    return this.#buckets.reduce((a, b) => a + b, 0) / 10;
+  }
+
+  #advance(now: number) {
+    const second = Math.floor(now / 1000);
+    if (this.#second === 0) this.#second = second;
+    while (this.#second < second) {
+      this.#second++;
+      this.#buckets[this.#second % 10] = 0;
+      if (second - this.#second > 10) this.#second = second - 10;
+    }
+  }
+}

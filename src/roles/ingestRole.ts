@@ -1,0 +1,52 @@
+import { jetstream } from "@nats-io/jetstream";
+import { Effect } from "effect";
+import { ChainClients } from "../chains/ChainClients.js";
+import { Chains } from "../chains/Chains.js";
+import { followChain } from "../ingest/ChainFollower.js";
+import { type FollowerStatus, initialStatus } from "../ingest/FollowerStatus.js";
+import { ensureStreams } from "../nats/JetStreamSetup.js";
+import { NatsConnections } from "../nats/NatsConnections.js";
+import { heartbeat } from "../presence/Presence.js";
+import { Level } from "../storage/Level.js";
+
+/** How often each follower's status is written to the `ingest_status` bucket. */
+const STATUS_EVERY = "1 second";
+
+/**
+ * The ingest role: one follower per configured chain, each in its own fiber
+ * (a chain whose node is down retries on its own without holding up others),
+ * publishing to CHAIN_EVENTS as the `ingest` user.
+ */
+export const ingestRole = Effect.gen(function* () {
+  const nc = yield* (yield* NatsConnections).get("ingest");
+  yield* ensureStreams(nc);
+  const js = jetstream(nc);
+  const registry = yield* Chains;
+  const clients = yield* ChainClients;
+  const db = yield* Level;
+  const statuses: Array<FollowerStatus> = [];
+  for (const chain of registry.chains) {
+    const client = clients.get(chain.chain_id);
+    if (client === undefined) continue;
+    const status = initialStatus(chain.chain_id, chain.name);
+    statuses.push(status);
+    yield* Effect.forkScoped(
+      followChain({
+        chain,
+        client,
+        js,
+        db,
+        status,
+        pollMs: chain.ws_url === undefined ? 250 : 1_000,
+        historyRange: 500,
+        prefetch: 8,
+      }).pipe(Effect.scoped, Effect.annotateLogs({ chain: chain.chain_id })),
+    );
+  }
+  const publishStatus = Effect.sync(() => {
+    for (const status of statuses) nc.publish(`$KV.ingest_status.${status.chain_id}`, JSON.stringify(status));
+  });
+  yield* Effect.forkScoped(Effect.forever(Effect.zipRight(publishStatus, Effect.sleep(STATUS_EVERY))));
+  yield* heartbeat(nc, "ingest");
+  return statuses;
+});

@@ -1,0 +1,191 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createTestClient, createWalletClient, type Hex, http, publicActions } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { foundry } from "viem/chains";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AnvilInstance, startAnvil } from "../../../src/devnet/AnvilProcess.js";
+import { blocksOf, collectChainEvents } from "../../support/chainEvents.js";
+import { startFlakyProxy } from "../../support/flakyProxy.js";
+import { startTestNats, type TestNats } from "../../support/natsServer.js";
+import {
+  eventually,
+  type RunningService,
+  startService,
+  writeChainsFile,
+} from "../../support/serviceHarness.js";
+
+// anvil's first default account.
+const account = privateKeyToAccount("0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
+const recipient = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
+
+let nats: TestNats;
+let anvil: AnvilInstance;
+let dir: string;
+
+const clientsFor = (rpcUrl: string) => {
+  const chain = { ...foundry, id: 1 };
+  const wallet = createWalletClient({ account, chain, transport: http(rpcUrl) }).extend(publicActions);
+  const test = createTestClient({ mode: "anvil", chain, transport: http(rpcUrl) });
+  return { wallet, test };
+};
+
+const send = async (rpcUrl: string, value: bigint): Promise<Hex> => {
+  const { wallet } = clientsFor(rpcUrl);
+  const hash = await wallet.sendTransaction({ to: recipient, value });
+  await wallet.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+  return hash;
+};
+
+beforeAll(async () => {
+  nats = await startTestNats();
+  anvil = await startAnvil({ chainId: 1 });
+  dir = await mkdtemp(join(tmpdir(), "svc-ingest-"));
+});
+
+afterAll(async () => {
+  await anvil?.stop();
+  await nats?.stop();
+});
+
+describe("chain follower", () => {
+  it("behavior: history before the first start, live blocks after, reorgs, and restarts with no gap or double", async () => {
+    // Given 5 blocks with transfers before the service ever ran
+    const before: Array<Hex> = [];
+    for (let i = 0; i < 5; i++) before.push(await send(anvil.rpcUrl, 1_000n + BigInt(i)));
+    const chains = await writeChainsFile(dir, [
+      {
+        chainId: 1,
+        name: "ethereum",
+        rpcUrl: anvil.rpcUrl,
+        extra: { ws_url: anvil.wsUrl, start_block: 0, traces: true, finality_depth: 16 },
+      },
+    ]);
+    const dataDir = await mkdtemp(join(tmpdir(), "svc-data-"));
+    let service: RunningService = await startService(nats, {
+      chainsConfig: chains,
+      roles: ["ingest"],
+      dataDir,
+    });
+    const reader = await nats.connectAs("api");
+    const { events } = await collectChainEvents(reader);
+
+    // Then blocks 0..5 arrive as history, contiguous
+    await eventually(
+      async () => blocksOf(events).some((b) => b.number === 5),
+      20_000,
+      "history up to block 5",
+    );
+    const history = blocksOf(events).filter((b) => b.number <= 5);
+    expect(history.map((b) => b.number)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(history.every((b) => b.source === "history")).toBe(true);
+
+    // When a transfer is mined now, it arrives as a live block with the transaction
+    const live = await send(anvil.rpcUrl, 424242n);
+    await eventually(
+      async () => blocksOf(events).some((b) => b.transactions.some((t) => t.hash === live)),
+      10_000,
+      "live tx",
+    );
+    const liveBlock = blocksOf(events).find((b) => b.transactions.some((t) => t.hash === live))!;
+    expect(liveBlock.source).toBe("live");
+    expect(liveBlock.transactions[0]).toMatchObject({
+      from: account.address.toLowerCase(),
+      to: recipient,
+      value: "424242",
+      success: true,
+    });
+    expect(liveBlock.internal_transfers).toEqual([]);
+
+    // When the chain reorganises (two blocks replaced by a different branch)
+    const { test } = clientsFor(anvil.rpcUrl);
+    const snapshot = await test.snapshot();
+    const orphan = await send(anvil.rpcUrl, 111n);
+    await send(anvil.rpcUrl, 112n);
+    await eventually(
+      async () => blocksOf(events).some((b) => b.transactions.some((t) => t.hash === orphan)),
+      10_000,
+      "orphan block",
+    );
+    const orphanBlock = blocksOf(events).find((b) => b.transactions.some((t) => t.hash === orphan))!;
+    await test.revert({ id: snapshot });
+    const replacement = await send(anvil.rpcUrl, 222n);
+    await send(anvil.rpcUrl, 223n);
+    await send(anvil.rpcUrl, 224n);
+
+    // Then a reorg names the removed blocks, followed by the new canonical ones
+    await eventually(
+      async () => blocksOf(events).some((b) => b.transactions.some((t) => t.hash === replacement)),
+      10_000,
+      "replacement",
+    );
+    const reorg = events.find((e) => e.kind === "reorg");
+    expect(reorg?.kind === "reorg" && reorg.reorg.removed.map((r) => r.number)).toEqual([
+      orphanBlock.number + 1,
+      orphanBlock.number,
+    ]);
+    expect(reorg?.kind === "reorg" && reorg.reorg.common_ancestor.number).toBe(orphanBlock.number - 1);
+
+    // When the service stops, blocks are mined, and it starts again
+    await service.stop();
+    const whileDown = await send(anvil.rpcUrl, 333n);
+    service = await startService(nats, { chainsConfig: chains, roles: ["ingest"], dataDir });
+    await eventually(
+      async () => blocksOf(events).some((b) => b.transactions.some((t) => t.hash === whileDown)),
+      15_000,
+      "catch-up",
+    );
+    await service.stop();
+
+    // Then the canonical chain in the stream is contiguous and has no block twice
+    const canonical = new Map<number, string>();
+    for (const event of events) {
+      if (event.kind === "reorg") for (const removed of event.reorg.removed) canonical.delete(removed.number);
+      else {
+        expect(canonical.has(event.block.number), `block ${event.block.number} published twice`).toBe(false);
+        canonical.set(event.block.number, event.block.hash);
+      }
+    }
+    const numbers = [...canonical.keys()].sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => i));
+    const head = await clientsFor(anvil.rpcUrl).wallet.getBlockNumber();
+    expect(numbers.at(-1)).toBe(Number(head));
+    for (const [n, hash] of canonical) {
+      expect((await clientsFor(anvil.rpcUrl).wallet.getBlock({ blockNumber: BigInt(n) })).hash).toBe(hash);
+    }
+  });
+
+  it("behavior: a node that answers 500s or drops connections is survived", async () => {
+    const other = await startAnvil({ chainId: 1 });
+    const proxy = await startFlakyProxy(other.rpcUrl);
+    const localNats = await startTestNats();
+    const chains = await writeChainsFile(await mkdtemp(join(tmpdir(), "svc-flaky-")), [
+      { chainId: 1, name: "ethereum", rpcUrl: proxy.url },
+    ]);
+    const service = await startService(localNats, { chainsConfig: chains, roles: ["ingest"] });
+    const { events } = await collectChainEvents(await localNats.connectAs("api"));
+    const first = await send(other.rpcUrl, 1n);
+    await eventually(
+      async () => blocksOf(events).some((b) => b.transactions.some((t) => t.hash === first)),
+      10_000,
+      "first",
+    );
+    proxy.setMode("error500");
+    const second = await send(other.rpcUrl, 2n);
+    await eventually(async () => proxy.failures() > 3, 10_000, "failures");
+    proxy.setMode("drop");
+    const before = proxy.failures();
+    await eventually(async () => proxy.failures() > before, 20_000, "drops");
+    proxy.setMode("pass");
+    await eventually(
+      async () => blocksOf(events).some((b) => b.transactions.some((t) => t.hash === second)),
+      20_000,
+      "recovered",
+    );
+    await service.stop();
+    await proxy.stop();
+    await other.stop();
+    await localNats.stop();
+  });
+});

@@ -1,0 +1,40 @@
+import { jetstream } from "@nats-io/jetstream";
+import type { NatsConnection } from "@nats-io/transport-node";
+import type { ChainBlock, ChainReorg } from "../../src/domain/ChainBlock.js";
+
+export type ChainEvent = { readonly subject: string; readonly seq: number } & (
+  | { readonly kind: "block"; readonly block: ChainBlock }
+  | { readonly kind: "reorg"; readonly reorg: ChainReorg }
+);
+
+/** Reads CHAIN_EVENTS from the start into an array that keeps growing, until `stop`. */
+export const collectChainEvents = async (nc: NatsConnection) => {
+  const events: Array<ChainEvent> = [];
+  // The service creates the stream as it starts: wait for it.
+  const deadline = Date.now() + 15_000;
+  const consumer = await (async () => {
+    for (;;) {
+      try {
+        return await jetstream(nc).consumers.get("CHAIN_EVENTS");
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  })();
+  const messages = await consumer.consume();
+  void (async () => {
+    for await (const message of messages) {
+      const base = { subject: message.subject, seq: message.seq };
+      events.push(
+        message.subject.endsWith(".reorg")
+          ? { ...base, kind: "reorg", reorg: message.json<ChainReorg>() }
+          : { ...base, kind: "block", block: message.json<ChainBlock>() },
+      );
+    }
+  })();
+  return { events, stop: () => messages.close() };
+};
+
+export const blocksOf = (events: ReadonlyArray<ChainEvent>) =>
+  events.flatMap((event) => (event.kind === "block" ? [event.block] : []));
