@@ -9,6 +9,7 @@ import {
 } from "../api/keys/KeyStore.js";
 import { UsageBook } from "../api/usage/UsageBook.js";
 import {
+  adminChainsStatus,
   adminCreateKey,
   adminGetUsage,
   adminListKeys,
@@ -17,7 +18,8 @@ import {
   adminSetTeamQuota,
 } from "../contracts/Admin.js";
 import { RateLimit } from "../domain/ApiKey.js";
-import { AdminFailure, adminHandler } from "./AdminServer.js";
+import { IngestStatusBook } from "../ingest/IngestStatusBook.js";
+import { AdminFailure, type AdminHandler, adminHandler } from "./AdminServer.js";
 
 const DAY_MS = 24 * 3_600_000;
 
@@ -46,7 +48,9 @@ const parseTime = (value: string | undefined, fallback: number) =>
       : Effect.succeed(ms);
   });
 
-export const makeAdminHandlers = (buckets: KeyBuckets) => [
+export const makeAdminHandlers = (
+  buckets: KeyBuckets,
+): ReadonlyArray<AdminHandler<UsageBook | IngestStatusBook>> => [
   adminHandler(adminCreateKey, (payload) =>
     toFailure(
       createKey(
@@ -79,6 +83,7 @@ export const makeAdminHandlers = (buckets: KeyBuckets) => [
       Effect.map(setTeamQuota(buckets, payload.team, payload.monthly_cu_quota), (team) => ({ team })),
     ),
   ),
+  adminHandler(adminChainsStatus, () => Effect.map(IngestStatusBook, (book) => ({ chains: book.all() }))),
   adminHandler(adminGetUsage, (payload) =>
     Effect.gen(function* () {
       const book = yield* UsageBook;

@@ -67,5 +67,26 @@ export const adminGetUsage = operation(
   Schema.Struct({ rows: Schema.Array(UsageRow) }),
 );
 
+export const ChainStatus = Schema.Struct({
+  chain_id: Schema.Number,
+  name: Schema.String,
+  head: Schema.NullOr(Schema.Number),
+  processed: Schema.NullOr(Schema.Number),
+  lag: Schema.NullOr(Schema.Number),
+  mode: Schema.Literal("starting", "history", "live"),
+  events_per_second: Schema.Number,
+  blocks_published: Schema.Number,
+  reorgs: Schema.Number,
+  rpc_errors: Schema.Number,
+  last_error: Schema.NullOr(Schema.String),
+  updated_at: Schema.String,
+});
+
+export const adminChainsStatus = operation(
+  "admin.chains.status",
+  Schema.Struct({}),
+  Schema.Struct({ chains: Schema.Array(ChainStatus) }),
+);
+
 /** Error reply of an admin operation (also in the Nats-Service-Error headers). */
 export const AdminError = Schema.Struct({ error: Schema.String, code: Schema.String });

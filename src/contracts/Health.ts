@@ -8,6 +8,13 @@ export class ChainHealth extends Schema.Class<ChainHealth>("ChainHealth")({
   ok: Schema.Boolean,
   head_block: Schema.optional(Schema.Number),
   error: Schema.optional(Schema.String),
+  /** Ingestion of this chain: `history` while blocks before the first start are read, `live` after. */
+  ingest_mode: Schema.optional(Schema.Literal("starting", "history", "live")),
+  /** Last block published to CHAIN_EVENTS. */
+  processed_block: Schema.optional(Schema.NullOr(Schema.Number)),
+  /** Blocks between the node's head and the last one published. */
+  lag: Schema.optional(Schema.NullOr(Schema.Number)),
+  events_per_second: Schema.optional(Schema.Number),
 }) {}
 
 export class HealthResponse extends Schema.Class<HealthResponse>("HealthResponse")({

@@ -159,14 +159,13 @@ export const followChain = (options: FollowerOptions) =>
       const head = yield* headNumber;
       status.head = head;
       const from = next();
+      status.mode = from <= checkpoint.historyUntil ? "history" : "live";
       status.lag = Math.max(0, head - (status.processed ?? from - 1));
       if (from > head) return false;
       if (from <= checkpoint.historyUntil) {
-        status.mode = "history";
         const to = Math.min(checkpoint.historyUntil, from + options.historyRange - 1);
         yield* apply(yield* fetchHistoryBlocks(client, { chainId, from, to }));
       } else {
-        status.mode = "live";
         const to = Math.min(head, from + options.prefetch - 1);
         const blocks = yield* Effect.forEach(
           Array.from({ length: to - from + 1 }, (_, i) => from + i),

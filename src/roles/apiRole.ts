@@ -17,6 +17,7 @@ import * as UsageBook from "../api/usage/UsageBook.js";
 import * as UsageRecorder from "../api/usage/UsageRecorder.js";
 import type * as ChainClients from "../chains/ChainClients.js";
 import type { Chains } from "../chains/Chains.js";
+import * as IngestStatusBook from "../ingest/IngestStatusBook.js";
 import { ensureStreams, openBucket } from "../nats/JetStreamSetup.js";
 import { NatsConnections } from "../nats/NatsConnections.js";
 import * as Presence from "../presence/Presence.js";
@@ -28,7 +29,8 @@ type ApiServices =
   | ChainClients.ChainClients
   | UsageBook.UsageBook
   | Presence.Presence
-  | KeyDirectory.KeyDirectory;
+  | KeyDirectory.KeyDirectory
+  | IngestStatusBook.IngestStatusBook;
 
 /**
  * The api role: creates streams and buckets (idempotently), then serves every
@@ -40,11 +42,12 @@ export const apiRole = Effect.gen(function* () {
   const config = yield* AppConfig;
   const nc = yield* (yield* NatsConnections).get("api");
   yield* ensureStreams(nc);
-  const [keys, teams, usage, presence] = yield* Effect.all([
+  const [keys, teams, usage, presence, ingestStatus] = yield* Effect.all([
     openBucket(nc, "keys"),
     openBucket(nc, "teams"),
     openBucket(nc, "usage"),
     openBucket(nc, "presence"),
+    openBucket(nc, "ingest_status"),
   ]);
   const buckets: KeyBuckets = { keys, teams };
 
@@ -53,6 +56,7 @@ export const apiRole = Effect.gen(function* () {
     UsageRecorder.layer(jetstream(nc)),
     UsageBook.layer(usage),
     Presence.layer(presence),
+    IngestStatusBook.layer(ingestStatus),
   );
   const context = yield* Layer.build(services);
 

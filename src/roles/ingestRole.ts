@@ -4,7 +4,7 @@ import { ChainClients } from "../chains/ChainClients.js";
 import { Chains } from "../chains/Chains.js";
 import { followChain } from "../ingest/ChainFollower.js";
 import { type FollowerStatus, initialStatus } from "../ingest/FollowerStatus.js";
-import { ensureStreams } from "../nats/JetStreamSetup.js";
+import { ensureStreams, openBucket } from "../nats/JetStreamSetup.js";
 import { NatsConnections } from "../nats/NatsConnections.js";
 import { heartbeat } from "../presence/Presence.js";
 import { Level } from "../storage/Level.js";
@@ -20,6 +20,9 @@ const STATUS_EVERY = "1 second";
 export const ingestRole = Effect.gen(function* () {
   const nc = yield* (yield* NatsConnections).get("ingest");
   yield* ensureStreams(nc);
+  // Created here too, so that heartbeats and status land even before an api process runs.
+  yield* openBucket(nc, "presence");
+  yield* openBucket(nc, "ingest_status");
   const js = jetstream(nc);
   const registry = yield* Chains;
   const clients = yield* ChainClients;

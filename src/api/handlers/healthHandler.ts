@@ -3,6 +3,7 @@ import { ChainClients } from "../../chains/ChainClients.js";
 import { Chains } from "../../chains/Chains.js";
 import { health } from "../../contracts/Health.js";
 import { ALL_ROLES } from "../../domain/Role.js";
+import { IngestStatusBook } from "../../ingest/IngestStatusBook.js";
 import { Presence } from "../../presence/Presence.js";
 import { route } from "../Handler.js";
 
@@ -53,14 +54,31 @@ export const makeHealthRoute = Effect.gen(function* () {
   return route(health, () =>
     Effect.gen(function* () {
       const presence = yield* Presence;
-      const chains = yield* probe;
+      const ingest = yield* IngestStatusBook;
+      const chains = (yield* probe).map((chain) => {
+        const status = ingest.get(chain.chain_id);
+        return status === undefined
+          ? chain
+          : {
+              ...chain,
+              ingest_mode: status.mode,
+              processed_block: status.processed,
+              lag: status.lag,
+              events_per_second: status.events_per_second,
+            };
+      });
       const roles = presence.liveInstances();
       const missingRoles = ALL_ROLES.filter((role) => (roles[role] ?? 0) === 0);
       const failing = chains.filter((chain) => !chain.ok);
+      // Balances are complete only once a chain's history is indexed.
+      const catchingUp = chains.filter((chain) => "ingest_mode" in chain && chain.ingest_mode !== "live");
       const reasons = [
         ...(missingRoles.length > 0 ? [`no live instance of role ${missingRoles.join(", ")}`] : []),
         ...(failing.length > 0
           ? [`chain ${failing.map((c) => `${c.name} (${c.chain_id})`).join(", ")} not answering`]
+          : []),
+        ...(catchingUp.length > 0
+          ? [`chain ${catchingUp.map((c) => `${c.name} (${c.chain_id})`).join(", ")} still reading history`]
           : []),
       ];
       const ok = reasons.length === 0;

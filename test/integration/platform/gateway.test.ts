@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callAdmin } from "../../../src/admin/AdminClient.js";
 import { createKey, type KeyBuckets } from "../../../src/api/keys/KeyStore.js";
+import { adminChainsStatus } from "../../../src/contracts/Admin.js";
 import { startAnvil } from "../../../src/devnet/AnvilProcess.js";
 import { RateLimit } from "../../../src/domain/ApiKey.js";
 import { openBucket } from "../../../src/nats/JetStreamSetup.js";
@@ -59,7 +61,14 @@ describe("gateway and api workers", () => {
     expect(body.status).toBe("ok");
     expect(body.roles.gateway).toBeGreaterThanOrEqual(1);
     expect(body.roles.api).toBeGreaterThanOrEqual(1);
-    expect(body.chains).toEqual([expect.objectContaining({ chain_id: 1, name: "ethereum", ok: true })]);
+    expect(body.chains).toEqual([
+      expect.objectContaining({ chain_id: 1, name: "ethereum", ok: true, ingest_mode: "live", lag: 0 }),
+    ]);
+    const admin = await nats.connectAs("admin");
+    const { chains } = await Effect.runPromise(callAdmin(admin, adminChainsStatus, {}));
+    expect(chains).toEqual([
+      expect.objectContaining({ chain_id: 1, mode: "live", processed: 0, lag: 0, rpc_errors: 0 }),
+    ]);
   });
 
   it("behavior: supported-chains is public, costs 0 CU and lists per-endpoint support", async () => {
