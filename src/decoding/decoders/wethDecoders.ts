@@ -1,0 +1,40 @@
+import { EVENT_TOPICS } from "../abi/eventTopics.js";
+import { topicAddress, uintAt, wordCount } from "../abi/words.js";
+import type { Decoder, DecoderEntry } from "./Decoder.js";
+
+const deposit: Decoder = (log) => {
+  const { topics, data } = log;
+  if (topics.length !== 2 || wordCount(data) < 1) return undefined;
+  return {
+    kind: "weth.deposit",
+    address: log.address,
+    logIndex: log.log_index,
+    transactionIndex: log.transaction_index,
+    transactionHash: log.transaction_hash,
+    dst: topicAddress(topics[1]!),
+    wad: uintAt(data, 0),
+  };
+};
+
+const withdrawal: Decoder = (log) => {
+  const { topics, data } = log;
+  if (topics.length !== 2 || wordCount(data) < 1) return undefined;
+  return {
+    kind: "weth.withdrawal",
+    address: log.address,
+    logIndex: log.log_index,
+    transactionIndex: log.transaction_index,
+    transactionHash: log.transaction_hash,
+    src: topicAddress(topics[1]!),
+    wad: uintAt(data, 0),
+  };
+};
+
+/**
+ * WETH9 `Deposit` and `Withdrawal`. Vaults and staking contracts emit the same signatures, so these
+ * decode from any emitter; classification only treats the configured wrapped-native token as a wrap.
+ */
+export const wethDecoders: ReadonlyArray<DecoderEntry> = [
+  [EVENT_TOPICS.deposit, deposit],
+  [EVENT_TOPICS.withdrawal, withdrawal],
+];
