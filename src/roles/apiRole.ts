@@ -15,12 +15,14 @@ import { RateLimiter } from "../api/RateLimiter.js";
 import { runUsageAggregator } from "../api/usage/UsageAggregator.js";
 import * as UsageBook from "../api/usage/UsageBook.js";
 import * as UsageRecorder from "../api/usage/UsageRecorder.js";
-import type * as ChainClients from "../chains/ChainClients.js";
-import type { Chains } from "../chains/Chains.js";
+import * as ChainClients from "../chains/ChainClients.js";
+import { Chains } from "../chains/Chains.js";
+import { runIndexer } from "../indexer/Indexer.js";
 import * as IngestStatusBook from "../ingest/IngestStatusBook.js";
 import { ensureStreams, openBucket } from "../nats/JetStreamSetup.js";
 import { NatsConnections } from "../nats/NatsConnections.js";
 import * as Presence from "../presence/Presence.js";
+import { Level } from "../storage/Level.js";
 
 /** Everything an API handler may ask for. */
 type ApiServices =
@@ -73,6 +75,14 @@ export const apiRole = Effect.gen(function* () {
     });
     yield* serveAdmin(nc, makeAdminHandlers(buckets));
     yield* Effect.forkScoped(runUsageAggregator(nc, usage));
+    yield* Effect.forkScoped(
+      runIndexer({
+        nc,
+        db: yield* Level,
+        registry: yield* Chains,
+        client: (yield* ChainClients.ChainClients).get,
+      }),
+    );
     yield* Presence.heartbeat(nc, "api");
   }).pipe(Effect.provide(context));
 

@@ -1,0 +1,80 @@
+import { DeliverPolicy, jetstream } from "@nats-io/jetstream";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { Effect, Schedule } from "effect";
+import type { PublicClient } from "viem";
+import type { ChainRegistry } from "../chains/ChainRegistry.js";
+import type { ChainBlock, ChainReorg } from "../domain/ChainBlock.js";
+import type { Db } from "../storage/Level.js";
+import { type IndexCheckpoint, type Operation, planBlock, planRevert } from "./applyBlock.js";
+import { indexCheckpointKey, PREFIX } from "./indexKeys.js";
+import { readTokenMetadata } from "./readTokenMetadata.js";
+
+/** Stream sequence of the last CHAIN_EVENTS message applied, written in the same batch as its effects. */
+export const STREAM_SEQ_KEY = `${PREFIX}seq`;
+
+export interface IndexerOptions {
+  readonly nc: NatsConnection;
+  readonly db: Db;
+  readonly registry: ChainRegistry;
+  readonly client: (chainId: number) => PublicClient | undefined;
+  /** Called after each message is applied (for freshness waits and lag figures). */
+  readonly onApplied?: (chainId: number, blockNumber: number) => void;
+}
+
+/**
+ * Applies one CHAIN_EVENTS message to the views. Returns the batch, which also
+ * records the message's stream sequence: views and position move together, so a
+ * crash at any moment neither loses nor doubles a block.
+ */
+const plan = async (options: IndexerOptions, subject: string, data: unknown): Promise<ReadonlyArray<Operation>> => {
+  const chainId = Number(subject.split(".")[1]);
+  const chain = options.registry.byId.get(chainId);
+  if (chain === undefined) return [];
+  const checkpoint = (await options.db.get(indexCheckpointKey(chainId))) as IndexCheckpoint | undefined;
+  if (subject.endsWith(".reorg")) {
+    const reorg = data as ChainReorg;
+    const applied = reorg.removed.filter((block) => checkpoint !== undefined && block.number <= checkpoint.number);
+    return applied.length === 0 ? [] : planRevert(options.db, chainId, applied, reorg.common_ancestor);
+  }
+  const block = data as ChainBlock;
+  // Already applied (a republish after an ingest restart): nothing to do.
+  if (checkpoint !== undefined && block.number <= checkpoint.number) return [];
+  const client = options.client(chainId);
+  return planBlock(options.db, chain, block, (tokens) =>
+    client === undefined ? Promise.resolve(tokens.map(() => ({ name: null, symbol: null, decimals: null }))) : readTokenMetadata(client, tokens),
+  );
+};
+
+/**
+ * Keeps this node's LevelDB views up to date from CHAIN_EVENTS: an ordered
+ * consumer resuming right after the last applied stream sequence, applying
+ * blocks and reverting reorganised ones in stream order.
+ */
+export const runIndexer = (options: IndexerOptions) =>
+  Effect.gen(function* () {
+    const lastSeq = ((yield* Effect.promise(() => options.db.get(STREAM_SEQ_KEY))) as number | undefined) ?? 0;
+    const consumer = yield* Effect.tryPromise(() =>
+      jetstream(options.nc).consumers.get("CHAIN_EVENTS", {
+        ...(lastSeq === 0
+          ? { deliver_policy: DeliverPolicy.All }
+          : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: lastSeq + 1 }),
+      }),
+    );
+    const messages = yield* Effect.tryPromise(() => consumer.consume());
+    yield* Effect.addFinalizer(() => Effect.promise(() => messages.close().then(() => undefined)));
+    yield* Effect.tryPromise(async () => {
+      for await (const message of messages) {
+        const data: unknown = message.json();
+        const ops = await plan(options, message.subject, data);
+        await options.db.batch([...ops, { type: "put", key: STREAM_SEQ_KEY, value: message.seq }]);
+        if (options.onApplied !== undefined && message.subject.endsWith(".block")) {
+          const block = data as ChainBlock;
+          options.onApplied(block.chain_id, block.number);
+        }
+      }
+    });
+  }).pipe(
+    Effect.scoped,
+    Effect.tapErrorCause((cause) => Effect.logWarning("indexer stopped; restarting", cause)),
+    Effect.retry(Schedule.spaced("1 second")),
+  );

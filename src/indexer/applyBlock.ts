@@ -1,0 +1,116 @@
+import type { ChainConfig } from "../chains/ChainsConfig.js";
+import { decodeLogs, poolsCreated, tokenTouches } from "../decoding/index.js";
+import type { ChainBlock } from "../domain/ChainBlock.js";
+import type { Db } from "../storage/Level.js";
+import {
+  blockTimeKey,
+  indexCheckpointKey,
+  poolKey,
+  timeBlockKey,
+  tokenMetadataKey,
+  tokenPoolKey,
+  undoKey,
+  walletTokenKey,
+} from "./indexKeys.js";
+import type { IndexedPool, TokenMetadata, TouchedToken } from "./IndexRecords.js";
+
+/** One write of a LevelDB batch. */
+export type Operation = { readonly type: "put"; readonly key: string; readonly value: unknown } | { readonly type: "del"; readonly key: string };
+
+const NATIVE_ZERO = "0x0000000000000000000000000000000000000000";
+
+export interface IndexCheckpoint {
+  readonly number: number;
+  readonly hash: string;
+}
+
+/**
+ * The writes that index one block, with the keys it adds recorded for undo:
+ * tokens each wallet touched (first block kept), pools of configured factories
+ * and the tokens they pair, block time both ways, and metadata for tokens seen
+ * for the first time (read through `readMetadata`, one multicall per block).
+ * Native touches are not indexed: the native balance is read on every request,
+ * and history blocks (logs only) could not rebuild them.
+ */
+export const planBlock = async (
+  db: Db,
+  chain: ChainConfig,
+  block: ChainBlock,
+  readMetadata: (tokens: ReadonlyArray<string>) => Promise<ReadonlyArray<TokenMetadata>>,
+): Promise<ReadonlyArray<Operation>> => {
+  const events = decodeLogs(block.logs);
+  const touches = tokenTouches(block, chain.wrapped_native === undefined ? {} : { wrappedNative: chain.wrapped_native }, events).filter(
+    (touch) => touch.standard !== "native",
+  );
+  const factories = new Map(chain.factories.map((factory) => [factory.address, factory]));
+  const pools: Array<IndexedPool> = [];
+  for (const created of poolsCreated(block, events)) {
+    const factory = factories.get(created.factory);
+    if (factory === undefined || factory.kind !== created.amm) continue;
+    pools.push({
+      pool: created.pool,
+      kind: created.amm,
+      protocol: factory.protocol,
+      factory: created.factory,
+      token0: created.token0,
+      token1: created.token1,
+      fee: created.amm === "v2" ? null : created.fee,
+      tick_spacing: created.amm === "v2" ? null : created.tick_spacing,
+      hooks: created.amm === "v4" ? created.hooks : null,
+      created_block: block.number,
+    });
+  }
+
+  const ops: Array<Operation> = [];
+  const added: Array<string> = [];
+  const putNew = (key: string, value: unknown) => {
+    ops.push({ type: "put", key, value });
+    added.push(key);
+  };
+
+  const touchKeys = touches.map((t) => walletTokenKey(t.wallet, block.chain_id, t.token_address));
+  const existingTouches = await db.getMany(touchKeys);
+  touches.forEach((touch, i) => {
+    if (existingTouches[i] !== undefined) return;
+    const record: TouchedToken = { standard: touch.standard as TouchedToken["standard"], first_block: block.number };
+    putNew(touchKeys[i]!, record);
+  });
+
+  for (const pool of pools) {
+    putNew(poolKey(block.chain_id, pool.pool), pool);
+    for (const token of [pool.token0, pool.token1]) putNew(tokenPoolKey(block.chain_id, token, pool.pool), pool.pool);
+  }
+
+  const tokens = [...new Set([...touches.map((t) => t.token_address), ...pools.flatMap((p) => [p.token0, p.token1])])].filter(
+    (token) => token !== NATIVE_ZERO,
+  );
+  const existingMetadata = await db.getMany(tokens.map((token) => tokenMetadataKey(block.chain_id, token)));
+  const unknown = tokens.filter((_, i) => existingMetadata[i] === undefined);
+  const metadata = await readMetadata(unknown);
+  unknown.forEach((token, i) => ops.push({ type: "put", key: tokenMetadataKey(block.chain_id, token), value: metadata[i] }));
+
+  putNew(blockTimeKey(block.chain_id, block.number), block.timestamp);
+  putNew(timeBlockKey(block.chain_id, block.timestamp, block.number), block.number);
+  ops.push({ type: "put", key: undoKey(block.chain_id, block.number), value: added });
+  // Undo records are needed only while a block can still be reorganised away.
+  ops.push({ type: "del", key: undoKey(block.chain_id, block.number - chain.finality_depth) });
+  ops.push({ type: "put", key: indexCheckpointKey(block.chain_id), value: { number: block.number, hash: block.hash } satisfies IndexCheckpoint });
+  return ops;
+};
+
+/** The writes that undo blocks reorganised away (given highest first), rewinding the checkpoint to the ancestor. */
+export const planRevert = async (
+  db: Db,
+  chainId: number,
+  removed: ReadonlyArray<{ readonly number: number }>,
+  ancestor: IndexCheckpoint,
+): Promise<ReadonlyArray<Operation>> => {
+  const undo = await db.getMany(removed.map((block) => undoKey(chainId, block.number)));
+  const ops: Array<Operation> = [];
+  removed.forEach((block, i) => {
+    for (const key of (undo[i] as ReadonlyArray<string> | undefined) ?? []) ops.push({ type: "del", key });
+    ops.push({ type: "del", key: undoKey(chainId, block.number) });
+  });
+  ops.push({ type: "put", key: indexCheckpointKey(chainId), value: ancestor });
+  return ops;
+};

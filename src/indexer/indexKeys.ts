@@ -1,0 +1,43 @@
+/**
+ * Key codecs of the indexer's LevelDB views. Every number is zero-padded to a
+ * fixed width so that lexicographic order is numeric order: chain ids to 12
+ * digits (any EIP-155 id in use), block numbers to 12 digits (10^12 blocks is
+ * ~300,000 years at 10 ms blocks), unix seconds to 12 digits.
+ * Addresses are lower-case hex, so they sort and compare as strings.
+ */
+const pad = (n: number) => String(n).padStart(12, "0");
+
+export const PREFIX = "idx!";
+
+/** Wallet touched token: `idx!wt!<wallet>!<chain>!<token>` -> TouchedToken. Prefix-scan by wallet. */
+export const walletTokenKey = (wallet: string, chainId: number, token: string) => `${PREFIX}wt!${wallet}!${pad(chainId)}!${token}`;
+export const walletTokenPrefix = (wallet: string) => `${PREFIX}wt!${wallet}!`;
+
+/** Token metadata: `idx!tm!<chain>!<token>` -> TokenMetadata. */
+export const tokenMetadataKey = (chainId: number, token: string) => `${PREFIX}tm!${pad(chainId)}!${token}`;
+
+/** Pool: `idx!pool!<chain>!<pool address or v4 id>` -> IndexedPool. */
+export const poolKey = (chainId: number, pool: string) => `${PREFIX}pool!${pad(chainId)}!${pool}`;
+export const poolPrefix = (chainId: number) => `${PREFIX}pool!${pad(chainId)}!`;
+
+/** Pools per token: `idx!tp!<chain>!<token>!<pool>` -> pool. Prefix-scan by token. */
+export const tokenPoolKey = (chainId: number, token: string, pool: string) => `${PREFIX}tp!${pad(chainId)}!${token}!${pool}`;
+export const tokenPoolPrefix = (chainId: number, token: string) => `${PREFIX}tp!${pad(chainId)}!${token}!`;
+
+/** Block time: `idx!bt!<chain>!<number>` -> unix seconds. */
+export const blockTimeKey = (chainId: number, number: number) => `${PREFIX}bt!${pad(chainId)}!${pad(number)}`;
+/** Time to block: `idx!tb!<chain>!<unix seconds>!<number>` -> number. Seek backwards from a time. */
+export const timeBlockKey = (chainId: number, seconds: number, number: number) =>
+  `${PREFIX}tb!${pad(chainId)}!${pad(seconds)}!${pad(number)}`;
+export const timeBlockPrefix = (chainId: number) => `${PREFIX}tb!${pad(chainId)}!`;
+export const timeBlockBound = (chainId: number, seconds: number) => `${PREFIX}tb!${pad(chainId)}!${pad(seconds)}!~`;
+
+/** Last block applied per chain: `idx!ck!<chain>` -> { number, hash }. */
+export const indexCheckpointKey = (chainId: number) => `${PREFIX}ck!${pad(chainId)}`;
+
+/** Keys a block added, to delete if it is reorganised away: `idx!undo!<chain>!<number>` -> string[]. */
+export const undoKey = (chainId: number, number: number) => `${PREFIX}undo!${pad(chainId)}!${pad(number)}`;
+export const undoPrefix = (chainId: number) => `${PREFIX}undo!${pad(chainId)}!`;
+
+/** Start of the range of keys for one view (for comparisons and rebuilds). */
+export const VIEW_PREFIXES = ["wt!", "tm!", "pool!", "tp!", "bt!", "tb!"].map((view) => PREFIX + view);
