@@ -22,6 +22,8 @@ export const BUCKETS = {
   teams: { history: 1, ttl: 0 },
   webhooks: { history: 5, ttl: 0 },
   usage: { history: 1, ttl: 0 },
+  // Deployment-wide secrets generated on first start (e.g. the key that signs paging cursors).
+  settings: { history: 1, ttl: 0 },
   // Role heartbeats: an instance that stops beating disappears after 15 s.
   presence: { history: 1, ttl: 15_000 },
   // Each chain follower's progress (head, processed, lag, events/s), refreshed every second.

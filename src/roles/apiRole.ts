@@ -6,15 +6,19 @@ import { makeAdminHandlers } from "../admin/adminHandlers.js";
 import type { Route } from "../api/Handler.js";
 import { serveRoutes } from "../api/HandlerRunner.js";
 import { accountRoute } from "../api/handlers/accountHandler.js";
+import { balancesRoute } from "../api/handlers/balancesHandler.js";
 import { defiPositionsRoute } from "../api/handlers/defiPositionsHandler.js";
 import { makeHealthRoute } from "../api/handlers/healthHandler.js";
 import { supportedChainsRoute } from "../api/handlers/supportedChainsHandler.js";
+import { tokenBalanceRoute } from "../api/handlers/tokenBalanceHandler.js";
 import * as KeyDirectory from "../api/keys/KeyDirectory.js";
 import type { KeyBuckets } from "../api/keys/KeyStore.js";
 import { RateLimiter } from "../api/RateLimiter.js";
 import { runUsageAggregator } from "../api/usage/UsageAggregator.js";
 import * as UsageBook from "../api/usage/UsageBook.js";
 import * as UsageRecorder from "../api/usage/UsageRecorder.js";
+import * as Balances from "../balances/Balances.js";
+import * as CursorSecret from "../balances/CursorSecret.js";
 import * as ChainClients from "../chains/ChainClients.js";
 import { Chains } from "../chains/Chains.js";
 import { runIndexer } from "../indexer/Indexer.js";
@@ -32,7 +36,9 @@ type ApiServices =
   | UsageBook.UsageBook
   | Presence.Presence
   | KeyDirectory.KeyDirectory
-  | IngestStatusBook.IngestStatusBook;
+  | IngestStatusBook.IngestStatusBook
+  | Balances.Balances
+  | CursorSecret.CursorSecret;
 
 /**
  * The api role: creates streams and buckets (idempotently), then serves every
@@ -44,12 +50,13 @@ export const apiRole = Effect.gen(function* () {
   const config = yield* AppConfig;
   const nc = yield* (yield* NatsConnections).get("api");
   yield* ensureStreams(nc);
-  const [keys, teams, usage, presence, ingestStatus] = yield* Effect.all([
+  const [keys, teams, usage, presence, ingestStatus, settings] = yield* Effect.all([
     openBucket(nc, "keys"),
     openBucket(nc, "teams"),
     openBucket(nc, "usage"),
     openBucket(nc, "presence"),
     openBucket(nc, "ingest_status"),
+    openBucket(nc, "settings"),
   ]);
   const buckets: KeyBuckets = { keys, teams };
 
@@ -59,11 +66,15 @@ export const apiRole = Effect.gen(function* () {
     UsageBook.layer(usage),
     Presence.layer(presence),
     IngestStatusBook.layer(ingestStatus),
+    CursorSecret.layer(settings),
+    Balances.layer,
   );
   const context = yield* Layer.build(services);
 
   yield* Effect.gen(function* () {
     const routes: ReadonlyArray<Route<ApiServices>> = [
+      balancesRoute,
+      tokenBalanceRoute,
       supportedChainsRoute,
       accountRoute,
       defiPositionsRoute,

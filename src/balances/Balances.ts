@@ -1,0 +1,192 @@
+import { Context, Effect, Layer } from "effect";
+import { AppConfig } from "../AppConfig.js";
+import { ChainClients } from "../chains/ChainClients.js";
+import type { ChainConfig } from "../chains/ChainsConfig.js";
+import { Unavailable } from "../contracts/ApiError.js";
+import { makeIndexReader } from "../indexer/IndexReader.js";
+import { Lru } from "../lib/Lru.js";
+import type { PriceQuote } from "../pricing/selectPrices.js";
+import { Level } from "../storage/Level.js";
+import type { ChainHoldings, Holding } from "./ChainHoldings.js";
+import { decorateEntry, type MetadataField, type ResponseEntry } from "./decorateEntry.js";
+import { makeHistoricalPrices } from "./historicalPrices.js";
+import { readChainHoldings } from "./readChainHoldings.js";
+import { type BalanceEntry, compareEntries, SPAM_LIQUIDITY_USD, toBalanceEntry } from "./toBalanceEntry.js";
+
+/** A wallet's holdings on chosen chains, pinned to one block per chain. */
+export interface HoldingsSnapshot {
+  readonly byChain: ReadonlyArray<{ readonly chain: ChainConfig; readonly holdings: ChainHoldings }>;
+  readonly failures: ReadonlyArray<{ readonly chain_id: number; readonly description: string }>;
+}
+
+export interface EntryOptions {
+  readonly historicalHours: ReadonlyArray<number>;
+  readonly metadata: ReadonlySet<MetadataField>;
+}
+
+export type { ResponseEntry } from "./decorateEntry.js";
+
+/**
+ * The balances pipeline: which tokens to read (the wallet's touched tokens from
+ * the index, plus the chain's well-known tokens), one multicall per chain at the
+ * block the index has reached, prices by the most liquid route, and the entry
+ * shapes of spec 2.2. Reads are cached per (wallet, chain, block) and shared by
+ * concurrent identical requests; a new indexed block changes the key, so the
+ * cache follows the chain and never serves a balance older than the index.
+ */
+export class Balances extends Context.Tag("app/balances/Balances")<
+  Balances,
+  {
+    /** Reads every chain (at `pinned` blocks when given, else at each chain's indexed head). */
+    readonly snapshot: (
+      wallet: string,
+      chains: ReadonlyArray<ChainConfig>,
+      pinned?: ReadonlyMap<number, number>,
+      keepZero?: { readonly chainId: number; readonly token: string },
+    ) => Effect.Effect<HoldingsSnapshot, Unavailable>;
+    /** Shapes holdings as response entries, with historical prices and metadata as asked. */
+    readonly entries: (
+      items: ReadonlyArray<{ readonly chain: ChainConfig; readonly holding: Holding }>,
+      options: EntryOptions,
+    ) => Effect.Effect<ReadonlyArray<ResponseEntry>>;
+  }
+>() {}
+
+export const isSpam = (entry: BalanceEntry) =>
+  entry.address !== "native" && entry.pool_size !== undefined && entry.pool_size < SPAM_LIQUIDITY_USD;
+
+export const sortEntries = (entries: ReadonlyArray<BalanceEntry>) => [...entries].sort(compareEntries);
+
+export const layer = Layer.effect(
+  Balances,
+  Effect.gen(function* () {
+    const db = yield* Level;
+    const clients = yield* ChainClients;
+    const config = yield* AppConfig;
+    const index = makeIndexReader(db);
+    const history = makeHistoricalPrices(index, clients.get);
+    const cache = new Lru<string, Promise<ChainHoldings>>(5_000);
+
+    const readChain = (wallet: string, chain: ChainConfig, block: number, keepToken: string | undefined) => {
+      const key = `${wallet}|${chain.chain_id}|${block}|${keepToken ?? ""}`;
+      const cached = cache.get(key);
+      if (cached !== undefined) return cached;
+      const client = clients.get(chain.chain_id);
+      const pending = (async () => {
+        if (client === undefined) throw new Error("no RPC client for this chain");
+        const touched = (await index.touchedTokens(wallet)).filter(
+          (t) => t.chain_id === chain.chain_id && t.standard === "erc20",
+        );
+        const tokens = [
+          ...touched.map((t) => t.token),
+          ...chain.tokens,
+          ...(keepToken !== undefined && keepToken !== "native" ? [keepToken] : []),
+        ];
+        return readChainHoldings(client, index, {
+          chain,
+          wallet,
+          block,
+          tokens,
+          ...(keepToken === undefined ? {} : { keepZero: new Set([keepToken]) }),
+        });
+      })();
+      cache.set(key, pending);
+      // A failed read is not remembered: the next request tries the node again.
+      pending.catch(() => cache.delete(key));
+      return pending;
+    };
+
+    const snapshot = (
+      wallet: string,
+      chains: ReadonlyArray<ChainConfig>,
+      pinned?: ReadonlyMap<number, number>,
+      keepZero?: { readonly chainId: number; readonly token: string },
+    ) =>
+      Effect.gen(function* () {
+        const results = yield* Effect.promise(() =>
+          Promise.allSettled(
+            chains.map(async (chain) => {
+              const block = pinned?.get(chain.chain_id) ?? (await index.checkpoint(chain.chain_id))?.number;
+              if (block === undefined) throw new Error("the chain is not indexed yet");
+              const keep =
+                keepZero !== undefined && keepZero.chainId === chain.chain_id ? keepZero.token : undefined;
+              return { chain, holdings: await readChain(wallet, chain, block, keep) };
+            }),
+          ),
+        );
+        const byChain: Array<HoldingsSnapshot["byChain"][number]> = [];
+        const failures: Array<HoldingsSnapshot["failures"][number]> = [];
+        results.forEach((result, i) => {
+          if (result.status === "fulfilled") byChain.push(result.value);
+          else {
+            const reason =
+              result.reason instanceof Error ? result.reason.message.split("\n")[0]! : String(result.reason);
+            failures.push({
+              chain_id: chains[i]!.chain_id,
+              description: `Balances could not be read: ${reason.slice(0, 200)}`,
+            });
+          }
+        });
+        if (chains.length > 0 && byChain.length === 0) {
+          return yield* new Unavailable({
+            code: "CHAINS_UNAVAILABLE",
+            message: "No requested chain could be read right now; retry shortly.",
+          });
+        }
+        return { byChain, failures } satisfies HoldingsSnapshot;
+      });
+
+    const priceKey = (chain: ChainConfig, holding: Holding) =>
+      holding.address === "native" ? chain.wrapped_native : holding.address;
+
+    const entries = (
+      items: ReadonlyArray<{ readonly chain: ChainConfig; readonly holding: Holding }>,
+      options: EntryOptions,
+    ) =>
+      Effect.promise(async () => {
+        const now = Math.floor(Date.now() / 1000);
+        // One price lookup per (chain, offset), for the tokens of this page only.
+        const historical = new Map<string, Array<{ offset_hours: number; price_usd: number }>>();
+        for (const hours of options.historicalHours) {
+          const byChain = new Map<number, { chain: ChainConfig; tokens: Set<string> }>();
+          for (const { chain, holding } of items) {
+            const token = priceKey(chain, holding);
+            if (token === undefined) continue;
+            const group = byChain.get(chain.chain_id) ?? { chain, tokens: new Set<string>() };
+            group.tokens.add(token);
+            byChain.set(chain.chain_id, group);
+          }
+          for (const { chain, tokens } of byChain.values()) {
+            const block = await history.blockHoursAgo(chain.chain_id, now, hours);
+            if (block === undefined) continue;
+            const prices = await history
+              .at(chain, block, [...tokens])
+              .catch(() => new Map<string, PriceQuote | null>());
+            for (const [token, quote] of prices) {
+              if (quote === null) continue;
+              const list = historical.get(`${chain.chain_id}|${token}`) ?? [];
+              list.push({ offset_hours: hours, price_usd: quote.priceUsd });
+              historical.set(`${chain.chain_id}|${token}`, list);
+            }
+          }
+        }
+        return items.map(({ chain, holding }) => {
+          const base = decorateEntry(
+            toBalanceEntry(chain, holding),
+            chain,
+            holding.price,
+            options.metadata,
+            config.publicUrl,
+          );
+          if (options.historicalHours.length === 0) return base;
+          const token = priceKey(chain, holding);
+          const points = token === undefined ? [] : (historical.get(`${chain.chain_id}|${token}`) ?? []);
+          // Request order, whatever order they were computed in.
+          const ordered = options.historicalHours.flatMap((h) => points.filter((p) => p.offset_hours === h));
+          return { ...base, historical_prices: ordered };
+        });
+      });
+
+    return { snapshot, entries } as const;
+  }),
+);

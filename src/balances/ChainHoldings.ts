@@ -1,0 +1,20 @@
+import type { PriceQuote } from "../pricing/selectPrices.js";
+
+/** One holding read at a block, before it is shaped into a response entry. */
+export interface Holding {
+  /** Token contract, or `native`. */
+  readonly address: string;
+  readonly amount: bigint;
+  readonly symbol: string | null;
+  readonly name: string | null;
+  readonly decimals: number | null;
+  readonly price: PriceQuote | undefined;
+}
+
+/** Everything read for one wallet on one chain at one block. */
+export interface ChainHoldings {
+  readonly chainId: number;
+  readonly block: number;
+  /** Non-zero holdings (and any token asked for explicitly, even at zero). */
+  readonly holdings: ReadonlyArray<Holding>;
+}

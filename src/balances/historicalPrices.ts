@@ -1,0 +1,54 @@
+import type { PublicClient } from "viem";
+import type { ChainConfig } from "../chains/ChainsConfig.js";
+import { aggregate3 } from "../chains/multicall3.js";
+import type { IndexReader } from "../indexer/IndexReader.js";
+import { Lru } from "../lib/Lru.js";
+import { planPricing } from "../pricing/planPricing.js";
+import type { PriceQuote } from "../pricing/selectPrices.js";
+
+/**
+ * Prices at past blocks, by the same method as current prices, from state at
+ * that block. Cached per (chain, block, token): a past block never changes, so
+ * entries never go stale (reorgs happen only near the head, not hours back).
+ */
+export const makeHistoricalPrices = (
+  index: IndexReader,
+  client: (chainId: number) => PublicClient | undefined,
+) => {
+  const cache = new Lru<string, PriceQuote | null>(100_000);
+
+  /** The price of each token at `block`; tokens with no price map to null. */
+  const at = async (
+    chain: ChainConfig,
+    block: number,
+    tokens: ReadonlyArray<string>,
+  ): Promise<ReadonlyMap<string, PriceQuote | null>> => {
+    const key = (token: string) => `${chain.chain_id}|${block}|${token}`;
+    const result = new Map<string, PriceQuote | null>();
+    const missing: Array<string> = [];
+    for (const token of tokens) {
+      const hit = cache.get(key(token));
+      if (hit === undefined) missing.push(token);
+      else result.set(token, hit);
+    }
+    const rpc = client(chain.chain_id);
+    if (missing.length > 0 && rpc !== undefined) {
+      const plan = await planPricing(index, chain, missing);
+      const prices = plan.finish(await aggregate3(rpc, plan.calls, { blockNumber: BigInt(block) }));
+      for (const token of missing) {
+        const quote = prices.get(token) ?? null;
+        cache.set(key(token), quote);
+        result.set(token, quote);
+      }
+    }
+    return result;
+  };
+
+  /** The block at or before `hoursAgo` hours before `nowSeconds`, from the block-time index. */
+  const blockHoursAgo = (chainId: number, nowSeconds: number, hoursAgo: number) =>
+    index.blockAtOrBefore(chainId, nowSeconds - hoursAgo * 3600);
+
+  return { at, blockHoursAgo };
+};
+
+export type HistoricalPrices = ReturnType<typeof makeHistoricalPrices>;

@@ -1,0 +1,81 @@
+import type { PublicClient } from "viem";
+import type { ChainConfig } from "../chains/ChainsConfig.js";
+import { aggregate3, getEthBalanceCall } from "../chains/multicall3.js";
+import type { IndexReader } from "../indexer/IndexReader.js";
+import { readTokenMetadata } from "../indexer/readTokenMetadata.js";
+import { planPricing } from "../pricing/planPricing.js";
+import { balanceOfCall, decodeBalance } from "../pricing/poolReads.js";
+import type { ChainHoldings, Holding } from "./ChainHoldings.js";
+
+export interface ReadHoldingsParameters {
+  readonly chain: ChainConfig;
+  readonly wallet: string;
+  readonly block: number;
+  /** Tokens to read: the wallet's touched tokens and the chain's well-known ones. */
+  readonly tokens: ReadonlyArray<string>;
+  /** Keep these entries even when the balance is zero (the single-token endpoint). */
+  readonly keepZero?: ReadonlySet<string>;
+}
+
+/**
+ * A wallet's native and token balances and their prices on one chain, from ONE
+ * eth_call: a Multicall3 aggregate3 at `block` carrying the native balance
+ * (getEthBalance), every `balanceOf`, and every pool read that pricing needs.
+ */
+export const readChainHoldings = async (
+  client: PublicClient,
+  index: IndexReader,
+  params: ReadHoldingsParameters,
+): Promise<ChainHoldings> => {
+  const { chain, wallet } = params;
+  const tokens = [...new Set(params.tokens)];
+  const priced = chain.wrapped_native === undefined ? tokens : [...tokens, chain.wrapped_native];
+  const plan = await planPricing(index, chain, priced);
+  const calls = [
+    getEthBalanceCall(wallet),
+    ...tokens.map((token) => balanceOfCall(token, wallet)),
+    ...plan.calls,
+  ];
+  const results = await aggregate3(client, calls, { blockNumber: BigInt(params.block) });
+  const prices = plan.finish(results.slice(1 + tokens.length));
+
+  const keepZero = params.keepZero ?? new Set<string>();
+  const holdings: Array<Holding> = [];
+  const native = decodeBalance(results[0]) ?? 0n;
+  if (native > 0n || keepZero.has("native")) {
+    holdings.push({
+      address: "native",
+      amount: native,
+      symbol: chain.native.symbol,
+      name: chain.native.name,
+      decimals: chain.native.decimals,
+      price: chain.wrapped_native === undefined ? undefined : prices.get(chain.wrapped_native),
+    });
+  }
+  const held = tokens
+    .map((token, i) => ({ token, amount: decodeBalance(results[1 + i]) }))
+    .filter(
+      (t): t is { token: string; amount: bigint } =>
+        t.amount !== undefined && (t.amount > 0n || keepZero.has(t.token)),
+    );
+  const indexed = await index.tokenMetadata(
+    chain.chain_id,
+    held.map((t) => t.token),
+  );
+  // A well-known token the index has not met yet: read its metadata now (rare, one more call).
+  const missing = held.filter((_, i) => indexed[i] === undefined).map((t) => t.token);
+  const fetched = new Map((await readTokenMetadata(client, missing)).map((meta, i) => [missing[i]!, meta]));
+  const metadata = held.map((t, i) => indexed[i] ?? fetched.get(t.token));
+  held.forEach(({ token, amount }, i) => {
+    const meta = metadata[i];
+    holdings.push({
+      address: token,
+      amount,
+      symbol: meta?.symbol ?? null,
+      name: meta?.name ?? null,
+      decimals: meta?.decimals ?? null,
+      price: prices.get(token),
+    });
+  });
+  return { chainId: chain.chain_id, block: params.block, holdings };
+};
