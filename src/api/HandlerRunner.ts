@@ -152,6 +152,7 @@ export const serveRoutes = <R>(nc: NatsConnection, routes: ReadonlyArray<Route<R
         requestId,
         caller,
         receivedAt: Date.now(),
+        ifNoneMatch: msg.headers?.get(HEADER.ifNoneMatch) || undefined,
       });
       void runExit(program).then((exit) => {
         if (Exit.isSuccess(exit))

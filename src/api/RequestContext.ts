@@ -11,5 +11,7 @@ export class RequestContext extends Context.Tag("app/api/RequestContext")<
     readonly caller: Caller | undefined;
     /** When the request reached the worker (ms since epoch). */
     readonly receivedAt: number;
+    /** The caller's `If-None-Match`, for endpoints that answer 304 (logos). */
+    readonly ifNoneMatch: string | undefined;
   }
 >() {}

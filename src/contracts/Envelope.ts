@@ -24,6 +24,7 @@ export const HEADER = {
   retryAfter: "Retry-After",
   cacheControl: "Cache-Control",
   etag: "ETag",
+  location: "Location",
   serviceError: "Nats-Service-Error",
   serviceErrorCode: "Nats-Service-Error-Code",
 } as const;
@@ -35,4 +36,5 @@ export const FORWARDED_REPLY_HEADERS: ReadonlyArray<readonly [nats: string, http
   [HEADER.retryAfter, "retry-after"],
   [HEADER.cacheControl, "cache-control"],
   [HEADER.etag, "etag"],
+  [HEADER.location, "location"],
 ];

@@ -9,6 +9,7 @@ import { accountRoute } from "../api/handlers/accountHandler.js";
 import { balancesRoute } from "../api/handlers/balancesHandler.js";
 import { defiPositionsRoute } from "../api/handlers/defiPositionsHandler.js";
 import { makeHealthRoute } from "../api/handlers/healthHandler.js";
+import { nativeLogoRoute, tokenLogoRoute } from "../api/handlers/logoHandler.js";
 import { supportedChainsRoute } from "../api/handlers/supportedChainsHandler.js";
 import { tokenBalanceRoute } from "../api/handlers/tokenBalanceHandler.js";
 import * as KeyDirectory from "../api/keys/KeyDirectory.js";
@@ -38,7 +39,8 @@ type ApiServices =
   | KeyDirectory.KeyDirectory
   | IngestStatusBook.IngestStatusBook
   | Balances.Balances
-  | CursorSecret.CursorSecret;
+  | CursorSecret.CursorSecret
+  | Level;
 
 /**
  * The api role: creates streams and buckets (idempotently), then serves every
@@ -76,6 +78,8 @@ export const apiRole = Effect.gen(function* () {
       balancesRoute,
       tokenBalanceRoute,
       supportedChainsRoute,
+      tokenLogoRoute,
+      nativeLogoRoute,
       accountRoute,
       defiPositionsRoute,
       yield* makeHealthRoute,
