@@ -1,4 +1,4 @@
-import { decodeFunctionResult, encodeFunctionData, type Hex, parseAbi, type PublicClient } from "viem";
+import { decodeFunctionResult, encodeFunctionData, type Hex, type PublicClient, parseAbi } from "viem";
 
 /** Multicall3's address on every chain where it is deployed (and on the devnet). */
 export const MULTICALL3_ADDRESS = "0xca11bde05977b3631167028862be2a173976ca11";
@@ -34,7 +34,9 @@ export const aggregate3 = async (
   const data = encodeFunctionData({
     abi: MULTICALL3_ABI,
     functionName: "aggregate3",
-    args: [calls.map((call) => ({ target: call.target as Hex, allowFailure: true, callData: call.callData }))],
+    args: [
+      calls.map((call) => ({ target: call.target as Hex, allowFailure: true, callData: call.callData })),
+    ],
   });
   const result = await client.call({
     to: MULTICALL3_ADDRESS,
@@ -49,5 +51,9 @@ export const aggregate3 = async (
 /** Calldata of Multicall3's `getEthBalance(address)`, to read native balances in the same batch. */
 export const getEthBalanceCall = (address: string): RawCall => ({
   target: MULTICALL3_ADDRESS,
-  callData: encodeFunctionData({ abi: MULTICALL3_ABI, functionName: "getEthBalance", args: [address as Hex] }),
+  callData: encodeFunctionData({
+    abi: MULTICALL3_ABI,
+    functionName: "getEthBalance",
+    args: [address as Hex],
+  }),
 });

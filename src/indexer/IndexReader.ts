@@ -1,5 +1,6 @@
 import type { Db } from "../storage/Level.js";
 import type { IndexCheckpoint } from "./applyBlock.js";
+import type { IndexedPool, TokenMetadata, TouchedToken } from "./IndexRecords.js";
 import {
   blockTimeKey,
   indexCheckpointKey,
@@ -10,7 +11,6 @@ import {
   tokenPoolPrefix,
   walletTokenPrefix,
 } from "./indexKeys.js";
-import type { IndexedPool, TokenMetadata, TouchedToken } from "./IndexRecords.js";
 
 export interface WalletToken extends TouchedToken {
   readonly chain_id: number;
@@ -30,8 +30,13 @@ export const makeIndexReader = (db: Db) => ({
     return out;
   },
 
-  tokenMetadata: async (chainId: number, tokens: ReadonlyArray<string>): Promise<ReadonlyArray<TokenMetadata | undefined>> =>
-    (await db.getMany(tokens.map((token) => tokenMetadataKey(chainId, token)))) as ReadonlyArray<TokenMetadata | undefined>,
+  tokenMetadata: async (
+    chainId: number,
+    tokens: ReadonlyArray<string>,
+  ): Promise<ReadonlyArray<TokenMetadata | undefined>> =>
+    (await db.getMany(tokens.map((token) => tokenMetadataKey(chainId, token)))) as ReadonlyArray<
+      TokenMetadata | undefined
+    >,
 
   /** Pools (of configured factories) that hold `token`. */
   poolsForToken: async (chainId: number, token: string): Promise<ReadonlyArray<IndexedPool>> => {
@@ -44,7 +49,12 @@ export const makeIndexReader = (db: Db) => ({
 
   /** The last block at or before `seconds` (unix), or undefined if none is indexed. */
   blockAtOrBefore: async (chainId: number, seconds: number): Promise<number | undefined> => {
-    for await (const value of db.values({ gte: timeBlockPrefix(chainId), lte: timeBlockBound(chainId, seconds), reverse: true, limit: 1 })) {
+    for await (const value of db.values({
+      gte: timeBlockPrefix(chainId),
+      lte: timeBlockBound(chainId, seconds),
+      reverse: true,
+      limit: 1,
+    })) {
       return value as number;
     }
     return undefined;

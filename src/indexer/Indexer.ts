@@ -26,14 +26,20 @@ export interface IndexerOptions {
  * records the message's stream sequence: views and position move together, so a
  * crash at any moment neither loses nor doubles a block.
  */
-const plan = async (options: IndexerOptions, subject: string, data: unknown): Promise<ReadonlyArray<Operation>> => {
+const plan = async (
+  options: IndexerOptions,
+  subject: string,
+  data: unknown,
+): Promise<ReadonlyArray<Operation>> => {
   const chainId = Number(subject.split(".")[1]);
   const chain = options.registry.byId.get(chainId);
   if (chain === undefined) return [];
   const checkpoint = (await options.db.get(indexCheckpointKey(chainId))) as IndexCheckpoint | undefined;
   if (subject.endsWith(".reorg")) {
     const reorg = data as ChainReorg;
-    const applied = reorg.removed.filter((block) => checkpoint !== undefined && block.number <= checkpoint.number);
+    const applied = reorg.removed.filter(
+      (block) => checkpoint !== undefined && block.number <= checkpoint.number,
+    );
     return applied.length === 0 ? [] : planRevert(options.db, chainId, applied, reorg.common_ancestor);
   }
   const block = data as ChainBlock;
@@ -41,7 +47,9 @@ const plan = async (options: IndexerOptions, subject: string, data: unknown): Pr
   if (checkpoint !== undefined && block.number <= checkpoint.number) return [];
   const client = options.client(chainId);
   return planBlock(options.db, chain, block, (tokens) =>
-    client === undefined ? Promise.resolve(tokens.map(() => ({ name: null, symbol: null, decimals: null }))) : readTokenMetadata(client, tokens),
+    client === undefined
+      ? Promise.resolve(tokens.map(() => ({ name: null, symbol: null, decimals: null })))
+      : readTokenMetadata(client, tokens),
   );
 };
 
@@ -52,7 +60,8 @@ const plan = async (options: IndexerOptions, subject: string, data: unknown): Pr
  */
 export const runIndexer = (options: IndexerOptions) =>
   Effect.gen(function* () {
-    const lastSeq = ((yield* Effect.promise(() => options.db.get(STREAM_SEQ_KEY))) as number | undefined) ?? 0;
+    const lastSeq =
+      ((yield* Effect.promise(() => options.db.get(STREAM_SEQ_KEY))) as number | undefined) ?? 0;
     const consumer = yield* Effect.tryPromise(() =>
       jetstream(options.nc).consumers.get("CHAIN_EVENTS", {
         ...(lastSeq === 0

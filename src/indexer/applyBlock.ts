@@ -2,6 +2,7 @@ import type { ChainConfig } from "../chains/ChainsConfig.js";
 import { decodeLogs, poolsCreated, tokenTouches } from "../decoding/index.js";
 import type { ChainBlock } from "../domain/ChainBlock.js";
 import type { Db } from "../storage/Level.js";
+import type { IndexedPool, TokenMetadata, TouchedToken } from "./IndexRecords.js";
 import {
   blockTimeKey,
   indexCheckpointKey,
@@ -12,10 +13,11 @@ import {
   undoKey,
   walletTokenKey,
 } from "./indexKeys.js";
-import type { IndexedPool, TokenMetadata, TouchedToken } from "./IndexRecords.js";
 
 /** One write of a LevelDB batch. */
-export type Operation = { readonly type: "put"; readonly key: string; readonly value: unknown } | { readonly type: "del"; readonly key: string };
+export type Operation =
+  | { readonly type: "put"; readonly key: string; readonly value: unknown }
+  | { readonly type: "del"; readonly key: string };
 
 const NATIVE_ZERO = "0x0000000000000000000000000000000000000000";
 
@@ -39,9 +41,11 @@ export const planBlock = async (
   readMetadata: (tokens: ReadonlyArray<string>) => Promise<ReadonlyArray<TokenMetadata>>,
 ): Promise<ReadonlyArray<Operation>> => {
   const events = decodeLogs(block.logs);
-  const touches = tokenTouches(block, chain.wrapped_native === undefined ? {} : { wrappedNative: chain.wrapped_native }, events).filter(
-    (touch) => touch.standard !== "native",
-  );
+  const touches = tokenTouches(
+    block,
+    chain.wrapped_native === undefined ? {} : { wrappedNative: chain.wrapped_native },
+    events,
+  ).filter((touch) => touch.standard !== "native");
   const factories = new Map(chain.factories.map((factory) => [factory.address, factory]));
   const pools: Array<IndexedPool> = [];
   for (const created of poolsCreated(block, events)) {
@@ -72,29 +76,39 @@ export const planBlock = async (
   const existingTouches = await db.getMany(touchKeys);
   touches.forEach((touch, i) => {
     if (existingTouches[i] !== undefined) return;
-    const record: TouchedToken = { standard: touch.standard as TouchedToken["standard"], first_block: block.number };
+    const record: TouchedToken = {
+      standard: touch.standard as TouchedToken["standard"],
+      first_block: block.number,
+    };
     putNew(touchKeys[i]!, record);
   });
 
   for (const pool of pools) {
     putNew(poolKey(block.chain_id, pool.pool), pool);
-    for (const token of [pool.token0, pool.token1]) putNew(tokenPoolKey(block.chain_id, token, pool.pool), pool.pool);
+    for (const token of [pool.token0, pool.token1])
+      putNew(tokenPoolKey(block.chain_id, token, pool.pool), pool.pool);
   }
 
-  const tokens = [...new Set([...touches.map((t) => t.token_address), ...pools.flatMap((p) => [p.token0, p.token1])])].filter(
-    (token) => token !== NATIVE_ZERO,
-  );
+  const tokens = [
+    ...new Set([...touches.map((t) => t.token_address), ...pools.flatMap((p) => [p.token0, p.token1])]),
+  ].filter((token) => token !== NATIVE_ZERO);
   const existingMetadata = await db.getMany(tokens.map((token) => tokenMetadataKey(block.chain_id, token)));
   const unknown = tokens.filter((_, i) => existingMetadata[i] === undefined);
   const metadata = await readMetadata(unknown);
-  unknown.forEach((token, i) => ops.push({ type: "put", key: tokenMetadataKey(block.chain_id, token), value: metadata[i] }));
+  unknown.forEach((token, i) =>
+    ops.push({ type: "put", key: tokenMetadataKey(block.chain_id, token), value: metadata[i] }),
+  );
 
   putNew(blockTimeKey(block.chain_id, block.number), block.timestamp);
   putNew(timeBlockKey(block.chain_id, block.timestamp, block.number), block.number);
   ops.push({ type: "put", key: undoKey(block.chain_id, block.number), value: added });
   // Undo records are needed only while a block can still be reorganised away.
   ops.push({ type: "del", key: undoKey(block.chain_id, block.number - chain.finality_depth) });
-  ops.push({ type: "put", key: indexCheckpointKey(block.chain_id), value: { number: block.number, hash: block.hash } satisfies IndexCheckpoint });
+  ops.push({
+    type: "put",
+    key: indexCheckpointKey(block.chain_id),
+    value: { number: block.number, hash: block.hash } satisfies IndexCheckpoint,
+  });
   return ops;
 };
 

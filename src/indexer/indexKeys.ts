@@ -10,7 +10,8 @@ const pad = (n: number) => String(n).padStart(12, "0");
 export const PREFIX = "idx!";
 
 /** Wallet touched token: `idx!wt!<wallet>!<chain>!<token>` -> TouchedToken. Prefix-scan by wallet. */
-export const walletTokenKey = (wallet: string, chainId: number, token: string) => `${PREFIX}wt!${wallet}!${pad(chainId)}!${token}`;
+export const walletTokenKey = (wallet: string, chainId: number, token: string) =>
+  `${PREFIX}wt!${wallet}!${pad(chainId)}!${token}`;
 export const walletTokenPrefix = (wallet: string) => `${PREFIX}wt!${wallet}!`;
 
 /** Token metadata: `idx!tm!<chain>!<token>` -> TokenMetadata. */
@@ -21,7 +22,8 @@ export const poolKey = (chainId: number, pool: string) => `${PREFIX}pool!${pad(c
 export const poolPrefix = (chainId: number) => `${PREFIX}pool!${pad(chainId)}!`;
 
 /** Pools per token: `idx!tp!<chain>!<token>!<pool>` -> pool. Prefix-scan by token. */
-export const tokenPoolKey = (chainId: number, token: string, pool: string) => `${PREFIX}tp!${pad(chainId)}!${token}!${pool}`;
+export const tokenPoolKey = (chainId: number, token: string, pool: string) =>
+  `${PREFIX}tp!${pad(chainId)}!${token}!${pool}`;
 export const tokenPoolPrefix = (chainId: number, token: string) => `${PREFIX}tp!${pad(chainId)}!${token}!`;
 
 /** Block time: `idx!bt!<chain>!<number>` -> unix seconds. */
@@ -30,7 +32,8 @@ export const blockTimeKey = (chainId: number, number: number) => `${PREFIX}bt!${
 export const timeBlockKey = (chainId: number, seconds: number, number: number) =>
   `${PREFIX}tb!${pad(chainId)}!${pad(seconds)}!${pad(number)}`;
 export const timeBlockPrefix = (chainId: number) => `${PREFIX}tb!${pad(chainId)}!`;
-export const timeBlockBound = (chainId: number, seconds: number) => `${PREFIX}tb!${pad(chainId)}!${pad(seconds)}!~`;
+export const timeBlockBound = (chainId: number, seconds: number) =>
+  `${PREFIX}tb!${pad(chainId)}!${pad(seconds)}!~`;
 
 /** Last block applied per chain: `idx!ck!<chain>` -> { number, hash }. */
 export const indexCheckpointKey = (chainId: number) => `${PREFIX}ck!${pad(chainId)}`;

@@ -29,7 +29,8 @@ export const decodeText = (result: RawResult | undefined): string | null => {
   if (bytes.length >= 64) {
     const offset = Number(BigInt(`0x${result.returnData.slice(2, 66)}`));
     const length = offset === 32 ? Number(BigInt(`0x${result.returnData.slice(66, 130)}`)) : -1;
-    if (length >= 0 && 64 + length <= bytes.length) return clean(utf8.decode(bytes.subarray(64, 64 + length)));
+    if (length >= 0 && 64 + length <= bytes.length)
+      return clean(utf8.decode(bytes.subarray(64, 64 + length)));
   }
   if (bytes.length === 32) {
     const end = bytes.indexOf(0);

@@ -1,0 +1,67 @@
+import { Schema } from "effect";
+
+/** A pool in the manifest; see docs/devnet.md for the meaning of each field. */
+export const ManifestPool = Schema.Struct({
+  protocol: Schema.String,
+  kind: Schema.Literal("v2", "v3", "v4"),
+  address: Schema.NullOr(Schema.String),
+  pool_id: Schema.NullOr(Schema.String),
+  token0: Schema.String,
+  token1: Schema.String,
+  symbol0: Schema.String,
+  symbol1: Schema.String,
+  fee: Schema.Number,
+  tick_spacing: Schema.NullOr(Schema.Number),
+  hooks: Schema.NullOr(Schema.String),
+  purpose: Schema.String,
+});
+export type ManifestPool = typeof ManifestPool.Type;
+
+/** A token in the manifest, keyed by symbol. */
+export const ManifestToken = Schema.Struct({
+  address: Schema.String,
+  decimals: Schema.Number,
+  role: Schema.String,
+});
+export type ManifestToken = typeof ManifestToken.Type;
+
+/** Everything about one devnet chain. */
+export const ManifestChain = Schema.Struct({
+  chain_id: Schema.Number,
+  name: Schema.String,
+  rpc_url: Schema.String,
+  ws_url: Schema.String,
+  tags: Schema.Array(Schema.String),
+  amm_start_block: Schema.Number,
+  seed_head_block: Schema.Number,
+  seed_head_timestamp: Schema.Number,
+  tokens: Schema.Record({ key: Schema.String, value: ManifestToken }),
+  paging_token_count: Schema.Number,
+  pools: Schema.Array(ManifestPool),
+  contracts: Schema.Record({ key: Schema.String, value: Schema.String }),
+  wallets: Schema.Record({ key: Schema.String, value: Schema.String }),
+  positions: Schema.Struct({ v3: Schema.Array(Schema.String), v4: Schema.Array(Schema.String) }),
+});
+export type ManifestChain = typeof ManifestChain.Type;
+
+/** A funded anvil dev account with its key, for scripts. */
+export const ManifestAccount = Schema.Struct({
+  index: Schema.Number,
+  address: Schema.String,
+  private_key: Schema.String,
+});
+
+/** `$DATA_DIR/devnet.json`: how to reach and use the running devnet. */
+export const DevnetManifest = Schema.Struct({
+  version: Schema.Literal(1),
+  api_key: Schema.NullOr(Schema.String),
+  seeded_at: Schema.String,
+  chains_config_path: Schema.String,
+  accounts: Schema.Array(ManifestAccount),
+  chains: Schema.Array(ManifestChain),
+});
+export type DevnetManifest = typeof DevnetManifest.Type;
+
+/** Parses manifest JSON text, failing with a readable message when the file is not a manifest. */
+export const parseDevnetManifest = (text: string): DevnetManifest =>
+  Schema.decodeUnknownSync(DevnetManifest)(JSON.parse(text));

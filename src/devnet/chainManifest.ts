@@ -1,0 +1,99 @@
+import type { DevnetChainSpec } from "./chainSpecs.js";
+import type { ManifestChain } from "./DevnetManifest.js";
+import type { DeployedContracts } from "./deployContracts.js";
+import { roleAddress } from "./devAccounts.js";
+import type { SeededPool } from "./SeededPool.js";
+import { PAGING_TOKEN_COUNT } from "./seedPagingTokens.js";
+import type { SeededPositions } from "./seedWallets.js";
+import { tokenDecimals } from "./tokenDecimals.js";
+import { DEPLOYED_TOKENS, type TokenSymbol } from "./tokenSpecs.js";
+
+/** What seeding one chain produced, before the node has URLs. */
+export interface SeededChain {
+  readonly spec: DevnetChainSpec;
+  readonly contracts: DeployedContracts;
+  readonly pools: readonly SeededPool[];
+  readonly positions: SeededPositions;
+  readonly headBlock: number;
+  readonly headTimestamp: number;
+}
+
+const contractsRecord = (c: DeployedContracts): Record<string, string> => ({
+  multicall3: c.multicall3,
+  permit2: c.permit2,
+  uniswap_v2_factory: c.uniswapV2.factory,
+  uniswap_v2_router: c.uniswapV2.router,
+  sushiswap_v2_factory: c.sushiswapV2.factory,
+  sushiswap_v2_router: c.sushiswapV2.router,
+  uniswap_v3_factory: c.uniswapV3.factory,
+  uniswap_v3_position_manager: c.uniswapV3.positionManager,
+  uniswap_v3_swap_router: c.uniswapV3.swapRouter,
+  sushiswap_v3_factory: c.sushiswapV3.factory,
+  sushiswap_v3_position_manager: c.sushiswapV3.positionManager,
+  sushiswap_v3_swap_router: c.sushiswapV3.swapRouter,
+  uniswap_v4_pool_manager: c.uniswapV4.poolManager,
+  uniswap_v4_position_manager: c.uniswapV4.positionManager,
+  uniswap_v4_state_view: c.uniswapV4.stateView,
+  uniswap_v4_pool_swap_test: c.uniswapV4.poolSwapTest,
+  erc721_collectible: c.collectible,
+  erc1155_multi_token: c.multiToken,
+  paging_token_factory: c.pagingTokenFactory,
+});
+
+const walletsRecord = (spec: DevnetChainSpec): Record<string, string> => ({
+  whale: roleAddress("whale"),
+  ...(spec.pagingWallet ? { paging: roleAddress("paging") } : {}),
+  empty: roleAddress("empty"),
+  v2_lp: roleAddress("v2Lp"),
+  v3_lp: roleAddress("v3Lp"),
+  v4_lp: roleAddress("v4Lp"),
+  trader: roleAddress("trader"),
+  deployer: roleAddress("deployer"),
+  activity_a: roleAddress("activityA"),
+  activity_b: roleAddress("activityB"),
+  activity_c: roleAddress("activityC"),
+});
+
+const tokenRole = (symbol: TokenSymbol): string =>
+  symbol === "WETH"
+    ? "wrapped_native"
+    : (DEPLOYED_TOKENS.find((t) => t.symbol === symbol)?.role ?? "unknown");
+
+/** The manifest entry of a seeded chain; URLs are filled in when a node serves it. */
+export const chainManifest = (
+  seeded: SeededChain,
+  urls: { rpcUrl: string; wsUrl: string },
+): ManifestChain => ({
+  chain_id: seeded.spec.chainId,
+  name: seeded.spec.name,
+  rpc_url: urls.rpcUrl,
+  ws_url: urls.wsUrl,
+  tags: seeded.spec.tags,
+  amm_start_block: seeded.contracts.ammStartBlock,
+  seed_head_block: seeded.headBlock,
+  seed_head_timestamp: seeded.headTimestamp,
+  tokens: Object.fromEntries(
+    (Object.entries(seeded.contracts.tokens) as [TokenSymbol, string][]).map(([symbol, address]) => [
+      symbol,
+      { address, decimals: tokenDecimals(symbol), role: tokenRole(symbol) },
+    ]),
+  ),
+  paging_token_count: seeded.spec.pagingWallet ? PAGING_TOKEN_COUNT : 0,
+  pools: seeded.pools.map((pool) => ({
+    protocol: pool.protocol,
+    kind: pool.kind,
+    address: pool.address,
+    pool_id: pool.poolId,
+    token0: pool.token0,
+    token1: pool.token1,
+    symbol0: pool.symbol0,
+    symbol1: pool.symbol1,
+    fee: pool.fee,
+    tick_spacing: pool.tickSpacing,
+    hooks: pool.key?.hooks ?? null,
+    purpose: pool.purpose,
+  })),
+  contracts: contractsRecord(seeded.contracts),
+  wallets: walletsRecord(seeded.spec),
+  positions: { v3: seeded.positions.v3.map(String), v4: seeded.positions.v4.map(String) },
+});

@@ -1,0 +1,50 @@
+import { type Address, bytesToHex, type Hex } from "viem";
+import { mnemonicToAccount } from "viem/accounts";
+
+/** Anvil's default dev mnemonic: anvil funds the first ten accounts it derives with 10,000 ETH each. */
+export const ANVIL_MNEMONIC = "test test test test test test test test test test test junk";
+
+/** Number of accounts anvil funds and unlocks (`--accounts`, default 10). */
+export const FUNDED_ACCOUNT_COUNT = 10;
+
+/** An account derived from {@link ANVIL_MNEMONIC}. */
+export interface DevAccount {
+  readonly index: number;
+  readonly address: Address;
+  readonly privateKey: Hex;
+}
+
+/** Derives account `index` of the default mnemonic (m/44'/60'/0'/0/index). */
+export const devAccount = (index: number): DevAccount => {
+  const account = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: index });
+  const key = account.getHdKey().privateKey;
+  if (key === null) throw new Error(`no private key for dev account ${index}`);
+  return { index, address: account.address, privateKey: bytesToHex(key) };
+};
+
+/** The accounts anvil funds and unlocks on every devnet chain. */
+export const fundedAccounts = (): readonly DevAccount[] =>
+  Array.from({ length: FUNDED_ACCOUNT_COUNT }, (_, index) => devAccount(index));
+
+/**
+ * Which dev account plays which role. Same on every chain. `empty` is index 10: derived from the same
+ * mnemonic, so it has a known key, but anvil does not fund it and the seed never touches it.
+ */
+export const ROLE_ACCOUNT_INDEX = {
+  deployer: 0,
+  whale: 1,
+  paging: 2,
+  v2Lp: 3,
+  v3Lp: 4,
+  v4Lp: 5,
+  trader: 6,
+  activityA: 7,
+  activityB: 8,
+  activityC: 9,
+  empty: 10,
+} as const;
+
+export type WalletRole = keyof typeof ROLE_ACCOUNT_INDEX;
+
+/** The address playing `role`. */
+export const roleAddress = (role: WalletRole): Address => devAccount(ROLE_ACCOUNT_INDEX[role]).address;

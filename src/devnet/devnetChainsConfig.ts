@@ -1,0 +1,90 @@
+import { Schema } from "effect";
+import { ChainConfig, ChainsConfigFile, FactoryConfig, NativeAsset } from "../chains/ChainsConfig.js";
+import type { ManifestChain } from "./DevnetManifest.js";
+
+const lower = (address: string): string => address.toLowerCase();
+
+const token = (chain: ManifestChain, symbol: string): string => {
+  const entry = chain.tokens[symbol];
+  if (entry === undefined) throw new Error(`devnet chain ${chain.name} has no ${symbol}`);
+  return lower(entry.address);
+};
+
+const contract = (chain: ManifestChain, name: string): string => {
+  const address = chain.contracts[name];
+  if (address === undefined) throw new Error(`devnet chain ${chain.name} has no ${name}`);
+  return lower(address);
+};
+
+const factories = (chain: ManifestChain): FactoryConfig[] => {
+  const start_block = chain.amm_start_block;
+  return [
+    new FactoryConfig({
+      protocol: "UniswapV2",
+      kind: "v2",
+      address: contract(chain, "uniswap_v2_factory"),
+      start_block,
+    }),
+    new FactoryConfig({
+      protocol: "SushiSwapV2",
+      kind: "v2",
+      address: contract(chain, "sushiswap_v2_factory"),
+      start_block,
+    }),
+    new FactoryConfig({
+      protocol: "UniswapV3",
+      kind: "v3",
+      address: contract(chain, "uniswap_v3_factory"),
+      position_manager: contract(chain, "uniswap_v3_position_manager"),
+      start_block,
+    }),
+    new FactoryConfig({
+      protocol: "SushiSwapV3",
+      kind: "v3",
+      address: contract(chain, "sushiswap_v3_factory"),
+      position_manager: contract(chain, "sushiswap_v3_position_manager"),
+      start_block,
+    }),
+    new FactoryConfig({
+      protocol: "UniswapV4",
+      kind: "v4",
+      address: contract(chain, "uniswap_v4_pool_manager"),
+      position_manager: contract(chain, "uniswap_v4_position_manager"),
+      state_view: contract(chain, "uniswap_v4_state_view"),
+      start_block,
+    }),
+  ];
+};
+
+const chainConfig = (chain: ManifestChain): ChainConfig => {
+  const weth = token(chain, "WETH");
+  return new ChainConfig({
+    chain_id: chain.chain_id,
+    name: chain.name,
+    rpc_url: chain.rpc_url,
+    ws_url: chain.ws_url,
+    tags: chain.tags,
+    native: new NativeAsset({ symbol: "ETH", name: "Ether", decimals: 18 }),
+    wrapped_native: weth,
+    stablecoins: ["USDC", "USDT", "DAI"].map((symbol) => token(chain, symbol)),
+    tokens: ["WETH", "USDC", "USDT", "DAI", "WBTC", "UNI"].map((symbol) => token(chain, symbol)),
+    quote_tokens: ["USDC", "USDT", "DAI"].map((symbol) => token(chain, symbol)),
+    factories: factories(chain),
+    logos: {},
+    urls: {
+      [token(chain, "UNI")]: "https://uniswap.org",
+      [token(chain, "USDC")]: "https://www.circle.com/usdc",
+    },
+    start_block: 0,
+    traces: true,
+    confirmations: 0,
+    finality_depth: 64,
+  });
+};
+
+/**
+ * The devnet's chains in the `CHAINS_CONFIG` file format, encoded through its Schema so that
+ * `decodeChainsConfigFile` reads it back unchanged. anvil serves `debug_traceBlockByNumber`, so traces are on.
+ */
+export const devnetChainsConfig = (chains: readonly ManifestChain[]): unknown =>
+  Schema.encodeSync(ChainsConfigFile)(new ChainsConfigFile({ chains: chains.map(chainConfig) }));

@@ -1,0 +1,70 @@
+import { rename } from "node:fs/promises";
+import { startAnvil } from "./AnvilProcess.js";
+import { seedAnvilArgs } from "./anvilArgs.js";
+import { chainClient } from "./ChainClient.js";
+import type { SeededChain } from "./chainManifest.js";
+import type { DevnetChainSpec } from "./chainSpecs.js";
+import type { CompiledContracts } from "./compileContracts.js";
+import { approveAllAmms, createMarkets } from "./createMarkets.js";
+import { deployContracts } from "./deployContracts.js";
+import { roleAddress } from "./devAccounts.js";
+import { HISTORY_HOURS_BEFORE_END, seedHistory } from "./seedHistory.js";
+import { seedPagingTokens } from "./seedPagingTokens.js";
+import { seedWallets } from "./seedWallets.js";
+
+/** Chain time before the end of seeding at which the genesis block is dated: history needs 31 days. */
+const GENESIS_AGE_SECONDS = 32 * 24 * 3600;
+
+/** Ether the deployer wraps into WETH for markets and wallets (anvil gives it 10,000). */
+const DEPLOYER_WETH = 8_000;
+
+/**
+ * Seeds one chain on a fresh anvil dated 32 days before `endTimestamp`: contracts, markets, wallets, a
+ * month of price history and (on one chain) the paging tokens; a last empty block lands at `endTimestamp`.
+ * Stopping the node writes its state dump to `dumpPath` (via a temporary file, so a crash mid-seed never
+ * leaves a dump that looks complete).
+ */
+export const seedChain = async (options: {
+  readonly spec: DevnetChainSpec;
+  readonly compiled: CompiledContracts;
+  readonly dumpPath: string;
+  readonly endTimestamp: number;
+  readonly log: (line: string) => void;
+}): Promise<SeededChain> => {
+  const { spec, endTimestamp, log } = options;
+  const tmpDump = `${options.dumpPath}.tmp`;
+  const anvil = await startAnvil({
+    chainId: spec.chainId,
+    args: seedAnvilArgs({
+      genesisTimestamp: endTimestamp - GENESIS_AGE_SECONDS,
+      keptStates: HISTORY_HOURS_BEFORE_END.length + 8,
+      dumpPath: tmpDump,
+    }),
+    log,
+  });
+  try {
+    const client = chainClient(spec.chainId, spec.name, anvil.rpcUrl);
+    const deployer = roleAddress("deployer");
+    const contracts = await deployContracts(client, options.compiled, deployer, DEPLOYER_WETH);
+    await approveAllAmms(client, contracts, deployer);
+    const pools = await createMarkets(client, contracts, deployer);
+    const positions = await seedWallets(client, contracts, pools);
+    log(`devnet ${spec.name}: contracts, markets and wallets seeded; mining history`);
+    await seedHistory(client, contracts, pools, endTimestamp - 600);
+    if (spec.pagingWallet) await seedPagingTokens(client, contracts, endTimestamp - 300);
+    await client.rpc("evm_mine", [{ timestamp: endTimestamp, blocks: 1 }]);
+    const head = await client.publicClient.getBlock();
+    await anvil.stop();
+    await rename(tmpDump, options.dumpPath);
+    return {
+      spec,
+      contracts,
+      pools,
+      positions,
+      headBlock: Number(head.number),
+      headTimestamp: Number(head.timestamp),
+    };
+  } finally {
+    await anvil.stop();
+  }
+};

@@ -1,0 +1,87 @@
+import type { ChainConfig } from "../chains/ChainsConfig.js";
+import type { RawCall, RawResult } from "../chains/multicall3.js";
+import type { IndexReader } from "../indexer/IndexReader.js";
+import type { IndexedPool } from "../indexer/IndexRecords.js";
+import { decodePool, NATIVE_CURRENCY, type PoolSnapshot, poolCalls } from "./poolReads.js";
+import { type PriceQuote, selectPrices } from "./selectPrices.js";
+
+/**
+ * The reads that price a set of tokens on one chain, to be sent in the same
+ * multicall as other reads (balances), and the function that turns their
+ * results into prices. Candidate pools come from the index: for every token, its
+ * pools against a stablecoin or a hop; for hops, their pools against stablecoins.
+ */
+export interface PricingPlan {
+  readonly calls: ReadonlyArray<RawCall>;
+  readonly finish: (results: ReadonlyArray<RawResult>) => ReadonlyMap<string, PriceQuote>;
+}
+
+export const hopsOf = (chain: ChainConfig): ReadonlyArray<string> => [
+  ...(chain.wrapped_native === undefined ? [] : [chain.wrapped_native]),
+  ...chain.quote_tokens.filter((token) => token !== chain.wrapped_native),
+];
+
+export const planPricing = async (
+  index: IndexReader,
+  chain: ChainConfig,
+  tokens: ReadonlyArray<string>,
+): Promise<PricingPlan> => {
+  const stables = new Set(chain.stablecoins);
+  const hops = hopsOf(chain);
+  const hopSet = new Set(hops);
+  const asToken = (t: string) =>
+    t === NATIVE_CURRENCY && chain.wrapped_native !== undefined ? chain.wrapped_native : t;
+  const other = (pool: IndexedPool, token: string) =>
+    asToken(pool.token0) === token ? asToken(pool.token1) : asToken(pool.token0);
+
+  const pools = new Map<string, IndexedPool>();
+  const consider = async (token: string, accepts: (other: string) => boolean) => {
+    for (const pool of await index.poolsForToken(chain.chain_id, token)) {
+      if (accepts(other(pool, token))) pools.set(pool.pool, pool);
+    }
+    if (token === chain.wrapped_native) {
+      // V4 pools hold native ETH as the zero address.
+      for (const pool of await index.poolsForToken(chain.chain_id, NATIVE_CURRENCY)) {
+        if (accepts(other(pool, token))) pools.set(pool.pool, pool);
+      }
+    }
+  };
+  for (const hop of hops) await consider(hop, (o) => stables.has(o));
+  for (const token of new Set([...tokens, ...stables])) {
+    if (hopSet.has(token)) continue;
+    await consider(token, (o) => stables.has(o) || hopSet.has(o));
+  }
+
+  const ordered = [...pools.values()];
+  const stateView = new Map(chain.factories.map((f) => [f.address, f.state_view]));
+  const perPool = ordered.map((pool) => poolCalls(pool, stateView.get(pool.factory)));
+  const decimalsOf = new Set(ordered.flatMap((pool) => [asToken(pool.token0), asToken(pool.token1)]));
+  const tokenList = [...decimalsOf];
+  const metadata = await index.tokenMetadata(chain.chain_id, tokenList);
+  const decimals = new Map<string, number>();
+  tokenList.forEach((token, i) => {
+    const d = metadata[i]?.decimals;
+    if (d !== undefined && d !== null) decimals.set(token, d);
+  });
+
+  return {
+    calls: perPool.flat(),
+    finish: (results) => {
+      const snapshots: Array<PoolSnapshot> = [];
+      let offset = 0;
+      ordered.forEach((pool, i) => {
+        const count = perPool[i]!.length;
+        const snapshot = count === 0 ? undefined : decodePool(pool, results.slice(offset, offset + count));
+        offset += count;
+        if (snapshot !== undefined) snapshots.push(snapshot);
+      });
+      return selectPrices({
+        stablecoins: chain.stablecoins,
+        hops,
+        wrappedNative: chain.wrapped_native,
+        snapshots,
+        decimals,
+      });
+    },
+  };
+};
