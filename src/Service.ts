@@ -9,6 +9,7 @@ import { chainsSource } from "./roles/chainsSource.js";
 import { provisionDemoKey } from "./roles/demoKey.js";
 import { gatewayRole } from "./roles/gatewayRole.js";
 import { ingestRole } from "./roles/ingestRole.js";
+import { resetDerivedState } from "./roles/resetDerivedState.js";
 import { levelPath } from "./storage/dataDirDb.js";
 import * as Level from "./storage/Level.js";
 
@@ -31,6 +32,9 @@ export const runRoles = (broker: BrokerAddress) =>
     yield* Effect.gen(function* () {
       if (config.roles.includes("api") || config.roles.includes("ingest")) {
         const chains = yield* chainsSource;
+        if (chains.devnet !== undefined) {
+          yield* resetDerivedState(yield* (yield* NatsConnections.NatsConnections).get("api"), config.dataDir);
+        }
         const chainLayer = Layer.provideMerge(ChainClients.layer, chains.layer);
         const context = yield* Layer.build(Layer.merge(chainLayer, Level.layer(levelPath(config.dataDir))));
         if (config.roles.includes("ingest")) yield* ingestRole.pipe(Effect.provide(context));

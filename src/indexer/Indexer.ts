@@ -4,6 +4,7 @@ import { Effect, Schedule } from "effect";
 import type { PublicClient } from "viem";
 import type { ChainRegistry } from "../chains/ChainRegistry.js";
 import type { ChainBlock, ChainReorg } from "../domain/ChainBlock.js";
+import { ChainEventAssembler } from "../ingest/chainEventCodec.js";
 import type { Db } from "../storage/Level.js";
 import { type IndexCheckpoint, type Operation, planBlock, planRevert } from "./applyBlock.js";
 import { indexCheckpointKey, PREFIX } from "./indexKeys.js";
@@ -72,8 +73,13 @@ export const runIndexer = (options: IndexerOptions) =>
     const messages = yield* Effect.tryPromise(() => consumer.consume());
     yield* Effect.addFinalizer(() => Effect.promise(() => messages.close().then(() => undefined)));
     yield* Effect.tryPromise(async () => {
+      const assembler = new ChainEventAssembler();
       for await (const message of messages) {
-        const data: unknown = message.json();
+        const data = assembler.push(message);
+        if (data === undefined) {
+          // A part of a split event: its sequence is recorded once the whole event is applied.
+          continue;
+        }
         const ops = await plan(options, message.subject, data);
         await options.db.batch([...ops, { type: "put", key: STREAM_SEQ_KEY, value: message.seq }]);
         if (options.onApplied !== undefined && message.subject.endsWith(".block")) {

@@ -1,6 +1,7 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
 import { Data, Effect } from "effect";
 import type { ChainBlock, ChainReorg } from "../domain/ChainBlock.js";
+import { encodeChainEvent } from "./chainEventCodec.js";
 
 export class PublishError extends Data.TaggedError("PublishError")<{
   readonly subject: string;
@@ -19,16 +20,21 @@ export const reorgSubject = (chainId: number) => `chain.${chainId}.reorg`;
  * Message ids make a republish (after a crash between publish and checkpoint)
  * harmless: `<chainId>:<blockHash>` for blocks, `<chainId>:reorg:<first removed hash>`
  * for reorgs. Several blocks are published pipelined on one connection, so they
- * are stored in order while the acks are awaited together.
+ * are stored in order while the acks are awaited together. Large blocks are
+ * compressed and, past `maxPayload`, split into parts (see chainEventCodec).
  */
-export const publishBlocks = (js: JetStreamClient, blocks: ReadonlyArray<ChainBlock>) =>
+export const publishBlocks = (js: JetStreamClient, blocks: ReadonlyArray<ChainBlock>, maxPayload: number) =>
   Effect.tryPromise({
     try: () =>
       Promise.all(
-        blocks.map((block) =>
-          js.publish(blockSubject(block.chain_id), JSON.stringify(block), {
-            msgID: `${block.chain_id}:${block.hash}`,
-          }),
+        blocks.flatMap((block) =>
+          encodeChainEvent(JSON.stringify(block), `${block.chain_id}:${block.hash}`, maxPayload).map(
+            (message) =>
+              js.publish(blockSubject(block.chain_id), message.data, {
+                msgID: message.msgID,
+                ...(message.headers === undefined ? {} : { headers: message.headers }),
+              }),
+          ),
         ),
       ),
     catch: (cause) =>

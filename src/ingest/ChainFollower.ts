@@ -34,6 +34,8 @@ export interface FollowerOptions {
   readonly historyRange: number;
   /** Live blocks fetched in parallel while catching up (published in order). */
   readonly prefetch: number;
+  /** The NATS server's max_payload: larger block messages are split. */
+  readonly maxPayload: number;
 }
 
 const refOf = (block: ChainBlock): BlockRef => ({
@@ -86,7 +88,7 @@ export const followChain = (options: FollowerOptions) =>
 
     const commit = (blocks: ReadonlyArray<ChainBlock>, window: BlockWindow) =>
       Effect.gen(function* () {
-        yield* publishBlocks(js, blocks);
+        yield* publishBlocks(js, blocks, options.maxPayload);
         checkpoint = { ...checkpoint, window };
         yield* saveCheckpoint(db, chainId, checkpoint);
         let logs = 0;

@@ -1,6 +1,7 @@
 import { jetstream } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { ChainBlock, ChainReorg } from "../../src/domain/ChainBlock.js";
+import { ChainEventAssembler } from "../../src/ingest/chainEventCodec.js";
 
 export type ChainEvent = { readonly subject: string; readonly seq: number } & (
   | { readonly kind: "block"; readonly block: ChainBlock }
@@ -23,13 +24,16 @@ export const collectChainEvents = async (nc: NatsConnection) => {
     }
   })();
   const messages = await consumer.consume();
+  const assembler = new ChainEventAssembler();
   void (async () => {
     for await (const message of messages) {
+      const data = assembler.push(message);
+      if (data === undefined) continue;
       const base = { subject: message.subject, seq: message.seq };
       events.push(
         message.subject.endsWith(".reorg")
-          ? { ...base, kind: "reorg", reorg: message.json<ChainReorg>() }
-          : { ...base, kind: "block", block: message.json<ChainBlock>() },
+          ? { ...base, kind: "reorg", reorg: data as ChainReorg }
+          : { ...base, kind: "block", block: data as ChainBlock },
       );
     }
   })();

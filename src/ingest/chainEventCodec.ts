@@ -1,0 +1,82 @@
+import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { type MsgHdrs, headers as natsHeaders } from "@nats-io/transport-node";
+
+/**
+ * How chain events travel on CHAIN_EVENTS when they are large. Block messages
+ * can exceed a server's max_payload (1 MiB by default; a busy mainnet block's
+ * logs and calldata alone can be larger). So a body over COMPRESS_ABOVE bytes is
+ * deflated (hex-heavy JSON shrinks 3-6x), and one still over the limit is cut
+ * into consecutive parts, each its own message with its own message id. Parts
+ * of one event are published back to back on one connection, so a consumer
+ * reading the stream in order sees them together and reassembles them.
+ */
+export const COMPRESS_ABOVE = 64 * 1024;
+export const ENCODING_HEADER = "Content-Encoding";
+export const PART_HEADER = "Svc-Part";
+export const PARTS_HEADER = "Svc-Parts";
+
+/** Room left in each part for headers and protocol framing. */
+const HEADROOM = 4 * 1024;
+
+export interface OutgoingMessage {
+  readonly data: Uint8Array;
+  readonly headers: MsgHdrs | undefined;
+  readonly msgID: string;
+}
+
+export const encodeChainEvent = (
+  json: string,
+  msgID: string,
+  maxPayload: number,
+): ReadonlyArray<OutgoingMessage> => {
+  const raw = Buffer.from(json);
+  if (raw.length <= COMPRESS_ABOVE) return [{ data: raw, headers: undefined, msgID }];
+  const body = deflateRawSync(raw);
+  const room = Math.max(1024, maxPayload - HEADROOM);
+  const count = Math.ceil(body.length / room);
+  return Array.from({ length: count }, (_, i) => {
+    const h = natsHeaders();
+    h.set(ENCODING_HEADER, "deflate");
+    if (count > 1) {
+      h.set(PART_HEADER, String(i));
+      h.set(PARTS_HEADER, String(count));
+    }
+    return {
+      data: body.subarray(i * room, (i + 1) * room),
+      headers: h,
+      msgID: count > 1 ? `${msgID}:${i}` : msgID,
+    };
+  });
+};
+
+export interface IncomingMessage {
+  readonly subject: string;
+  readonly data: Uint8Array;
+  readonly headers?: MsgHdrs | undefined;
+}
+
+/**
+ * Reassembles chain events from messages read in stream order: returns the
+ * event's JSON once its last part has arrived, `undefined` while parts are still
+ * missing. A part that does not follow its predecessor (a gap) restarts assembly.
+ */
+export class ChainEventAssembler {
+  #parts: Array<Uint8Array> = [];
+
+  push(message: IncomingMessage): unknown | undefined {
+    const encoding = message.headers?.get(ENCODING_HEADER);
+    const parts = Number(message.headers?.get(PARTS_HEADER) || "1");
+    const part = Number(message.headers?.get(PART_HEADER) || "0");
+    if (parts > 1) {
+      if (part !== this.#parts.length) this.#parts = [];
+      if (part !== this.#parts.length) return undefined;
+      this.#parts.push(message.data);
+      if (this.#parts.length < parts) return undefined;
+    }
+    const body = parts > 1 ? Buffer.concat(this.#parts) : message.data;
+    this.#parts = [];
+    const text =
+      encoding === "deflate" ? inflateRawSync(body).toString("utf8") : Buffer.from(body).toString("utf8");
+    return JSON.parse(text);
+  }
+}

@@ -1,0 +1,22 @@
+import { rm } from "node:fs/promises";
+import { jetstreamManager } from "@nats-io/jetstream";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { Effect } from "effect";
+import { levelPath } from "../storage/dataDirDb.js";
+
+/**
+ * The embedded devnet restarts from its seed every time, so blocks that an
+ * earlier run indexed no longer exist. Everything derived from them (ingest
+ * checkpoints and indexes in LevelDB, the CHAIN_EVENTS stream) is dropped so it
+ * is rebuilt from the seeded chain, which takes about a second. Never used with
+ * a CHAINS_CONFIG: real chains keep their history and their derived state.
+ */
+export const resetDerivedState = (nc: NatsConnection, dataDir: string) =>
+  Effect.gen(function* () {
+    yield* Effect.promise(() => rm(levelPath(dataDir), { recursive: true, force: true }));
+    yield* Effect.promise(async () => {
+      const jsm = await jetstreamManager(nc);
+      await jsm.streams.delete("CHAIN_EVENTS").catch(() => false);
+    });
+    yield* Effect.logInfo("devnet restarted from its seed: chain indexes are rebuilt from it");
+  });
