@@ -1,5 +1,6 @@
 import { Config, ConfigError, Context, Effect, Either, Layer, LogLevel, Option } from "effect";
 import { ALL_ROLES, type Role } from "./domain/Role.js";
+import { parseAllowEntry } from "./webhooks/hostAllowList.js";
 
 /** Settings read once at start-up from the environment (see README, "Configuration"). */
 export interface AppSettings {
@@ -24,6 +25,16 @@ export interface AppSettings {
   /** Default per-key token bucket: sustained requests per second and burst size. */
   readonly rateLimitRps: number;
   readonly rateLimitBurst: number;
+  /** Whether webhook URLs may use plain http; default: only with the embedded devnet. */
+  readonly webhookAllowHttp: boolean;
+  /** Non-public webhook targets accepted anyway: host names, IP addresses, CIDR ranges. */
+  readonly webhookAllowedHosts: ReadonlyArray<string>;
+  /** Most webhooks one team may have. */
+  readonly webhookMaxPerTeam: number;
+  /** Most addresses one webhook may subscribe to. */
+  readonly webhookMaxAddresses: number;
+  /** Most addresses one request may carry (per array). */
+  readonly webhookMaxAddressesPerCall: number;
 }
 
 export class AppConfig extends Context.Tag("app/AppConfig")<AppConfig, AppSettings>() {}
@@ -104,6 +115,39 @@ const roles = optionalString("ROLES").pipe(
   }),
 );
 
+const boolean = (name: string) =>
+  optionalString(name).pipe(
+    Config.mapOrFail((value): Either.Either<Option.Option<boolean>, ConfigError.ConfigError> => {
+      if (Option.isNone(value)) return Either.right(Option.none());
+      const lower = value.value.toLowerCase();
+      if (lower === "true" || lower === "1") return Either.right(Option.some(true));
+      if (lower === "false" || lower === "0") return Either.right(Option.some(false));
+      return Either.left(invalid(name, "true or false", value.value));
+    }),
+  );
+
+const webhookAllowedHosts = optionalString("WEBHOOK_ALLOWED_HOSTS").pipe(
+  Config.mapOrFail((value): Either.Either<Option.Option<ReadonlyArray<string>>, ConfigError.ConfigError> => {
+    if (Option.isNone(value)) return Either.right(Option.none());
+    const entries = value.value
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0);
+    return entries.every((entry) => parseAllowEntry(entry) !== undefined)
+      ? Either.right(Option.some(entries))
+      : Either.left(
+          invalid(
+            "WEBHOOK_ALLOWED_HOSTS",
+            "a comma-separated list of host names, IP addresses or CIDR ranges",
+            value.value,
+          ),
+        );
+  }),
+);
+
+/** With the embedded devnet, demos deliver to a receiver on this machine. */
+const DEVNET_ALLOWED_HOSTS = ["localhost", "127.0.0.0/8", "::1"];
+
 const settingsFields = Config.all({
   port: integer("PORT", 8080, 1, 65535),
   natsUrl,
@@ -124,13 +168,25 @@ const settingsFields = Config.all({
   ),
   rateLimitRps: integer("RATE_LIMIT_RPS", 100, 1, 1_000_000),
   rateLimitBurst: integer("RATE_LIMIT_BURST", 200, 1, 1_000_000),
+  webhookAllowHttp: boolean("WEBHOOK_ALLOW_HTTP"),
+  webhookAllowedHosts,
+  webhookMaxPerTeam: integer("WEBHOOK_MAX_PER_TEAM", 100, 1, 100_000),
+  webhookMaxAddresses: integer("WEBHOOK_MAX_ADDRESSES", 10_000, 1, 100_000),
+  webhookMaxAddressesPerCall: integer("WEBHOOK_MAX_ADDRESSES_PER_CALL", 1_000, 1, 100_000),
 });
 
 /** All settings, each variable validated on its own so every error names its variable. */
-export const appSettings: Config.Config<AppSettings> = Config.map(settingsFields, (fields) => ({
-  ...fields,
-  publicUrl: Option.getOrElse(fields.publicUrl, () => `http://localhost:${fields.port}`),
-}));
+export const appSettings: Config.Config<AppSettings> = Config.map(settingsFields, (fields) => {
+  const devnet = Option.isNone(fields.chainsConfig);
+  return {
+    ...fields,
+    publicUrl: Option.getOrElse(fields.publicUrl, () => `http://localhost:${fields.port}`),
+    webhookAllowHttp: Option.getOrElse(fields.webhookAllowHttp, () => devnet),
+    webhookAllowedHosts: Option.getOrElse(fields.webhookAllowedHosts, () =>
+      devnet ? DEVNET_ALLOWED_HOSTS : [],
+    ),
+  };
+});
 
 /** The messages of a ConfigError, one sentence per invalid variable. */
 export const describeConfigError = (error: ConfigError.ConfigError): ReadonlyArray<string> =>

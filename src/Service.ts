@@ -33,7 +33,10 @@ export const runRoles = (broker: BrokerAddress) =>
       if (config.roles.includes("api") || config.roles.includes("ingest")) {
         const chains = yield* chainsSource;
         if (chains.devnet !== undefined) {
-          yield* resetDerivedState(yield* (yield* NatsConnections.NatsConnections).get("api"), config.dataDir);
+          yield* resetDerivedState(
+            yield* (yield* NatsConnections.NatsConnections).get("api"),
+            config.dataDir,
+          );
         }
         const chainLayer = Layer.provideMerge(ChainClients.layer, chains.layer);
         const context = yield* Layer.build(Layer.merge(chainLayer, Level.layer(levelPath(config.dataDir))));

@@ -27,6 +27,11 @@ const settings: AppSettings = {
   publicUrl: `http://127.0.0.1:${process.env.PORT}`,
   rateLimitRps: 1_000_000,
   rateLimitBurst: 1_000_000,
+  webhookAllowHttp: false,
+  webhookAllowedHosts: [],
+  webhookMaxPerTeam: 100,
+  webhookMaxAddresses: 10_000,
+  webhookMaxAddressesPerCall: 1_000,
 };
 const fiber = Effect.runFork(
   runRoles(broker).pipe(

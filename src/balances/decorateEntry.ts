@@ -59,6 +59,8 @@ export const decorateEntry = (
           },
         }
       : {}),
-    ...(metadata.has("pools") && price !== undefined ? { pool: poolOf(chain.chain_id, price.pool) } : {}),
+    ...(metadata.has("pools") && price?.pool !== undefined
+      ? { pool: poolOf(chain.chain_id, price.pool) }
+      : {}),
   };
 };

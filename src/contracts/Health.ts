@@ -12,6 +12,8 @@ export class ChainHealth extends Schema.Class<ChainHealth>("ChainHealth")({
   ingest_mode: Schema.optional(Schema.Literal("starting", "history", "live")),
   /** Last block published to CHAIN_EVENTS. */
   processed_block: Schema.optional(Schema.NullOr(Schema.Number)),
+  /** Last block this node's index has applied. */
+  indexed_block: Schema.optional(Schema.NullOr(Schema.Number)),
   /** Blocks between the node's head and the last one published. */
   lag: Schema.optional(Schema.NullOr(Schema.Number)),
   events_per_second: Schema.optional(Schema.Number),

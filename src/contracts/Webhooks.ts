@@ -40,6 +40,12 @@ export const CreateWebhookBody = Schema.Struct({
   token_address: Schema.optional(Schema.NullOr(Address)),
 });
 
+/** A field PATCH refuses, with the sentence that says where it is changed instead. */
+const NotUpdatable = (reason: string) =>
+  Schema.optional(
+    Schema.Never.annotations({ message: () => reason, description: `Not accepted: ${reason}.` }),
+  );
+
 export const UpdateWebhookBody = Schema.Struct({
   name: Schema.optional(Schema.NullOr(Schema.String)),
   url: Schema.optional(Schema.NullOr(Schema.String)),
@@ -50,6 +56,12 @@ export const UpdateWebhookBody = Schema.Struct({
   activity_type: Schema.optional(Schema.NullOr(ActivityType)),
   asset_type: Schema.optional(Schema.NullOr(AssetType)),
   token_address: Schema.optional(Schema.NullOr(Address)),
+  type: NotUpdatable(
+    "cannot be changed: create a new webhook of the other type (and manage addresses with PUT or PATCH /beta/evm/subscriptions/webhooks/{webhookId}/addresses)",
+  ),
+  addresses: NotUpdatable(
+    "cannot be changed here: use PUT or PATCH /beta/evm/subscriptions/webhooks/{webhookId}/addresses",
+  ),
 });
 
 export class WebhookList extends Schema.Class<WebhookList>("WebhookList")({
@@ -62,7 +74,9 @@ export class AddressList extends Schema.Class<AddressList>("AddressList")({
   next_offset: Schema.optional(Schema.String),
 }) {}
 
-const WebhookIdParams = Schema.Struct({ webhookId: Schema.String });
+const WebhookIdParams = Schema.Struct({
+  webhookId: Schema.UUID.annotations({ message: () => "must be a webhook id (a UUID)" }),
+});
 const PageQuery = Schema.Struct({
   limit: Schema.optional(Schema.String.annotations({ description: "1 to 100, default 100." })),
   offset: Schema.optional(Schema.String.annotations({ description: "Cursor from `next_offset`." })),

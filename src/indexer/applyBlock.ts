@@ -95,9 +95,9 @@ export const planBlock = async (
   const existingMetadata = await db.getMany(tokens.map((token) => tokenMetadataKey(block.chain_id, token)));
   const unknown = tokens.filter((_, i) => existingMetadata[i] === undefined);
   const metadata = await readMetadata(unknown);
-  unknown.forEach((token, i) =>
-    ops.push({ type: "put", key: tokenMetadataKey(block.chain_id, token), value: metadata[i] }),
-  );
+  unknown.forEach((token, i) => {
+    ops.push({ type: "put", key: tokenMetadataKey(block.chain_id, token), value: metadata[i] });
+  });
 
   putNew(blockTimeKey(block.chain_id, block.number), block.timestamp);
   putNew(timeBlockKey(block.chain_id, block.timestamp, block.number), block.number);

@@ -1,7 +1,10 @@
 import { createHash } from "node:crypto";
 
 const escapeXml = (text: string) =>
-  text.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c]!);
+  text.replace(
+    /[<>&"']/g,
+    (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c]!,
+  );
 
 /**
  * A logo for a token that has none configured: a disc coloured from the token's
@@ -22,4 +25,5 @@ export const generatedLogo = (seed: string, symbol: string | null): string => {
 };
 
 /** A strong validator for the image, so browsers and CDNs can revalidate cheaply. */
-export const etagOf = (body: string) => `"${createHash("sha256").update(body).digest("base64url").slice(0, 16)}"`;
+export const etagOf = (body: string) =>
+  `"${createHash("sha256").update(body).digest("base64url").slice(0, 16)}"`;

@@ -20,7 +20,10 @@ export const STREAMS: ReadonlyArray<
 export const BUCKETS = {
   keys: { history: 1, ttl: 0 },
   teams: { history: 1, ttl: 0 },
+  // Webhook records, address lists and team lists (layout: src/webhooks/store/kvKeys.ts).
   webhooks: { history: 5, ttl: 0 },
+  // address -> webhook index the notifier reads; entries are revision-ordered, one value each suffices.
+  webhook_addresses: { history: 1, ttl: 0 },
   usage: { history: 1, ttl: 0 },
   // Deployment-wide secrets generated on first start (e.g. the key that signs paging cursors).
   settings: { history: 1, ttl: 0 },

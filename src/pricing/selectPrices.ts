@@ -2,12 +2,12 @@ import type { IndexedPool } from "../indexer/IndexRecords.js";
 import { priceFromReserves, priceFromSqrtPriceX96, toUnits } from "./poolMath.js";
 import { NATIVE_CURRENCY, type PoolSnapshot } from "./poolReads.js";
 
-/** A token's USD price and the pool that set it. */
+/** A token's USD price and the pool that set it (none for a stablecoin without pools: it is 1 by definition). */
 export interface PriceQuote {
   readonly priceUsd: number;
   /** USD liquidity of the pool that set the price (see docs/pricing.md). */
-  readonly poolSize: number;
-  readonly pool: IndexedPool;
+  readonly poolSize: number | undefined;
+  readonly pool: IndexedPool | undefined;
 }
 
 export interface PricingInputs {
@@ -68,7 +68,7 @@ const sides = (inputs: PricingInputs): ReadonlyArray<Side> => {
  * quote tokens) are priced from their deepest pool against a stablecoin; every
  * other token from its deepest pool against a stablecoin or a priced hop. A
  * pool's size is twice the USD value of the priced side's depth. Stablecoins
- * are worth 1 and carry the size of their deepest pool.
+ * are worth 1 and carry the size of their deepest pool (no size when they have none).
  */
 export const selectPrices = (inputs: PricingInputs): ReadonlyMap<string, PriceQuote> => {
   const all = sides(inputs);
@@ -83,7 +83,7 @@ export const selectPrices = (inputs: PricingInputs): ReadonlyMap<string, PriceQu
       const otherUsd = pricedBy(side.other);
       if (otherUsd === undefined) continue;
       const poolSize = 2 * side.otherDepth * otherUsd;
-      if (chosen === undefined || poolSize > chosen.poolSize) {
+      if (chosen === undefined || poolSize > (chosen.poolSize ?? 0)) {
         chosen = { priceUsd: stable.has(token) ? 1 : side.price * otherUsd, poolSize, pool: side.pool };
       }
     }
@@ -103,6 +103,10 @@ export const selectPrices = (inputs: PricingInputs): ReadonlyMap<string, PriceQu
     if (quotes.has(token)) continue;
     const quote = best(token, (other) => (other === token ? undefined : usd.get(other)));
     if (quote !== undefined) quotes.set(token, quote);
+  }
+  for (const stablecoin of inputs.stablecoins) {
+    if (!quotes.has(stablecoin))
+      quotes.set(stablecoin, { priceUsd: 1, poolSize: undefined, pool: undefined });
   }
   return quotes;
 };

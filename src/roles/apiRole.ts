@@ -12,6 +12,7 @@ import { makeHealthRoute } from "../api/handlers/healthHandler.js";
 import { nativeLogoRoute, tokenLogoRoute } from "../api/handlers/logoHandler.js";
 import { supportedChainsRoute } from "../api/handlers/supportedChainsHandler.js";
 import { tokenBalanceRoute } from "../api/handlers/tokenBalanceHandler.js";
+import { type WebhookServices, webhookRoutes } from "../api/handlers/webhooks/webhookRoutes.js";
 import * as KeyDirectory from "../api/keys/KeyDirectory.js";
 import type { KeyBuckets } from "../api/keys/KeyStore.js";
 import { RateLimiter } from "../api/RateLimiter.js";
@@ -28,6 +29,9 @@ import { ensureStreams, openBucket } from "../nats/JetStreamSetup.js";
 import { NatsConnections } from "../nats/NatsConnections.js";
 import * as Presence from "../presence/Presence.js";
 import { Level } from "../storage/Level.js";
+import * as WebhookPolicy from "../webhooks/WebhookPolicy.js";
+import * as WebhookStore from "../webhooks/WebhookStore.js";
+import * as WebhookSupervisor from "../webhooks/WebhookSupervisor.js";
 
 /** Everything an API handler may ask for. */
 type ApiServices =
@@ -40,7 +44,8 @@ type ApiServices =
   | IngestStatusBook.IngestStatusBook
   | Balances.Balances
   | CursorSecret.CursorSecret
-  | Level;
+  | Level
+  | WebhookServices;
 
 /**
  * The api role: creates streams and buckets (idempotently), then serves every
@@ -61,6 +66,10 @@ export const apiRole = Effect.gen(function* () {
     openBucket(nc, "settings"),
   ]);
   const buckets: KeyBuckets = { keys, teams };
+  const webhookBuckets = {
+    webhooks: yield* openBucket(nc, "webhooks"),
+    index: yield* openBucket(nc, "webhook_addresses"),
+  };
 
   const services = Layer.mergeAll(
     KeyDirectory.layer(buckets),
@@ -70,6 +79,10 @@ export const apiRole = Effect.gen(function* () {
     IngestStatusBook.layer(ingestStatus),
     CursorSecret.layer(settings),
     Balances.layer,
+    WebhookPolicy.layer,
+    WebhookStore.layer(webhookBuckets),
+    // Starts an actor for every stored webhook before any route is served.
+    WebhookSupervisor.layer(webhookBuckets.webhooks),
   );
   const context = yield* Layer.build(services);
 
@@ -82,6 +95,7 @@ export const apiRole = Effect.gen(function* () {
       nativeLogoRoute,
       accountRoute,
       defiPositionsRoute,
+      ...webhookRoutes,
       yield* makeHealthRoute,
     ];
     yield* serveRoutes(nc, routes, {

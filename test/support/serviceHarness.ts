@@ -69,12 +69,17 @@ export const startService = async (
     natsPassword: Option.none(),
     dataDir,
     chainsConfig: Option.some(options.chainsConfig),
-    logLevel: LogLevel.Warning,
+    logLevel: process.env.TEST_LOG === "debug" ? LogLevel.Debug : LogLevel.Warning,
     roles: options.roles ?? ALL_ROLES,
     requestTimeoutMs: 5_000,
     publicUrl: `http://127.0.0.1:${port}`,
     rateLimitRps: 1_000,
     rateLimitBurst: 1_000,
+    webhookAllowHttp: false,
+    webhookAllowedHosts: [],
+    webhookMaxPerTeam: 100,
+    webhookMaxAddresses: 10_000,
+    webhookMaxAddressesPerCall: 1_000,
     ...options.settings,
   };
   const program = runRoles(nats.broker).pipe(

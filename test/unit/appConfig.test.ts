@@ -20,7 +20,57 @@ describe("AppConfig", () => {
       publicUrl: "http://localhost:8080",
       natsUrl: Option.none(),
       chainsConfig: Option.none(),
+      webhookAllowHttp: true,
+      webhookAllowedHosts: ["localhost", "127.0.0.0/8", "::1"],
+      webhookMaxPerTeam: 100,
+      webhookMaxAddresses: 10_000,
+      webhookMaxAddressesPerCall: 1_000,
     });
+  });
+
+  it("default: with a chains file, webhooks need https and public targets", () => {
+    const settings = read({ CHAINS_CONFIG: "/etc/chains.json" });
+    expect(Either.isRight(settings) && settings.right).toMatchObject({
+      webhookAllowHttp: false,
+      webhookAllowedHosts: [],
+    });
+  });
+
+  it("args: webhook settings are parsed; explicit values win over the devnet defaults", () => {
+    const settings = read({
+      WEBHOOK_ALLOW_HTTP: "TRUE",
+      WEBHOOK_ALLOWED_HOSTS: " hooks.internal , 10.20.0.0/16,fd00::/8 ",
+      WEBHOOK_MAX_PER_TEAM: "5",
+      WEBHOOK_MAX_ADDRESSES: "50",
+      WEBHOOK_MAX_ADDRESSES_PER_CALL: "10",
+      CHAINS_CONFIG: "/etc/chains.json",
+    });
+    expect(Either.isRight(settings) && settings.right).toMatchObject({
+      webhookAllowHttp: true,
+      webhookAllowedHosts: ["hooks.internal", "10.20.0.0/16", "fd00::/8"],
+      webhookMaxPerTeam: 5,
+      webhookMaxAddresses: 50,
+      webhookMaxAddressesPerCall: 10,
+    });
+    const devnetStrict = read({ WEBHOOK_ALLOW_HTTP: "false" });
+    expect(Either.isRight(devnetStrict) && devnetStrict.right.webhookAllowHttp).toBe(false);
+  });
+
+  it("error: each bad webhook variable gets one sentence naming it", () => {
+    const settings = read({
+      WEBHOOK_ALLOW_HTTP: "maybe",
+      WEBHOOK_ALLOWED_HOSTS: "localhost,10.0.0.0/99",
+      WEBHOOK_MAX_PER_TEAM: "0",
+      WEBHOOK_MAX_ADDRESSES: "lots",
+      WEBHOOK_MAX_ADDRESSES_PER_CALL: "-1",
+    });
+    expect(Either.isLeft(settings) && describeConfigError(settings.left)).toEqual([
+      'WEBHOOK_ALLOW_HTTP must be true or false (got "maybe").',
+      'WEBHOOK_ALLOWED_HOSTS must be a comma-separated list of host names, IP addresses or CIDR ranges (got "localhost,10.0.0.0/99").',
+      'WEBHOOK_MAX_PER_TEAM must be an integer from 1 to 100000 (got "0").',
+      'WEBHOOK_MAX_ADDRESSES must be an integer from 1 to 100000 (got "lots").',
+      'WEBHOOK_MAX_ADDRESSES_PER_CALL must be an integer from 1 to 100000 (got "-1").',
+    ]);
   });
 
   it("args: values are parsed and trimmed; PUBLIC_URL loses its trailing slash", () => {

@@ -3,8 +3,10 @@ import { ChainClients } from "../../chains/ChainClients.js";
 import { Chains } from "../../chains/Chains.js";
 import { health } from "../../contracts/Health.js";
 import { ALL_ROLES } from "../../domain/Role.js";
+import { makeIndexReader } from "../../indexer/IndexReader.js";
 import { IngestStatusBook } from "../../ingest/IngestStatusBook.js";
 import { Presence } from "../../presence/Presence.js";
+import { Level } from "../../storage/Level.js";
 import { route } from "../Handler.js";
 
 /** How long one probe of the chains is reused, so that /healthz polling never loads the RPC nodes. */
@@ -45,8 +47,10 @@ const probeChains = Effect.gen(function* () {
 });
 
 /**
- * GET /healthz: 200 once every role has a live instance and every configured
- * chain's RPC answers; otherwise 503 with the reason and the same detail.
+ * GET /healthz: 200 once every role has a live instance, every configured
+ * chain's RPC answers, its history is read and this node's index has applied
+ * what ingestion published (so balances are complete); otherwise 503 with the
+ * reason and the same detail.
  * Built at start so the chain probe is shared and reused for PROBE_TTL_MS.
  */
 export const makeHealthRoute = Effect.gen(function* () {
@@ -55,14 +59,21 @@ export const makeHealthRoute = Effect.gen(function* () {
     Effect.gen(function* () {
       const presence = yield* Presence;
       const ingest = yield* IngestStatusBook;
-      const chains = (yield* probe).map((chain) => {
+      const index = makeIndexReader(yield* Level);
+      const probed = yield* probe;
+      const indexed = yield* Effect.promise(() =>
+        Promise.all(probed.map((chain) => index.checkpoint(chain.chain_id))),
+      );
+      const chains = probed.map((chain, i) => {
         const status = ingest.get(chain.chain_id);
+        const indexedBlock = indexed[i]?.number ?? null;
         return status === undefined
-          ? chain
+          ? { ...chain, indexed_block: indexedBlock }
           : {
               ...chain,
               ingest_mode: status.mode,
               processed_block: status.processed,
+              indexed_block: indexedBlock,
               lag: status.lag,
               events_per_second: status.events_per_second,
             };
@@ -72,6 +83,14 @@ export const makeHealthRoute = Effect.gen(function* () {
       const failing = chains.filter((chain) => !chain.ok);
       // Balances are complete only once a chain's history is indexed.
       const catchingUp = chains.filter((chain) => "ingest_mode" in chain && chain.ingest_mode !== "live");
+      // ...and once this node's index has applied what ingestion published.
+      const indexing = chains.filter(
+        (chain) =>
+          chain.indexed_block === null ||
+          ("processed_block" in chain &&
+            chain.processed_block !== null &&
+            chain.indexed_block < chain.processed_block - 1),
+      );
       const reasons = [
         ...(missingRoles.length > 0 ? [`no live instance of role ${missingRoles.join(", ")}`] : []),
         ...(failing.length > 0
@@ -79,6 +98,9 @@ export const makeHealthRoute = Effect.gen(function* () {
           : []),
         ...(catchingUp.length > 0
           ? [`chain ${catchingUp.map((c) => `${c.name} (${c.chain_id})`).join(", ")} still reading history`]
+          : []),
+        ...(indexing.length > 0
+          ? [`chain ${indexing.map((c) => `${c.name} (${c.chain_id})`).join(", ")} still being indexed`]
           : []),
       ];
       const ok = reasons.length === 0;

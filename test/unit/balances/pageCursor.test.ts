@@ -19,8 +19,17 @@ describe("page cursor", () => {
   it("error: forged, tampered, truncated or foreign cursors are refused", () => {
     const cursor = encodeCursor(secret, state);
     const [payload, mac] = cursor.split(".");
-    const tampered = Buffer.from(JSON.stringify([1, state.wallet, "q", [[1, 1]], state.after])).toString("base64url");
-    for (const bad of [`${tampered}.${mac}`, cursor.slice(0, -2), payload!, "", "abc.def", encodeCursor(randomBytes(32), state)]) {
+    const tampered = Buffer.from(JSON.stringify([1, state.wallet, "q", [[1, 1]], state.after])).toString(
+      "base64url",
+    );
+    for (const bad of [
+      `${tampered}.${mac}`,
+      cursor.slice(0, -2),
+      payload!,
+      "",
+      "abc.def",
+      encodeCursor(randomBytes(32), state),
+    ]) {
       expect(decodeCursor(secret, bad), bad).toBeUndefined();
     }
   });

@@ -8,7 +8,8 @@ import {
   parseMetadata,
 } from "../../../src/balances/parseBalancesQuery.js";
 
-const code = <A>(result: Either.Either<A, { code: string }>) => (Either.isLeft(result) ? result.left.code : "ok");
+const code = <A>(result: Either.Either<A, { code: string }>) =>
+  Either.isLeft(result) ? result.left.code : "ok";
 
 describe("balances query parameters", () => {
   it("default: omitted parameters take their defaults", () => {

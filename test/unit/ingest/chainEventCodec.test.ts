@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { ChainEventAssembler, encodeChainEvent } from "../../../src/ingest/chainEventCodec.js";
 
 const bigEvent = (logs: number) =>
-  JSON.stringify({ number: 1, logs: Array.from({ length: logs }, (_, i) => ({ i, data: `0x${i.toString(16).padStart(64, "7")}${Math.random().toString(16).slice(2)}` })) });
+  JSON.stringify({
+    number: 1,
+    logs: Array.from({ length: logs }, (_, i) => ({
+      i,
+      data: `0x${i.toString(16).padStart(64, "7")}${Math.random().toString(16).slice(2)}`,
+    })),
+  });
 
 describe("chain event codec", () => {
   it("default: small events travel as plain JSON in one message", () => {

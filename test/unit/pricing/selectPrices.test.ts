@@ -65,7 +65,7 @@ describe("selectPrices", () => {
     });
     expect(prices.get(WETH)?.priceUsd).toBeCloseTo(3000, 6);
     expect(prices.get(WETH)?.poolSize).toBeCloseTo(6_000_000, 0);
-    expect(prices.get(WETH)?.pool.pool).toBe("0x01");
+    expect(prices.get(WETH)?.pool?.pool).toBe("0x01");
     expect(prices.get(HOP)?.priceUsd).toBeCloseTo(30, 6);
     expect(prices.get(HOP)?.poolSize).toBeCloseTo(60_000, 0);
     expect(prices.get(USDC)).toMatchObject({ priceUsd: 1, poolSize: 6_000_000 });
@@ -111,5 +111,7 @@ describe("selectPrices", () => {
     const prices = selectPrices({ ...base, snapshots: [v2("0x07", HOP, DEEP, e(1, 18), e(1, 8))] });
     expect(prices.has(HOP)).toBe(false);
     expect(prices.has(DEEP)).toBe(false);
+    // A stablecoin is worth 1 by definition, even without a pool (and then has no pool size).
+    expect(prices.get(USDC)).toEqual({ priceUsd: 1, poolSize: undefined, pool: undefined });
   });
 });

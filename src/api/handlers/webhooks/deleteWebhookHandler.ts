@@ -1,0 +1,17 @@
+import { Effect } from "effect";
+import { deleteWebhook } from "../../../contracts/Webhooks.js";
+import { WebhookStore } from "../../../webhooks/WebhookStore.js";
+import { WebhookSupervisor } from "../../../webhooks/WebhookSupervisor.js";
+import { route } from "../../Handler.js";
+import { callerTeamId, normaliseId } from "./callerTeam.js";
+
+/** DELETE /beta/evm/subscriptions/webhooks/{webhookId}: permanent; stops its actor; 200 with an empty body. 0 CU. */
+export const deleteWebhookRoute = route(deleteWebhook, ({ params }) =>
+  Effect.gen(function* () {
+    const teamId = yield* callerTeamId;
+    const id = normaliseId(params.webhookId);
+    yield* (yield* WebhookStore).remove(teamId, id);
+    (yield* WebhookSupervisor).forget(id);
+    return { cu: 0, body: "" };
+  }),
+);

@@ -1,0 +1,26 @@
+import type { WebhookPolicy } from "../../../webhooks/WebhookPolicy.js";
+import type { WebhookStore } from "../../../webhooks/WebhookStore.js";
+import type { WebhookSupervisor } from "../../../webhooks/WebhookSupervisor.js";
+import type { Route } from "../../Handler.js";
+import { getAddressesRoute, replaceAddressesRoute, updateAddressesRoute } from "./addressHandlers.js";
+import { createWebhookRoute } from "./createWebhookHandler.js";
+import { deleteWebhookRoute } from "./deleteWebhookHandler.js";
+import { getWebhookRoute, listWebhooksRoute } from "./readWebhookHandlers.js";
+import { rotateSecretRoute } from "./rotateSecretHandler.js";
+import { updateWebhookRoute } from "./updateWebhookHandler.js";
+
+/** What the webhook routes need from the API role. */
+export type WebhookServices = WebhookStore | WebhookPolicy | WebhookSupervisor;
+
+/** Every webhook management route (all 0 CU). */
+export const webhookRoutes: ReadonlyArray<Route<WebhookServices>> = [
+  createWebhookRoute,
+  listWebhooksRoute,
+  getWebhookRoute,
+  updateWebhookRoute,
+  deleteWebhookRoute,
+  getAddressesRoute,
+  replaceAddressesRoute,
+  updateAddressesRoute,
+  rotateSecretRoute,
+];

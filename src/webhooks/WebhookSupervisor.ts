@@ -1,0 +1,135 @@
+import { type KV, KvWatchInclude } from "@nats-io/kv";
+import { Context, Effect, Layer, Option } from "effect";
+import { type ActorOptions, type AnyActorLogic, type AnyActorRef, createActor } from "xstate";
+import { HOOK_PREFIX, HOOKS_FILTER } from "./store/kvKeys.js";
+import { decodeRecord } from "./WebhookRecord.js";
+import { lifecycleOf, type WebhookClock, type WebhookVersion, webhookMachine } from "./webhookMachine.js";
+
+/** A clock for both reading the time and XState's timers (SimulatedClock is one). */
+export type SupervisorClock = WebhookClock & NonNullable<ActorOptions<AnyActorLogic>["clock"]>;
+
+/**
+ * Runs one webhook actor (webhookMachine) per stored webhook in this process.
+ * KV is the source of truth: at start the supervisor starts an actor for every
+ * stored webhook, then follows a watch on `hook.>`, so a change made by any API
+ * worker reaches the actors of every worker. The handlers also report their own
+ * writes (`observe`, `forget`) so this worker's actors change at once; events
+ * carry the KV revision, so the watch and the handler never apply a change twice
+ * or out of order.
+ */
+export class WebhookSupervisor extends Context.Tag("app/webhooks/WebhookSupervisor")<
+  WebhookSupervisor,
+  {
+    /** Starts the webhook's actor, or sends it the event for this newer version. */
+    readonly observe: (version: WebhookVersion) => void;
+    /** The webhook is deleted: stop its actor for good. */
+    readonly forget: (id: string) => void;
+    /** The actor's lifecycle state (`active`, `inactive`), or `undefined` when none runs. */
+    readonly stateOf: (id: string) => string | undefined;
+    /** The version the actor holds, or `undefined` when none runs. */
+    readonly versionOf: (id: string) => WebhookVersion | undefined;
+    /** How many actors run. */
+    readonly size: () => number;
+  }
+>() {}
+
+type WebhookActor = ReturnType<typeof createActor<typeof webhookMachine>>;
+
+const eventFor = (actor: WebhookActor, version: WebhookVersion) => {
+  const wasActive = actor.getSnapshot().context.record.active;
+  if (version.record.active === wasActive) return { type: "webhook.updated" as const, ...version };
+  return {
+    type: version.record.active ? ("webhook.activate" as const) : ("webhook.deactivate" as const),
+    ...version,
+  };
+};
+
+const decode = Option.liftThrowable(decodeRecord);
+
+/** Starts actors for every stored webhook, then follows the bucket until the scope closes. */
+export const layer = (
+  kv: KV,
+  clock: SupervisorClock | WebhookClock = { now: () => Date.now() },
+): Layer.Layer<WebhookSupervisor> =>
+  Layer.scoped(
+    WebhookSupervisor,
+    Effect.gen(function* () {
+      const actors = new Map<string, WebhookActor>();
+      // Ids are never reused, so once deleted an id stays deleted; this stops a late read restarting it.
+      const deleted = new Set<string>();
+      const timers = "setTimeout" in clock ? { clock } : {};
+
+      const observe = (version: WebhookVersion) => {
+        const id = version.record.id;
+        if (deleted.has(id)) return;
+        const actor = actors.get(id);
+        if (actor === undefined) {
+          const started = createActor(webhookMachine, { input: { ...version, clock }, ...timers });
+          actors.set(id, started.start());
+          return;
+        }
+        if (version.revision > actor.getSnapshot().context.revision) actor.send(eventFor(actor, version));
+      };
+
+      const forget = (id: string) => {
+        deleted.add(id);
+        const actor = actors.get(id);
+        if (actor === undefined) return;
+        actor.send({ type: "webhook.delete" });
+        actor.stop();
+        actors.delete(id);
+      };
+
+      const onEntry = (key: string, operation: string, revision: number, text: () => string) => {
+        const id = key.slice(HOOK_PREFIX.length);
+        if (operation !== "PUT") return forget(id);
+        const record = decode(text());
+        if (Option.isSome(record)) observe({ record: record.value, revision });
+      };
+
+      // Watch first, then read what is stored: a change landing in between is seen at least once.
+      const watch = yield* Effect.promise(() =>
+        kv.watch({ key: HOOKS_FILTER, include: KvWatchInclude.UpdatesOnly }),
+      );
+      yield* Effect.addFinalizer(() =>
+        Effect.sync(() => {
+          watch.stop();
+          for (const actor of actors.values()) actor.stop();
+          actors.clear();
+        }),
+      );
+      yield* Effect.forkScoped(
+        Effect.promise(async () => {
+          for await (const entry of watch)
+            onEntry(entry.key, entry.operation, entry.revision, () => entry.string());
+        }),
+      );
+      const keys = yield* Effect.promise(async () => {
+        const found: Array<string> = [];
+        for await (const key of await kv.keys(HOOKS_FILTER)) found.push(key);
+        return found;
+      });
+      const entries = yield* Effect.forEach(keys, (key) => Effect.promise(() => kv.get(key)), {
+        concurrency: 16,
+      });
+      for (const entry of entries) {
+        if (entry !== null) onEntry(entry.key, entry.operation, entry.revision, () => entry.string());
+      }
+      yield* Effect.logDebug(`webhook supervisor started ${actors.size} actors`);
+
+      const actorOf = (id: string): AnyActorRef | undefined => actors.get(id);
+      return {
+        observe,
+        forget,
+        stateOf: (id: string) => {
+          const actor = actorOf(id);
+          return actor === undefined ? undefined : lifecycleOf(actor.getSnapshot().value);
+        },
+        versionOf: (id: string) => {
+          const context = actors.get(id)?.getSnapshot().context;
+          return context === undefined ? undefined : { record: context.record, revision: context.revision };
+        },
+        size: () => actors.size,
+      } as const;
+    }),
+  );

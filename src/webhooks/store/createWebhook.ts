@@ -1,0 +1,45 @@
+import { Effect } from "effect";
+import { encodeRecord, type WebhookRecord } from "../WebhookRecord.js";
+import { applyToIndex } from "./addressIndex.js";
+import { encodeList } from "./addressLists.js";
+import { addressesKey, hookKey } from "./kvKeys.js";
+import { kvCall } from "./kvOps.js";
+import type { StoreBuckets, Versioned } from "./StoreBuckets.js";
+import { releaseSlot, reserveSlot } from "./teamIndex.js";
+
+/**
+ * Stores a new webhook: reserve its slot in the team's list (enforcing the
+ * cap), write its address list and index entries, then the record last, so a
+ * record that can be read always has its addresses. If a step fails the slot
+ * and whatever was written are removed again.
+ */
+export const createWebhook = (
+  buckets: StoreBuckets,
+  record: WebhookRecord,
+  addresses: ReadonlyArray<string>,
+  maxPerTeam: number,
+) =>
+  Effect.gen(function* () {
+    yield* reserveSlot(buckets.webhooks, record.team_id, record.id, maxPerTeam);
+    const undo = Effect.all(
+      [
+        releaseSlot(buckets.webhooks, record.team_id, record.id),
+        kvCall(() => buckets.webhooks.delete(addressesKey(record.id))),
+      ],
+      { discard: true },
+    ).pipe(Effect.ignore);
+    return yield* Effect.gen(function* () {
+      const listRevision = yield* kvCall(() =>
+        buckets.webhooks.create(addressesKey(record.id), encodeList(addresses)),
+      );
+      yield* applyToIndex(buckets.index, {
+        webhookId: record.id,
+        revision: listRevision,
+        added: addresses,
+        removed: [],
+        fresh: true,
+      });
+      const revision = yield* kvCall(() => buckets.webhooks.create(hookKey(record.id), encodeRecord(record)));
+      return { value: record, revision } satisfies Versioned<WebhookRecord>;
+    }).pipe(Effect.onError(() => undo));
+  });

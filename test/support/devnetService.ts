@@ -1,0 +1,46 @@
+import { Effect } from "effect";
+import { createKey } from "../../src/api/keys/KeyStore.js";
+import { openBucket } from "../../src/nats/JetStreamSetup.js";
+import { startTestDevnet, type TestDevnet } from "./devnetFixture.js";
+import { startTestNats, type TestNats } from "./natsServer.js";
+import { eventually, type RunningService, startService } from "./serviceHarness.js";
+
+/** The whole service on the embedded devnet, with a key of team `test`, healthy. */
+export interface DevnetService {
+  readonly nats: TestNats;
+  readonly devnet: TestDevnet;
+  readonly service: RunningService;
+  readonly key: string;
+  readonly get: (path: string, headers?: Record<string, string>) => Promise<Response>;
+  readonly stop: () => Promise<void>;
+}
+
+export const startDevnetService = async (): Promise<DevnetService> => {
+  const nats = await startTestNats();
+  const devnet = await startTestDevnet();
+  const service = await startService(nats, { chainsConfig: devnet.devnet.chainsConfigPath });
+  const admin = await nats.connectAs("admin");
+  const buckets = {
+    keys: await Effect.runPromise(openBucket(admin, "keys")),
+    teams: await Effect.runPromise(openBucket(admin, "teams")),
+  };
+  const { key } = await Effect.runPromise(createKey(buckets, "test"));
+  await eventually(
+    async () => (await fetch(`${service.baseUrl}/healthz`)).status === 200,
+    60_000,
+    "healthz 200",
+  );
+  return {
+    nats,
+    devnet,
+    service,
+    key,
+    get: (path, headers = {}) =>
+      fetch(`${service.baseUrl}${path}`, { headers: { "x-svc-api-key": key, ...headers } }),
+    stop: async () => {
+      await service.stop();
+      await devnet.stop();
+      await nats.stop();
+    },
+  };
+};
