@@ -12,13 +12,16 @@ import {
   adminChainsStatus,
   adminCreateKey,
   adminGetUsage,
+  adminIndexWallet,
   adminListKeys,
   adminListTeams,
   adminRevokeKey,
   adminSetTeamQuota,
 } from "../contracts/Admin.js";
 import { RateLimit } from "../domain/ApiKey.js";
+import { makeIndexReader } from "../indexer/IndexReader.js";
 import { IngestStatusBook } from "../ingest/IngestStatusBook.js";
+import { Level } from "../storage/Level.js";
 import { AdminFailure, type AdminHandler, adminHandler } from "./AdminServer.js";
 
 const DAY_MS = 24 * 3_600_000;
@@ -50,7 +53,7 @@ const parseTime = (value: string | undefined, fallback: number) =>
 
 export const makeAdminHandlers = (
   buckets: KeyBuckets,
-): ReadonlyArray<AdminHandler<UsageBook | IngestStatusBook>> => [
+): ReadonlyArray<AdminHandler<UsageBook | IngestStatusBook | Level>> => [
   adminHandler(adminCreateKey, (payload) =>
     toFailure(
       createKey(
@@ -81,6 +84,13 @@ export const makeAdminHandlers = (
   adminHandler(adminSetTeamQuota, (payload) =>
     toFailure(
       Effect.map(setTeamQuota(buckets, payload.team, payload.monthly_cu_quota), (team) => ({ team })),
+    ),
+  ),
+  adminHandler(adminIndexWallet, (payload) =>
+    Effect.flatMap(Level, (db) =>
+      Effect.promise(async () => ({
+        tokens: await makeIndexReader(db).touchedTokens(payload.wallet.toLowerCase()),
+      })),
     ),
   ),
   adminHandler(adminChainsStatus, () => Effect.map(IngestStatusBook, (book) => ({ chains: book.all() }))),

@@ -88,5 +88,20 @@ export const adminChainsStatus = operation(
   Schema.Struct({ chains: Schema.Array(ChainStatus) }),
 );
 
+export const adminIndexWallet = operation(
+  "admin.index.wallet",
+  Schema.Struct({ wallet: Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]{40}$/)) }),
+  Schema.Struct({
+    tokens: Schema.Array(
+      Schema.Struct({
+        chain_id: Schema.Number,
+        token: Schema.String,
+        standard: Schema.Literal("erc20", "erc721", "erc1155"),
+        first_block: Schema.Number,
+      }),
+    ),
+  }),
+);
+
 /** Error reply of an admin operation (also in the Nats-Service-Error headers). */
 export const AdminError = Schema.Struct({ error: Schema.String, code: Schema.String });
