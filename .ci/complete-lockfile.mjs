@@ -40,9 +40,13 @@ for (const [location, entry] of Object.entries(packages)) {
       os: [platform.os],
     };
     added++;
-    console.log(`added ${key}@${version} (${platform.os}/${platform.cpu}${platform.libc ? `/${platform.libc}` : ""}) for ${location || "root"}`);
+    console.log(
+      `added ${key}@${version} (${platform.os}/${platform.cpu}${platform.libc ? `/${platform.libc}` : ""}) for ${location || "root"}`,
+    );
   }
 }
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))),
+);
 writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`${added} entries added`);
