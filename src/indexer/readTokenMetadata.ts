@@ -67,27 +67,33 @@ const BATCH_GAS = 50_000_000n;
 const SINGLE_GAS = 3_000_000n;
 
 /**
- * Name, symbol and decimals of each token in one multicall. If the batch fails
- * (one token burning all the gas, say), each token is read on its own, and a
- * token that still fails gets all-null metadata rather than stopping indexing.
+ * Name, symbol and decimals of each token in one multicall. A call inside a
+ * batch can fail only because another token starved it (a gas burner takes
+ * 63/64 of what is left), so every token with a failed call is read again on
+ * its own with a gas cap; if the whole batch fails, every token is. A token that
+ * still fails gets nulls for what failed rather than stopping indexing.
  */
 export const readTokenMetadata = async (
   client: PublicClient,
   tokens: ReadonlyArray<string>,
 ): Promise<ReadonlyArray<TokenMetadata>> => {
   if (tokens.length === 0) return [];
+  const alone = async (token: string): Promise<TokenMetadata> => {
+    try {
+      return toMetadata(await aggregate3(client, callsFor(token), { gas: SINGLE_GAS }), 0);
+    } catch {
+      return { name: null, symbol: null, decimals: null };
+    }
+  };
+  let results: ReadonlyArray<RawResult>;
   try {
-    const results = await aggregate3(client, tokens.flatMap(callsFor), { gas: BATCH_GAS });
-    return tokens.map((_, i) => toMetadata(results, i));
+    results = await aggregate3(client, tokens.flatMap(callsFor), { gas: BATCH_GAS });
   } catch {
-    return Promise.all(
-      tokens.map(async (token) => {
-        try {
-          return toMetadata(await aggregate3(client, callsFor(token), { gas: SINGLE_GAS }), 0);
-        } catch {
-          return { name: null, symbol: null, decimals: null };
-        }
-      }),
-    );
+    return Promise.all(tokens.map(alone));
   }
+  return Promise.all(
+    tokens.map((token, i) =>
+      results.slice(i * 3, i * 3 + 3).every((r) => r.success) ? toMetadata(results, i) : alone(token),
+    ),
+  );
 };
