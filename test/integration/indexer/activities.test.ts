@@ -128,7 +128,8 @@ describe("decoding and indexing of real protocol activity", () => {
     expect(entry("RevertingToken")).not.toHaveProperty("decimals");
     expect(entry("AbsurdDecimalsToken")).toMatchObject({ symbol: "ABS" });
     expect(entry("AbsurdDecimalsToken")).not.toHaveProperty("decimals");
-    expect((entry("HugeNameToken")?.name as string).length).toBeLessThanOrEqual(128);
+    expect(String(entry("HugeNameToken")?.name ?? "").length).toBeGreaterThan(0);
+    expect(String(entry("HugeNameToken")?.name ?? "").length).toBeLessThanOrEqual(128);
     expect(entry("HugeNameToken")?.symbol).toContain("A");
     expect(entry("GasBurnerToken")).toMatchObject({ name: "Burner", decimals: 18 });
     expect(entry("GasBurnerToken")).not.toHaveProperty("symbol");
