@@ -1,0 +1,103 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Effect } from "effect";
+import { Level } from "level";
+import { createTestClient, type Hex, http, parseAbi } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callAdmin } from "../../../src/admin/AdminClient.js";
+import { adminIndexWallet } from "../../../src/contracts/Admin.js";
+import { activityContext } from "../../../src/devnet/activity/ActivityContext.js";
+import { runActivityAction } from "../../../src/devnet/activity/runActivity.js";
+import type { ManifestChain } from "../../../src/devnet/DevnetManifest.js";
+import { VIEW_PREFIXES } from "../../../src/indexer/indexKeys.js";
+import { levelPath } from "../../../src/storage/dataDirDb.js";
+import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js";
+import { startTestNats, type TestNats } from "../../support/natsServer.js";
+import { eventually, type RunningService, startService } from "../../support/serviceHarness.js";
+
+let devnet: TestDevnet;
+let chain: ManifestChain;
+
+/** Every entry of the index views (not checkpoints or undo records), as sorted [key, value] pairs. */
+const dumpViews = async (dataDir: string) => {
+  const db = new Level<string, unknown>(levelPath(dataDir), { valueEncoding: "json" });
+  const entries: Array<[string, unknown]> = [];
+  for (const prefix of VIEW_PREFIXES)
+    for await (const entry of db.iterator({ gte: prefix, lt: `${prefix}~` })) entries.push(entry);
+  await db.close();
+  return entries;
+};
+
+const healthy = async (service: RunningService) =>
+  eventually(async () => (await fetch(`${service.baseUrl}/healthz`)).status === 200, 60_000, "healthz 200");
+
+beforeAll(async () => {
+  devnet = await startTestDevnet();
+  chain = devnet.manifest.chains.find((c) => c.chain_id === 1)!;
+});
+
+afterAll(async () => {
+  await devnet?.stop();
+});
+
+describe("index views under reorgs and restarts", () => {
+  it("behavior: after a reorg and a restart, the index equals a fresh index of the canonical chain", async () => {
+    const nats: TestNats = await startTestNats();
+    const dataDir = await mkdtemp(join(tmpdir(), "svc-live-"));
+    const chainsConfig = devnet.devnet.chainsConfigPath;
+    let service = await startService(nats, { chainsConfig, dataDir });
+    await healthy(service);
+    const ctx = activityContext(chain);
+    const test = createTestClient({ mode: "anvil", transport: http(chain.rpc_url) });
+
+    // Activity that a reorg will take away, including a USDC transfer to a wallet only that branch knows.
+    const snapshot = await test.snapshot();
+    await runActivityAction(ctx, "erc20_transfer");
+    await runActivityAction(ctx, "erc1155_transfer");
+    const stranger = "0x00000000000000000000000000000000deadbeef";
+    const transfer = parseAbi(["function transfer(address to, uint256 value) returns (bool)"]);
+    const hash = await ctx.client.walletClient.writeContract({
+      account: ctx.wallets[0]!,
+      chain: ctx.client.walletClient.chain,
+      address: chain.tokens.USDC!.address as Hex,
+      abi: transfer,
+      functionName: "transfer",
+      args: [stranger, 1n],
+    });
+    await ctx.client.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+    const admin = await nats.connectAs("admin");
+    const strangerTokens = async () =>
+      (await Effect.runPromise(callAdmin(admin, adminIndexWallet, { wallet: stranger }))).tokens;
+    await eventually(async () => (await strangerTokens()).length === 1, 20_000, "orphaned transfer indexed");
+
+    // The chain reorganises onto a branch without them, and the service restarts in the middle.
+    await test.revert({ id: snapshot });
+    await runActivityAction(ctx, "native_transfer");
+    await runActivityAction(ctx, "swap_v2");
+    await service.stop();
+    await runActivityAction(ctx, "approval");
+    await runActivityAction(ctx, "swap_v3");
+    service = await startService(nats, { chainsConfig, dataDir });
+    await healthy(service);
+    expect(await strangerTokens()).toEqual([]);
+    await service.stop();
+    const live = await dumpViews(dataDir);
+
+    // A fresh node indexing the same chain from scratch (history, read in bulk) builds the same views.
+    const freshNats = await startTestNats();
+    const freshDir = await mkdtemp(join(tmpdir(), "svc-fresh-"));
+    const fresh = await startService(freshNats, { chainsConfig, dataDir: freshDir });
+    await healthy(fresh);
+    await fresh.stop();
+    const rebuilt = await dumpViews(freshDir);
+
+    expect(live.length).toBeGreaterThan(1000);
+    expect(live).toEqual(rebuilt);
+
+    await freshNats.stop();
+    await nats.stop();
+    await rm(dataDir, { recursive: true, force: true });
+    await rm(freshDir, { recursive: true, force: true });
+  });
+});
