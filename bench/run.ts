@@ -1,11 +1,17 @@
+import { balancesBench } from "./balancesBench.js";
 import { gatewayBench } from "./gatewayBench.js";
 
 /**
  * `npm run bench`: every benchmark, each reporting ratios against a floor measured
  * in the same run (absolute numbers swing between machines; ratios travel).
- * BENCH_SECONDS and BENCH_REPETITIONS shorten or lengthen the runs.
+ * BENCH_SECONDS and BENCH_REPETITIONS shorten or lengthen the runs; names
+ * given as arguments (`npm run bench -- balances`) run only those.
  */
-const benches = [gatewayBench];
+const all = { gateway: gatewayBench, balances: balancesBench };
+const only = process.argv.slice(2);
+const benches = Object.entries(all)
+  .filter(([name]) => only.length === 0 || only.includes(name))
+  .map(([, bench]) => bench);
 
 for (const bench of benches) {
   const result = await bench();

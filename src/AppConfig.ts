@@ -25,6 +25,8 @@ export interface AppSettings {
   /** Default per-key token bucket: sustained requests per second and burst size. */
   readonly rateLimitRps: number;
   readonly rateLimitBurst: number;
+  /** Wallet reads (per wallet, chain and block) kept in memory per API worker; 0 turns the cache off. */
+  readonly balancesCacheEntries: number;
   /** Whether webhook URLs may use plain http; default: only with the embedded devnet. */
   readonly webhookAllowHttp: boolean;
   /** Non-public webhook targets accepted anyway: host names, IP addresses, CIDR ranges. */
@@ -168,6 +170,7 @@ const settingsFields = Config.all({
   ),
   rateLimitRps: integer("RATE_LIMIT_RPS", 100, 1, 1_000_000),
   rateLimitBurst: integer("RATE_LIMIT_BURST", 200, 1, 1_000_000),
+  balancesCacheEntries: integer("BALANCES_CACHE_ENTRIES", 5_000, 0, 10_000_000),
   webhookAllowHttp: boolean("WEBHOOK_ALLOW_HTTP"),
   webhookAllowedHosts,
   webhookMaxPerTeam: integer("WEBHOOK_MAX_PER_TEAM", 100, 1, 100_000),

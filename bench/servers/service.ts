@@ -27,6 +27,7 @@ const settings: AppSettings = {
   publicUrl: `http://127.0.0.1:${process.env.PORT}`,
   rateLimitRps: 1_000_000,
   rateLimitBurst: 1_000_000,
+  balancesCacheEntries: Number(process.env.BALANCES_CACHE_ENTRIES ?? 5_000),
   webhookAllowHttp: false,
   webhookAllowedHosts: [],
   webhookMaxPerTeam: 100,

@@ -65,7 +65,7 @@ export const layer = Layer.effect(
     const config = yield* AppConfig;
     const index = makeIndexReader(db);
     const history = makeHistoricalPrices(index, clients.get);
-    const cache = new Lru<string, Promise<ChainHoldings>>(5_000);
+    const cache = new Lru<string, Promise<ChainHoldings>>(config.balancesCacheEntries);
 
     const readChain = (wallet: string, chain: ChainConfig, block: number, keepToken: string | undefined) => {
       const key = `${wallet}|${chain.chain_id}|${block}|${keepToken ?? ""}`;

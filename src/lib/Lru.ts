@@ -12,6 +12,7 @@ export class Lru<K, V> {
   }
 
   set(key: K, value: V): void {
+    if (this.capacity === 0) return;
     this.#entries.delete(key);
     this.#entries.set(key, value);
     if (this.#entries.size > this.capacity) this.#entries.delete(this.#entries.keys().next().value as K);

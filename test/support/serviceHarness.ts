@@ -75,6 +75,7 @@ export const startService = async (
     publicUrl: `http://127.0.0.1:${port}`,
     rateLimitRps: 1_000,
     rateLimitBurst: 1_000,
+    balancesCacheEntries: 5_000,
     webhookAllowHttp: false,
     webhookAllowedHosts: [],
     webhookMaxPerTeam: 100,

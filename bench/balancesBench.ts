@@ -1,0 +1,161 @@
+import { createWalletClient, type Hex, http } from "viem";
+import { freePort } from "../src/devnet/freePort.js";
+import { startTestDevnet } from "../test/support/devnetFixture.js";
+import { startTestNats } from "../test/support/natsServer.js";
+import { benchKey, rewriteChainsFile, startServiceProcess } from "./lib/benchEnv.js";
+import { startChild } from "./lib/child.js";
+import { measureCpu } from "./lib/cpu.js";
+import { load } from "./lib/load.js";
+import { startRpcCounter } from "./lib/rpcCounter.js";
+import { sequential } from "./lib/sequential.js";
+import { median, percentile, spread } from "./lib/stats.js";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 3);
+
+/** Times `count` sequential replays of a raw JSON-RPC body against `url`: p50 ms. */
+const replay = async (url: string, body: Buffer, count: number) => {
+  const samples: Array<number> = [];
+  for (let i = 0; i < count; i++) {
+    const start = performance.now();
+    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body });
+    await res.arrayBuffer();
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50Ms: percentile(samples, 50), p99Ms: percentile(samples, 99) };
+};
+
+/**
+ * Issue-5 figures, in one run: cached balances vs a bare node:http hello at 32
+ * connections (R_app, target >= 0.4); latency at 1 and 32 clients; a cold
+ * request (cache off) vs a direct replay of the same multicall against anvil
+ * (target <= 1.5x) and its eth_call count; paging the 1,200-token wallet; and
+ * freshness (transfer mined -> visible).
+ */
+export const balancesBench = async () => {
+  const devnet = await startTestDevnet();
+  const chain = devnet.manifest.chains.find((c) => c.chain_id === 1)!;
+  const counter = await startRpcCounter(chain.rpc_url);
+  const chains = await rewriteChainsFile(devnet.devnet.chainsConfigPath, new Map([[1, counter.url]]));
+  const natsA = await startTestNats();
+  const natsB = await startTestNats();
+  const cached = await startServiceProcess(natsA, chains);
+  const cold = await startServiceProcess(natsB, chains, { BALANCES_CACHE_ENTRIES: "0" });
+  const keyA = await benchKey(natsA, "bench");
+  const keyB = await benchKey(natsB, "bench");
+  const helloPort = await freePort();
+  const hello = await startChild("bench/servers/hello.ts", { PORT: String(helloPort) });
+  const helloUrl = `http://127.0.0.1:${helloPort}/`;
+  const whale = chain.wallets.whale!;
+  const cachedUrl = `${cached.url}/v1/evm/balances/${whale}`;
+  const coldUrl = `${cold.url}/v1/evm/balances/${whale}?chain_ids=1`;
+  try {
+    await load(helloUrl, { connections: 32, seconds: 2 });
+    await load(cachedUrl, { connections: 32, seconds: 2, headers: { "x-svc-api-key": keyA } });
+    await sequential(coldUrl, 1, { "x-svc-api-key": keyB });
+
+    const bare: Array<number> = [];
+    const hot: Array<number> = [];
+    const hot32p50: Array<number> = [];
+    const hot32p99: Array<number> = [];
+    const hot1: Array<{ p50Ms: number; p99Ms: number }> = [];
+    const cold1: Array<{ p50Ms: number; p99Ms: number; count: number }> = [];
+    const direct: Array<{ p50Ms: number; p99Ms: number }> = [];
+    const callsPerCold: Array<number> = [];
+    const cpu: Array<number> = [];
+    for (let i = 0; i < REPETITIONS; i++) {
+      bare.push((await load(helloUrl, { connections: 32, seconds: SECONDS })).requestsPerSecond);
+      const measured = await measureCpu({ service: cached.pid }, () =>
+        load(cachedUrl, { connections: 32, seconds: SECONDS, headers: { "x-svc-api-key": keyA } }),
+      );
+      hot.push(measured.result.requestsPerSecond);
+      hot32p50.push(measured.result.p50Ms);
+      hot32p99.push(measured.result.p99Ms);
+      cpu.push((measured.cpuMs.service! * 1000) / (measured.result.requestsPerSecond * SECONDS));
+      hot1.push(await sequential(cachedUrl, SECONDS, { "x-svc-api-key": keyA }));
+      const callsBefore = counter.count("eth_call");
+      const coldRun = await sequential(coldUrl, SECONDS, { "x-svc-api-key": keyB });
+      cold1.push(coldRun);
+      callsPerCold.push((counter.count("eth_call") - callsBefore) / coldRun.count);
+      direct.push(await replay(chain.rpc_url, counter.lastCall()!, 200));
+    }
+
+    // Paging the 1,200-token wallet, first through a cold worker, then from the cache.
+    const pageAll = async (base: string, key: string) => {
+      const start = performance.now();
+      let offset: string | undefined;
+      let count = 0;
+      let pages = 0;
+      do {
+        const res = await fetch(
+          `${base}/v1/evm/balances/${chain.wallets.paging}?chain_ids=1&limit=100${offset ? `&offset=${offset}` : ""}`,
+          {
+            headers: { "x-svc-api-key": key },
+          },
+        );
+        const body = (await res.json()) as { balances: Array<unknown>; next_offset?: string };
+        count += body.balances.length;
+        offset = body.next_offset;
+        pages++;
+      } while (offset !== undefined);
+      return { ms: performance.now() - start, count, pages };
+    };
+    const pagingCold = await pageAll(cold.url, keyB);
+    await pageAll(cached.url, keyA);
+    const pagingWarm = await pageAll(cached.url, keyA);
+
+    // Freshness: a native transfer to the empty wallet, mined at once, then polled until visible.
+    const account = devnet.manifest.accounts[0]!;
+    const { privateKeyToAccount } = await import("viem/accounts");
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(account.private_key as Hex),
+      chain: {
+        id: 1,
+        name: "ethereum",
+        nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+        rpcUrls: { default: { http: [chain.rpc_url] } },
+      },
+      transport: http(chain.rpc_url),
+    });
+    const freshness: Array<number> = [];
+    const empty = chain.wallets.empty!;
+    const nativeAmount = async () => {
+      const res = await fetch(`${cached.url}/v1/evm/balances/${empty}/token/native?chain_ids=1`, {
+        headers: { "x-svc-api-key": keyA },
+      });
+      return ((await res.json()) as { balances: Array<{ amount: string }> }).balances[0]?.amount ?? "0";
+    };
+    for (let i = 0; i < 20; i++) {
+      const before = await nativeAmount();
+      await wallet.sendTransaction({ to: empty as Hex, value: 1n });
+      const mined = performance.now();
+      while ((await nativeAmount()) === before) await new Promise((r) => setTimeout(r, 2));
+      freshness.push(performance.now() - mined);
+    }
+    freshness.sort((a, b) => a - b);
+
+    const rApp = bare.map((b, i) => hot[i]! / b);
+    const rCold = cold1.map((c, i) => c.p50Ms / direct[i]!.p50Ms);
+    return {
+      name: "balances",
+      lines: [
+        `bare node:http, 32 conns: ${spread(bare, 0)} req/s`,
+        `balances of the whale (3 default chains, cached), 32 conns: ${spread(hot, 0)} req/s, p50 ${median(hot32p50)} ms, p99 ${median(hot32p99)} ms; service CPU ${median(cpu).toFixed(0)} µs/request`,
+        `R_app (cached balances / bare req/s): ${spread(rApp)}  target >= 0.4`,
+        `cached, 1 client: p50 ${median(hot1.map((r) => r.p50Ms)).toFixed(2)} ms, p99 ${median(hot1.map((r) => r.p99Ms)).toFixed(2)} ms`,
+        `cold (cache off, chain 1), 1 client: p50 ${median(cold1.map((r) => r.p50Ms)).toFixed(2)} ms, p99 ${median(cold1.map((r) => r.p99Ms)).toFixed(2)} ms; eth_calls per request ${spread(callsPerCold)}`,
+        `direct replay of the same aggregate3 against anvil: p50 ${median(direct.map((r) => r.p50Ms)).toFixed(2)} ms`,
+        `R_cold (cold p50 / direct multicall p50): ${spread(rCold)}  target <= 1.5`,
+        `paging the ${pagingWarm.count}-token wallet by 100: ${pagingCold.pages} pages in ${pagingCold.ms.toFixed(0)} ms cold, ${pagingWarm.ms.toFixed(0)} ms cached`,
+        `freshness (transfer mined -> visible in balances), 20 transfers: p50 ${percentile(freshness, 50).toFixed(1)} ms, p99 ${percentile(freshness, 99).toFixed(1)} ms`,
+      ],
+    };
+  } finally {
+    await Promise.allSettled([hello.stop(), cached.stop(), cold.stop()]);
+    await counter.stop();
+    await natsA.stop();
+    await natsB.stop();
+    await devnet.stop();
+  }
+};

@@ -1,0 +1,51 @@
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Effect } from "effect";
+import { createKey } from "../../src/api/keys/KeyStore.js";
+import { freePort } from "../../src/devnet/freePort.js";
+import { openBucket } from "../../src/nats/JetStreamSetup.js";
+import type { TestNats } from "../../test/support/natsServer.js";
+import { startChild } from "./child.js";
+
+/** Starts the service (gateway, api, ingest) in its own process against `chainsConfig`, and waits until healthy. */
+export const startServiceProcess = async (
+  nats: TestNats,
+  chainsConfig: string,
+  env: NodeJS.ProcessEnv = {},
+) => {
+  const port = await freePort();
+  const dataDir = await mkdtemp(join(tmpdir(), "svc-bench-"));
+  const child = await startChild("bench/servers/service.ts", {
+    PORT: String(port),
+    BENCH_NATS: JSON.stringify({ url: nats.url, credentials: nats.credentials }),
+    CHAINS_CONFIG: chainsConfig,
+    DATA_DIR: dataDir,
+    ...env,
+  });
+  return { url: `http://127.0.0.1:${port}`, pid: child.process.pid!, dataDir, stop: child.stop };
+};
+
+/** A key of a new team, made through the admin path. */
+export const benchKey = async (nats: TestNats, team: string) => {
+  const admin = await nats.connectAs("admin");
+  const buckets = {
+    keys: await Effect.runPromise(openBucket(admin, "keys")),
+    teams: await Effect.runPromise(openBucket(admin, "teams")),
+  };
+  return (await Effect.runPromise(createKey(buckets, team))).key;
+};
+
+/** A copy of a chains file with some chains' RPC URLs replaced (e.g. by a counting proxy). */
+export const rewriteChainsFile = async (path: string, rpcByChain: ReadonlyMap<number, string>) => {
+  const file = JSON.parse(await readFile(path, "utf8")) as {
+    chains: Array<{ chain_id: number; rpc_url: string; ws_url?: string }>;
+  };
+  for (const chain of file.chains) {
+    const rpc = rpcByChain.get(chain.chain_id);
+    if (rpc !== undefined) chain.rpc_url = rpc;
+  }
+  const out = join(await mkdtemp(join(tmpdir(), "svc-bench-chains-")), "chains.json");
+  await writeFile(out, JSON.stringify(file));
+  return out;
+};
