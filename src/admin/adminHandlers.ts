@@ -19,9 +19,8 @@ import {
   adminSetTeamQuota,
 } from "../contracts/Admin.js";
 import { RateLimit } from "../domain/ApiKey.js";
-import { makeIndexReader } from "../indexer/IndexReader.js";
+import { Index } from "../indexer/IndexReader.js";
 import { IngestStatusBook } from "../ingest/IngestStatusBook.js";
-import { Level } from "../storage/Level.js";
 import { AdminFailure, type AdminHandler, adminHandler } from "./AdminServer.js";
 
 const DAY_MS = 24 * 3_600_000;
@@ -53,7 +52,7 @@ const parseTime = (value: string | undefined, fallback: number) =>
 
 export const makeAdminHandlers = (
   buckets: KeyBuckets,
-): ReadonlyArray<AdminHandler<UsageBook | IngestStatusBook | Level>> => [
+): ReadonlyArray<AdminHandler<UsageBook | IngestStatusBook | Index>> => [
   adminHandler(adminCreateKey, (payload) =>
     toFailure(
       createKey(
@@ -87,9 +86,9 @@ export const makeAdminHandlers = (
     ),
   ),
   adminHandler(adminIndexWallet, (payload) =>
-    Effect.flatMap(Level, (db) =>
+    Effect.flatMap(Index, (index) =>
       Effect.promise(async () => ({
-        tokens: await makeIndexReader(db).touchedTokens(payload.wallet.toLowerCase()),
+        tokens: await index.reader.touchedTokens(payload.wallet.toLowerCase()),
       })),
     ),
   ),

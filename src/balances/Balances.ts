@@ -3,10 +3,9 @@ import { AppConfig } from "../AppConfig.js";
 import { ChainClients } from "../chains/ChainClients.js";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import { Unavailable } from "../contracts/ApiError.js";
-import { makeIndexReader } from "../indexer/IndexReader.js";
+import { Index } from "../indexer/IndexReader.js";
 import { Lru } from "../lib/Lru.js";
 import type { PriceQuote } from "../pricing/selectPrices.js";
-import { Level } from "../storage/Level.js";
 import type { ChainHoldings, Holding } from "./ChainHoldings.js";
 import { decorateEntry, type MetadataField, type ResponseEntry } from "./decorateEntry.js";
 import { makeHistoricalPrices } from "./historicalPrices.js";
@@ -60,10 +59,9 @@ export const sortEntries = (entries: ReadonlyArray<BalanceEntry>) => [...entries
 export const layer = Layer.effect(
   Balances,
   Effect.gen(function* () {
-    const db = yield* Level;
     const clients = yield* ChainClients;
     const config = yield* AppConfig;
-    const index = makeIndexReader(db);
+    const index = (yield* Index).reader;
     const history = makeHistoricalPrices(index, clients.get);
     const cache = new Lru<string, Promise<ChainHoldings>>(config.balancesCacheEntries);
 

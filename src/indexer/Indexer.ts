@@ -7,6 +7,7 @@ import type { ChainBlock, ChainReorg } from "../domain/ChainBlock.js";
 import { ChainEventAssembler } from "../ingest/chainEventCodec.js";
 import type { Db } from "../storage/Level.js";
 import { type IndexCheckpoint, type Operation, planBlock, planRevert } from "./applyBlock.js";
+import type { IndexCache } from "./IndexCache.js";
 import { indexCheckpointKey, PREFIX } from "./indexKeys.js";
 import { readTokenMetadata } from "./readTokenMetadata.js";
 
@@ -18,6 +19,8 @@ export interface IndexerOptions {
   readonly db: Db;
   readonly registry: ChainRegistry;
   readonly client: (chainId: number) => PublicClient | undefined;
+  /** The process's request-path memory of the views, told about every change. */
+  readonly cache?: IndexCache;
   /** Called after each message is applied (for freshness waits and lag figures). */
   readonly onApplied?: (chainId: number, blockNumber: number) => void;
 }
@@ -82,6 +85,17 @@ export const runIndexer = (options: IndexerOptions) =>
         }
         const ops = await plan(options, message.subject, data);
         await options.db.batch([...ops, { type: "put", key: STREAM_SEQ_KEY, value: message.seq }]);
+        if (options.cache !== undefined && ops.length > 0) {
+          const chainId = Number(message.subject.split(".")[1]);
+          if (message.subject.endsWith(".reorg"))
+            options.cache.reverted(chainId, (data as ChainReorg).common_ancestor);
+          else
+            options.cache.applied(
+              chainId,
+              { number: (data as ChainBlock).number, hash: (data as ChainBlock).hash },
+              ops,
+            );
+        }
         if (options.onApplied !== undefined && message.subject.endsWith(".block")) {
           const block = data as ChainBlock;
           options.onApplied(block.chain_id, block.number);

@@ -18,6 +18,10 @@ export class Lru<K, V> {
     if (this.#entries.size > this.capacity) this.#entries.delete(this.#entries.keys().next().value as K);
   }
 
+  clear(): void {
+    this.#entries.clear();
+  }
+
   delete(key: K): void {
     this.#entries.delete(key);
   }

@@ -1,4 +1,4 @@
-import { decodeAbiParameters, encodeFunctionData, type Hex, parseAbi } from "viem";
+import { decodeAbiParameters, encodeFunctionData, type Hex, parseAbi, toFunctionSelector } from "viem";
 import { getEthBalanceCall, type RawCall, type RawResult } from "../chains/multicall3.js";
 import type { IndexedPool } from "../indexer/IndexRecords.js";
 
@@ -27,18 +27,28 @@ export interface PoolSnapshot {
   readonly held1: bigint;
 }
 
+// Calldata built once, or by concatenation: these run for every pool and token of every request.
+const CALLDATA = {
+  getReserves: encodeFunctionData({ abi: ABI, functionName: "getReserves" }),
+  slot0: encodeFunctionData({ abi: ABI, functionName: "slot0" }),
+  liquidity: encodeFunctionData({ abi: ABI, functionName: "liquidity" }),
+  balanceOf: toFunctionSelector("balanceOf(address)"),
+  getSlot0: toFunctionSelector("getSlot0(bytes32)"),
+  getLiquidity: toFunctionSelector("getLiquidity(bytes32)"),
+} as const;
+
 const call = (target: string, functionName: "getReserves" | "slot0" | "liquidity"): RawCall => ({
   target,
-  callData: encodeFunctionData({ abi: ABI, functionName }),
+  callData: CALLDATA[functionName],
 });
+
+const withArgument = (selector: Hex, word: string): Hex =>
+  `${selector}${word.slice(2).padStart(64, "0")}` as Hex;
 
 const balanceOf = (token: string, owner: string): RawCall =>
   token === NATIVE_CURRENCY
     ? getEthBalanceCall(owner)
-    : {
-        target: token,
-        callData: encodeFunctionData({ abi: ABI, functionName: "balanceOf", args: [owner as Hex] }),
-      };
+    : { target: token, callData: withArgument(CALLDATA.balanceOf, owner) };
 
 /**
  * The calls that read a pool's state, in a fixed order per kind, so that the

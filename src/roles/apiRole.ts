@@ -24,6 +24,7 @@ import * as CursorSecret from "../balances/CursorSecret.js";
 import * as ChainClients from "../chains/ChainClients.js";
 import { Chains } from "../chains/Chains.js";
 import { runIndexer } from "../indexer/Indexer.js";
+import * as IndexReader from "../indexer/IndexReader.js";
 import * as IngestStatusBook from "../ingest/IngestStatusBook.js";
 import { ensureStreams, openBucket } from "../nats/JetStreamSetup.js";
 import { NatsConnections } from "../nats/NatsConnections.js";
@@ -45,6 +46,7 @@ type ApiServices =
   | Balances.Balances
   | CursorSecret.CursorSecret
   | Level
+  | IndexReader.Index
   | WebhookServices;
 
 /**
@@ -83,7 +85,7 @@ export const apiRole = Effect.gen(function* () {
     WebhookStore.layer(webhookBuckets),
     // Starts an actor for every stored webhook before any route is served.
     WebhookSupervisor.layer(webhookBuckets.webhooks),
-  );
+  ).pipe(Layer.provideMerge(IndexReader.layer));
   const context = yield* Layer.build(services);
 
   yield* Effect.gen(function* () {
@@ -108,6 +110,7 @@ export const apiRole = Effect.gen(function* () {
       runIndexer({
         nc,
         db: yield* Level,
+        cache: (yield* IndexReader.Index).cache,
         registry: yield* Chains,
         client: (yield* ChainClients.ChainClients).get,
       }),

@@ -3,10 +3,9 @@ import { ChainClients } from "../../chains/ChainClients.js";
 import { Chains } from "../../chains/Chains.js";
 import { health } from "../../contracts/Health.js";
 import { ALL_ROLES } from "../../domain/Role.js";
-import { makeIndexReader } from "../../indexer/IndexReader.js";
+import { Index } from "../../indexer/IndexReader.js";
 import { IngestStatusBook } from "../../ingest/IngestStatusBook.js";
 import { Presence } from "../../presence/Presence.js";
-import { Level } from "../../storage/Level.js";
 import { route } from "../Handler.js";
 
 /** How long one probe of the chains is reused, so that /healthz polling never loads the RPC nodes. */
@@ -59,7 +58,7 @@ export const makeHealthRoute = Effect.gen(function* () {
     Effect.gen(function* () {
       const presence = yield* Presence;
       const ingest = yield* IngestStatusBook;
-      const index = makeIndexReader(yield* Level);
+      const index = (yield* Index).reader;
       const probed = yield* probe;
       const indexed = yield* Effect.promise(() =>
         Promise.all(probed.map((chain) => index.checkpoint(chain.chain_id))),

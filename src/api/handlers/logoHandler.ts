@@ -3,9 +3,8 @@ import { Chains } from "../../chains/Chains.js";
 import type { ChainConfig } from "../../chains/ChainsConfig.js";
 import { NotFound } from "../../contracts/ApiError.js";
 import { nativeLogo, tokenLogo } from "../../contracts/Logos.js";
-import { makeIndexReader } from "../../indexer/IndexReader.js";
+import { Index } from "../../indexer/IndexReader.js";
 import { etagOf, generatedLogo } from "../../logos/generatedLogo.js";
-import { Level } from "../../storage/Level.js";
 import { route } from "../Handler.js";
 import { RequestContext } from "../RequestContext.js";
 
@@ -38,9 +37,9 @@ const answer = (chain: ChainConfig, key: string, symbol: string | null) =>
 export const tokenLogoRoute = route(tokenLogo, ({ params }) =>
   Effect.gen(function* () {
     const chain = yield* chainOf(params.chain_id);
-    const db = yield* Level;
+    const index = (yield* Index).reader;
     const [metadata] = yield* Effect.promise(() =>
-      makeIndexReader(db).tokenMetadata(chain.chain_id, [params.token_address]),
+      index.tokenMetadata(chain.chain_id, [params.token_address]),
     );
     return yield* answer(chain, params.token_address, metadata?.symbol ?? null);
   }),
