@@ -41,7 +41,7 @@ export const balancesBench = async () => {
   const natsA = await startTestNats();
   const natsB = await startTestNats();
   const cached = await startServiceProcess(natsA, chains);
-  const cold = await startServiceProcess(natsB, chains, { BALANCES_CACHE_ENTRIES: "0" });
+  const cold = await startServiceProcess(natsB, chains, { env: { BALANCES_CACHE_ENTRIES: "0" } });
   const keyA = await benchKey(natsA, "bench");
   const keyB = await benchKey(natsB, "bench");
   const helloPort = await freePort();

@@ -8,20 +8,24 @@ import { openBucket } from "../../src/nats/JetStreamSetup.js";
 import type { TestNats } from "../../test/support/natsServer.js";
 import { startChild } from "./child.js";
 
-/** Starts the service (gateway, api, ingest) in its own process against `chainsConfig`, and waits until healthy. */
+/**
+ * Starts the service (gateway, api, ingest) in its own process against
+ * `chainsConfig`, and waits until healthy. A `dataDir` of an earlier run makes
+ * it a restart; a fixed `port` lets the caller watch it while it starts.
+ */
 export const startServiceProcess = async (
   nats: TestNats,
   chainsConfig: string,
-  env: NodeJS.ProcessEnv = {},
+  options: { readonly env?: NodeJS.ProcessEnv; readonly dataDir?: string; readonly port?: number } = {},
 ) => {
-  const port = await freePort();
-  const dataDir = await mkdtemp(join(tmpdir(), "svc-bench-"));
+  const port = options.port ?? (await freePort());
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "svc-bench-")));
   const child = await startChild("bench/servers/service.ts", {
     PORT: String(port),
     BENCH_NATS: JSON.stringify({ url: nats.url, credentials: nats.credentials }),
     CHAINS_CONFIG: chainsConfig,
     DATA_DIR: dataDir,
-    ...env,
+    ...options.env,
   });
   return { url: `http://127.0.0.1:${port}`, pid: child.process.pid!, dataDir, stop: child.stop };
 };
