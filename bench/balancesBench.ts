@@ -1,6 +1,7 @@
-import { createWalletClient, type Hex, http } from "viem";
+import type { Hex } from "viem";
 import { freePort } from "../src/devnet/freePort.js";
 import { startTestDevnet } from "../test/support/devnetFixture.js";
+import { devnetWallet } from "../test/support/devnetWallet.js";
 import { startTestNats } from "../test/support/natsServer.js";
 import { benchKey, rewriteChainsFile, startServiceProcess } from "./lib/benchEnv.js";
 import { startChild } from "./lib/child.js";
@@ -106,18 +107,7 @@ export const balancesBench = async () => {
     const pagingWarm = await pageAll(cached.url, keyA);
 
     // Freshness: a native transfer to the empty wallet, mined at once, then polled until visible.
-    const account = devnet.manifest.accounts[0]!;
-    const { privateKeyToAccount } = await import("viem/accounts");
-    const wallet = createWalletClient({
-      account: privateKeyToAccount(account.private_key as Hex),
-      chain: {
-        id: 1,
-        name: "ethereum",
-        nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-        rpcUrls: { default: { http: [chain.rpc_url] } },
-      },
-      transport: http(chain.rpc_url),
-    });
+    const wallet = devnetWallet(chain, devnet.manifest.accounts[0]!.private_key);
     const freshness: Array<number> = [];
     const empty = chain.wallets.empty!;
     const nativeAmount = async () => {

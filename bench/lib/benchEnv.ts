@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Effect } from "effect";
 import { createKey } from "../../src/api/keys/KeyStore.js";
 import { freePort } from "../../src/devnet/freePort.js";
-import { openBucket } from "../../src/nats/JetStreamSetup.js";
+import { adminBuckets } from "../../test/support/anvilService.js";
 import type { TestNats } from "../../test/support/natsServer.js";
 import { startChild } from "./child.js";
 
@@ -32,11 +32,7 @@ export const startServiceProcess = async (
 
 /** A key of a new team, made through the admin path. */
 export const benchKey = async (nats: TestNats, team: string) => {
-  const admin = await nats.connectAs("admin");
-  const buckets = {
-    keys: await Effect.runPromise(openBucket(admin, "keys")),
-    teams: await Effect.runPromise(openBucket(admin, "teams")),
-  };
+  const buckets = await adminBuckets(await nats.connectAs("admin"));
   return (await Effect.runPromise(createKey(buckets, team))).key;
 };
 

@@ -4,10 +4,13 @@ import { ALL_ROLES } from "../../src/domain/Role.js";
 import type { BrokerAddress } from "../../src/nats/NatsConnections.js";
 import type { NatsCredentials } from "../../src/nats/natsCredentials.js";
 import { runRoles } from "../../src/Service.js";
+import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from "../../src/webhooks/delivery/retrySchedule.js";
 
 /**
  * The service (gateway and api roles) in a process of its own, against the
  * benchmark's nats-server with per-role credentials (given as JSON in BENCH_NATS).
+ * WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOWED_HOSTS and WEBHOOK_RETRY_SCHEDULE pass
+ * through, so tests can aim webhooks at local receivers.
  */
 const { url, credentials } = JSON.parse(process.env.BENCH_NATS ?? "{}") as {
   url: string;
@@ -28,11 +31,14 @@ const settings: AppSettings = {
   rateLimitRps: 1_000_000,
   rateLimitBurst: 1_000_000,
   balancesCacheEntries: Number(process.env.BALANCES_CACHE_ENTRIES ?? 5_000),
-  webhookAllowHttp: false,
-  webhookAllowedHosts: [],
+  webhookAllowHttp: process.env.WEBHOOK_ALLOW_HTTP === "true",
+  webhookAllowedHosts: (process.env.WEBHOOK_ALLOWED_HOSTS ?? "").split(",").filter((s) => s.length > 0),
   webhookMaxPerTeam: 100,
   webhookMaxAddresses: 10_000,
   webhookMaxAddressesPerCall: 1_000,
+  webhookRetrySchedule:
+    parseRetrySchedule(process.env.WEBHOOK_RETRY_SCHEDULE ?? "") ?? DEFAULT_RETRY_SCHEDULE_MS,
+  webhookCuPerEvent: 2,
 };
 const fiber = Effect.runFork(
   runRoles(broker).pipe(

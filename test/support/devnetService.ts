@@ -1,6 +1,6 @@
 import { Effect } from "effect";
 import { createKey } from "../../src/api/keys/KeyStore.js";
-import { openBucket } from "../../src/nats/JetStreamSetup.js";
+import { adminBuckets } from "./anvilService.js";
 import { startTestDevnet, type TestDevnet } from "./devnetFixture.js";
 import { startTestNats, type TestNats } from "./natsServer.js";
 import { eventually, type RunningService, startService } from "./serviceHarness.js";
@@ -19,11 +19,7 @@ export const startDevnetService = async (): Promise<DevnetService> => {
   const nats = await startTestNats();
   const devnet = await startTestDevnet();
   const service = await startService(nats, { chainsConfig: devnet.devnet.chainsConfigPath });
-  const admin = await nats.connectAs("admin");
-  const buckets = {
-    keys: await Effect.runPromise(openBucket(admin, "keys")),
-    teams: await Effect.runPromise(openBucket(admin, "teams")),
-  };
+  const buckets = await adminBuckets(await nats.connectAs("admin"));
   const { key } = await Effect.runPromise(createKey(buckets, "test"));
   await eventually(
     async () => (await fetch(`${service.baseUrl}/healthz`)).status === 200,

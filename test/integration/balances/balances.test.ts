@@ -1,9 +1,9 @@
 import { headers as natsHeaders } from "@nats-io/transport-node";
 import { createPublicClient, createWalletClient, type Hex, http, type PublicClient, parseAbi } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ManifestChain, ManifestPool } from "../../../src/devnet/DevnetManifest.js";
 import { type DevnetService, startDevnetService } from "../../support/devnetService.js";
+import { devnetWallet } from "../../support/devnetWallet.js";
 import { deepest } from "../../support/referencePrices.js";
 import { eventually } from "../../support/serviceHarness.js";
 
@@ -243,17 +243,7 @@ describe("GET /v1/evm/balances on the devnet", () => {
   });
 
   it("behavior: paging the 1,200-token wallet while blocks are mined returns every token exactly once", async () => {
-    const account = privateKeyToAccount(env.devnet.manifest.accounts[0]!.private_key as Hex);
-    const wallet = createWalletClient({
-      account,
-      chain: {
-        id: 1,
-        name: "ethereum",
-        nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-        rpcUrls: { default: { http: [chain.rpc_url] } },
-      },
-      transport: http(chain.rpc_url),
-    });
+    const wallet = devnetWallet(chain, env.devnet.manifest.accounts[0]!.private_key);
     const seen: Array<string> = [];
     let offset: string | undefined;
     let pages = 0;
@@ -274,18 +264,8 @@ describe("GET /v1/evm/balances on the devnet", () => {
   });
 
   it("behavior: a transfer is visible in the next request once its block is indexed", async () => {
-    const account = privateKeyToAccount(env.devnet.manifest.accounts[1]!.private_key as Hex);
-    expect(account.address.toLowerCase()).toBe(chain.wallets.whale!.toLowerCase());
-    const wallet = createWalletClient({
-      account,
-      chain: {
-        id: 1,
-        name: "ethereum",
-        nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-        rpcUrls: { default: { http: [chain.rpc_url] } },
-      },
-      transport: http(chain.rpc_url),
-    });
+    const wallet = devnetWallet(chain, env.devnet.manifest.accounts[1]!.private_key);
+    expect(wallet.account.address.toLowerCase()).toBe(chain.wallets.whale!.toLowerCase());
     const empty = chain.wallets.empty!;
     const before = (await json(`/v1/evm/balances/${empty}?chain_ids=1`)).body;
     expect(entryOf(before, token("USDC"))).toBeUndefined();

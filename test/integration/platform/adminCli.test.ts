@@ -1,15 +1,12 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAnvil } from "../../../src/devnet/AnvilProcess.js";
-import { startTestNats, type TestNats } from "../../support/natsServer.js";
+import { type AnvilService, startAnvilService } from "../../support/anvilService.js";
+import type { TestNats } from "../../support/natsServer.js";
 import { runTs } from "../../support/runTs.js";
-import { type RunningService, startService, writeChainsFile } from "../../support/serviceHarness.js";
+import type { RunningService } from "../../support/serviceHarness.js";
 
+let env: AnvilService;
 let nats: TestNats;
 let service: RunningService;
-let anvil: Awaited<ReturnType<typeof startAnvil>>;
 
 const admin = (...args: Array<string>) =>
   runTs("src/admin/cli.ts", args, {
@@ -19,18 +16,12 @@ const admin = (...args: Array<string>) =>
   });
 
 beforeAll(async () => {
-  nats = await startTestNats();
-  anvil = await startAnvil({ chainId: 1 });
-  const dir = await mkdtemp(join(tmpdir(), "svc-chains-"));
-  service = await startService(nats, {
-    chainsConfig: await writeChainsFile(dir, [{ chainId: 1, name: "ethereum", rpcUrl: anvil.rpcUrl }]),
-  });
+  env = await startAnvilService();
+  ({ nats, service } = env);
 });
 
 afterAll(async () => {
-  await service?.stop();
-  await anvil?.stop();
-  await nats?.stop();
+  await env?.stop();
 });
 
 describe("admin CLI", () => {

@@ -1,50 +1,28 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { jetstream } from "@nats-io/jetstream";
 import { headers, type NatsConnection } from "@nats-io/transport-node";
 import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callAdmin } from "../../../src/admin/AdminClient.js";
-import { createKey, type KeyBuckets } from "../../../src/api/keys/KeyStore.js";
 import { adminGetUsage, adminListKeys, adminSetTeamQuota } from "../../../src/contracts/Admin.js";
-import { startAnvil } from "../../../src/devnet/AnvilProcess.js";
 import { hourKey } from "../../../src/domain/Usage.js";
-import { openBucket } from "../../../src/nats/JetStreamSetup.js";
-import { startTestNats, type TestNats } from "../../support/natsServer.js";
-import {
-  eventually,
-  type RunningService,
-  startService,
-  writeChainsFile,
-} from "../../support/serviceHarness.js";
+import { type AnvilService, startAnvilService } from "../../support/anvilService.js";
+import type { TestNats } from "../../support/natsServer.js";
+import { eventually, type RunningService } from "../../support/serviceHarness.js";
 
+let env: AnvilService;
 let nats: TestNats;
 let service: RunningService;
-let anvil: Awaited<ReturnType<typeof startAnvil>>;
 let admin: NatsConnection;
-let buckets: KeyBuckets;
-let created: Effect.Effect.Success<ReturnType<typeof createKey>>;
+let created: Awaited<ReturnType<AnvilService["createKey"]>>;
 
 beforeAll(async () => {
-  nats = await startTestNats();
-  anvil = await startAnvil({ chainId: 1 });
-  const dir = await mkdtemp(join(tmpdir(), "svc-chains-"));
-  service = await startService(nats, {
-    chainsConfig: await writeChainsFile(dir, [{ chainId: 1, name: "ethereum", rpcUrl: anvil.rpcUrl }]),
-  });
-  admin = await nats.connectAs("admin");
-  buckets = {
-    keys: await Effect.runPromise(openBucket(admin, "keys")),
-    teams: await Effect.runPromise(openBucket(admin, "teams")),
-  };
-  created = await Effect.runPromise(createKey(buckets, "bus-team"));
+  env = await startAnvilService();
+  ({ nats, service, admin } = env);
+  created = await env.createKey("bus-team");
 });
 
 afterAll(async () => {
-  await service?.stop();
-  await anvil?.stop();
-  await nats?.stop();
+  await env?.stop();
 });
 
 const permissionDenied = async (nc: NatsConnection, subject: string) => {

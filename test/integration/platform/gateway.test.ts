@@ -1,26 +1,17 @@
-import { mkdtemp } from "node:fs/promises";
 import { connect as tcpConnect } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callAdmin } from "../../../src/admin/AdminClient.js";
-import { createKey, type KeyBuckets } from "../../../src/api/keys/KeyStore.js";
+import type { KeyBuckets } from "../../../src/api/keys/KeyStore.js";
 import { adminChainsStatus } from "../../../src/contracts/Admin.js";
-import { startAnvil } from "../../../src/devnet/AnvilProcess.js";
 import { RateLimit } from "../../../src/domain/ApiKey.js";
-import { openBucket } from "../../../src/nats/JetStreamSetup.js";
-import { startTestNats, type TestNats } from "../../support/natsServer.js";
-import {
-  eventually,
-  type RunningService,
-  startService,
-  writeChainsFile,
-} from "../../support/serviceHarness.js";
+import { type AnvilService, startAnvilService } from "../../support/anvilService.js";
+import type { TestNats } from "../../support/natsServer.js";
+import { eventually, type RunningService } from "../../support/serviceHarness.js";
 
+let env: AnvilService;
 let nats: TestNats;
 let service: RunningService;
-let anvil: Awaited<ReturnType<typeof startAnvil>>;
 let buckets: KeyBuckets;
 let key: string;
 
@@ -29,25 +20,13 @@ const get = (path: string, headers: Record<string, string> = {}) =>
 const withKey = (k: string = key) => ({ "x-svc-api-key": k });
 
 beforeAll(async () => {
-  nats = await startTestNats();
-  anvil = await startAnvil({ chainId: 1 });
-  const dir = await mkdtemp(join(tmpdir(), "svc-chains-"));
-  const chains = await writeChainsFile(dir, [
-    { chainId: 1, name: "ethereum", rpcUrl: anvil.rpcUrl, tags: ["default", "mainnet"] },
-  ]);
-  service = await startService(nats, { chainsConfig: chains });
-  const admin = await nats.connectAs("admin");
-  buckets = {
-    keys: await Effect.runPromise(openBucket(admin, "keys")),
-    teams: await Effect.runPromise(openBucket(admin, "teams")),
-  };
-  key = (await Effect.runPromise(createKey(buckets, "acme"))).key;
+  env = await startAnvilService(["default", "mainnet"]);
+  ({ nats, service, buckets } = env);
+  key = (await env.createKey("acme")).key;
 });
 
 afterAll(async () => {
-  await service?.stop();
-  await anvil?.stop();
-  await nats?.stop();
+  await env?.stop();
 });
 
 describe("gateway and api workers", () => {
@@ -64,8 +43,7 @@ describe("gateway and api workers", () => {
     expect(body.chains).toEqual([
       expect.objectContaining({ chain_id: 1, name: "ethereum", ok: true, ingest_mode: "live", lag: 0 }),
     ]);
-    const admin = await nats.connectAs("admin");
-    const { chains } = await Effect.runPromise(callAdmin(admin, adminChainsStatus, {}));
+    const { chains } = await Effect.runPromise(callAdmin(env.admin, adminChainsStatus, {}));
     expect(chains).toEqual([
       expect.objectContaining({ chain_id: 1, mode: "live", processed: 0, lag: 0, rpc_errors: 0 }),
     ]);
@@ -117,7 +95,7 @@ describe("gateway and api workers", () => {
     expect(await (await get("/v1/account", withKey(unknown))).json()).toMatchObject({
       code: "UNKNOWN_API_KEY",
     });
-    const doomed = await Effect.runPromise(createKey(buckets, "acme"));
+    const doomed = await env.createKey("acme");
     expect((await get("/v1/account", withKey(doomed.key))).status).toBe(200);
     const { revokeKey } = await import("../../../src/api/keys/KeyStore.js");
     await Effect.runPromise(revokeKey(buckets, doomed.record.key_id));
@@ -200,9 +178,7 @@ describe("gateway and api workers", () => {
   });
 
   it("error: a key over its rate limit gets 429 with Retry-After", async () => {
-    const limited = await Effect.runPromise(
-      createKey(buckets, "slowpoke", new RateLimit({ requests_per_second: 0.5, burst: 2 })),
-    );
+    const limited = await env.createKey("slowpoke", new RateLimit({ requests_per_second: 0.5, burst: 2 }));
     const statuses: Array<number> = [];
     let retryAfter: string | null = null;
     for (let i = 0; i < 3; i++) {
