@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Effect } from "effect";
-import type { Hex, TransactionReceipt } from "viem";
+import { type Hex, parseAbi, type TransactionReceipt } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callAdmin } from "../../../src/admin/AdminClient.js";
 import { adminChainsStatus, adminIndexWallet } from "../../../src/contracts/Admin.js";
@@ -92,6 +92,50 @@ describe("decoding and indexing of real protocol activity", () => {
     const standards = new Set<string>();
     for (const wallet of ctx.wallets) for (const t of await touched(wallet)) standards.add(t.standard);
     expect(standards).toEqual(new Set(["erc20", "erc721", "erc1155"]));
+  });
+
+  it("behavior: wrapping and unwrapping native is a mint and a burn, and the unwrap's payout is an internal transfer from traces", async () => {
+    const ctx = activityContext(chain);
+    const weth = chain.tokens.WETH!.address as Hex;
+    const account = ctx.wallets[0]!;
+    const wallet = ctx.client.walletClient;
+    const abi = parseAbi(["function deposit() payable", "function withdraw(uint256 wad)"]);
+    const wrap = await wallet.writeContract({
+      account,
+      chain: wallet.chain,
+      address: weth,
+      abi,
+      functionName: "deposit",
+      value: 10n ** 15n,
+    });
+    const unwrap = await wallet.writeContract({
+      account,
+      chain: wallet.chain,
+      address: weth,
+      abi,
+      functionName: "withdraw",
+      args: [10n ** 15n],
+    });
+    const last = await ctx.client.publicClient.waitForTransactionReceipt({
+      hash: unwrap,
+      pollingInterval: 20,
+    });
+    await waitIndexed(last.blockNumber);
+    const blockOf = (hash: Hex) => blocksOf(events).find((b) => b.transactions.some((t) => t.hash === hash))!;
+    const activitiesOf = (hash: Hex) =>
+      classifyBlock(blockOf(hash), { wrappedNative: weth.toLowerCase() }).filter(
+        (a) => a.tx_hash === hash && a.wallet_address === account.toLowerCase(),
+      );
+    expect(activitiesOf(wrap).map((a) => a.type)).toEqual(expect.arrayContaining(["send", "mint"]));
+    expect(activitiesOf(unwrap).map((a) => a.type)).toEqual(expect.arrayContaining(["burn", "receive"]));
+    expect(blockOf(unwrap).internal_transfers).toEqual([
+      expect.objectContaining({
+        transaction_hash: unwrap,
+        from: weth.toLowerCase(),
+        to: account.toLowerCase(),
+        value: String(10n ** 15n),
+      }),
+    ]);
   });
 
   it("error: hostile token contracts (reverting symbol, absurd decimals, 10 KB names, gas burners) do not break indexing", async () => {
