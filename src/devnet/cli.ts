@@ -4,6 +4,15 @@ import { startDevnet } from "./Devnet.js";
 import { devnetPaths } from "./devnetPaths.js";
 import { readManifest } from "./manifestFile.js";
 
+/** A command-line number that must be positive, or a one-sentence error naming the flag. */
+const positiveNumber = (flag: string, raw: string | undefined): number => {
+  const value = Number(raw);
+  if (raw === undefined || !Number.isFinite(value) || value <= 0) {
+    throw new Error(`${flag} must be a positive number (got "${raw}").`);
+  }
+  return value;
+};
+
 /**
  * `npm run devnet`: starts the devnet, prints the manifest path and runs until Ctrl-C.
  * `npm run devnet -- activity [--rate N] [--duration S]`: sends activity to the devnet that is running.
@@ -15,10 +24,16 @@ const main = async (): Promise<void> => {
     options: { rate: { type: "string", default: "2" }, duration: { type: "string", default: "60" } },
   });
   if (positionals[0] === "activity") {
-    const manifest = await readManifest(devnetPaths(dataDir).manifest);
+    const ratePerSecond = positiveNumber("--rate", values.rate);
+    const durationSeconds = positiveNumber("--duration", values.duration);
+    const manifest = await readManifest(devnetPaths(dataDir).manifest).catch(() => {
+      throw new Error(
+        `No devnet manifest at ${devnetPaths(dataDir).manifest}: start the devnet (npm start or npm run devnet) first.`,
+      );
+    });
     const summary = await runActivity(manifest, {
-      ratePerSecond: Number(values.rate),
-      durationSeconds: Number(values.duration),
+      ratePerSecond,
+      durationSeconds,
       log: (line) => console.log(line),
     });
     console.log(JSON.stringify(summary));
