@@ -1,6 +1,7 @@
 import { balancesBench } from "./balancesBench.js";
 import { gatewayBench } from "./gatewayBench.js";
 import { ingestBench } from "./ingestBench.js";
+import { webhooksBench } from "./webhooksBench.js";
 
 /**
  * `npm run bench`: every benchmark, each reporting ratios against a floor measured
@@ -8,7 +9,7 @@ import { ingestBench } from "./ingestBench.js";
  * BENCH_SECONDS and BENCH_REPETITIONS shorten or lengthen the runs; names
  * given as arguments (`npm run bench -- balances`) run only those.
  */
-const all = { gateway: gatewayBench, balances: balancesBench, ingest: ingestBench };
+const all = { gateway: gatewayBench, balances: balancesBench, ingest: ingestBench, webhooks: webhooksBench };
 const only = process.argv.slice(2);
 const benches = Object.entries(all)
   .filter(([name]) => only.length === 0 || only.includes(name))

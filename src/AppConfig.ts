@@ -1,5 +1,6 @@
 import { Config, ConfigError, Context, Effect, Either, Layer, LogLevel, Option } from "effect";
 import { ALL_ROLES, type Role } from "./domain/Role.js";
+import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from "./webhooks/delivery/retrySchedule.js";
 import { parseAllowEntry } from "./webhooks/hostAllowList.js";
 
 /** Settings read once at start-up from the environment (see README, "Configuration"). */
@@ -37,6 +38,12 @@ export interface AppSettings {
   readonly webhookMaxAddresses: number;
   /** Most addresses one request may carry (per array). */
   readonly webhookMaxAddressesPerCall: number;
+  /** Delays (ms) between delivery attempts; after the last one a delivery is dead-lettered. */
+  readonly webhookRetrySchedule: ReadonlyArray<number>;
+  /** Compute units charged per delivered webhook event. */
+  readonly webhookCuPerEvent: number;
+  /** Deadline of one delivery attempt (connect, send, response), ms; connecting alone gets at most 5 s. */
+  readonly webhookTimeoutMs: number;
 }
 
 export class AppConfig extends Context.Tag("app/AppConfig")<AppConfig, AppSettings>() {}
@@ -147,6 +154,22 @@ const webhookAllowedHosts = optionalString("WEBHOOK_ALLOWED_HOSTS").pipe(
   }),
 );
 
+const webhookRetrySchedule = optionalString("WEBHOOK_RETRY_SCHEDULE").pipe(
+  Config.mapOrFail((value) => {
+    if (Option.isNone(value)) return Either.right(DEFAULT_RETRY_SCHEDULE_MS);
+    const parsed = parseRetrySchedule(value.value);
+    return parsed === undefined
+      ? Either.left(
+          invalid(
+            "WEBHOOK_RETRY_SCHEDULE",
+            "a comma-separated list of delays with units ms, s, m or h (e.g. 5s,5m,30m), each at most a week",
+            value.value,
+          ),
+        )
+      : Either.right(parsed);
+  }),
+);
+
 /** With the embedded devnet, demos deliver to a receiver on this machine. */
 const DEVNET_ALLOWED_HOSTS = ["localhost", "127.0.0.0/8", "::1"];
 
@@ -176,6 +199,9 @@ const settingsFields = Config.all({
   webhookMaxPerTeam: integer("WEBHOOK_MAX_PER_TEAM", 100, 1, 100_000),
   webhookMaxAddresses: integer("WEBHOOK_MAX_ADDRESSES", 10_000, 1, 100_000),
   webhookMaxAddressesPerCall: integer("WEBHOOK_MAX_ADDRESSES_PER_CALL", 1_000, 1, 100_000),
+  webhookRetrySchedule,
+  webhookCuPerEvent: integer("WEBHOOK_CU_PER_EVENT", 2, 0, 1_000),
+  webhookTimeoutMs: integer("WEBHOOK_TIMEOUT_MS", 15_000, 100, 60_000),
 });
 
 /** All settings, each variable validated on its own so every error names its variable. */

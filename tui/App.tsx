@@ -1,35 +1,45 @@
-import { Box, Text, useApp, useInput } from "ink";
-import { useState } from "react";
+import { Box, useApp } from "ink";
+import { useCallback, useRef, useState } from "react";
 import type { AdminClient } from "./AdminClient.js";
+import { Tabs } from "./components/Tabs.js";
+import { useKeys } from "./hooks/use-keys.js";
+import { useTerminalSize } from "./hooks/use-terminal-size.js";
+import { ChainsScreen } from "./screens/ChainsScreen.js";
 import { KeysScreen } from "./screens/KeysScreen.js";
+import type { ScreenProps } from "./screens/ScreenProps.js";
 import { UsageScreen } from "./screens/UsageScreen.js";
+import { WebhooksScreen } from "./screens/WebhooksScreen.js";
 
 const SCREENS = [
-  { key: "1", title: "Usage", render: (client: AdminClient) => <UsageScreen client={client} /> },
-  { key: "2", title: "Keys", render: (client: AdminClient) => <KeysScreen client={client} /> },
-] as const;
+  { title: "Webhooks", Screen: WebhooksScreen },
+  { title: "Usage", Screen: UsageScreen },
+  { title: "Chains", Screen: ChainsScreen },
+  { title: "Keys", Screen: KeysScreen },
+] as const satisfies ReadonlyArray<{ title: string; Screen: (props: ScreenProps) => React.ReactNode }>;
 
-/** Screen switcher with a help line: number keys change screens, q quits. */
+/**
+ * Tabs on the first line, the current screen below. 1-4 or Tab change screens
+ * and q quits, except while a screen reads text or a confirmation.
+ */
 export const App = ({ client }: { readonly client: AdminClient }) => {
   const { exit } = useApp();
+  const { columns, rows } = useTerminalSize();
   const [current, setCurrent] = useState(0);
-  useInput((input) => {
+  const locked = useRef(false);
+  const onLock = useCallback((value: boolean) => {
+    locked.current = value;
+  }, []);
+  useKeys((input, key) => {
+    if (locked.current) return;
     if (input === "q") exit();
-    const index = SCREENS.findIndex((screen) => screen.key === input);
-    if (index !== -1) setCurrent(index);
+    else if (key.tab) setCurrent((c) => (c + 1) % SCREENS.length);
+    else if (/^[1-9]$/.test(input) && Number(input) <= SCREENS.length) setCurrent(Number(input) - 1);
   });
-  const screen = SCREENS[current]!;
+  const { Screen } = SCREENS[current]!;
   return (
-    <Box flexDirection="column">
-      <Text>
-        {SCREENS.map((s, i) => (
-          <Text key={s.key} inverse={i === current}>
-            {` ${s.key} ${s.title} `}
-          </Text>
-        ))}
-      </Text>
-      <Box marginY={1}>{screen.render(client)}</Box>
-      <Text dimColor>{SCREENS.map((s) => `${s.key}: ${s.title.toLowerCase()}`).join("  ")} q: quit</Text>
+    <Box flexDirection="column" width={columns}>
+      <Tabs titles={SCREENS.map((s) => s.title)} current={current} />
+      <Screen client={client} width={columns} height={Math.max(8, rows - 2)} onLock={onLock} />
     </Box>
   );
 };

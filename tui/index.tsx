@@ -1,28 +1,60 @@
-import { Effect } from "effect";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { Effect, Either } from "effect";
 import { render } from "ink";
 import * as AppConfig from "../src/AppConfig.js";
 import { resolveBroker } from "../src/nats/Broker.js";
-import { NatsConnections, layer as natsLayer } from "../src/nats/NatsConnections.js";
 import { makeAdminClient } from "./AdminClient.js";
 import { App } from "./App.js";
 
-/** `npm run tui`: connects as the `admin` NATS user and renders until q; then drains NATS. */
+/**
+ * The admin connection, opened on first use and again after a failed attempt,
+ * so the TUI starts (and says why it has no data) even while NATS is down.
+ * Once open, the client reconnects by itself for as long as the TUI runs.
+ */
+const adminConnection = (settings: AppConfig.AppSettings) => {
+  let pending: Promise<NatsConnection> | undefined;
+  const open = async () => {
+    const broker = await Effect.runPromise(
+      Effect.either(Effect.scoped(resolveBroker(settings, { spawnIfAbsent: false }))),
+    );
+    if (Either.isLeft(broker)) throw new Error(broker.left.message);
+    return connect({
+      servers: broker.right.servers.split(",").map((s) => s.trim()),
+      name: `svc-tui-${process.pid}`,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 500,
+      ...broker.right.credentials("admin"),
+    });
+  };
+  return {
+    get: () => {
+      pending ??= open().catch((error: unknown) => {
+        pending = undefined;
+        throw error;
+      });
+      return pending;
+    },
+    drain: async () => {
+      const nc = await pending?.catch(() => undefined);
+      if (nc !== undefined && !nc.isClosed()) await nc.drain();
+    },
+  };
+};
+
+/** `npm run tui`: renders until q or Ctrl+C as the `admin` NATS user, then drains NATS. */
 const main = Effect.gen(function* () {
   const settings = yield* AppConfig.appSettings;
-  const broker = yield* resolveBroker(settings, { spawnIfAbsent: false });
-  yield* Effect.gen(function* () {
-    const nc = yield* (yield* NatsConnections).get("admin");
-    const app = render(<App client={makeAdminClient(nc)} />);
-    yield* Effect.promise(() => app.waitUntilExit());
-  }).pipe(Effect.provide(natsLayer(broker)));
+  const connection = adminConnection(settings);
+  const app = render(<App client={makeAdminClient(connection.get)} />);
+  yield* Effect.promise(() => app.waitUntilExit());
+  yield* Effect.promise(() => connection.drain());
 }).pipe(
-  Effect.scoped,
   Effect.catchAll((error) =>
     Effect.sync(() => {
-      process.stderr.write(`${(error as { message?: string }).message ?? String(error)}\n`);
+      process.stderr.write(`${error.message}\n`);
       process.exitCode = 1;
     }),
   ),
 );
 
-void Effect.runPromise(main);
+void Effect.runPromise(main).then(() => process.exit());

@@ -39,6 +39,7 @@ const settings: AppSettings = {
   webhookRetrySchedule:
     parseRetrySchedule(process.env.WEBHOOK_RETRY_SCHEDULE ?? "") ?? DEFAULT_RETRY_SCHEDULE_MS,
   webhookCuPerEvent: 2,
+  webhookTimeoutMs: Number(process.env.WEBHOOK_TIMEOUT_MS ?? 15_000),
 };
 const fiber = Effect.runFork(
   runRoles(broker).pipe(

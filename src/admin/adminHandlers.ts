@@ -22,6 +22,7 @@ import { RateLimit } from "../domain/ApiKey.js";
 import { Index } from "../indexer/IndexReader.js";
 import { IngestStatusBook } from "../ingest/IngestStatusBook.js";
 import { AdminFailure, type AdminHandler, adminHandler } from "./AdminServer.js";
+import { makeWebhookAdminHandlers, type WebhookAdminServices } from "./webhookAdminHandlers.js";
 
 const DAY_MS = 24 * 3_600_000;
 
@@ -52,7 +53,7 @@ const parseTime = (value: string | undefined, fallback: number) =>
 
 export const makeAdminHandlers = (
   buckets: KeyBuckets,
-): ReadonlyArray<AdminHandler<UsageBook | IngestStatusBook | Index>> => [
+): ReadonlyArray<AdminHandler<UsageBook | IngestStatusBook | Index | WebhookAdminServices>> => [
   adminHandler(adminCreateKey, (payload) =>
     toFailure(
       createKey(
@@ -101,4 +102,5 @@ export const makeAdminHandlers = (
       return { rows: yield* book.rows(from, to, payload.team_id) };
     }),
   ),
+  ...makeWebhookAdminHandlers(buckets),
 ];

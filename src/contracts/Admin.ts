@@ -1,6 +1,7 @@
 import { Schema } from "effect";
 import { ApiKeyRecord, Team } from "../domain/ApiKey.js";
 import { UsageRow } from "../domain/Usage.js";
+import { ActivityType, AssetType, TransactionType, WebhookType } from "./Webhooks.js";
 
 /**
  * Operator operations on `admin.<area>.<verb>` subjects, served by the API
@@ -101,6 +102,179 @@ export const adminIndexWallet = operation(
       }),
     ),
   }),
+);
+
+/** One row of the operator's webhook list: every team's webhooks, without filters or secrets. */
+export const WebhookSummary = Schema.Struct({
+  id: Schema.String,
+  team_id: Schema.String,
+  team_name: Schema.String,
+  name: Schema.String,
+  type: WebhookType,
+  url: Schema.String,
+  active: Schema.Boolean,
+  address_count: Schema.NonNegativeInt,
+  created_at: Schema.String,
+  updated_at: Schema.String,
+});
+
+export const WebhookSortKey = Schema.Literal("team", "name", "type", "active", "addresses", "created");
+
+/** Every team's webhooks, filtered, sorted and paged on the server, so thousands stay cheap to show. */
+export const adminListWebhooks = operation(
+  "admin.webhooks.list",
+  Schema.Struct({
+    /** Rows to skip after filtering and sorting; default 0. */
+    offset: Schema.optional(Schema.NonNegativeInt),
+    /** Rows to return, 1 to 500; default 100. */
+    limit: Schema.optional(Schema.Int.pipe(Schema.between(1, 500))),
+    /** Case-insensitive text found in the name, id, URL or team name. */
+    search: Schema.optional(Schema.String),
+    active: Schema.optional(Schema.Boolean),
+    type: Schema.optional(WebhookType),
+    team_id: Schema.optional(Schema.String),
+    /** Default `team` (then name); ties are broken by id. */
+    sort: Schema.optional(WebhookSortKey),
+    descending: Schema.optional(Schema.Boolean),
+  }),
+  Schema.Struct({
+    webhooks: Schema.Array(WebhookSummary),
+    offset: Schema.NonNegativeInt,
+    /** Webhooks matching the filters. */
+    total: Schema.NonNegativeInt,
+    /** Webhooks of every team. */
+    count: Schema.NonNegativeInt,
+  }),
+);
+
+/** A webhook's filters, `null` when unset (`chain_ids: null` means every chain). */
+export const WebhookFilters = Schema.Struct({
+  chain_ids: Schema.NullOr(Schema.Array(Schema.Int)),
+  transaction_type: Schema.NullOr(TransactionType),
+  counterparty: Schema.NullOr(Schema.String),
+  activity_type: Schema.NullOr(ActivityType),
+  asset_type: Schema.NullOr(AssetType),
+  token_address: Schema.NullOr(Schema.String),
+});
+
+export const AdminWebhook = Schema.Struct({ ...WebhookSummary.fields, filters: WebhookFilters });
+
+/** One webhook of any team with its filters and one page of its sorted addresses. */
+export const adminGetWebhook = operation(
+  "admin.webhooks.get",
+  Schema.Struct({
+    webhook_id: Schema.String,
+    addresses_offset: Schema.optional(Schema.NonNegativeInt),
+    /** 1 to 1000; default 100. */
+    addresses_limit: Schema.optional(Schema.Int.pipe(Schema.between(1, 1000))),
+  }),
+  Schema.Struct({
+    webhook: AdminWebhook,
+    addresses: Schema.Array(Schema.String),
+    addresses_offset: Schema.NonNegativeInt,
+  }),
+);
+
+/** Pauses or resumes a webhook the way PATCH `{"active": ...}` does (its actor follows). */
+export const adminSetWebhookActive = operation(
+  "admin.webhooks.active.set",
+  Schema.Struct({ webhook_id: Schema.String, active: Schema.Boolean }),
+  Schema.Struct({ webhook: AdminWebhook, changed: Schema.Boolean }),
+);
+
+/** Rotates the signing secret as POST .../secret/rotate does; the answer is the only place the secret shows. */
+export const adminRotateWebhookSecret = operation(
+  "admin.webhooks.secret.rotate",
+  Schema.Struct({ webhook_id: Schema.String }),
+  Schema.Struct({ webhook: AdminWebhook, secret: Schema.String }),
+);
+
+/**
+ * Change notifications operator tools may subscribe to (the `admin` user may
+ * subscribe to `$KV.>`): a message means "the area changed, read it again";
+ * its payload is the service's internal value and is not a contract.
+ */
+export const ADMIN_CHANGE_SUBJECTS = {
+  chains: "$KV.ingest_status.>",
+  webhooks: "$KV.webhooks.>",
+  usage: "$KV.usage.>",
+  keys: "$KV.keys.>",
+} as const;
+export type AdminChangeArea = keyof typeof ADMIN_CHANGE_SUBJECTS;
+
+/** One HTTP attempt of a webhook delivery, as operators see it. */
+export const DeliveryAttempt = Schema.Struct({
+  /** The delivery's `webhook-id`. */
+  delivery_id: Schema.String,
+  /** ISO time the attempt started. */
+  at: Schema.String,
+  /** 0 for a first attempt (`svc-webhook-retry-index`). */
+  retry_index: Schema.NonNegativeInt,
+  /** HTTP status, or null when no response came (refused, reset, timeout, blocked address). */
+  status: Schema.NullOr(Schema.Int),
+  latency_ms: Schema.NonNegative,
+  outcome: Schema.Literal("delivered", "failed", "dead_lettered", "gone"),
+  error: Schema.NullOr(Schema.String),
+});
+
+/** A delivery that failed its last scheduled attempt; kept until redelivered. */
+export const DeadLetter = Schema.Struct({
+  delivery_id: Schema.String,
+  chain_id: Schema.Int,
+  block_number: Schema.NonNegativeInt,
+  block_hash: Schema.String,
+  /** A reorg retraction. */
+  removed: Schema.Boolean,
+  events: Schema.NonNegativeInt,
+  attempts: Schema.NonNegativeInt,
+  last_status: Schema.NullOr(Schema.Int),
+  last_error: Schema.NullOr(Schema.String),
+  /** ISO time the delivery was queued. */
+  created_at: Schema.String,
+});
+
+/** Delivery figures of one webhook, summed over every API node's outbox. */
+export const WebhookDeliveryStats = Schema.Struct({
+  webhook_id: Schema.String,
+  /** Deliveries answered with a 2xx. */
+  delivered: Schema.NonNegativeInt,
+  /** Failed attempts (each retry that failed counts). */
+  failed: Schema.NonNegativeInt,
+  /** Queued deliveries that failed at least once and wait for their next attempt. */
+  retrying: Schema.NonNegativeInt,
+  /** Deliveries in the dead-letter list now. */
+  dead_lettered: Schema.NonNegativeInt,
+  /** Deliveries ever dead-lettered (redelivered ones included). */
+  dead_lettered_total: Schema.NonNegativeInt,
+  /** Deliveries waiting to be sent (retrying included). */
+  queued: Schema.NonNegativeInt,
+  /** Events delivered (2 CU each by default). */
+  events_delivered: Schema.NonNegativeInt,
+  last_status: Schema.NullOr(Schema.Int),
+  last_latency_ms: Schema.NullOr(Schema.NonNegative),
+  last_attempt_at: Schema.NullOr(Schema.String),
+  /** ISO time of the next scheduled attempt of the queue head, when it is waiting to retry. */
+  next_attempt_at: Schema.NullOr(Schema.String),
+  /** Newest first, at most 20. */
+  recent_attempts: Schema.Array(DeliveryAttempt),
+  /** Oldest first, at most 20. */
+  dead_letters: Schema.Array(DeadLetter),
+  /** API nodes that answered (each keeps its own outbox). */
+  nodes: Schema.NonNegativeInt,
+});
+
+/** Per-webhook delivery figures (counts, last status and latency, recent attempts, dead letters). */
+export const adminWebhookDeliveries = operation(
+  "admin.webhooks.deliveries.get",
+  Schema.Struct({ webhook_ids: Schema.Array(Schema.String).pipe(Schema.minItems(1), Schema.maxItems(500)) }),
+  Schema.Struct({ webhooks: Schema.Array(WebhookDeliveryStats) }),
+);
+
+/** Queues a webhook's dead-lettered deliveries again (same webhook-ids, attempts reset), on every node. */
+export const adminRedeliverWebhook = operation(
+  "admin.webhooks.deliveries.redeliver",
+  Schema.Struct({ webhook_id: Schema.String }),
+  Schema.Struct({ requeued: Schema.NonNegativeInt }),
 );
 
 /** Error reply of an admin operation (also in the Nats-Service-Error headers). */

@@ -3,6 +3,8 @@ import { Effect, Layer } from "effect";
 import { AppConfig } from "../AppConfig.js";
 import { serveAdmin } from "../admin/AdminServer.js";
 import { makeAdminHandlers } from "../admin/adminHandlers.js";
+import { serveDeliveryAdmin } from "../admin/deliveryAdmin.js";
+import * as WebhookCatalog from "../admin/WebhookCatalog.js";
 import type { Route } from "../api/Handler.js";
 import { serveRoutes } from "../api/HandlerRunner.js";
 import { accountRoute } from "../api/handlers/accountHandler.js";
@@ -30,9 +32,10 @@ import { ensureStreams, openBucket } from "../nats/JetStreamSetup.js";
 import { NatsConnections } from "../nats/NatsConnections.js";
 import * as Presence from "../presence/Presence.js";
 import { Level } from "../storage/Level.js";
+import * as DeliveryLayer from "../webhooks/delivery/DeliveryLayer.js";
+import { runWebhookNotifier } from "../webhooks/notifier/runWebhookNotifier.js";
 import * as WebhookPolicy from "../webhooks/WebhookPolicy.js";
 import * as WebhookStore from "../webhooks/WebhookStore.js";
-import * as WebhookSupervisor from "../webhooks/WebhookSupervisor.js";
 
 /** Everything an API handler may ask for. */
 type ApiServices =
@@ -75,7 +78,6 @@ export const apiRole = Effect.gen(function* () {
 
   const services = Layer.mergeAll(
     KeyDirectory.layer(buckets),
-    UsageRecorder.layer(jetstream(nc)),
     UsageBook.layer(usage),
     Presence.layer(presence),
     IngestStatusBook.layer(ingestStatus),
@@ -83,9 +85,11 @@ export const apiRole = Effect.gen(function* () {
     Balances.layer,
     WebhookPolicy.layer,
     WebhookStore.layer(webhookBuckets),
-    // Starts an actor for every stored webhook before any route is served.
-    WebhookSupervisor.layer(webhookBuckets.webhooks),
-  ).pipe(Layer.provideMerge(IndexReader.layer));
+    // Starts an actor for every stored webhook (and its outbox queue) before any route is served.
+    DeliveryLayer.layer(webhookBuckets),
+    // Every team's webhooks with address counts, for the operator list (admin.webhooks.list).
+    WebhookCatalog.layer(webhookBuckets.webhooks),
+  ).pipe(Layer.provideMerge(Layer.merge(IndexReader.layer, UsageRecorder.layer(jetstream(nc)))));
   const context = yield* Layer.build(services);
 
   yield* Effect.gen(function* () {
@@ -105,6 +109,7 @@ export const apiRole = Effect.gen(function* () {
       defaultLimit: { rate: config.rateLimitRps, burst: config.rateLimitBurst },
     });
     yield* serveAdmin(nc, makeAdminHandlers(buckets));
+    yield* serveDeliveryAdmin(nc);
     yield* Effect.forkScoped(runUsageAggregator(nc, usage));
     yield* Effect.forkScoped(
       runIndexer({
@@ -115,6 +120,7 @@ export const apiRole = Effect.gen(function* () {
         client: (yield* ChainClients.ChainClients).get,
       }),
     );
+    yield* runWebhookNotifier(nc, webhookBuckets.index);
     yield* Presence.heartbeat(nc, "api");
   }).pipe(Effect.provide(context));
 

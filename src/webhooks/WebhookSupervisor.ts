@@ -1,9 +1,27 @@
 import { type KV, KvWatchInclude } from "@nats-io/kv";
 import { Context, Effect, Layer, Option } from "effect";
-import { type ActorOptions, type AnyActorLogic, type AnyActorRef, createActor } from "xstate";
+import { type ActorOptions, type AnyActorLogic, type AnyActorRef, createActor, fromPromise } from "xstate";
+import type { AttemptEnd } from "./delivery/Outbox.js";
+import type { QueuedDelivery } from "./delivery/QueuedDelivery.js";
 import { HOOK_PREFIX, HOOKS_FILTER } from "./store/kvKeys.js";
 import { decodeRecord } from "./WebhookRecord.js";
-import { lifecycleOf, type WebhookClock, type WebhookVersion, webhookMachine } from "./webhookMachine.js";
+import {
+  type AttemptInput,
+  lifecycleOf,
+  type WebhookClock,
+  type WebhookVersion,
+  webhookMachine,
+} from "./webhookMachine.js";
+
+/** The outbox side of delivery, given to every actor (see src/webhooks/delivery/Dispatcher.ts). */
+export interface DeliveryPorts {
+  /** The webhook's oldest queued delivery on this node. */
+  readonly loadHead: (webhookId: string) => Promise<QueuedDelivery | undefined>;
+  /** One attempt, recorded in the outbox before it resolves. */
+  readonly attempt: (input: AttemptInput) => Promise<AttemptEnd>;
+  /** The webhook was deleted: drop its outbox entries. */
+  readonly deleted: (webhookId: string) => void;
+}
 
 /** A clock for both reading the time and XState's timers (SimulatedClock is one). */
 export type SupervisorClock = WebhookClock & NonNullable<ActorOptions<AnyActorLogic>["clock"]>;
@@ -30,6 +48,8 @@ export class WebhookSupervisor extends Context.Tag("app/webhooks/WebhookSupervis
     readonly versionOf: (id: string) => WebhookVersion | undefined;
     /** How many actors run. */
     readonly size: () => number;
+    /** Tells the webhook's actor that its outbox queue has new deliveries. */
+    readonly notify: (id: string) => void;
   }
 >() {}
 
@@ -50,6 +70,7 @@ const decode = Option.liftThrowable(decodeRecord);
 export const layer = (
   kv: KV,
   clock: SupervisorClock | WebhookClock = { now: () => Date.now() },
+  delivery?: DeliveryPorts,
 ): Layer.Layer<WebhookSupervisor> =>
   Layer.scoped(
     WebhookSupervisor,
@@ -58,13 +79,22 @@ export const layer = (
       // Ids are never reused, so once deleted an id stays deleted; this stops a late read restarting it.
       const deleted = new Set<string>();
       const timers = "setTimeout" in clock ? { clock } : {};
+      const machine =
+        delivery === undefined
+          ? webhookMachine
+          : webhookMachine.provide({
+              actors: {
+                loadHead: fromPromise(({ input }) => delivery.loadHead(input.webhookId)),
+                attempt: fromPromise(({ input }) => delivery.attempt(input)),
+              },
+            });
 
       const observe = (version: WebhookVersion) => {
         const id = version.record.id;
         if (deleted.has(id)) return;
         const actor = actors.get(id);
         if (actor === undefined) {
-          const started = createActor(webhookMachine, { input: { ...version, clock }, ...timers });
+          const started = createActor(machine, { input: { ...version, clock }, ...timers });
           actors.set(id, started.start());
           return;
         }
@@ -72,6 +102,7 @@ export const layer = (
       };
 
       const forget = (id: string) => {
+        if (!deleted.has(id)) delivery?.deleted(id);
         deleted.add(id);
         const actor = actors.get(id);
         if (actor === undefined) return;
@@ -130,6 +161,7 @@ export const layer = (
           return context === undefined ? undefined : { record: context.record, revision: context.revision };
         },
         size: () => actors.size,
+        notify: (id: string) => actors.get(id)?.send({ type: "delivery.enqueued" }),
       } as const;
     }),
   );

@@ -1,4 +1,6 @@
-import { assign, setup } from "xstate";
+import { assign, fromPromise, setup } from "xstate";
+import type { AttemptEnd } from "./delivery/Outbox.js";
+import type { QueuedDelivery } from "./delivery/QueuedDelivery.js";
 import type { WebhookRecord } from "./WebhookRecord.js";
 
 /** Where the machine reads the time. XState's SimulatedClock satisfies it, so tests control time. */
@@ -22,6 +24,14 @@ export interface WebhookActorContext extends WebhookVersion {
   readonly clock: WebhookClock;
   /** When the actor last entered `active` or `inactive` (ms, from `clock`). */
   readonly statusChangedAt: number;
+  /** The delivery at the head of this webhook's outbox queue, while one is being sent or waits to retry. */
+  readonly head: QueuedDelivery | undefined;
+}
+
+/** Input of the `attempt` actor: one attempt of the head delivery to the webhook as it is now. */
+export interface AttemptInput {
+  readonly record: WebhookRecord;
+  readonly delivery: QueuedDelivery;
 }
 
 /**
@@ -33,7 +43,12 @@ export type WebhookEvent =
   | ({ readonly type: "webhook.activate" } & WebhookVersion)
   | ({ readonly type: "webhook.deactivate" } & WebhookVersion)
   | ({ readonly type: "webhook.updated" } & WebhookVersion)
-  | { readonly type: "webhook.delete" };
+  | { readonly type: "webhook.delete" }
+  /** The notifier queued a delivery for this webhook (or an operator re-queued dead letters). */
+  | { readonly type: "delivery.enqueued" };
+
+/** Delay before reading the outbox again after a storage error, ms. */
+export const RELOAD_AFTER_MS = 1_000;
 
 /**
  * One webhook's lifecycle (spec section 3). `active` and `inactive` mirror the
@@ -41,16 +56,32 @@ export type WebhookEvent =
  * region so delivery (queueing, sending, waiting to retry) lives inside it and
  * stops on its own when the webhook is deactivated or deleted.
  *
- * The machine keeps no timers of its own, and its state is always rebuilt
- * from the KV record (never from a persisted snapshot), so nothing depends on
- * an `after` surviving a restore; delivery must likewise keep its deadlines as
- * timestamps in persisted data and derive its delays from `clock`.
+ * Delivery (`active.delivery`) sends the webhook's outbox queue in order, one
+ * delivery at a time: `loading` reads the head, `sending` runs one attempt
+ * (which records its outcome in the outbox before it resolves), and
+ * `waitingToRetry` waits until the head's stored `next_attempt_at`. While the
+ * head is failing, later deliveries wait behind it. After a 410 the region
+ * stays `suspended` until the deactivation it caused arrives from KV.
+ *
+ * State is always rebuilt from the KV record and the outbox (never from a
+ * persisted snapshot): the retry delay is computed from the stored
+ * `next_attempt_at` and `clock` each time `waitingToRetry` is entered, so a
+ * restart resumes the schedule instead of depending on an `after` surviving a
+ * restore (statelyai/xstate#5331). The `loadHead` and `attempt` actors are
+ * provided by the supervisor (`machine.provide`); the defaults here do nothing.
  */
 export const webhookMachine = setup({
   types: {
     context: {} as WebhookActorContext,
     input: {} as WebhookActorInput,
     events: {} as WebhookEvent,
+  },
+  actors: {
+    loadHead: fromPromise<QueuedDelivery | undefined, { readonly webhookId: string }>(async () => undefined),
+    attempt: fromPromise<AttemptEnd, AttemptInput>(async () => ({ kind: "delivered" })),
+  },
+  delays: {
+    retryDelay: ({ context }) => Math.max(0, (context.head?.next_attempt_at ?? 0) - context.clock.now()),
   },
   guards: {
     startsActive: ({ context }) => context.record.active,
@@ -64,7 +95,7 @@ export const webhookMachine = setup({
   },
 }).createMachine({
   id: "webhook",
-  context: ({ input }) => ({ ...input, statusChangedAt: input.clock.now() }),
+  context: ({ input }) => ({ ...input, statusChangedAt: input.clock.now(), head: undefined }),
   initial: "starting",
   states: {
     starting: {
@@ -74,10 +105,61 @@ export const webhookMachine = setup({
       type: "parallel",
       states: {
         delivery: {
-          initial: "idle",
+          initial: "loading",
           states: {
-            // The next issue adds `sending` and `waitingToRetry` here.
-            idle: {},
+            loading: {
+              invoke: {
+                src: "loadHead",
+                input: ({ context }) => ({ webhookId: context.record.id }),
+                onDone: [
+                  {
+                    guard: ({ event }) => event.output === undefined,
+                    target: "idle",
+                    actions: assign({ head: undefined }),
+                  },
+                  {
+                    guard: ({ context, event }) =>
+                      (event.output?.next_attempt_at ?? 0) <= context.clock.now(),
+                    target: "sending",
+                    actions: assign({ head: ({ event }) => event.output }),
+                  },
+                  { target: "waitingToRetry", actions: assign({ head: ({ event }) => event.output }) },
+                ],
+                onError: { target: "waitingToReload" },
+              },
+              // A delivery landed while the head was being read: read again.
+              on: { "delivery.enqueued": { target: "loading", reenter: true } },
+            },
+            idle: { on: { "delivery.enqueued": { target: "loading" } } },
+            sending: {
+              invoke: {
+                src: "attempt",
+                input: ({ context }) => ({ record: context.record, delivery: context.head! }),
+                onDone: [
+                  {
+                    guard: ({ event }) => event.output.kind === "retry",
+                    target: "waitingToRetry",
+                    actions: assign({
+                      head: ({ context, event }) =>
+                        event.output.kind === "retry" && context.head !== undefined
+                          ? {
+                              ...context.head,
+                              attempts: context.head.attempts + 1,
+                              next_attempt_at: event.output.at,
+                            }
+                          : context.head,
+                    }),
+                  },
+                  { guard: ({ event }) => event.output.kind === "gone", target: "suspended" },
+                  { target: "loading" },
+                ],
+                onError: { target: "waitingToReload" },
+              },
+            },
+            waitingToRetry: { after: { retryDelay: { target: "sending" } } },
+            waitingToReload: { after: { [RELOAD_AFTER_MS]: { target: "loading" } } },
+            // 410: nothing more is sent until the webhook is reactivated (which re-enters `active`).
+            suspended: {},
           },
         },
       },

@@ -1,4 +1,5 @@
 import { Effect } from "effect";
+import type { AppSettings } from "../../src/AppConfig.js";
 import { createKey } from "../../src/api/keys/KeyStore.js";
 import { adminBuckets } from "./anvilService.js";
 import { startTestDevnet, type TestDevnet } from "./devnetFixture.js";
@@ -15,10 +16,10 @@ export interface DevnetService {
   readonly stop: () => Promise<void>;
 }
 
-export const startDevnetService = async (): Promise<DevnetService> => {
+export const startDevnetService = async (settings: Partial<AppSettings> = {}): Promise<DevnetService> => {
   const nats = await startTestNats();
   const devnet = await startTestDevnet();
-  const service = await startService(nats, { chainsConfig: devnet.devnet.chainsConfigPath });
+  const service = await startService(nats, { chainsConfig: devnet.devnet.chainsConfigPath, settings });
   const buckets = await adminBuckets(await nats.connectAs("admin"));
   const { key } = await Effect.runPromise(createKey(buckets, "test"));
   await eventually(

@@ -14,6 +14,8 @@ export interface TestNats {
   readonly url: string;
   readonly credentials: NatsCredentials;
   readonly broker: BrokerAddress;
+  /** Stops nats-server and starts it again on the same port and store (a broker restart). */
+  readonly restart: (downMs?: number) => Promise<void>;
   /** Connects as one of nats.conf's users. */
   readonly connectAs: (user: NatsUser) => Promise<NatsConnection>;
   readonly stop: () => Promise<void>;
@@ -24,17 +26,18 @@ export const startTestNats = async (): Promise<TestNats> => {
   const credentials = Object.fromEntries(
     NATS_USERS.map((u) => [u, randomBytes(12).toString("hex")]),
   ) as NatsCredentials;
-  const server = await spawnNatsServer({
-    host: "127.0.0.1",
-    port: await freePort(),
-    storeDir: dir,
-    credentials,
-  });
+  const options = { host: "127.0.0.1", port: await freePort(), storeDir: dir, credentials };
+  let server = await spawnNatsServer(options);
   const opened: Array<NatsConnection> = [];
   return {
     url: server.url,
     credentials,
     broker: { servers: server.url, credentials: (user) => ({ user, pass: credentials[user] }) },
+    restart: async (downMs = 0) => {
+      await server.stop();
+      await new Promise((r) => setTimeout(r, downMs));
+      server = await spawnNatsServer(options);
+    },
     connectAs: async (user) => {
       const nc = await connect({ servers: server.url, user, pass: credentials[user] });
       opened.push(nc);

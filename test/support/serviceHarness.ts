@@ -7,6 +7,7 @@ import { freePort } from "../../src/devnet/freePort.js";
 import type { Role } from "../../src/domain/Role.js";
 import { ALL_ROLES } from "../../src/domain/Role.js";
 import { runRoles } from "../../src/Service.js";
+import { DEFAULT_RETRY_SCHEDULE_MS } from "../../src/webhooks/delivery/retrySchedule.js";
 import type { TestNats } from "./natsServer.js";
 
 export interface RunningService {
@@ -81,6 +82,9 @@ export const startService = async (
     webhookMaxPerTeam: 100,
     webhookMaxAddresses: 10_000,
     webhookMaxAddressesPerCall: 1_000,
+    webhookRetrySchedule: DEFAULT_RETRY_SCHEDULE_MS,
+    webhookCuPerEvent: 2,
+    webhookTimeoutMs: 15_000,
     ...options.settings,
   };
   const program = runRoles(nats.broker).pipe(

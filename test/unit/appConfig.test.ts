@@ -25,7 +25,27 @@ describe("AppConfig", () => {
       webhookMaxPerTeam: 100,
       webhookMaxAddresses: 10_000,
       webhookMaxAddressesPerCall: 1_000,
+      webhookRetrySchedule: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      webhookCuPerEvent: 2,
+      webhookTimeoutMs: 15_000,
     });
+  });
+
+  it("args: delivery settings are parsed, and a bad one is one sentence naming it", () => {
+    const settings = read({
+      WEBHOOK_RETRY_SCHEDULE: "1s,2m",
+      WEBHOOK_CU_PER_EVENT: "3",
+      WEBHOOK_TIMEOUT_MS: "500",
+    });
+    expect(Either.isRight(settings) && settings.right).toMatchObject({
+      webhookRetrySchedule: [1_000, 120_000],
+      webhookCuPerEvent: 3,
+      webhookTimeoutMs: 500,
+    });
+    const bad = read({ WEBHOOK_RETRY_SCHEDULE: "soon" });
+    expect(Either.isLeft(bad) && describeConfigError(bad.left).join(" ")).toMatch(
+      /^WEBHOOK_RETRY_SCHEDULE must be/,
+    );
   });
 
   it("default: with a chains file, webhooks need https and public targets", () => {

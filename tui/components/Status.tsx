@@ -1,9 +1,25 @@
 import { Text } from "ink";
-import type { Polled } from "../hooks/use-poll.js";
+import { clock } from "../format.js";
 
-/** One line saying whether the data on screen is fresh, loading, or stale because a call failed. */
-export const Status = ({ polled }: { readonly polled: Polled<unknown> }) => {
-  if (polled.state === "loading") return <Text dimColor>loading…</Text>;
-  if (polled.state === "error") return <Text color="red">cannot reach the service: {polled.message}</Text>;
-  return <Text dimColor>updated {polled.at.toISOString().slice(11, 19)} UTC</Text>;
+type Properties = {
+  readonly at: Date | undefined;
+  readonly error: string | undefined;
+  /** A message about the last action (created, revoked, ...), shown when all is well. */
+  readonly note?: string | undefined;
+};
+
+/** One line: fresh, loading, or stale because the service cannot be reached (and retrying). */
+export const Status = ({ at, error, note }: Properties) => {
+  if (error !== undefined)
+    return (
+      <Text color="red" wrap="truncate">
+        {at === undefined ? "" : `data of ${clock(at)} UTC · `}cannot reach the service, retrying: {error}
+      </Text>
+    );
+  if (at === undefined) return <Text dimColor>loading…</Text>;
+  return (
+    <Text dimColor wrap="truncate">
+      updated {clock(at)} UTC{note === undefined ? "" : ` · ${note}`}
+    </Text>
+  );
 };

@@ -1,26 +1,46 @@
 import { Box, Text } from "ink";
+import { type Column, columnWidths, tableLine } from "../layout.js";
 
 type Properties = {
-  readonly header: ReadonlyArray<string>;
+  readonly columns: ReadonlyArray<Column>;
   readonly rows: ReadonlyArray<ReadonlyArray<string>>;
-  /** Rows shown at most; the rest are summarised, so long lists stay fast. */
-  readonly maxRows?: number;
+  /** Terminal columns the table may use. */
+  readonly width: number;
+  /** Index in `rows` of the highlighted row. */
+  readonly selected?: number;
+  /** Row indexes drawn dimmed (inactive, revoked). */
+  readonly dimmed?: ReadonlySet<number>;
+  /** Row indexes drawn in red (lagging, failing). */
+  readonly alert?: ReadonlySet<number>;
+  /** What to say when there are no rows. */
+  readonly empty?: string;
 };
 
-/** A plain table: columns padded to their widest cell, header in bold. */
-export const Table = ({ header, rows, maxRows = 15 }: Properties) => {
-  const shown = rows.slice(0, maxRows);
-  const widths = header.map((h, i) => Math.max(h.length, ...shown.map((row) => (row[i] ?? "").length)));
-  const line = (cells: ReadonlyArray<string>) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join("  ");
+/** A table that never wraps: bold header, one line per row, the selected row inverted. */
+export const Table = ({ columns, rows, width, selected, dimmed, alert, empty = "(none)" }: Properties) => {
+  const widths = columnWidths(columns, rows, width);
   return (
     <Box flexDirection="column">
-      <Text bold>{line(header)}</Text>
-      {shown.length === 0 ? <Text dimColor>(none)</Text> : null}
-      {shown.map((row, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity beyond their position.
-        <Text key={i}>{line(row)}</Text>
+      <Text bold wrap="truncate">
+        {tableLine(
+          columns,
+          widths,
+          columns.map((c) => c.header),
+        )}
+      </Text>
+      {rows.length === 0 ? <Text dimColor>{empty}</Text> : null}
+      {rows.map((row, i) => (
+        <Text
+          // biome-ignore lint/suspicious/noArrayIndexKey: a row's identity is its position in the window.
+          key={i}
+          wrap="truncate"
+          inverse={i === selected}
+          dimColor={dimmed?.has(i) === true}
+          {...(alert?.has(i) === true ? { color: "red" } : {})}
+        >
+          {tableLine(columns, widths, row)}
+        </Text>
       ))}
-      {rows.length > shown.length ? <Text dimColor>… and {rows.length - shown.length} more</Text> : null}
     </Box>
   );
 };

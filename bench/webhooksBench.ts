@@ -1,0 +1,135 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Pool } from "undici";
+import { startAnvil } from "../src/devnet/AnvilProcess.js";
+import { activityContext } from "../src/devnet/activity/ActivityContext.js";
+import { runActivityAction } from "../src/devnet/activity/runActivity.js";
+import { startTestDevnet } from "../test/support/devnetFixture.js";
+import { startTestNats } from "../test/support/natsServer.js";
+import { eventually, writeChainsFile } from "../test/support/serviceHarness.js";
+import { chainPublisher, syntheticBlock } from "../test/support/syntheticBlocks.js";
+import { addressOf, callerFor, WEBHOOKS } from "../test/support/webhookEnv.js";
+import { startReceiver } from "../test/support/webhookReceiver.js";
+import { benchKey, startServiceProcess } from "./lib/benchEnv.js";
+import { percentile } from "./lib/stats.js";
+
+const WEBHOOKS_COUNT = Number(process.env.BENCH_WEBHOOKS ?? 32);
+const BLOCKS = Number(process.env.BENCH_WEBHOOK_BLOCKS ?? 100);
+const LIVE_SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 15);
+const LIVE_RATE = Number(process.env.BENCH_LIVE_RATE ?? 5);
+const ENV = { WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_ALLOWED_HOSTS: "127.0.0.0/8" };
+
+/** Deliveries/s through the service (notifier, outbox, actors, signing, undici) vs raw undici POSTs of the same bodies. */
+const throughput = async () => {
+  const nats = await startTestNats();
+  const anvil = await startAnvil({ chainId: 1 });
+  const chains = await writeChainsFile(await mkdtemp(join(tmpdir(), "svc-bench-wh-")), [
+    { chainId: 1, name: "ethereum", rpcUrl: anvil.rpcUrl },
+  ]);
+  const service = await startServiceProcess(nats, chains, { env: ENV });
+  const receiver = await startReceiver();
+  try {
+    const call = callerFor(service.url, await benchKey(nats, "bench-webhooks"));
+    const wallet = addressOf(0xbe7c4);
+    for (let i = 0; i < WEBHOOKS_COUNT; i++)
+      await call("POST", WEBHOOKS, {
+        name: `b${i}`,
+        url: receiver.url,
+        type: "transactions",
+        addresses: [wallet],
+      });
+    await new Promise((r) => setTimeout(r, 500));
+    const publish = chainPublisher(await nats.connectAs("ingest"));
+    const expected = WEBHOOKS_COUNT * BLOCKS;
+    const started = performance.now();
+    for (let i = 0; i < BLOCKS; i++)
+      await publish.block(syntheticBlock(1, 7_000_000 + i, wallet, addressOf(1), "bench"));
+    await eventually(async () => receiver.received.length >= expected, 120_000, "every delivery");
+    const serviceRate = expected / ((performance.now() - started) / 1000);
+
+    // The floor: the same bodies and headers POSTed with undici straight to the same receiver, same concurrency.
+    const requests = receiver.received.slice(0, expected);
+    receiver.received.length = 0;
+    const pool = new Pool(new URL(receiver.url).origin, { connections: WEBHOOKS_COUNT });
+    const path = new URL(receiver.url).pathname;
+    let next = 0;
+    const rawStart = performance.now();
+    await Promise.all(
+      Array.from({ length: WEBHOOKS_COUNT }, async () => {
+        while (next < requests.length) {
+          const r = requests[next++]!;
+          const res = await pool.request({ path, method: "POST", headers: r.headers, body: r.body });
+          await res.body.dump();
+        }
+      }),
+    );
+    const rawRate = requests.length / ((performance.now() - rawStart) / 1000);
+    await pool.close();
+    return [
+      `${expected} deliveries (${WEBHOOKS_COUNT} webhooks x ${BLOCKS} blocks): ${serviceRate.toFixed(0)} deliveries/s through the service`,
+      `raw undici POSTs of the same bodies, ${WEBHOOKS_COUNT} connections: ${rawRate.toFixed(0)}/s`,
+      `R_webhooks (service / raw): ${(serviceRate / rawRate).toFixed(2)}  target >= 0.4`,
+    ];
+  } finally {
+    await receiver.stop();
+    await service.stop();
+    await anvil.stop();
+    await nats.stop();
+  }
+};
+
+/** Block mined -> delivery received, with devnet activity running on chain 1. */
+const latency = async () => {
+  const devnet = await startTestDevnet();
+  const nats = await startTestNats();
+  const service = await startServiceProcess(nats, devnet.devnet.chainsConfigPath, { env: ENV });
+  const arrived = new Map<string, number>();
+  const receiver = await startReceiver((request, res) => {
+    for (const event of request.json.activities ?? []) arrived.set(event.tx_hash as string, request.at);
+    res.writeHead(200).end();
+  });
+  try {
+    const ctx = activityContext(devnet.manifest.chains.find((c) => c.chain_id === 1)!);
+    const call = callerFor(service.url, await benchKey(nats, "bench-latency"));
+    await call("POST", WEBHOOKS, {
+      name: "lat",
+      url: receiver.url,
+      type: "activities",
+      addresses: ctx.wallets.map((w) => w.toLowerCase()),
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    const sent: Array<{ hash: string; at: number }> = [];
+    const kinds = ["native_transfer", "erc20_transfer", "approval", "swap_v2", "swap_v3"] as const;
+    const deadline = Date.now() + LIVE_SECONDS * 1000;
+    for (let i = 0; Date.now() < deadline; i++) {
+      const at = performance.now();
+      const receipts = await runActivityAction(ctx, kinds[i % kinds.length]!).catch(() => []);
+      for (const r of receipts) sent.push({ hash: r.transactionHash, at });
+      await new Promise((r) => setTimeout(r, Math.max(0, 1000 / LIVE_RATE - (performance.now() - at))));
+    }
+    await new Promise((r) => setTimeout(r, 1_000));
+    const latencies = sent
+      .map((s) => (arrived.get(s.hash) ?? Number.NaN) - s.at)
+      .filter((ms) => Number.isFinite(ms))
+      .sort((a, b) => a - b);
+    return [
+      `block mined -> delivery received at ${LIVE_RATE} actions/s, ${latencies.length}/${sent.length} transactions: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms  target p50 <= 200`,
+    ];
+  } finally {
+    await receiver.stop();
+    await service.stop();
+    await nats.stop();
+    await devnet.stop();
+  }
+};
+
+/**
+ * Issue-7 figures: webhook deliveries/s against raw undici POSTs of the same
+ * bodies to the same local node:http receiver (target ratio >= 0.4), and block
+ * mined -> delivery received with devnet activity running (target p50 <= 200 ms).
+ */
+export const webhooksBench = async () => ({
+  name: "webhooks",
+  lines: [...(await throughput()), ...(await latency())],
+});

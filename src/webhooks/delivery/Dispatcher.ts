@@ -1,0 +1,90 @@
+import { Effect, Either } from "effect";
+import type { UsageEvent } from "../../api/usage/UsageRecorder.js";
+import type { Db } from "../../storage/Level.js";
+import type { HostAllowList } from "../hostAllowList.js";
+import { modifyOwned } from "../store/hookRecords.js";
+import type { StoreBuckets } from "../store/StoreBuckets.js";
+import { WebhookRecord } from "../WebhookRecord.js";
+import type { DeliveryPorts } from "../WebhookSupervisor.js";
+import { attemptDelivery } from "./attemptDelivery.js";
+import { makeHttpSender } from "./HttpSender.js";
+import { makeOutbox } from "./Outbox.js";
+
+export interface DispatcherOptions {
+  readonly db: Db;
+  readonly buckets: StoreBuckets;
+  readonly allowedHosts: HostAllowList;
+  /** Delays between attempts, ms. */
+  readonly schedule: ReadonlyArray<number>;
+  readonly cuPerEvent: number;
+  /** Deadline of one attempt, ms. */
+  readonly timeoutMs: number;
+  readonly record: (event: UsageEvent) => void;
+  readonly now?: () => number;
+}
+
+/** Usage endpoint name of delivered events, per webhook type (`webhooks.activities`, ...). */
+export const usageEndpoint = (type: string) => `webhooks.${type}`;
+
+/**
+ * The delivery side the webhook actors use: the outbox of this node, one
+ * undici sender shared by every webhook (a Pool per receiver origin), CU
+ * metering of delivered events, and the 410 rule (the webhook's KV record is
+ * set inactive, which every node's actor then follows).
+ */
+export const makeDispatcher = (options: DispatcherOptions) => {
+  const outbox = makeOutbox(options.db);
+  const sender = makeHttpSender({
+    allowedHosts: options.allowedHosts,
+    totalTimeoutMs: options.timeoutMs,
+    connectTimeoutMs: Math.min(5_000, options.timeoutMs),
+  });
+  const now = options.now ?? Date.now;
+  const markGone = (record: WebhookRecord) =>
+    Effect.runPromise(
+      modifyOwned(options.buckets, record.team_id, record.id, (current) =>
+        Either.right(
+          current.active
+            ? new WebhookRecord({ ...current, active: false, updated_at: new Date(now()).toISOString() })
+            : undefined,
+        ),
+      ).pipe(
+        Effect.asVoid,
+        Effect.catchAll((error) =>
+          Effect.logWarning(
+            `webhook ${record.id} answered 410 but could not be deactivated: ${error.message}`,
+          ),
+        ),
+      ),
+    );
+  const ports: DeliveryPorts = {
+    loadHead: (webhookId) => outbox.head(webhookId),
+    attempt: ({ record, delivery }) =>
+      attemptDelivery(
+        {
+          outbox,
+          sender,
+          schedule: options.schedule,
+          now,
+          random: Math.random,
+          meter: (d) =>
+            options.record({
+              teamId: d.team_id,
+              keyId: "webhooks",
+              endpoint: usageEndpoint(d.type),
+              cu: options.cuPerEvent * d.events,
+              failed: false,
+            }),
+          markGone,
+        },
+        record,
+        delivery,
+      ),
+    deleted: (webhookId) => {
+      void outbox.forget(webhookId);
+    },
+  };
+  return { ports, outbox, close: sender.close } as const;
+};
+
+export type Dispatcher = ReturnType<typeof makeDispatcher>;

@@ -1,0 +1,130 @@
+import { isIP } from "node:net";
+import { buildConnector, Pool } from "undici";
+import type { HostAllowList } from "../hostAllowList.js";
+import { BlockedTargetError, guardedLookup, mayDial } from "./targetGuard.js";
+
+/** Connection set-up limit, ms. */
+export const CONNECT_TIMEOUT_MS = 5_000;
+/** Whole exchange limit (connect, send, headers and the bounded body), ms. */
+export const TOTAL_TIMEOUT_MS = 15_000;
+/** Bytes of a response body read at most; the rest is discarded with the connection. */
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+/** Keep-alive connections per receiver origin. */
+export const CONNECTIONS_PER_ORIGIN = 64;
+
+/** What one POST came back with. */
+export interface SendResult {
+  /** HTTP status, or null when no response arrived (refused, reset, timeout, blocked). */
+  readonly status: number | null;
+  readonly headers: Readonly<Record<string, string>>;
+  /** One line saying why it failed, null on a response. */
+  readonly error: string | null;
+  /** Wall time of the attempt, ms. */
+  readonly latencyMs: number;
+}
+
+export interface HttpSenderOptions {
+  readonly allowedHosts: HostAllowList;
+  readonly connectTimeoutMs?: number;
+  readonly totalTimeoutMs?: number;
+}
+
+const headerRecord = (headers: Record<string, string | string[] | undefined>) => {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+};
+
+const describe = (error: unknown): string => {
+  if (error instanceof Error) {
+    const code = (error as { code?: string }).code;
+    const cause = (error as { cause?: unknown }).cause;
+    const inner = cause instanceof Error ? `: ${cause.message}` : "";
+    return `${code === undefined ? error.name : code}: ${error.message}${inner}`.slice(0, 300);
+  }
+  return String(error).slice(0, 300);
+};
+
+/**
+ * POSTs deliveries with undici: one keep-alive Pool per receiver origin,
+ * redirects never followed (a 3xx is just a status), `HTTP_PROXY` ignored, a
+ * total deadline over the whole exchange (so a slow-drip body cannot hold a
+ * worker), at most MAX_RESPONSE_BYTES of the response read, and the SSRF guard
+ * in the connector: blocked IP literals are refused before connecting, DNS
+ * answers are filtered, and the connected address is checked again.
+ */
+export const makeHttpSender = (options: HttpSenderOptions) => {
+  const pools = new Map<string, Pool>();
+  const totalMs = options.totalTimeoutMs ?? TOTAL_TIMEOUT_MS;
+  const base = buildConnector({
+    timeout: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+    lookup: guardedLookup(options.allowedHosts),
+  });
+  const connect: buildConnector.connector = (opts, callback) => {
+    const host = opts.hostname.replace(/^\[|\]$/g, "");
+    if (isIP(host) !== 0 && !mayDial(options.allowedHosts, host, host))
+      return callback(new BlockedTargetError(host, host), null);
+    base(opts, (error, socket) => {
+      if (error !== null) return callback(error, null);
+      const remote = socket.remoteAddress;
+      if (remote === undefined || !mayDial(options.allowedHosts, host, remote)) {
+        socket.destroy();
+        return callback(new BlockedTargetError(host, remote), null);
+      }
+      callback(null, socket);
+    });
+  };
+  const poolFor = (origin: string) => {
+    let pool = pools.get(origin);
+    if (pool === undefined) {
+      pool = new Pool(origin, {
+        connect,
+        connections: CONNECTIONS_PER_ORIGIN,
+        keepAliveTimeout: 30_000,
+        headersTimeout: totalMs,
+        bodyTimeout: totalMs,
+      });
+      pools.set(origin, pool);
+    }
+    return pool;
+  };
+
+  const post = async (url: string, headers: Record<string, string>, body: string): Promise<SendResult> => {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    try {
+      const target = new URL(url);
+      const response = await poolFor(target.origin).request({
+        path: `${target.pathname}${target.search}`,
+        method: "POST",
+        headers,
+        body,
+        signal: AbortSignal.timeout(totalMs),
+      });
+      let read = 0;
+      for await (const chunk of response.body) {
+        read += (chunk as Buffer).length;
+        if (read >= MAX_RESPONSE_BYTES) {
+          response.body.destroy();
+          break;
+        }
+      }
+      return {
+        status: response.statusCode,
+        headers: headerRecord(response.headers),
+        error: null,
+        latencyMs: elapsed(),
+      };
+    } catch (error) {
+      return { status: null, headers: {}, error: describe(error), latencyMs: elapsed() };
+    }
+  };
+
+  const close = () =>
+    Promise.allSettled([...pools.values()].map((pool) => pool.destroy())).then(() => undefined);
+  return { post, close } as const;
+};
+
+export type HttpSender = ReturnType<typeof makeHttpSender>;

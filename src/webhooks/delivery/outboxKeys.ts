@@ -1,0 +1,45 @@
+/**
+ * Key layout of the webhook delivery outbox in the node's LevelDB (prefix `wh!`).
+ * Numbers are zero-padded so key order is numeric order: outbox sequence to 16
+ * digits (10^16 deliveries), chain ids and block numbers to 12 (as the indexer).
+ *
+ * - `wh!seq`                                   -> last outbox sequence used (number)
+ * - `wh!q!<webhook>!<seq>`                     -> QueuedDelivery: waiting or retrying, oldest first
+ * - `wh!dl!<webhook>!<seq>`                    -> QueuedDelivery: dead-lettered, kept for redelivery
+ * - `wh!st!<webhook>`                          -> DeliveryCounters
+ * - `wh!at!<webhook>!<seq>`                    -> AttemptRecord (the last RECENT_ATTEMPTS kept)
+ * - `wh!blk!<chain>!<number>!<hash>!<webhook>` -> BlockEvents: what a block produced for a webhook
+ *   (kept for the chain's finality depth, so a reorg can retract it; also makes a block
+ *   published twice a no-op)
+ * - `wh!pend!<chain>`                          -> blocks waiting for their confirmations
+ */
+const pad = (n: number, width: number) => String(n).padStart(width, "0");
+
+export const PREFIX = "wh!";
+export const SEQ_KEY = `${PREFIX}seq`;
+
+export const queueKey = (webhookId: string, seq: number) => `${PREFIX}q!${webhookId}!${pad(seq, 16)}`;
+export const queuePrefix = (webhookId: string) => `${PREFIX}q!${webhookId}!`;
+
+export const deadKey = (webhookId: string, seq: number) => `${PREFIX}dl!${webhookId}!${pad(seq, 16)}`;
+export const deadPrefix = (webhookId: string) => `${PREFIX}dl!${webhookId}!`;
+
+export const countersKey = (webhookId: string) => `${PREFIX}st!${webhookId}`;
+
+export const attemptKey = (webhookId: string, seq: number) => `${PREFIX}at!${webhookId}!${pad(seq, 16)}`;
+export const attemptPrefix = (webhookId: string) => `${PREFIX}at!${webhookId}!`;
+
+export const blockEventsKey = (chainId: number, number: number, hash: string, webhookId: string) =>
+  `${PREFIX}blk!${pad(chainId, 12)}!${pad(number, 12)}!${hash}!${webhookId}`;
+export const blockEventsPrefix = (chainId: number, number: number, hash: string) =>
+  `${PREFIX}blk!${pad(chainId, 12)}!${pad(number, 12)}!${hash}!`;
+/** Every block record of a chain below `number` (for pruning). */
+export const blockEventsRange = (chainId: number, below: number) => ({
+  gte: `${PREFIX}blk!${pad(chainId, 12)}!`,
+  lt: `${PREFIX}blk!${pad(chainId, 12)}!${pad(Math.max(0, below), 12)}`,
+});
+
+export const pendingKey = (chainId: number) => `${PREFIX}pend!${pad(chainId, 12)}`;
+
+/** The upper bound of a prefix scan. */
+export const end = (prefix: string) => `${prefix}~`;

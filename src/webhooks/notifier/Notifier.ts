@@ -1,0 +1,114 @@
+import { AckPolicy, DeliverPolicy, type JsMsg, jetstream, jetstreamManager } from "@nats-io/jetstream";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { Effect, Schedule } from "effect";
+import { type ChainRegistry, supportsFamily } from "../../chains/ChainRegistry.js";
+import type { ChainBlock, ChainReorg } from "../../domain/ChainBlock.js";
+import { ChainEventAssembler, PART_HEADER, PARTS_HEADER } from "../../ingest/chainEventCodec.js";
+import { type NotifierPlan, type PlanDeps, planBlock, planReorg } from "./planNotifications.js";
+
+/** The durable consumer every API process's notifier shares: each block is planned by exactly one of them. */
+export const NOTIFIER_DURABLE = "webhook-notifier";
+
+export interface NotifierOptions {
+  readonly nc: NatsConnection;
+  readonly registry: ChainRegistry;
+  readonly deps: PlanDeps;
+  /** Tells a webhook's actor its queue grew (after the batch is committed). */
+  readonly queued: (webhookId: string) => void;
+}
+
+/** How long a notifier may hold a block unacknowledged before another takes it (a crashed node's block). */
+const ACK_WAIT_NS = 10_000_000_000;
+/** Planning that takes longer (slow RPC) tells the server it is still working this often, ms. */
+const WORKING_EVERY_MS = 3_000;
+
+const ensureConsumer = (nc: NatsConnection) =>
+  Effect.tryPromise(async () => {
+    const jsm = await jetstreamManager(nc);
+    const info = await jsm.consumers.info("CHAIN_EVENTS", NOTIFIER_DURABLE).catch(() => undefined);
+    if (info === undefined)
+      await jsm.consumers.add("CHAIN_EVENTS", {
+        durable_name: NOTIFIER_DURABLE,
+        ack_policy: AckPolicy.Explicit,
+        // New blocks only: webhooks cannot match blocks from before the service ran.
+        deliver_policy: DeliverPolicy.New,
+        // One block in flight across all notifiers: blocks and reorgs are planned in stream order.
+        max_ack_pending: 1,
+        ack_wait: ACK_WAIT_NS,
+      });
+    else if (info.config.ack_wait !== ACK_WAIT_NS)
+      await jsm.consumers.update("CHAIN_EVENTS", NOTIFIER_DURABLE, { ack_wait: ACK_WAIT_NS });
+    return jsm;
+  });
+
+/**
+ * The whole event of a message: a plain or deflated one as is; for a split
+ * one, its first part plus the following parts read from the stream by
+ * sequence (the shared consumer may hand the other parts to other nodes, which
+ * skip them). `undefined` for a part other than the first.
+ */
+const wholeEvent = async (
+  jsm: Awaited<ReturnType<typeof jetstreamManager>>,
+  message: JsMsg,
+): Promise<unknown | undefined> => {
+  const parts = Number(message.headers?.get(PARTS_HEADER) || "1");
+  const part = Number(message.headers?.get(PART_HEADER) || "0");
+  const assembler = new ChainEventAssembler();
+  if (parts <= 1) return assembler.push(message);
+  if (part !== 0) return undefined;
+  let data = assembler.push(message);
+  for (let i = 1; i < parts && data === undefined; i++) {
+    const next = await jsm.streams.getMessage("CHAIN_EVENTS", { seq: message.seq + i });
+    if (next === null) throw new Error(`part ${i} of a split chain event is missing`);
+    data = assembler.push({ subject: next.subject, data: next.data, headers: next.header });
+  }
+  return data;
+};
+
+/**
+ * The notifier: consumes CHAIN_EVENTS through the shared durable consumer,
+ * plans each block's deliveries (or a reorg's retractions), writes them to this
+ * node's LevelDB outbox in one batch with the block's records, and only then
+ * acknowledges the message and wakes the webhooks' actors. A crash before the
+ * ack redelivers the block; its records make the replay add nothing.
+ */
+export const runNotifier = (options: NotifierOptions) =>
+  Effect.gen(function* () {
+    const jsm = yield* ensureConsumer(options.nc);
+    const consumer = yield* Effect.tryPromise(() =>
+      jetstream(options.nc).consumers.get("CHAIN_EVENTS", NOTIFIER_DURABLE),
+    );
+    const messages = yield* Effect.tryPromise(() => consumer.consume({ max_messages: 8 }));
+    yield* Effect.addFinalizer(() => Effect.promise(() => messages.close().then(() => undefined)));
+    yield* Effect.tryPromise(async () => {
+      for await (const message of messages) {
+        const known = options.registry.byId.get(Number(message.subject.split(".")[1]));
+        const chain = known !== undefined && supportsFamily(known, "subscriptions") ? known : undefined;
+        let plan: NotifierPlan = { ops: [], queued: new Set() };
+        const working = setInterval(() => message.working(), WORKING_EVERY_MS);
+        try {
+          const data = chain === undefined ? undefined : await wholeEvent(jsm, message);
+          if (chain !== undefined && data !== undefined)
+            plan = message.subject.endsWith(".reorg")
+              ? await planReorg(options.deps, chain, data as ChainReorg)
+              : await planBlock(options.deps, chain, data as ChainBlock);
+          if (plan.ops.length > 0) await options.deps.db.batch([...plan.ops]);
+        } catch (error) {
+          // An RPC or storage failure: the block is offered again shortly (to this node or another).
+          message.nak(1_000);
+          await Effect.runPromise(
+            Effect.logWarning("notifier could not plan a chain event; retrying", error),
+          );
+          continue;
+        } finally {
+          clearInterval(working);
+        }
+        await message.ackAck().catch(() => false);
+        for (const id of plan.queued) options.queued(id);
+      }
+    });
+  }).pipe(
+    Effect.scoped,
+    Effect.tapErrorCause((cause) => Effect.logWarning("webhook notifier stopped; restarting", cause)),
+    Effect.retry(Schedule.spaced("1 second")),
+  );

@@ -1,0 +1,65 @@
+import type { PublicClient } from "viem";
+import type { ChainConfig } from "../../chains/ChainsConfig.js";
+import { aggregate3 } from "../../chains/multicall3.js";
+import type { IndexReader } from "../../indexer/IndexReader.js";
+import type { TokenMetadata } from "../../indexer/IndexRecords.js";
+import { readTokenMetadata } from "../../indexer/readTokenMetadata.js";
+import { planPricing } from "../../pricing/planPricing.js";
+import { balanceOfCall, decodeBalance, NATIVE_CURRENCY } from "../../pricing/poolReads.js";
+import type { PriceQuote } from "../../pricing/selectPrices.js";
+
+/** A wallet's balance of one asset before and after a block, with the asset's metadata and price. */
+export interface BalanceRead {
+  readonly before: bigint;
+  readonly after: bigint;
+  readonly symbol: string | null;
+  readonly name: string | null;
+  readonly decimals: number | null;
+  readonly price: PriceQuote | undefined;
+}
+
+/**
+ * Reads `pairs` (`wallet|token`, token `native` or an ERC-20) at block
+ * `number - 1` and at `number`: one Multicall3 aggregate3 per block height,
+ * the second carrying the pool reads that price the tokens at `number`.
+ * Metadata comes from the index (read from the chain for tokens it has not met).
+ */
+export const readBalances = async (
+  client: PublicClient,
+  index: IndexReader,
+  chain: ChainConfig,
+  pairs: ReadonlyArray<{ readonly wallet: string; readonly token: string }>,
+  number: number,
+): Promise<ReadonlyMap<string, BalanceRead>> => {
+  if (pairs.length === 0) return new Map();
+  const tokens = [...new Set(pairs.map((p) => p.token).filter((t) => t !== "native"))];
+  const priced = chain.wrapped_native === undefined ? tokens : [...tokens, chain.wrapped_native];
+  const plan = await planPricing(index, chain, priced);
+  const calls = pairs.map((p) => balanceOfCall(p.token === "native" ? NATIVE_CURRENCY : p.token, p.wallet));
+  const [before, after] = await Promise.all([
+    number > 0 ? aggregate3(client, calls, { blockNumber: BigInt(number - 1) }) : Promise.resolve([]),
+    aggregate3(client, [...calls, ...plan.calls], { blockNumber: BigInt(number) }),
+  ]);
+  const prices = plan.finish(after.slice(calls.length));
+  const indexed = await index.tokenMetadata(chain.chain_id, tokens);
+  const missing = tokens.filter((_, i) => indexed[i] === undefined);
+  const fetched = await readTokenMetadata(client, missing);
+  const metadata = new Map<string, TokenMetadata | undefined>();
+  tokens.forEach((token, i) => {
+    metadata.set(token, indexed[i] ?? fetched[missing.indexOf(token)]);
+  });
+  const out = new Map<string, BalanceRead>();
+  pairs.forEach((pair, i) => {
+    const isNative = pair.token === "native";
+    const meta = metadata.get(pair.token);
+    out.set(`${pair.wallet}|${pair.token}`, {
+      before: decodeBalance(before[i]) ?? 0n,
+      after: decodeBalance(after[i]) ?? 0n,
+      symbol: isNative ? chain.native.symbol : (meta?.symbol ?? null),
+      name: isNative ? chain.native.name : (meta?.name ?? null),
+      decimals: isNative ? chain.native.decimals : (meta?.decimals ?? null),
+      price: prices.get(isNative ? (chain.wrapped_native ?? "") : pair.token),
+    });
+  });
+  return out;
+};

@@ -1,0 +1,46 @@
+import type { KV } from "@nats-io/kv";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { Effect } from "effect";
+import { AppConfig } from "../../AppConfig.js";
+import { ChainClients } from "../../chains/ChainClients.js";
+import { Chains } from "../../chains/Chains.js";
+import { Index } from "../../indexer/IndexReader.js";
+import { Level } from "../../storage/Level.js";
+import { WebhookSupervisor } from "../WebhookSupervisor.js";
+import { makeAddressBook } from "./AddressBook.js";
+import { runNotifier } from "./Notifier.js";
+import { readBalances } from "./readBalances.js";
+
+/**
+ * Starts this API process's notifier: the address book (a watch of the
+ * `webhook_addresses` index), then the shared durable consumer of CHAIN_EVENTS,
+ * writing deliveries into this node's outbox and waking the webhook actors.
+ */
+export const runWebhookNotifier = (nc: NatsConnection, index: KV) =>
+  Effect.gen(function* () {
+    const config = yield* AppConfig;
+    const clients = yield* ChainClients;
+    const reader = (yield* Index).reader;
+    const supervisor = yield* WebhookSupervisor;
+    const book = yield* makeAddressBook(index);
+    yield* Effect.forkScoped(
+      runNotifier({
+        nc,
+        registry: yield* Chains,
+        deps: {
+          db: yield* Level,
+          webhooksFor: book.webhooksFor,
+          recordOf: (id) => supervisor.versionOf(id)?.record,
+          readBalances: (chain, pairs, number) => {
+            const client = clients.get(chain.chain_id);
+            if (client === undefined)
+              return Promise.reject(new Error(`no RPC client for chain ${chain.chain_id}`));
+            return readBalances(client, reader, chain, pairs, number);
+          },
+          publicUrl: config.publicUrl,
+          now: () => Date.now(),
+        },
+        queued: supervisor.notify,
+      }),
+    );
+  });

@@ -1,0 +1,90 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../../support/runTs.js";
+import { eventually } from "../../support/serviceHarness.js";
+import { createBody, startWebhookEnv, WEBHOOKS, type WebhookEnv } from "../../support/webhookEnv.js";
+
+/** tmux comes from the OS (.ci/run installs it); without it this end-to-end test cannot run. */
+const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
+
+/** A tmux server of this test's own, so nothing touches the user's sessions. */
+const SOCKET = `svc-tui-test-${process.pid}`;
+const tmux = (...args: ReadonlyArray<string>) =>
+  execFileSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8" });
+const screen = () => tmux("capture-pane", "-p", "-t", "tui");
+const until = (pattern: RegExp, what: string) =>
+  eventually(async () => pattern.test(screen()), 20_000, `${what}; screen:\n${screen()}`);
+const keys = async (...sequence: ReadonlyArray<string>) => {
+  for (const key of sequence) {
+    tmux("send-keys", "-t", "tui", key);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+};
+
+let env: WebhookEnv;
+
+beforeAll(async () => {
+  if (hasTmux) env = await startWebhookEnv();
+}, 60_000);
+
+afterAll(async () => {
+  if (hasTmux) spawnSync("tmux", ["-L", SOCKET, "kill-server"]);
+  await env?.stop();
+});
+
+describe.skipIf(!hasTmux)("operator TUI in a terminal", () => {
+  it("end-to-end: the TUI entry point (what npm run tui starts) in tmux pauses a webhook, and the API shows it paused", async () => {
+    const call = await env.as("tmux-team");
+    const created = await call("POST", WEBHOOKS, createBody({ name: "tmux target" }));
+    expect(created.status).toBe(200);
+    const id = (created.json as { id: string }).id;
+
+    // Given the real TUI on an 80x24 terminal, as the admin NATS user
+    tmux(
+      "new-session",
+      "-d",
+      "-s",
+      "tui",
+      "-x",
+      "80",
+      "-y",
+      "24",
+      "-e",
+      `NATS_URL=${env.nats.url}`,
+      "-e",
+      "NATS_USER=admin",
+      "-e",
+      `NATS_PASSWORD=${env.nats.credentials.admin}`,
+      "-c",
+      REPO_ROOT,
+      `${process.execPath} --import tsx tui/index.tsx`,
+    );
+    await until(/tmux-team\s+tmux target\s+txs\s+yes\s+1/, "the webhook listed");
+
+    // When the operator searches for it, opens it, presses a and confirms with y
+    await keys("/");
+    await until(/search name, id, url or team:/, "the search prompt");
+    await keys("tmux target", "Enter");
+    await until(/1-1 of 1 matching/, "the one match");
+    await keys("Enter");
+    await until(/Webhook tmux target/, "the detail screen");
+    await keys("a");
+    await until(/Pause "tmux target"\?/, "the question");
+    await keys("y");
+
+    // Then the screen and the HTTP API both say it is paused
+    await until(/active\s+no \(paused\)/, "the paused state on screen");
+    const res = await call("GET", `${WEBHOOKS}/${id}`);
+    expect(res.json).toMatchObject({ id, active: false });
+
+    // And q quits
+    await keys("Escape");
+    await until(/tmux-team\s+tmux target\s+txs\s+no\s+1/, "back on the list, paused");
+    await keys("q");
+    await eventually(
+      async () => spawnSync("tmux", ["-L", SOCKET, "has-session", "-t", "tui"]).status !== 0,
+      10_000,
+      "the TUI to exit",
+    );
+  });
+});

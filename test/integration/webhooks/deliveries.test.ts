@@ -1,0 +1,136 @@
+import { Effect } from "effect";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callAdmin } from "../../../src/admin/AdminClient.js";
+import { adminWebhookDeliveries } from "../../../src/contracts/Admin.js";
+import { type ActivityContext, activityContext } from "../../../src/devnet/activity/ActivityContext.js";
+import { runActivityAction } from "../../../src/devnet/activity/runActivity.js";
+import { type DevnetService, startDevnetService } from "../../support/devnetService.js";
+import { eventually } from "../../support/serviceHarness.js";
+import { type Caller, callerFor, WEBHOOKS } from "../../support/webhookEnv.js";
+import { type Receiver, startReceiver } from "../../support/webhookReceiver.js";
+
+let env: DevnetService;
+let call: Caller;
+let receiver: Receiver;
+let ctx: ActivityContext;
+const secrets = new Map<string, string>();
+
+const create = async (body: Record<string, unknown>) => {
+  const answer = await call("POST", WEBHOOKS, { name: "test", url: receiver.url, ...body });
+  expect(answer.status).toBe(200);
+  secrets.set(answer.json.id as string, answer.json.secret as string);
+  return answer.json.id as string;
+};
+
+const requestsOf = (id: string) =>
+  receiver.received.filter((r) => r.headers["svc-webhook-subscription-id"] === id);
+const eventsOf = (id: string) =>
+  requestsOf(id).flatMap((r) => Object.values(r.json).flatMap((list) => [...list]));
+
+beforeAll(async () => {
+  env = await startDevnetService({ webhookAllowHttp: true, webhookAllowedHosts: ["127.0.0.0/8"] });
+  call = callerFor(env.service.baseUrl, env.key);
+  receiver = await startReceiver();
+  ctx = activityContext(env.devnet.manifest.chains.find((c) => c.chain_id === 1)!);
+});
+
+afterAll(async () => {
+  await receiver?.stop();
+  await env?.stop();
+});
+
+describe("webhook deliveries on the devnet", () => {
+  it("behavior: each type gets signed deliveries of the right kind; filters apply; CU are charged", async () => {
+    const wallets = ctx.wallets.map((w) => w.toLowerCase());
+    const usdc = ctx.chain.tokens.USDC!.address.toLowerCase();
+    const transactions = await create({ type: "transactions", addresses: wallets });
+    const senders = await create({ type: "transactions", addresses: wallets, transaction_type: "sender" });
+    const activities = await create({ type: "activities", addresses: wallets });
+    const swapsOnly = await create({ type: "activities", addresses: wallets, activity_type: "swap" });
+    const balances = await create({ type: "balances", addresses: wallets, chain_ids: [1] });
+    const usdcOnly = await create({ type: "balances", addresses: wallets, token_address: usdc });
+    const otherChain = await create({ type: "activities", addresses: wallets, chain_ids: [8453] });
+    const cuBefore = ((await call("GET", "/v1/account")).json.cu_used_this_month as number) ?? 0;
+
+    const transfer = (await runActivityAction(ctx, "erc20_transfer"))[0]!;
+    const native = (await runActivityAction(ctx, "native_transfer"))[0]!;
+    const swap = (await runActivityAction(ctx, "swap_v2")).at(-1)!;
+    const hashes = [transfer, native, swap].map((r) => r.transactionHash);
+
+    await eventually(
+      async () =>
+        hashes.every((h) => eventsOf(transactions).some((e) => e.hash === h)) &&
+        eventsOf(swapsOnly).some((e) => e.tx_hash === swap.transactionHash) &&
+        eventsOf(usdcOnly).length >= 2,
+      20_000,
+      "deliveries of every webhook",
+    );
+    for (const [id, secret] of secrets) expect(receiver.unverified(secret, id), id).toEqual([]);
+
+    const first = requestsOf(transactions)[0]!;
+    expect(first.headers).toMatchObject({
+      "svc-webhook-type": "transactions",
+      "svc-webhook-chain-id": "1",
+      "svc-webhook-retry-index": "0",
+      "content-type": "application/json",
+    });
+    expect(first.headers["webhook-id"]).toMatch(/^msg_[0-9a-f]{32}$/);
+    expect(Object.keys(first.json)).toEqual(["transactions"]);
+    expect(eventsOf(senders).every((e) => e.transaction_type === "Sender")).toBe(true);
+    expect(eventsOf(activities).map((e) => e.type)).toEqual(
+      expect.arrayContaining(["send", "receive", "swap"]),
+    );
+    expect(eventsOf(swapsOnly).every((e) => e.type === "swap")).toBe(true);
+    const changes = eventsOf(balances);
+    expect(Object.keys(requestsOf(balances)[0]!.json)).toEqual(["balance_changes"]);
+    const usdcIn = changes.find(
+      (e) => (e.asset as { token_address: string }).token_address === usdc && e.direction === "in",
+    );
+    expect(usdcIn).toMatchObject({ transaction_hash: transfer.transactionHash, removed: false });
+    expect(BigInt(usdcIn!.amount_after as string) - BigInt(usdcIn!.amount_before as string)).toBe(
+      BigInt(usdcIn!.amount_delta as string),
+    );
+    expect(usdcIn!.price_usd).toBeCloseTo(1, 1);
+    expect(
+      eventsOf(usdcOnly).every((e) => (e.asset as { token_address: string }).token_address === usdc),
+    ).toBe(true);
+    expect(requestsOf(otherChain)).toEqual([]);
+
+    const delivered = receiver.events().length;
+    await eventually(
+      async () =>
+        ((await call("GET", "/v1/account")).json.cu_used_this_month as number) >= cuBefore + 2 * delivered,
+      10_000,
+      "CU of the delivered events",
+    );
+    const stats = await Effect.runPromise(
+      callAdmin(await env.nats.connectAs("admin"), adminWebhookDeliveries, { webhook_ids: [transactions] }),
+    );
+    expect(stats.webhooks[0]).toMatchObject({
+      webhook_id: transactions,
+      failed: 0,
+      last_status: 200,
+      nodes: 1,
+    });
+    expect(stats.webhooks[0]!.delivered).toBe(requestsOf(transactions).length);
+  });
+
+  it("behavior: an inactive webhook gets nothing; reactivated, it gets later events", async () => {
+    const [a] = ctx.wallets.map((w) => w.toLowerCase());
+    const id = await create({ type: "transactions", addresses: [a] });
+    expect((await call("PATCH", `${WEBHOOKS}/${id}`, { active: false })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 200));
+    const paused = await runActivityAction(ctx, "native_transfer");
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(requestsOf(id)).toEqual([]);
+    expect((await call("PATCH", `${WEBHOOKS}/${id}`, { active: true })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 200));
+    const resumed = await runActivityAction(ctx, "native_transfer");
+    await eventually(
+      async () => eventsOf(id).some((e) => e.hash === resumed[0]!.transactionHash),
+      10_000,
+      "resumed",
+    );
+    expect(eventsOf(id).some((e) => e.hash === paused[0]!.transactionHash)).toBe(false);
+  });
+});

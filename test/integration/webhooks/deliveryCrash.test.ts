@@ -1,0 +1,115 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServiceProcess } from "../../../bench/lib/benchEnv.js";
+import { startAnvil } from "../../../src/devnet/AnvilProcess.js";
+import { startTestNats, type TestNats } from "../../support/natsServer.js";
+import { eventually, writeChainsFile } from "../../support/serviceHarness.js";
+import { chainPublisher, syntheticBlock } from "../../support/syntheticBlocks.js";
+import { addressOf, callerFor, WEBHOOKS } from "../../support/webhookEnv.js";
+import { type Receiver, startReceiver } from "../../support/webhookReceiver.js";
+
+let nats: TestNats;
+let anvil: Awaited<ReturnType<typeof startAnvil>>;
+let chainsConfig: string;
+let receiver: Receiver;
+const ENV = {
+  WEBHOOK_ALLOW_HTTP: "true",
+  WEBHOOK_ALLOWED_HOSTS: "127.0.0.0/8",
+  WEBHOOK_RETRY_SCHEDULE: "200ms,200ms,200ms,200ms,200ms,200ms,200ms,200ms",
+  WEBHOOK_TIMEOUT_MS: "2000",
+};
+
+beforeAll(async () => {
+  nats = await startTestNats();
+  anvil = await startAnvil({ chainId: 1 });
+  chainsConfig = await writeChainsFile(await mkdtemp(join(tmpdir(), "svc-crash-")), [
+    { chainId: 1, name: "ethereum", rpcUrl: anvil.rpcUrl },
+  ]);
+  // Slow enough that a kill lands mid-delivery.
+  receiver = await startReceiver((_, res) => {
+    setTimeout(() => res.writeHead(200).end(), 40);
+  });
+});
+
+afterAll(async () => {
+  await receiver?.stop();
+  await anvil?.stop();
+  await nats?.stop();
+});
+
+describe("webhook deliveries survive crashes", { timeout: 120_000 }, () => {
+  it("behavior: kill -9 of the service and a nats-server restart lose no event, and ids stay stable", async () => {
+    let service = await startServiceProcess(nats, chainsConfig, { env: ENV });
+    const { createKey } = await import("../../../src/api/keys/KeyStore.js");
+    const { openBucket } = await import("../../../src/nats/JetStreamSetup.js");
+    const { Effect } = await import("effect");
+    const admin = await nats.connectAs("admin");
+    const { key } = await Effect.runPromise(
+      createKey(
+        {
+          keys: await Effect.runPromise(openBucket(admin, "keys")),
+          teams: await Effect.runPromise(openBucket(admin, "teams")),
+        },
+        "crash",
+      ),
+    );
+    const call = callerFor(service.url, key);
+    const wallet = addressOf(0xc0ffee);
+    const created = await call("POST", WEBHOOKS, {
+      name: "crash",
+      url: receiver.url,
+      type: "transactions",
+      addresses: [wallet],
+    });
+    expect(created.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 500));
+    const publish = chainPublisher(await nats.connectAs("ingest"));
+    const expected: Array<string> = [];
+    const send = async (count: number, from: number) => {
+      for (let i = 0; i < count; i++) {
+        const block = syntheticBlock(1, from + i, wallet, addressOf(1), "crash");
+        // Right after a broker restart the client may still be reconnecting: retry as ingestion does.
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await publish.block(block);
+            break;
+          } catch (error) {
+            if (attempt > 40) throw error;
+            await new Promise((r) => setTimeout(r, 250));
+          }
+        }
+        expected.push(block.transactions[0].hash);
+      }
+    };
+
+    await send(30, 9_000_000);
+    await eventually(async () => receiver.received.length >= 5, 15_000, "some deliveries");
+    process.kill(service.pid, "SIGKILL");
+    await send(10, 9_000_030);
+    service = await startServiceProcess(nats, chainsConfig, { env: ENV, dataDir: service.dataDir });
+
+    await nats.restart(500);
+    await send(10, 9_000_040);
+    const received = () => new Set(receiver.events().map((e) => e.hash as string));
+    await eventually(
+      async () => expected.every((h) => received().has(h)),
+      40_000,
+      "every event after the faults",
+    ).catch((error) => {
+      const missing = expected.map((h, i) => (received().has(h) ? -1 : i)).filter((i) => i >= 0);
+      throw new Error(`${String(error)}; missing blocks ${missing.join(",")} of ${expected.length}`);
+    });
+    await service.stop();
+
+    expect(receiver.unverified(created.json.secret as string)).toEqual([]);
+    // A repeat of a delivery carries the same webhook-id and body.
+    const bodies = new Map<string, string>();
+    for (const r of receiver.received) {
+      const id = r.headers["webhook-id"]!;
+      expect(bodies.get(id) ?? r.body).toBe(r.body);
+      bodies.set(id, r.body);
+    }
+  });
+});

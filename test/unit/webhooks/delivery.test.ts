@@ -1,0 +1,182 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+import { describe, expect, it } from "vitest";
+import { createActor, fromPromise, SimulatedClock, waitFor } from "xstate";
+import { classify } from "../../../src/webhooks/delivery/attemptDelivery.js";
+import { deliveryHeaders } from "../../../src/webhooks/delivery/deliveryHeaders.js";
+import { makeHttpSender } from "../../../src/webhooks/delivery/HttpSender.js";
+import type { QueuedDelivery } from "../../../src/webhooks/delivery/QueuedDelivery.js";
+import {
+  DEFAULT_RETRY_SCHEDULE_MS,
+  parseRetryAfter,
+  parseRetrySchedule,
+  retryDelay,
+} from "../../../src/webhooks/delivery/retrySchedule.js";
+import { makeHostAllowList } from "../../../src/webhooks/hostAllowList.js";
+import { splitBodies } from "../../../src/webhooks/notifier/deliveryBodies.js";
+import { generateSecret, rotateSecrets, signingSecrets } from "../../../src/webhooks/signingSecret.js";
+import { WebhookRecord } from "../../../src/webhooks/WebhookRecord.js";
+import { webhookMachine } from "../../../src/webhooks/webhookMachine.js";
+
+const delivery = (overrides: Partial<QueuedDelivery> = {}): QueuedDelivery => ({
+  seq: 1,
+  id: "msg_0123456789abcdef0123456789abcdef",
+  webhook_id: "01900000-0000-7000-8000-000000000001",
+  team_id: "TEAM",
+  type: "activities",
+  chain_id: 1,
+  block_number: 10,
+  block_hash: `0x${"ab".repeat(32)}`,
+  removed: false,
+  events: 1,
+  body: '{"activities":[{"type":"send","note":"é ✓ \\u0000"}]}',
+  created_at: 0,
+  attempts: 0,
+  next_attempt_at: 0,
+  last_status: null,
+  last_error: null,
+  ...overrides,
+});
+
+describe("delivery signing", () => {
+  it("behavior: the standardwebhooks library verifies our requests, with either secret during rotation", () => {
+    const old = generateSecret();
+    const rotated = rotateSecrets({ current: old, previous: null }, generateSecret(), Date.now());
+    const d = delivery();
+    const headers = deliveryHeaders(d, signingSecrets(rotated, Date.now()), Date.now());
+    expect(headers["webhook-signature"]!.split(" ")).toHaveLength(2);
+    for (const secret of [old, rotated.current])
+      expect(new Webhook(secret).verify(d.body, headers)).toBeTruthy();
+    expect(() => new Webhook(generateSecret()).verify(d.body, headers)).toThrow();
+    expect(() => new Webhook(old).verify(`${d.body} `, headers)).toThrow();
+    const later = deliveryHeaders({ ...d, attempts: 3 }, [rotated.current], Date.now() + 60_000);
+    expect(later["webhook-id"]).toBe(headers["webhook-id"]);
+    expect(later["svc-webhook-retry-index"]).toBe("3");
+  });
+});
+
+describe("retry policy", () => {
+  it("default: the Svix-like schedule with ±20 % jitter, then dead-letter", () => {
+    expect(DEFAULT_RETRY_SCHEDULE_MS).toEqual([
+      5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+    ]);
+    expect(retryDelay(DEFAULT_RETRY_SCHEDULE_MS, 1, 0)).toBe(4_000);
+    expect(retryDelay(DEFAULT_RETRY_SCHEDULE_MS, 1, 0.999_999)).toBe(6_000);
+    expect(retryDelay(DEFAULT_RETRY_SCHEDULE_MS, 8, 0.5)).toBeUndefined();
+    expect(parseRetrySchedule("5s, 5m,2h,100ms")).toEqual([5_000, 300_000, 7_200_000, 100]);
+    expect(parseRetrySchedule("5")).toBeUndefined();
+    expect(parseRetrySchedule("")).toBeUndefined();
+  });
+
+  it("args: Retry-After as seconds or a date, capped at an hour; garbage ignored", () => {
+    const now = Date.parse("2026-01-01T00:00:00Z");
+    expect(parseRetryAfter("120", now)).toBe(120_000);
+    expect(parseRetryAfter("999999999", now)).toBe(3_600_000);
+    expect(parseRetryAfter("Thu, 01 Jan 2026 00:00:30 GMT", now)).toBe(30_000);
+    expect(parseRetryAfter("soon", now)).toBeUndefined();
+  });
+
+  it("behavior: 2xx delivers, 410 disables, 3xx and no answer retry, the last failure dead-letters", () => {
+    const schedule = [1_000, 2_000];
+    const result = (status: number | null, headers = {}) => ({ status, headers, error: null, latencyMs: 1 });
+    expect(classify(result(204), delivery(), schedule, 0, 0.5)).toEqual({ kind: "delivered" });
+    expect(classify(result(410), delivery(), schedule, 0, 0.5)).toEqual({ kind: "gone" });
+    expect(classify(result(302), delivery(), schedule, 0, 0.5)).toEqual({ kind: "retry", at: 1_000 });
+    expect(classify(result(null), delivery({ attempts: 1 }), schedule, 0, 0.5)).toEqual({
+      kind: "retry",
+      at: 2_000,
+    });
+    expect(classify(result(429, { "retry-after": "7" }), delivery(), schedule, 0, 0.5)).toEqual({
+      kind: "retry",
+      at: 7_000,
+    });
+    expect(classify(result(500), delivery({ attempts: 2 }), schedule, 0, 0.5)).toEqual({
+      kind: "deadLettered",
+    });
+  });
+});
+
+describe("bodies", () => {
+  it("behavior: events are split into bodies under the size bound, in order, none lost", () => {
+    const events = Array.from({ length: 100 }, (_, i) => ({ event_id: `e${i}`, pad: "x".repeat(1_000) }));
+    const bodies = splitBodies("activities", events, 10_000);
+    expect(bodies.length).toBeGreaterThan(10);
+    expect(bodies.every((b) => Buffer.byteLength(b.body) <= 10_000)).toBe(true);
+    const ids = bodies.flatMap((b) =>
+      (JSON.parse(b.body).activities as Array<{ event_id: string }>).map((e) => e.event_id),
+    );
+    expect(ids).toEqual(events.map((e) => e.event_id));
+    expect(bodies.reduce((n, b) => n + b.events, 0)).toBe(100);
+  });
+});
+
+describe("send-time SSRF guard", () => {
+  it("error: loopback is refused unless allow-listed, by IP literal and by name after DNS; nothing reaches it", async () => {
+    let hits = 0;
+    const server = createServer((_, res) => {
+      hits += 1;
+      res.end("ok");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as AddressInfo).port;
+    const strict = makeHttpSender({ allowedHosts: makeHostAllowList([]) });
+    const literal = await strict.post(`http://127.0.0.1:${port}/`, {}, "{}");
+    const named = await strict.post(`http://localhost:${port}/`, {}, "{}");
+    expect(literal).toMatchObject({ status: null });
+    expect(named).toMatchObject({ status: null });
+    expect(`${literal.error} ${named.error}`).not.toContain("ECONNREFUSED");
+    expect(hits).toBe(0);
+    const allowed = makeHttpSender({ allowedHosts: makeHostAllowList(["127.0.0.0/8"]) });
+    expect((await allowed.post(`http://127.0.0.1:${port}/`, {}, "{}")).status).toBe(200);
+    expect(hits).toBe(1);
+    await Promise.all([strict.close(), allowed.close()]);
+    server.close();
+  });
+});
+
+describe("webhook actor delivery", () => {
+  it("behavior: rebuilt mid-backoff, it waits for the stored retry time and then sends (no restored timers)", async () => {
+    const clock = new SimulatedClock();
+    clock.set(1_000_000);
+    const head = delivery({ attempts: 2, next_attempt_at: 1_060_000 });
+    const sent: Array<number> = [];
+    let queue: Array<QueuedDelivery> = [head];
+    const machine = webhookMachine.provide({
+      actors: {
+        loadHead: fromPromise(async () => queue[0]),
+        attempt: fromPromise(async ({ input }) => {
+          sent.push(clock.now());
+          queue = queue.filter((d) => d.id !== input.delivery.id);
+          return { kind: "delivered" as const };
+        }),
+      },
+    });
+    const record = new WebhookRecord({
+      id: head.webhook_id,
+      team_id: "TEAM",
+      name: "hook",
+      type: "activities",
+      url: "https://example.com/",
+      active: true,
+      created_at: "2026-01-01T00:00:00.000Z",
+      updated_at: "2026-01-01T00:00:00.000Z",
+      chain_ids: null,
+      transaction_type: null,
+      counterparty: null,
+      activity_type: null,
+      asset_type: null,
+      token_address: null,
+      secrets: { current: generateSecret(), previous: null },
+    });
+    const actor = createActor(machine, { input: { record, revision: 1, clock }, clock }).start();
+    await waitFor(actor, (s) => s.matches({ active: { delivery: "waitingToRetry" } }));
+    clock.increment(59_999);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(sent).toEqual([]);
+    clock.increment(1);
+    await waitFor(actor, (s) => s.matches({ active: { delivery: "idle" } }));
+    expect(sent).toEqual([1_060_000]);
+    actor.stop();
+  });
+});

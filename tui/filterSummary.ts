@@ -1,0 +1,14 @@
+import type { WebhookDetail } from "./AdminClient.js";
+
+/** A webhook's filters as one phrase, `none (every event of its addresses)` when none is set. */
+export const filterSummary = ({ filters }: WebhookDetail["webhook"]): string => {
+  const parts = [
+    filters.chain_ids === null ? "all chains" : `chains ${filters.chain_ids.join(",")}`,
+    ...(filters.transaction_type === null ? [] : [`direction ${filters.transaction_type}`]),
+    ...(filters.counterparty === null ? [] : [`counterparty ${filters.counterparty}`]),
+    ...(filters.activity_type === null ? [] : [`activity ${filters.activity_type}`]),
+    ...(filters.asset_type === null ? [] : [`asset ${filters.asset_type}`]),
+    ...(filters.token_address === null ? [] : [`token ${filters.token_address}`]),
+  ];
+  return parts.join(" · ");
+};
