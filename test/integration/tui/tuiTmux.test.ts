@@ -55,6 +55,11 @@ describe.skipIf(!hasTmux)("operator TUI in a terminal", () => {
       "NATS_USER=admin",
       "-e",
       `NATS_PASSWORD=${env.nats.credentials.admin}`,
+      // A person's terminal, even when the test itself runs in CI: Ink only draws frames outside CI.
+      "-e",
+      "CI=false",
+      "-e",
+      "CONTINUOUS_INTEGRATION=false",
       "-c",
       REPO_ROOT,
       `${process.execPath} --import tsx tui/index.tsx`,
