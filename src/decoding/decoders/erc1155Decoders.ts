@@ -1,16 +1,13 @@
 import { EVENT_TOPICS } from "../abi/eventTopics.js";
 import { topicAddress, uintAt, wordCount } from "../abi/words.js";
-import type { Decoder, DecoderEntry } from "./Decoder.js";
+import { type Decoder, type DecoderEntry, eventOrigin } from "./Decoder.js";
 
 const transferSingle: Decoder = (log) => {
   const { topics, data } = log;
   if (topics.length !== 4 || wordCount(data) < 2) return undefined;
   return {
     kind: "erc1155.transferSingle",
-    address: log.address,
-    logIndex: log.log_index,
-    transactionIndex: log.transaction_index,
-    transactionHash: log.transaction_hash,
+    ...eventOrigin(log),
     operator: topicAddress(topics[1]!),
     from: topicAddress(topics[2]!),
     to: topicAddress(topics[3]!),
@@ -43,10 +40,7 @@ const transferBatch: Decoder = (log) => {
   if (ids === undefined || values === undefined || ids.length !== values.length) return undefined;
   return {
     kind: "erc1155.transferBatch",
-    address: log.address,
-    logIndex: log.log_index,
-    transactionIndex: log.transaction_index,
-    transactionHash: log.transaction_hash,
+    ...eventOrigin(log),
     operator: topicAddress(topics[1]!),
     from: topicAddress(topics[2]!),
     to: topicAddress(topics[3]!),

@@ -1,6 +1,6 @@
 import { EVENT_TOPICS } from "../abi/eventTopics.js";
 import { addressAt, boolAt, topicAddress, topicUint, uintAt, wordCount } from "../abi/words.js";
-import type { Decoder, DecoderEntry } from "./Decoder.js";
+import { type Decoder, type DecoderEntry, eventOrigin } from "./Decoder.js";
 
 /**
  * ERC-20 when the amount is in data (3 topics); ERC-721 when the token id is indexed (4 topics) or
@@ -11,10 +11,7 @@ const transfer: Decoder = (log) => {
   if (topics.length === 3 && wordCount(data) >= 1) {
     return {
       kind: "erc20.transfer",
-      address: log.address,
-      logIndex: log.log_index,
-      transactionIndex: log.transaction_index,
-      transactionHash: log.transaction_hash,
+      ...eventOrigin(log),
       from: topicAddress(topics[1]!),
       to: topicAddress(topics[2]!),
       value: uintAt(data, 0),
@@ -23,10 +20,7 @@ const transfer: Decoder = (log) => {
   if (topics.length === 4) {
     return {
       kind: "erc721.transfer",
-      address: log.address,
-      logIndex: log.log_index,
-      transactionIndex: log.transaction_index,
-      transactionHash: log.transaction_hash,
+      ...eventOrigin(log),
       from: topicAddress(topics[1]!),
       to: topicAddress(topics[2]!),
       tokenId: topicUint(topics[3]!),
@@ -35,10 +29,7 @@ const transfer: Decoder = (log) => {
   if (topics.length === 1 && wordCount(data) >= 3) {
     return {
       kind: "erc721.transfer",
-      address: log.address,
-      logIndex: log.log_index,
-      transactionIndex: log.transaction_index,
-      transactionHash: log.transaction_hash,
+      ...eventOrigin(log),
       from: addressAt(data, 0),
       to: addressAt(data, 1),
       tokenId: uintAt(data, 2),
@@ -53,10 +44,7 @@ const approval: Decoder = (log) => {
   if (topics.length === 3 && wordCount(data) >= 1) {
     return {
       kind: "erc20.approval",
-      address: log.address,
-      logIndex: log.log_index,
-      transactionIndex: log.transaction_index,
-      transactionHash: log.transaction_hash,
+      ...eventOrigin(log),
       owner: topicAddress(topics[1]!),
       spender: topicAddress(topics[2]!),
       value: uintAt(data, 0),
@@ -65,10 +53,7 @@ const approval: Decoder = (log) => {
   if (topics.length === 4) {
     return {
       kind: "erc721.approval",
-      address: log.address,
-      logIndex: log.log_index,
-      transactionIndex: log.transaction_index,
-      transactionHash: log.transaction_hash,
+      ...eventOrigin(log),
       owner: topicAddress(topics[1]!),
       approved: topicAddress(topics[2]!),
       tokenId: topicUint(topics[3]!),
@@ -77,10 +62,7 @@ const approval: Decoder = (log) => {
   if (topics.length === 1 && wordCount(data) >= 3) {
     return {
       kind: "erc721.approval",
-      address: log.address,
-      logIndex: log.log_index,
-      transactionIndex: log.transaction_index,
-      transactionHash: log.transaction_hash,
+      ...eventOrigin(log),
       owner: addressAt(data, 0),
       approved: addressAt(data, 1),
       tokenId: uintAt(data, 2),
@@ -94,10 +76,7 @@ const approvalForAll: Decoder = (log) => {
   if (topics.length !== 3 || wordCount(data) < 1) return undefined;
   return {
     kind: "erc721.approvalForAll",
-    address: log.address,
-    logIndex: log.log_index,
-    transactionIndex: log.transaction_index,
-    transactionHash: log.transaction_hash,
+    ...eventOrigin(log),
     owner: topicAddress(topics[1]!),
     operator: topicAddress(topics[2]!),
     approved: boolAt(data, 0),

@@ -1,16 +1,13 @@
 import { EVENT_TOPICS } from "../abi/eventTopics.js";
 import { addressAt, topicAddress, uintAt, wordCount } from "../abi/words.js";
-import type { Decoder, DecoderEntry } from "./Decoder.js";
+import { type Decoder, type DecoderEntry, eventOrigin } from "./Decoder.js";
 
 const swap: Decoder = (log) => {
   const { topics, data } = log;
   if (topics.length !== 3 || wordCount(data) < 4) return undefined;
   return {
     kind: "v2.swap",
-    address: log.address,
-    logIndex: log.log_index,
-    transactionIndex: log.transaction_index,
-    transactionHash: log.transaction_hash,
+    ...eventOrigin(log),
     sender: topicAddress(topics[1]!),
     amount0In: uintAt(data, 0),
     amount1In: uintAt(data, 1),
@@ -25,10 +22,7 @@ const mint: Decoder = (log) => {
   if (topics.length !== 2 || wordCount(data) < 2) return undefined;
   return {
     kind: "v2.mint",
-    address: log.address,
-    logIndex: log.log_index,
-    transactionIndex: log.transaction_index,
-    transactionHash: log.transaction_hash,
+    ...eventOrigin(log),
     sender: topicAddress(topics[1]!),
     amount0: uintAt(data, 0),
     amount1: uintAt(data, 1),
@@ -40,10 +34,7 @@ const burn: Decoder = (log) => {
   if (topics.length !== 3 || wordCount(data) < 2) return undefined;
   return {
     kind: "v2.burn",
-    address: log.address,
-    logIndex: log.log_index,
-    transactionIndex: log.transaction_index,
-    transactionHash: log.transaction_hash,
+    ...eventOrigin(log),
     sender: topicAddress(topics[1]!),
     amount0: uintAt(data, 0),
     amount1: uintAt(data, 1),
@@ -56,10 +47,7 @@ const sync: Decoder = (log) => {
   if (topics.length !== 1 || wordCount(data) < 2) return undefined;
   return {
     kind: "v2.sync",
-    address: log.address,
-    logIndex: log.log_index,
-    transactionIndex: log.transaction_index,
-    transactionHash: log.transaction_hash,
+    ...eventOrigin(log),
     reserve0: uintAt(data, 0),
     reserve1: uintAt(data, 1),
   };
@@ -70,10 +58,7 @@ const pairCreated: Decoder = (log) => {
   if (topics.length !== 3 || wordCount(data) < 2) return undefined;
   return {
     kind: "v2.pairCreated",
-    address: log.address,
-    logIndex: log.log_index,
-    transactionIndex: log.transaction_index,
-    transactionHash: log.transaction_hash,
+    ...eventOrigin(log),
     token0: topicAddress(topics[1]!),
     token1: topicAddress(topics[2]!),
     pair: addressAt(data, 0),

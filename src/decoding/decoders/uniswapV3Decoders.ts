@@ -9,17 +9,14 @@ import {
   uintAt,
   wordCount,
 } from "../abi/words.js";
-import type { Decoder, DecoderEntry } from "./Decoder.js";
+import { type Decoder, type DecoderEntry, eventOrigin } from "./Decoder.js";
 
 const swap: Decoder = (log) => {
   const { topics, data } = log;
   if (topics.length !== 3 || wordCount(data) < 5) return undefined;
   return {
     kind: "v3.swap",
-    address: log.address,
-    logIndex: log.log_index,
-    transactionIndex: log.transaction_index,
-    transactionHash: log.transaction_hash,
+    ...eventOrigin(log),
     sender: topicAddress(topics[1]!),
     recipient: topicAddress(topics[2]!),
     amount0: intAt(data, 0),
@@ -35,10 +32,7 @@ const mint: Decoder = (log) => {
   if (topics.length !== 4 || wordCount(data) < 4) return undefined;
   return {
     kind: "v3.mint",
-    address: log.address,
-    logIndex: log.log_index,
-    transactionIndex: log.transaction_index,
-    transactionHash: log.transaction_hash,
+    ...eventOrigin(log),
     sender: addressAt(data, 0),
     owner: topicAddress(topics[1]!),
     tickLower: topicSmallInt(topics[2]!),
@@ -54,10 +48,7 @@ const burn: Decoder = (log) => {
   if (topics.length !== 4 || wordCount(data) < 3) return undefined;
   return {
     kind: "v3.burn",
-    address: log.address,
-    logIndex: log.log_index,
-    transactionIndex: log.transaction_index,
-    transactionHash: log.transaction_hash,
+    ...eventOrigin(log),
     owner: topicAddress(topics[1]!),
     tickLower: topicSmallInt(topics[2]!),
     tickUpper: topicSmallInt(topics[3]!),
@@ -72,10 +63,7 @@ const collect: Decoder = (log) => {
   if (topics.length !== 4 || wordCount(data) < 3) return undefined;
   return {
     kind: "v3.collect",
-    address: log.address,
-    logIndex: log.log_index,
-    transactionIndex: log.transaction_index,
-    transactionHash: log.transaction_hash,
+    ...eventOrigin(log),
     owner: topicAddress(topics[1]!),
     recipient: addressAt(data, 0),
     tickLower: topicSmallInt(topics[2]!),
@@ -90,10 +78,7 @@ const poolCreated: Decoder = (log) => {
   if (topics.length !== 4 || wordCount(data) < 2) return undefined;
   return {
     kind: "v3.poolCreated",
-    address: log.address,
-    logIndex: log.log_index,
-    transactionIndex: log.transaction_index,
-    transactionHash: log.transaction_hash,
+    ...eventOrigin(log),
     token0: topicAddress(topics[1]!),
     token1: topicAddress(topics[2]!),
     fee: topicSmallUint(topics[3]!),

@@ -9,17 +9,14 @@ import {
   uintAt,
   wordCount,
 } from "../abi/words.js";
-import type { Decoder, DecoderEntry } from "./Decoder.js";
+import { type Decoder, type DecoderEntry, eventOrigin } from "./Decoder.js";
 
 const initialize: Decoder = (log) => {
   const { topics, data } = log;
   if (topics.length !== 4 || wordCount(data) < 5) return undefined;
   return {
     kind: "v4.initialize",
-    address: log.address,
-    logIndex: log.log_index,
-    transactionIndex: log.transaction_index,
-    transactionHash: log.transaction_hash,
+    ...eventOrigin(log),
     id: topics[1]!,
     currency0: topicAddress(topics[2]!),
     currency1: topicAddress(topics[3]!),
@@ -36,10 +33,7 @@ const swap: Decoder = (log) => {
   if (topics.length !== 3 || wordCount(data) < 6) return undefined;
   return {
     kind: "v4.swap",
-    address: log.address,
-    logIndex: log.log_index,
-    transactionIndex: log.transaction_index,
-    transactionHash: log.transaction_hash,
+    ...eventOrigin(log),
     id: topics[1]!,
     sender: topicAddress(topics[2]!),
     amount0: intAt(data, 0),
@@ -56,10 +50,7 @@ const modifyLiquidity: Decoder = (log) => {
   if (topics.length !== 3 || wordCount(data) < 4) return undefined;
   return {
     kind: "v4.modifyLiquidity",
-    address: log.address,
-    logIndex: log.log_index,
-    transactionIndex: log.transaction_index,
-    transactionHash: log.transaction_hash,
+    ...eventOrigin(log),
     id: topics[1]!,
     sender: topicAddress(topics[2]!),
     tickLower: smallIntAt(data, 0),

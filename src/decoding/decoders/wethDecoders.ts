@@ -1,16 +1,13 @@
 import { EVENT_TOPICS } from "../abi/eventTopics.js";
 import { topicAddress, uintAt, wordCount } from "../abi/words.js";
-import type { Decoder, DecoderEntry } from "./Decoder.js";
+import { type Decoder, type DecoderEntry, eventOrigin } from "./Decoder.js";
 
 const deposit: Decoder = (log) => {
   const { topics, data } = log;
   if (topics.length !== 2 || wordCount(data) < 1) return undefined;
   return {
     kind: "weth.deposit",
-    address: log.address,
-    logIndex: log.log_index,
-    transactionIndex: log.transaction_index,
-    transactionHash: log.transaction_hash,
+    ...eventOrigin(log),
     dst: topicAddress(topics[1]!),
     wad: uintAt(data, 0),
   };
@@ -21,10 +18,7 @@ const withdrawal: Decoder = (log) => {
   if (topics.length !== 2 || wordCount(data) < 1) return undefined;
   return {
     kind: "weth.withdrawal",
-    address: log.address,
-    logIndex: log.log_index,
-    transactionIndex: log.transaction_index,
-    transactionHash: log.transaction_hash,
+    ...eventOrigin(log),
     src: topicAddress(topics[1]!),
     wad: uintAt(data, 0),
   };
