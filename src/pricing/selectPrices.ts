@@ -32,6 +32,9 @@ interface Side {
   readonly pool: IndexedPool;
 }
 
+/** The smaller of two raw amounts (Math.min does not take bigints). */
+const smaller = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+
 /** Both directions of each usable pool: price of one side in the other, and the depth of the other side. */
 const sides = (inputs: PricingInputs): ReadonlyArray<Side> => {
   const asToken = (token: string) =>
@@ -49,14 +52,8 @@ const sides = (inputs: PricingInputs): ReadonlyArray<Side> => {
         : priceFromSqrtPriceX96(snapshot.sqrtPriceX96, decimals0, decimals1);
     if (price0in1 === undefined || !Number.isFinite(price0in1) || price0in1 <= 0) continue;
     // Depth is what actually backs the price: never more than the tokens held for the pool.
-    const depth0 = toUnits(
-      snapshot.reserve0 < snapshot.held0 ? snapshot.reserve0 : snapshot.held0,
-      decimals0,
-    );
-    const depth1 = toUnits(
-      snapshot.reserve1 < snapshot.held1 ? snapshot.reserve1 : snapshot.held1,
-      decimals1,
-    );
+    const depth0 = toUnits(smaller(snapshot.reserve0, snapshot.held0), decimals0);
+    const depth1 = toUnits(smaller(snapshot.reserve1, snapshot.held1), decimals1);
     out.push({ token: token0, other: token1, price: price0in1, otherDepth: depth1, pool: snapshot.pool });
     out.push({ token: token1, other: token0, price: 1 / price0in1, otherDepth: depth0, pool: snapshot.pool });
   }

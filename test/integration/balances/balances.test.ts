@@ -1,5 +1,5 @@
 import { headers as natsHeaders } from "@nats-io/transport-node";
-import { createPublicClient, createWalletClient, type Hex, http, type PublicClient, parseAbi } from "viem";
+import { createPublicClient, type Hex, http, type PublicClient, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ManifestChain, ManifestPool } from "../../../src/devnet/DevnetManifest.js";
 import { type DevnetService, startDevnetService } from "../../support/devnetService.js";

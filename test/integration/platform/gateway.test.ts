@@ -6,11 +6,9 @@ import type { KeyBuckets } from "../../../src/api/keys/KeyStore.js";
 import { adminChainsStatus } from "../../../src/contracts/Admin.js";
 import { RateLimit } from "../../../src/domain/ApiKey.js";
 import { type AnvilService, startAnvilService } from "../../support/anvilService.js";
-import type { TestNats } from "../../support/natsServer.js";
 import { eventually, type RunningService } from "../../support/serviceHarness.js";
 
 let env: AnvilService;
-let nats: TestNats;
 let service: RunningService;
 let buckets: KeyBuckets;
 let key: string;
@@ -21,7 +19,7 @@ const withKey = (k: string = key) => ({ "x-svc-api-key": k });
 
 beforeAll(async () => {
   env = await startAnvilService(["default", "mainnet"]);
-  ({ nats, service, buckets } = env);
+  ({ service, buckets } = env);
   key = (await env.createKey("acme")).key;
 });
 
