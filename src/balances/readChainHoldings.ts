@@ -1,10 +1,10 @@
 import type { PublicClient } from "viem";
+import { balanceOfCall, decodeBalance } from "../chains/balanceReads.js";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import { aggregate3, getEthBalanceCall } from "../chains/multicall3.js";
 import type { IndexReader } from "../indexer/IndexReader.js";
 import { readTokenMetadata } from "../indexer/readTokenMetadata.js";
 import { planPricing } from "../pricing/planPricing.js";
-import { balanceOfCall, decodeBalance } from "../pricing/poolReads.js";
 import type { ChainHoldings, Holding } from "./ChainHoldings.js";
 
 export interface ReadHoldingsParameters {

@@ -43,7 +43,7 @@ export const toBalanceEntry = (chain: ChainConfig, holding: Holding): BalanceEnt
       : {
           price_usd: price.priceUsd,
           value_usd: toUnits(holding.amount, holding.decimals!) * price.priceUsd,
-          ...(isNative || price.poolSize === undefined
+          ...(isNative
             ? {}
             : { pool_size: price.poolSize, low_liquidity: price.poolSize < LOW_LIQUIDITY_USD }),
         }),

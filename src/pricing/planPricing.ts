@@ -2,7 +2,14 @@ import type { ChainConfig } from "../chains/ChainsConfig.js";
 import type { RawCall, RawResult } from "../chains/multicall3.js";
 import type { IndexReader } from "../indexer/IndexReader.js";
 import type { IndexedPool } from "../indexer/IndexRecords.js";
-import { decodePool, NATIVE_CURRENCY, type PoolSnapshot, poolCalls } from "./poolReads.js";
+import { depthLensCode } from "./lens/depthLensCode.js";
+import {
+  decodePool,
+  NATIVE_CURRENCY,
+  type PoolReadContext,
+  type PoolSnapshot,
+  poolCalls,
+} from "./poolReads.js";
 import { type PriceQuote, selectPrices } from "./selectPrices.js";
 
 /**
@@ -53,8 +60,12 @@ export const planPricing = async (
   }
 
   const ordered = [...pools.values()];
-  const stateView = new Map(chain.factories.map((f) => [f.address, f.state_view]));
-  const perPool = ordered.map((pool) => poolCalls(pool, stateView.get(pool.factory)));
+  const context: PoolReadContext = {
+    stateViews: new Map(chain.factories.map((f) => [f.address, f.state_view])),
+    // Compiled once per checkout and kept in memory: only the first request ever waits for it.
+    lensCode: ordered.some((pool) => pool.kind !== "v2") ? await depthLensCode() : "0x",
+  };
+  const perPool = ordered.map((pool) => poolCalls(pool, context));
   const decimalsOf = new Set(ordered.flatMap((pool) => [asToken(pool.token0), asToken(pool.token1)]));
   const tokenList = [...decimalsOf];
   const metadata = await index.tokenMetadata(chain.chain_id, tokenList);

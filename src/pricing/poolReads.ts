@@ -1,98 +1,66 @@
-import { decodeAbiParameters, encodeFunctionData, type Hex, parseAbi, toFunctionSelector } from "viem";
-import { getEthBalanceCall, type RawCall, type RawResult } from "../chains/multicall3.js";
+import { encodeFunctionData, type Hex, parseAbi } from "viem";
+import type { RawCall, RawResult } from "../chains/multicall3.js";
 import type { IndexedPool } from "../indexer/IndexRecords.js";
+import { decodeDepth, reserveEquivalent, v3DepthCall, v4DepthCall } from "./lens/depthLens.js";
 
-const ABI = parseAbi([
-  "function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)",
-  "function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16, uint16, uint16, uint8, bool)",
-  "function liquidity() view returns (uint128)",
-  "function balanceOf(address) view returns (uint256)",
-  "function getSlot0(bytes32 poolId) view returns (uint160 sqrtPriceX96, int24 tick, uint24 protocolFee, uint24 lpFee)",
-  "function getLiquidity(bytes32 poolId) view returns (uint128 liquidity)",
-]);
+export { NATIVE_CURRENCY } from "../chains/balanceReads.js";
 
-/** The zero address stands for the native currency in V4 pools. */
-export const NATIVE_CURRENCY = "0x0000000000000000000000000000000000000000";
+const GET_RESERVES = encodeFunctionData({
+  abi: parseAbi(["function getReserves() view returns (uint112, uint112, uint32)"]),
+  functionName: "getReserves",
+});
 
 /** What is read of a pool at one block, before prices are known. */
 export interface PoolSnapshot {
   readonly pool: IndexedPool;
-  /** V2 reserves, or V3/V4 virtual reserves of the active liquidity. */
-  readonly reserve0: bigint;
-  readonly reserve1: bigint;
-  /** V3/V4 sqrtPriceX96; undefined for V2. */
+  /** V3/V4 sqrtPriceX96; undefined for V2, whose price is the ratio of its reserves. */
   readonly sqrtPriceX96: bigint | undefined;
-  /** Tokens actually held for the pool (V3: by the pool; V4: by the whole pool manager); V2: the reserves. */
-  readonly held0: bigint;
-  readonly held1: bigint;
+  /**
+   * How much of each token stands behind the price, as the reserve of a constant-product pool
+   * of the same depth within a factor of 1.02 of the price: V2 pools' own reserves; for V3/V4
+   * pools, what their positions pay out inside that band (PoolDepthLens.sol), scaled to a
+   * reserve. Balances of the pool or pool manager never count: donations, claims and other
+   * pools' tokens back no price.
+   */
+  readonly depth0: bigint;
+  readonly depth1: bigint;
 }
 
-// Calldata built once, or by concatenation: these run for every pool and token of every request.
-const CALLDATA = {
-  getReserves: encodeFunctionData({ abi: ABI, functionName: "getReserves" }),
-  slot0: encodeFunctionData({ abi: ABI, functionName: "slot0" }),
-  liquidity: encodeFunctionData({ abi: ABI, functionName: "liquidity" }),
-  balanceOf: toFunctionSelector("balanceOf(address)"),
-  getSlot0: toFunctionSelector("getSlot0(bytes32)"),
-  getLiquidity: toFunctionSelector("getLiquidity(bytes32)"),
-} as const;
-
-const call = (target: string, functionName: "getReserves" | "slot0" | "liquidity"): RawCall => ({
-  target,
-  callData: CALLDATA[functionName],
-});
-
-const withArgument = (selector: Hex, word: string): Hex =>
-  `${selector}${word.slice(2).padStart(64, "0")}` as Hex;
-
-const balanceOf = (token: string, owner: string): RawCall =>
-  token === NATIVE_CURRENCY
-    ? getEthBalanceCall(owner)
-    : { target: token, callData: withArgument(CALLDATA.balanceOf, owner) };
+/** Where a pool's state is read from, besides the pool itself. */
+export interface PoolReadContext {
+  /** The V4 StateView of each pool manager (by pool manager address). */
+  readonly stateViews: ReadonlyMap<string, string | undefined>;
+  /** Runtime code of PoolDepthLens.sol (`depthLensCode()`), run by state override. */
+  readonly lensCode: Hex;
+}
 
 /**
- * The calls that read a pool's state, in a fixed order per kind, so that the
- * results can be decoded by position. V4 pools need the pool manager's
- * StateView (`stateView`); without it they are not read.
+ * The calls that read a pool's state: V2 `getReserves`, one PoolDepthLens call for a
+ * V3 or V4 pool. A V4 pool without a known StateView, or a pool without a tick spacing,
+ * is not read.
  */
-export const poolCalls = (pool: IndexedPool, stateView: string | undefined): ReadonlyArray<RawCall> => {
+export const poolCalls = (pool: IndexedPool, context: PoolReadContext): ReadonlyArray<RawCall> => {
   switch (pool.kind) {
     case "v2":
-      return [call(pool.pool, "getReserves")];
+      return [{ target: pool.pool, callData: GET_RESERVES }];
     case "v3":
-      return [
-        call(pool.pool, "slot0"),
-        call(pool.pool, "liquidity"),
-        balanceOf(pool.token0, pool.pool),
-        balanceOf(pool.token1, pool.pool),
-      ];
-    case "v4":
-      if (stateView === undefined) return [];
-      return [
-        {
-          target: stateView,
-          callData: encodeFunctionData({ abi: ABI, functionName: "getSlot0", args: [pool.pool as Hex] }),
-        },
-        {
-          target: stateView,
-          callData: encodeFunctionData({ abi: ABI, functionName: "getLiquidity", args: [pool.pool as Hex] }),
-        },
-        balanceOf(pool.token0, pool.factory),
-        balanceOf(pool.token1, pool.factory),
-      ];
+      return pool.tick_spacing === null ? [] : [v3DepthCall(context.lensCode, pool.pool, pool.tick_spacing)];
+    case "v4": {
+      const stateView = context.stateViews.get(pool.factory);
+      if (stateView === undefined || pool.tick_spacing === null) return [];
+      return [v4DepthCall(context.lensCode, stateView, pool.pool, pool.tick_spacing)];
+    }
   }
 };
 
-const word = (result: RawResult | undefined, index = 0): bigint | undefined => {
+const word = (result: RawResult | undefined, index: number): bigint | undefined => {
   if (result === undefined || !result.success) return undefined;
   const start = 2 + index * 64;
   if (result.returnData.length < start + 64) return undefined;
   return BigInt(`0x${result.returnData.slice(start, start + 64)}`);
 };
 
-const Q96 = 2n ** 96n;
-
-/** Decodes what `poolCalls` read; `undefined` when the pool could not be read (or is empty). */
+/** Decodes what `poolCalls` read; `undefined` when the pool could not be read or holds nothing. */
 export const decodePool = (
   pool: IndexedPool,
   results: ReadonlyArray<RawResult>,
@@ -102,29 +70,15 @@ export const decodePool = (
     const reserve1 = word(results[0], 1);
     if (reserve0 === undefined || reserve1 === undefined || reserve0 === 0n || reserve1 === 0n)
       return undefined;
-    return { pool, reserve0, reserve1, sqrtPriceX96: undefined, held0: reserve0, held1: reserve1 };
+    return { pool, sqrtPriceX96: undefined, depth0: reserve0, depth1: reserve1 };
   }
-  const sqrtPriceX96 = word(results[0], 0);
-  const liquidity = word(results[1], 0);
-  const held0 = word(results[2]) ?? 0n;
-  const held1 = word(results[3]) ?? 0n;
-  if (sqrtPriceX96 === undefined || liquidity === undefined || sqrtPriceX96 === 0n || liquidity === 0n)
-    return undefined;
+  const depth = decodeDepth(results[0]);
+  if (depth === undefined || depth.sqrtPriceX96 === 0n) return undefined;
+  if (depth.band0 === 0n && depth.band1 === 0n) return undefined;
   return {
     pool,
-    reserve0: (liquidity * Q96) / sqrtPriceX96,
-    reserve1: (liquidity * sqrtPriceX96) / Q96,
-    sqrtPriceX96,
-    held0,
-    held1,
+    sqrtPriceX96: depth.sqrtPriceX96,
+    depth0: reserveEquivalent(depth.band0),
+    depth1: reserveEquivalent(depth.band1),
   };
 };
-
-/** Raw `uint256` of a `balanceOf`/`getEthBalance` result; undefined when the call failed. */
-export const decodeBalance = (result: RawResult | undefined): bigint | undefined => {
-  if (result === undefined || !result.success || result.returnData.length < 66) return undefined;
-  const [value] = decodeAbiParameters([{ type: "uint256" }], result.returnData.slice(0, 66) as Hex);
-  return value;
-};
-
-export { balanceOf as balanceOfCall };

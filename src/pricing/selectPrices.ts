@@ -2,11 +2,14 @@ import type { IndexedPool } from "../indexer/IndexRecords.js";
 import { priceFromReserves, priceFromSqrtPriceX96, toUnits } from "./poolMath.js";
 import { NATIVE_CURRENCY, type PoolSnapshot } from "./poolReads.js";
 
-/** A token's USD price and the pool that set it (none for a stablecoin without pools: it is 1 by definition). */
+/**
+ * A token's USD price and the pool that set it. A stablecoin is worth 1 by configuration; one
+ * without any pool has no pool and a size of 0: nothing onchain backs it.
+ */
 export interface PriceQuote {
   readonly priceUsd: number;
   /** USD liquidity of the pool that set the price (see docs/pricing.md). */
-  readonly poolSize: number | undefined;
+  readonly poolSize: number;
   readonly pool: IndexedPool | undefined;
 }
 
@@ -32,9 +35,6 @@ interface Side {
   readonly pool: IndexedPool;
 }
 
-/** The smaller of two raw amounts (Math.min does not take bigints). */
-const smaller = (a: bigint, b: bigint): bigint => (a < b ? a : b);
-
 /** Both directions of each usable pool: price of one side in the other, and the depth of the other side. */
 const sides = (inputs: PricingInputs): ReadonlyArray<Side> => {
   const asToken = (token: string) =>
@@ -48,12 +48,11 @@ const sides = (inputs: PricingInputs): ReadonlyArray<Side> => {
     if (decimals0 === undefined || decimals1 === undefined || token0 === token1) continue;
     const price0in1 =
       snapshot.sqrtPriceX96 === undefined
-        ? priceFromReserves(snapshot.reserve0, snapshot.reserve1, decimals0, decimals1)
+        ? priceFromReserves(snapshot.depth0, snapshot.depth1, decimals0, decimals1)
         : priceFromSqrtPriceX96(snapshot.sqrtPriceX96, decimals0, decimals1);
     if (price0in1 === undefined || !Number.isFinite(price0in1) || price0in1 <= 0) continue;
-    // Depth is what actually backs the price: never more than the tokens held for the pool.
-    const depth0 = toUnits(smaller(snapshot.reserve0, snapshot.held0), decimals0);
-    const depth1 = toUnits(smaller(snapshot.reserve1, snapshot.held1), decimals1);
+    const depth0 = toUnits(snapshot.depth0, decimals0);
+    const depth1 = toUnits(snapshot.depth1, decimals1);
     out.push({ token: token0, other: token1, price: price0in1, otherDepth: depth1, pool: snapshot.pool });
     out.push({ token: token1, other: token0, price: 1 / price0in1, otherDepth: depth0, pool: snapshot.pool });
   }
@@ -65,7 +64,7 @@ const sides = (inputs: PricingInputs): ReadonlyArray<Side> => {
  * quote tokens) are priced from their deepest pool against a stablecoin; every
  * other token from its deepest pool against a stablecoin or a priced hop. A
  * pool's size is twice the USD value of the priced side's depth. Stablecoins
- * are worth 1 and carry the size of their deepest pool (no size when they have none).
+ * are worth 1 and carry the size of their deepest pool (0 when they have none).
  */
 export const selectPrices = (inputs: PricingInputs): ReadonlyMap<string, PriceQuote> => {
   const all = sides(inputs);
@@ -80,7 +79,7 @@ export const selectPrices = (inputs: PricingInputs): ReadonlyMap<string, PriceQu
       const otherUsd = pricedBy(side.other);
       if (otherUsd === undefined) continue;
       const poolSize = 2 * side.otherDepth * otherUsd;
-      if (chosen === undefined || poolSize > (chosen.poolSize ?? 0)) {
+      if (chosen === undefined || poolSize > chosen.poolSize) {
         chosen = { priceUsd: stable.has(token) ? 1 : side.price * otherUsd, poolSize, pool: side.pool };
       }
     }
@@ -102,8 +101,7 @@ export const selectPrices = (inputs: PricingInputs): ReadonlyMap<string, PriceQu
     if (quote !== undefined) quotes.set(token, quote);
   }
   for (const stablecoin of inputs.stablecoins) {
-    if (!quotes.has(stablecoin))
-      quotes.set(stablecoin, { priceUsd: 1, poolSize: undefined, pool: undefined });
+    if (!quotes.has(stablecoin)) quotes.set(stablecoin, { priceUsd: 1, poolSize: 0, pool: undefined });
   }
   return quotes;
 };

@@ -91,7 +91,7 @@ export const balanceEvents = (
         symbol: read.symbol,
         name: read.name,
         decimals: read.decimals,
-        ...(isNative || price?.poolSize === undefined
+        ...(isNative || price === undefined
           ? {}
           : { low_liquidity: price.poolSize < LOW_LIQUIDITY_USD, pool_size_usd: price.poolSize }),
         token_metadata: { logo: logoUrl(publicUrl, block.chain_id, touch.token) },

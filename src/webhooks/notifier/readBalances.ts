@@ -1,11 +1,11 @@
 import type { PublicClient } from "viem";
+import { balanceOfCall, decodeBalance, NATIVE_CURRENCY } from "../../chains/balanceReads.js";
 import type { ChainConfig } from "../../chains/ChainsConfig.js";
 import { aggregate3 } from "../../chains/multicall3.js";
 import type { IndexReader } from "../../indexer/IndexReader.js";
 import type { TokenMetadata } from "../../indexer/IndexRecords.js";
 import { readTokenMetadata } from "../../indexer/readTokenMetadata.js";
 import { planPricing } from "../../pricing/planPricing.js";
-import { balanceOfCall, decodeBalance, NATIVE_CURRENCY } from "../../pricing/poolReads.js";
 import type { PriceQuote } from "../../pricing/selectPrices.js";
 
 /** A wallet's balance of one asset before and after a block, with the asset's metadata and price. */

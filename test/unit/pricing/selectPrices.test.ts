@@ -31,11 +31,9 @@ const v2 = (
   reserve1: bigint,
 ): PoolSnapshot => ({
   pool: pool(id, "v2", token0, token1),
-  reserve0,
-  reserve1,
   sqrtPriceX96: undefined,
-  held0: reserve0,
-  held1: reserve1,
+  depth0: reserve0,
+  depth1: reserve1,
 });
 
 const decimals = new Map([
@@ -85,10 +83,21 @@ describe("selectPrices", () => {
     expect(prices.get(DEEP)?.poolSize).toBeCloseTo(500_000, 0);
   });
 
-  it("behavior: depth never counts more than the tokens actually held for a pool", () => {
-    const snapshot = v2("0x06", SPAM, USDC, e(1_000_000, 18), e(1_000_000, 6));
-    const prices = selectPrices({ ...base, snapshots: [{ ...snapshot, held1: e(20, 6) }] });
-    expect(prices.get(SPAM)?.poolSize).toBeCloseTo(40, 6);
+  it("behavior: a concentrated pool quoting another price loses to the deeper pool, whatever its spot price", () => {
+    // 1 WETH = 30,000 USDC in a V3 pool whose positions hold 20 USDC near the price (depth as measured by the lens).
+    const sqrt = BigInt(Math.floor(Math.sqrt(30_000e6 / 1e18) * 2 ** 48)) * 2n ** 48n;
+    const fake: PoolSnapshot = {
+      pool: pool("0x08", "v3", WETH, USDC),
+      sqrtPriceX96: sqrt,
+      depth0: e(1, 18),
+      depth1: e(20, 6),
+    };
+    const prices = selectPrices({
+      ...base,
+      snapshots: [fake, v2("0x01", USDC, WETH, e(3_000_000, 6), e(1_000, 18))],
+    });
+    expect(prices.get(WETH)?.pool?.pool).toBe("0x01");
+    expect(prices.get(WETH)?.priceUsd).toBeCloseTo(3000, 6);
   });
 
   it("behavior: V4's native currency is priced as wrapped native", () => {
@@ -96,11 +105,9 @@ describe("selectPrices", () => {
     const sqrt = BigInt(Math.floor(Math.sqrt(3000e6 / 1e18) * 2 ** 48)) * 2n ** 48n;
     const snapshot: PoolSnapshot = {
       pool: pool(`0x${"ab".repeat(32)}`, "v4", NATIVE_CURRENCY, USDC),
-      reserve0: e(100, 18),
-      reserve1: e(300_000, 6),
       sqrtPriceX96: sqrt,
-      held0: e(1_000, 18),
-      held1: e(10_000_000, 6),
+      depth0: e(100, 18),
+      depth1: e(300_000, 6),
     };
     const prices = selectPrices({ ...base, snapshots: [snapshot] });
     expect(prices.get(WETH)?.priceUsd).toBeCloseTo(3000, 0);
@@ -111,7 +118,7 @@ describe("selectPrices", () => {
     const prices = selectPrices({ ...base, snapshots: [v2("0x07", HOP, DEEP, e(1, 18), e(1, 8))] });
     expect(prices.has(HOP)).toBe(false);
     expect(prices.has(DEEP)).toBe(false);
-    // A stablecoin is worth 1 by definition, even without a pool (and then has no pool size).
-    expect(prices.get(USDC)).toEqual({ priceUsd: 1, poolSize: undefined, pool: undefined });
+    // A stablecoin is worth 1 by configuration, even without a pool; nothing onchain backs it then.
+    expect(prices.get(USDC)).toEqual({ priceUsd: 1, poolSize: 0, pool: undefined });
   });
 });
