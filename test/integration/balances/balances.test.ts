@@ -135,7 +135,7 @@ describe("GET /v1/evm/balances on the devnet", () => {
     expect(wbtc.pool_size! / viaWeth.poolSize).toBeCloseTo(1, 6);
   });
 
-  it("behavior: low liquidity and spam are flagged by pool size; unpriced tokens carry no price fields", async () => {
+  it("behavior: low liquidity and spam are flagged by pool size; unpriced tokens carry no price fields; a stablecoin without a pool has size 0", async () => {
     const { body } = await json(`/v1/evm/balances/${chain.wallets.whale}?chain_ids=1`);
     const mkr = entryOf(body, token("MKR"))!;
     expect(mkr.pool_size).toBeGreaterThanOrEqual(100);
@@ -148,6 +148,8 @@ describe("GET /v1/evm/balances on the devnet", () => {
     for (const field of ["price_usd", "value_usd", "pool_size", "low_liquidity"])
       expect(noPool).not.toHaveProperty(field);
     expect(entryOf(body, token("USDC"))?.low_liquidity).toBe(false);
+    // DAI is a configured stablecoin without any pool: worth 1 by configuration, backed by nothing onchain.
+    expect(entryOf(body, token("DAI"))).toMatchObject({ price_usd: 1, pool_size: 0, low_liquidity: true });
 
     const filtered = (
       await json(`/v1/evm/balances/${chain.wallets.whale}?chain_ids=1&exclude_spam_tokens=true`)
@@ -155,6 +157,7 @@ describe("GET /v1/evm/balances on the devnet", () => {
     expect(entryOf(filtered, token("SPAM"))).toBeUndefined();
     expect(entryOf(filtered, token("MKR"))).toBeDefined();
     expect(entryOf(filtered, token("NONAME"))).toBeDefined();
+    expect(entryOf(filtered, token("DAI"))).toBeUndefined();
   });
 
   it("args: filters, metadata, limit and chain tags", async () => {
