@@ -5,7 +5,7 @@ import { Effect } from "effect";
 import type { AnyEndpoint } from "../contracts/Endpoint.js";
 import { FORWARDED_REPLY_HEADERS, HEADER, type RequestEnvelope } from "../contracts/Envelope.js";
 import { RequestFailed, RequestMux } from "../nats/RequestMux.js";
-import { COMMON_HEADERS, rawBadRequest, sendError } from "./httpResponses.js";
+import { COMMON_HEADERS, rawError, sendError } from "./httpResponses.js";
 import { parseJsonBody } from "./parseJsonBody.js";
 import { parseQuery } from "./parseQuery.js";
 import { MAX_BODY_BYTES, readBody } from "./readBody.js";
@@ -209,12 +209,15 @@ export const runGateway = (nc: NatsConnection, options: GatewayOptions) =>
       server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
         if (!socket.writable) return socket.destroy();
         if (error.code === "HPE_HEADER_OVERFLOW") {
-          const body = JSON.stringify({ error: "Request headers are too large.", code: "HEADERS_TOO_LARGE" });
           return socket.end(
-            `HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+            rawError(
+              "431 Request Header Fields Too Large",
+              "HEADERS_TOO_LARGE",
+              "Request headers are too large.",
+            ),
           );
         }
-        socket.end(rawBadRequest("The HTTP request is malformed."));
+        socket.end(rawError("400 Bad Request", "BAD_HTTP_REQUEST", "The HTTP request is malformed."));
       });
       server.once("error", (error) => resume(Effect.fail(error)));
       server.listen(options.port, options.host ?? "0.0.0.0", () =>

@@ -1,9 +1,14 @@
 import type { ServerResponse } from "node:http";
 
-/** Headers on every response: CORS for browser clients (keys travel in a header, never cookies). */
+/**
+ * Headers on every response: CORS for browser clients (keys travel in a header,
+ * never cookies), and the compute units charged, 0 for whatever the gateway
+ * answers itself; a worker's reply replaces it with what the request cost.
+ */
 export const COMMON_HEADERS: Readonly<Record<string, string>> = {
   "access-control-allow-origin": "*",
   "access-control-expose-headers": "x-request-id, x-compute-units, retry-after",
+  "x-compute-units": "0",
 };
 
 /** Writes a JSON error body `{"error", "code"}` with the given status. */
@@ -30,8 +35,11 @@ export const sendError = (
   res.end(body);
 };
 
-/** The raw bytes of a 400 sent when Node's HTTP parser rejects a request before routing. */
-export const rawBadRequest = (message: string): string => {
-  const body = JSON.stringify({ error: message, code: "BAD_HTTP_REQUEST" });
-  return `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+/**
+ * The raw bytes of an error sent when Node's HTTP parser rejects a request
+ * before routing (a 400, or 431 for oversized headers); the connection closes.
+ */
+export const rawError = (status: string, code: string, message: string): string => {
+  const body = JSON.stringify({ error: message, code });
+  return `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-compute-units: 0\r\nconnection: close\r\n\r\n${body}`;
 };

@@ -111,8 +111,10 @@ describe("gateway and api workers", () => {
     const notFound = await get("/v1/nothing/here");
     expect(notFound.status).toBe(404);
     expect(await notFound.json()).toMatchObject({ code: "NOT_FOUND" });
+    expect(notFound.headers.get("x-compute-units")).toBe("0");
     const wrong = await fetch(`${service.baseUrl}/v1/evm/supported-chains`, { method: "DELETE" });
     expect(wrong.status).toBe(405);
+    expect(wrong.headers.get("x-compute-units")).toBe("0");
     expect(wrong.headers.get("allow")).toBe("GET");
     expect(await wrong.json()).toMatchObject({ code: "METHOD_NOT_ALLOWED" });
   });
@@ -126,11 +128,15 @@ describe("gateway and api workers", () => {
       });
     const big = await post(JSON.stringify({ name: "x".repeat(1024 * 1024 + 10) }));
     expect(big.status).toBe(413);
+    expect(big.headers.get("x-compute-units")).toBe("0");
     expect(await big.json()).toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
     expect(await (await post("{}", "text/plain")).json()).toMatchObject({ code: "UNSUPPORTED_MEDIA_TYPE" });
-    expect((await post("{}", "text/plain")).status).toBe(415);
+    const wrongType = await post("{}", "text/plain");
+    expect(wrongType.status).toBe(415);
+    expect(wrongType.headers.get("x-compute-units")).toBe("0");
     const malformed = await post('{"name": ');
     expect(malformed.status).toBe(400);
+    expect(malformed.headers.get("x-compute-units")).toBe("0");
     expect(await malformed.json()).toMatchObject({ code: "MALFORMED_JSON" });
     const badUtf8 = await post(new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]));
     expect(badUtf8.status).toBe(400);
@@ -140,6 +146,7 @@ describe("gateway and api workers", () => {
   it("error: repeated, too many or huge query parameters are 4xx", async () => {
     const repeated = await get("/v1/evm/supported-chains?chain_ids=1&chain_ids=2");
     expect(repeated.status).toBe(400);
+    expect(repeated.headers.get("x-compute-units")).toBe("0");
     expect(await repeated.json()).toMatchObject({ code: "DUPLICATE_QUERY_PARAMETER" });
     const many = Array.from({ length: 100 }, (_, i) => `p${i}=1`).join("&");
     expect((await get(`/v1/evm/supported-chains?${many}`)).status).toBe(400);
@@ -158,8 +165,19 @@ describe("gateway and api workers", () => {
       socket.on("error", () => resolve(data));
     });
     expect(raw).toMatch(/^HTTP\/1.1 400/);
+    expect(raw).toMatch(/\r\nx-compute-units: 0\r\n/);
     expect(raw).toContain('"code":"BAD_HTTP_REQUEST"');
     expect((await get("/v1/evm/supported-chains")).status).toBe(200);
+  });
+
+  it("behavior: what the gateway answers itself carries x-compute-units 0 too", async () => {
+    expect((await get("/openapi.json")).headers.get("x-compute-units")).toBe("0");
+    const preflight = await fetch(`${service.baseUrl}/v1/account`, { method: "OPTIONS" });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("x-compute-units")).toBe("0");
+    const huge = await get("/v1/account", { ...withKey(), "x-padding": "a".repeat(20_000) });
+    expect(huge.status).toBe(431);
+    expect(huge.headers.get("x-compute-units")).toBe("0");
   });
 
   it("behavior: the DeFi positions endpoint authenticates, then answers 503 unavailable at 0 CU", async () => {

@@ -47,6 +47,7 @@ describe("gateway edge cases", () => {
     const started = Date.now();
     const res = await fetch(`${gateway.url}/v1/account`);
     expect(res.status).toBe(503);
+    expect(res.headers.get("x-compute-units")).toBe("0");
     expect(await res.json()).toMatchObject({ code: "NO_RESPONDER" });
     expect(Date.now() - started).toBeLessThan(2_000);
     await gateway.close();
@@ -59,6 +60,7 @@ describe("gateway edge cases", () => {
     const gateway = await startGateway(300);
     const res = await fetch(`${gateway.url}/v1/account`);
     expect(res.status).toBe(504);
+    expect(res.headers.get("x-compute-units")).toBe("0");
     expect(await res.json()).toMatchObject({ code: "UPSTREAM_TIMEOUT" });
     await gateway.close();
   });
