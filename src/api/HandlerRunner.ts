@@ -12,6 +12,7 @@ import {
   Unauthenticated,
 } from "../contracts/ApiError.js";
 import { HEADER, type RequestEnvelope } from "../contracts/Envelope.js";
+import { exceedsJsonDepth, MAX_JSON_DEPTH, tooDeepMessage } from "../lib/jsonDepth.js";
 import { decodeInput } from "./decodeInput.js";
 import type { HandlerResult, Route } from "./Handler.js";
 import { type Caller, KeyDirectory } from "./keys/KeyDirectory.js";
@@ -74,21 +75,29 @@ const respond = (msg: Msg, reply: Reply) => {
   msg.respond(reply.body, { headers: h });
 };
 
-const parseEnvelope = (msg: Msg): RequestEnvelope | undefined => {
-  if (msg.data.length === 0) return { params: {}, query: {} };
-  try {
-    const value: unknown = msg.json();
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-    return value as RequestEnvelope;
-  } catch {
-    return undefined;
-  }
-};
-
 const MALFORMED_ENVELOPE = new InvalidRequest({
   code: "MALFORMED_REQUEST",
   message: "The request envelope is not a JSON object.",
 });
+
+const ENVELOPE_TOO_DEEP = new InvalidRequest({ code: "JSON_TOO_DEEP", message: tooDeepMessage() });
+
+/**
+ * The request envelope, or why it is refused. NATS callers reach this without the
+ * gateway's checks, so the nesting limit is enforced here too (one level more than
+ * the body's, for the envelope object around it) before anything recursive runs.
+ */
+const parseEnvelope = (msg: Msg): RequestEnvelope | InvalidRequest => {
+  if (msg.data.length === 0) return { params: {}, query: {} };
+  if (exceedsJsonDepth(msg.data, MAX_JSON_DEPTH + 1)) return ENVELOPE_TOO_DEEP;
+  try {
+    const value: unknown = msg.json();
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return MALFORMED_ENVELOPE;
+    return value as RequestEnvelope;
+  } catch {
+    return MALFORMED_ENVELOPE;
+  }
+};
 
 /**
  * Serves routes on their subjects in the `api` queue group. For each request:
@@ -176,7 +185,7 @@ export const serveRoutes = <R>(nc: NatsConnection, routes: ReadonlyArray<Route<R
     const handle = (item: Route<R>, msg: Msg) => {
       const requestId = msg.headers?.get(HEADER.requestId) || randomUUID();
       const envelope = parseEnvelope(msg);
-      if (envelope === undefined) return finish(msg, item, undefined, errorReply(MALFORMED_ENVELOPE));
+      if (envelope instanceof InvalidRequest) return finish(msg, item, undefined, errorReply(envelope));
       if (item.endpoint.auth === "public") return run(msg, item, requestId, envelope, undefined);
       const header = msg.headers?.get(HEADER.apiKey) || undefined;
       const cached = directory.authenticateCached(header);
@@ -194,7 +203,19 @@ export const serveRoutes = <R>(nc: NatsConnection, routes: ReadonlyArray<Route<R
       const subscription = nc.subscribe(item.endpoint.subject, {
         queue: API_QUEUE,
         callback: (error, msg) => {
-          if (error === null) handle(item, msg);
+          if (error !== null) return;
+          // An exception escaping a subscription callback stops the connection's reader,
+          // which would leave this worker deaf to every subject: answer 500 instead.
+          try {
+            handle(item, msg);
+          } catch (defect) {
+            Runtime.runFork(runtime)(
+              Effect.logError("request failed with a defect", defect).pipe(
+                Effect.annotateLogs({ endpoint: item.endpoint.operationId }),
+              ),
+            );
+            respond(msg, errorReply(new InternalError({ message: "Internal error." })));
+          }
         },
       });
       yield* Effect.addFinalizer(() => Effect.promise(() => subscription.drain()));

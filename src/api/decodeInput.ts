@@ -2,22 +2,26 @@ import { Either, ParseResult, Schema } from "effect";
 import { InvalidRequest } from "../contracts/ApiError.js";
 import type { AnyEndpoint, EndpointInput } from "../contracts/Endpoint.js";
 import type { RequestEnvelope } from "../contracts/Envelope.js";
+import { plainParseIssue } from "./plainParseIssue.js";
 
 const formatPath = (path: ReadonlyArray<PropertyKey>) =>
   path
     .map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`))
     .join("");
 
-/** First parse issue as one sentence naming where it is, e.g. `body field "url": ...`. */
+/**
+ * First parse issue as one sentence naming where it is, e.g. `body field "type"
+ * must be one of ...`; plainParseIssue words it and keeps the client's value out.
+ */
 const describe = (
   where: "path parameter" | "query parameter" | "body field",
   error: ParseResult.ParseError,
 ) => {
-  const issues = ParseResult.ArrayFormatter.formatErrorSync(error);
+  const issues = ParseResult.ArrayFormatter.formatIssueSync(plainParseIssue(error.issue));
   const first = issues[0];
   if (first === undefined) return `Invalid ${where}.`;
   if (first.path.length === 0)
-    return where === "body field" ? `Invalid request body: ${first.message}.` : first.message;
+    return where === "body field" ? `The request body ${first.message}.` : `The ${where}s ${first.message}.`;
   const message =
     first._tag === "Unexpected"
       ? "is not a known field"

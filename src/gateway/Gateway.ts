@@ -139,13 +139,11 @@ export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => 
     const ifNoneMatch = req.headers["if-none-match"];
     if (typeof ifNoneMatch === "string") h.set(HEADER.ifNoneMatch, ifNoneMatch.slice(0, 256));
 
+    // Encoded before the bus call so that only bus failures are reported as such below
+    // (the body's depth is bounded, so this cannot overflow the stack).
+    const data = encoder.encode(JSON.stringify(envelope));
     try {
-      const reply = await mux.request(
-        match.endpoint.subject,
-        encoder.encode(JSON.stringify(envelope)),
-        h,
-        options.requestTimeoutMs,
-      );
+      const reply = await mux.request(match.endpoint.subject, data, h, options.requestTimeoutMs);
       const status = Number(reply.headers?.get(HEADER.status) || "200");
       const out: Record<string, string | number> = {
         ...COMMON_HEADERS,

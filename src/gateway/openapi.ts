@@ -5,11 +5,13 @@ import type { AnyEndpoint } from "../contracts/Endpoint.js";
 type Json = Record<string, unknown>;
 
 const ERROR_RESPONSES: Record<string, string> = {
-  "400": "Invalid request: the body says which parameter or field and why.",
+  "400":
+    "Invalid request: the body says which parameter or field, what it accepts (every allowed value for a fixed set), and why. Bodies nested more than 32 levels deep are `JSON_TOO_DEEP`.",
   "401": "Missing, malformed, unknown or revoked API key.",
   "402": "The team's monthly compute-unit quota is used up.",
   "404": "Not found.",
   "413": "Request body over 1 MiB.",
+  "415": "Request body that is not `application/json`.",
   "429": "Rate limit exceeded; see Retry-After.",
   "503": "No worker can answer, or the endpoint is currently unavailable.",
   "504": "No worker answered in time.",
@@ -60,7 +62,8 @@ export const buildOpenApi = (endpoints: ReadonlyArray<AnyEndpoint>, version: str
           }),
       responses: {
         "200": {
-          description: "Success. `x-compute-units` gives the CU charged.",
+          description:
+            "Success. `x-compute-units` gives the CU charged (every response carries it; 0 on errors).",
           content: {
             [endpoint.responseContentType]: {
               schema:

@@ -1,3 +1,5 @@
+import { exceedsJsonDepth, MAX_JSON_DEPTH, tooDeepMessage } from "../lib/jsonDepth.js";
+
 export type BodyParse =
   | { readonly kind: "ok"; readonly body: unknown }
   | { readonly kind: "invalid"; readonly status: number; readonly code: string; readonly message: string };
@@ -7,7 +9,7 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 /**
  * Turns request bytes into JSON. An empty body is `undefined` (the worker decides
  * whether the endpoint needs one); otherwise the content type must be JSON, the
- * bytes valid UTF-8 and the text valid JSON.
+ * bytes valid UTF-8, nested at most MAX_JSON_DEPTH levels, and the text valid JSON.
  */
 export const parseJsonBody = (bytes: Buffer, contentType: string | undefined): BodyParse => {
   if (bytes.length === 0) return { kind: "ok", body: undefined };
@@ -30,6 +32,9 @@ export const parseJsonBody = (bytes: Buffer, contentType: string | undefined): B
       code: "INVALID_ENCODING",
       message: "The request body is not valid UTF-8.",
     };
+  }
+  if (exceedsJsonDepth(bytes, MAX_JSON_DEPTH)) {
+    return { kind: "invalid", status: 400, code: "JSON_TOO_DEEP", message: tooDeepMessage() };
   }
   try {
     return { kind: "ok", body: JSON.parse(text) };

@@ -47,5 +47,14 @@ describe("parseJsonBody", () => {
       status: 400,
       code: "MALFORMED_JSON",
     });
+    expect(parseJsonBody(Buffer.from("[".repeat(5000) + "]".repeat(5000)), "application/json")).toEqual({
+      kind: "invalid",
+      status: 400,
+      code: "JSON_TOO_DEEP",
+      message: "The request body nests JSON arrays and objects more than 32 levels deep.",
+    });
+    expect(parseJsonBody(Buffer.from("[".repeat(32) + "]".repeat(32)), "application/json")).toMatchObject({
+      kind: "ok",
+    });
   });
 });
