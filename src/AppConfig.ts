@@ -12,6 +12,11 @@ export interface AppSettings {
   /** Credentials for an external NATS server; with a spawned server each role gets its own. */
   readonly natsUser: Option.Option<string>;
   readonly natsPassword: Option.Option<string>;
+  /**
+   * Password of nats.conf's `provision` user for a server named by NATS_URL: when
+   * set, this process creates or updates the streams and buckets at start.
+   */
+  readonly natsProvisionPassword: Option.Option<string>;
   /** Directory for LevelDB indexes, the spawned nats-server store and the devnet. */
   readonly dataDir: string;
   /** Path of a chains file (see src/chains/ChainsConfig.ts); `None` runs the embedded devnet. */
@@ -178,6 +183,7 @@ const settingsFields = Config.all({
   natsUrl,
   natsUser: optionalString("NATS_USER"),
   natsPassword: optionalString("NATS_PASSWORD"),
+  natsProvisionPassword: optionalString("NATS_PROVISION_PASSWORD"),
   dataDir: optionalString("DATA_DIR").pipe(Config.map(Option.getOrElse(() => "./data"))),
   chainsConfig: optionalString("CHAINS_CONFIG"),
   logLevel,

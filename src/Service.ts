@@ -4,6 +4,7 @@ import * as ChainClients from "./chains/ChainClients.js";
 import { resolveBroker } from "./nats/Broker.js";
 import type { BrokerAddress } from "./nats/NatsConnections.js";
 import * as NatsConnections from "./nats/NatsConnections.js";
+import { describeProvisioning, provisionJetStream } from "./nats/provisionJetStream.js";
 import { apiRole } from "./roles/apiRole.js";
 import { chainsSource } from "./roles/chainsSource.js";
 import { provisionDemoKey } from "./roles/demoKey.js";
@@ -24,20 +25,32 @@ export const service = Effect.gen(function* () {
   return yield* runRoles(yield* resolveBroker(config, { spawnIfAbsent: true }));
 }).pipe(Effect.scoped);
 
-/** Runs the configured roles against a known broker until interrupted (tests call this directly). */
+const DEVNET_NEEDS_PROVISION =
+  "The embedded devnet drops the CHAIN_EVENTS stream on every start, which only the NATS user provision may do: set NATS_PROVISION_PASSWORD, or serve real chains with CHAINS_CONFIG.";
+
+/**
+ * Runs the configured roles against a known broker until interrupted (tests call
+ * this directly). A process that knows the `provision` user's password creates or
+ * updates the streams and buckets first; the others wait for them to exist.
+ */
 export const runRoles = (broker: BrokerAddress) =>
   Effect.gen(function* () {
     const config = yield* AppConfig;
     const nats = yield* Layer.build(NatsConnections.layer(broker));
     yield* Effect.gen(function* () {
-      if (config.roles.includes("api") || config.roles.includes("ingest")) {
-        const chains = yield* chainsSource;
-        if (chains.devnet !== undefined) {
-          yield* resetDerivedState(
-            yield* (yield* NatsConnections.NatsConnections).get("api"),
-            config.dataDir,
-          );
-        }
+      const connections = yield* NatsConnections.NatsConnections;
+      const chains =
+        config.roles.includes("api") || config.roles.includes("ingest") ? yield* chainsSource : undefined;
+      if (chains?.devnet !== undefined) {
+        if (!broker.canProvision) return yield* Effect.fail(new Error(DEVNET_NEEDS_PROVISION));
+        yield* resetDerivedState(yield* connections.get("provision"), config.dataDir);
+      }
+      // After the reset, so a dropped stream is created again before any role binds to it.
+      if (broker.canProvision)
+        yield* Effect.logInfo(
+          describeProvisioning(yield* provisionJetStream(yield* connections.get("provision"))),
+        );
+      if (chains !== undefined) {
         const chainLayer = Layer.provideMerge(ChainClients.layer, chains.layer);
         const context = yield* Layer.build(Layer.merge(chainLayer, Level.layer(levelPath(config.dataDir))));
         if (config.roles.includes("ingest")) yield* ingestRole.pipe(Effect.provide(context));

@@ -3,6 +3,7 @@ import { Effect, Either } from "effect";
 import { render } from "ink";
 import * as AppConfig from "../src/AppConfig.js";
 import { resolveBroker } from "../src/nats/Broker.js";
+import { inboxPrefix } from "../src/nats/NatsUser.js";
 import { makeAdminClient } from "./AdminClient.js";
 import { App } from "./App.js";
 
@@ -23,6 +24,7 @@ const adminConnection = (settings: AppConfig.AppSettings) => {
       name: `svc-tui-${process.pid}`,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
+      inboxPrefix: inboxPrefix("admin"),
       ...broker.right.credentials("admin"),
     });
   };

@@ -16,12 +16,17 @@ const { url, credentials } = JSON.parse(process.env.BENCH_NATS ?? "{}") as {
   url: string;
   credentials: NatsCredentials;
 };
-const broker: BrokerAddress = { servers: url, credentials: (user) => ({ user, pass: credentials[user] }) };
+const broker: BrokerAddress = {
+  servers: url,
+  credentials: (user) => ({ user, pass: credentials[user] }),
+  canProvision: true,
+};
 const settings: AppSettings = {
   port: Number(process.env.PORT),
   natsUrl: Option.some(url),
   natsUser: Option.none(),
   natsPassword: Option.none(),
+  natsProvisionPassword: Option.none(),
   dataDir: process.env.DATA_DIR ?? "./data",
   chainsConfig: Option.some(process.env.CHAINS_CONFIG ?? ""),
   logLevel: LogLevel.Warning,

@@ -4,6 +4,7 @@ import { type NatsConnection, headers as natsHeaders } from "@nats-io/transport-
 import { Effect } from "effect";
 import type { AnyEndpoint } from "../contracts/Endpoint.js";
 import { FORWARDED_REPLY_HEADERS, HEADER, type RequestEnvelope } from "../contracts/Envelope.js";
+import { inboxPrefix } from "../nats/NatsUser.js";
 import { RequestFailed, RequestMux } from "../nats/RequestMux.js";
 import { COMMON_HEADERS, rawError, sendError } from "./httpResponses.js";
 import { parseJsonBody } from "./parseJsonBody.js";
@@ -194,7 +195,7 @@ export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => 
 export const runGateway = (nc: NatsConnection, options: GatewayOptions) =>
   Effect.acquireRelease(
     Effect.async<{ server: Server; inFlight: { count: number }; mux: RequestMux }, Error>((resume) => {
-      const mux = new RequestMux(nc);
+      const mux = new RequestMux(nc, inboxPrefix("gateway"));
       const handler = makeGatewayHandler(mux, options);
       const inFlight = { count: 0 };
       const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 60_000 }, (req, res) => {

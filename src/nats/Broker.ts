@@ -3,16 +3,25 @@ import { Data, Effect, Option, type Scope } from "effect";
 import type { AppSettings } from "../AppConfig.js";
 import type { BrokerAddress } from "./NatsConnections.js";
 import { isListening, spawnNatsServer } from "./NatsServerProcess.js";
-import { loadOrCreateCredentials, type NatsCredentials, readCredentials } from "./natsCredentials.js";
+import type { NatsUser } from "./NatsUser.js";
+import { loadOrCreateCredentials, readCredentials } from "./natsCredentials.js";
 
 const DEFAULT_HOST = "127.0.0.1";
 const DEFAULT_PORT = 4222;
 
 export class BrokerUnavailable extends Data.TaggedError("BrokerUnavailable")<{ readonly message: string }> {}
 
-const withCredentials = (servers: string, credentials: NatsCredentials | undefined): BrokerAddress => ({
+const withCredentials = (
+  servers: string,
+  credentials: Partial<Record<NatsUser, string>> | undefined,
+): BrokerAddress => ({
   servers,
-  credentials: (user) => (credentials === undefined ? undefined : { user, pass: credentials[user] }),
+  credentials: (user) => {
+    const pass = credentials?.[user];
+    return pass === undefined ? undefined : { user, pass };
+  },
+  // No credentials file: a server of the operator's without users, where anyone may set up JetStream.
+  canProvision: credentials === undefined || credentials.provision !== undefined,
 });
 
 /**
@@ -20,6 +29,10 @@ const withCredentials = (servers: string, credentials: NatsCredentials | undefin
  * `NATS_PASSWORD` when set); a server already answering on 127.0.0.1:4222 (with
  * the credentials file under DATA_DIR, if a previous start spawned it); otherwise,
  * when `spawnIfAbsent`, a nats-server started now as a child process of this scope.
+ *
+ * With `NATS_URL`, every role connects as `NATS_USER`, and the `provision` user
+ * is available only when `NATS_PROVISION_PASSWORD` is set (or when no user is
+ * configured at all: a server without users has nothing to separate).
  */
 export const resolveBroker = (
   settings: AppSettings,
@@ -29,9 +42,14 @@ export const resolveBroker = (
     if (Option.isSome(settings.natsUrl)) {
       const user = Option.getOrUndefined(settings.natsUser);
       const pass = Option.getOrUndefined(settings.natsPassword);
+      const provisionPass = Option.getOrUndefined(settings.natsProvisionPassword);
       return {
         servers: settings.natsUrl.value,
-        credentials: () => (user === undefined || pass === undefined ? undefined : { user, pass }),
+        credentials: (role) => {
+          if (role === "provision" && provisionPass !== undefined) return { user: role, pass: provisionPass };
+          return user === undefined || pass === undefined ? undefined : { user, pass };
+        },
+        canProvision: provisionPass !== undefined || user === undefined,
       };
     }
     const servers = `nats://${DEFAULT_HOST}:${DEFAULT_PORT}`;

@@ -1,12 +1,19 @@
-import { type JetStreamManager, jetstreamManager, type StreamConfig } from "@nats-io/jetstream";
+import {
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type JetStreamManager,
+  jetstreamManager,
+  type StreamConfig,
+  type StreamInfo,
+} from "@nats-io/jetstream";
 import { type KV, Kvm } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { Effect } from "effect";
+import { Effect, Either } from "effect";
 import { JetStreamSetupError } from "./NatsError.js";
 
 const DAY_NANOS = 24 * 60 * 60 * 1_000_000_000;
 
-/** Streams of the architecture, created idempotently at start. */
+/** Streams of the architecture, created or updated by provisioning (provisionJetStream.ts). */
 export const STREAMS: ReadonlyArray<
   Pick<StreamConfig, "name" | "subjects" | "max_age" | "duplicate_window">
 > = [
@@ -35,33 +42,62 @@ export const BUCKETS = {
 
 export type BucketName = keyof typeof BUCKETS;
 
-const ensureStream = (jsm: JetStreamManager, config: (typeof STREAMS)[number]) =>
+/** The stream behind a KV bucket. */
+export const bucketStream = (name: BucketName): string => `KV_${name}`;
+
+/** Whether a JetStream call failed because the stream does not exist. */
+export const isStreamNotFound = (error: unknown): boolean =>
+  error instanceof JetStreamApiError
+    ? error.code === JetStreamApiCodes.StreamNotFound
+    : error instanceof Error && /stream not found/i.test(error.message);
+
+/** The JetStream management API of a connection (asks the server's `$JS.API.INFO` once). */
+export const managerOf = (nc: NatsConnection): Effect.Effect<JetStreamManager, JetStreamSetupError> =>
   Effect.tryPromise({
-    try: async () => {
-      try {
-        await jsm.streams.info(config.name);
-        await jsm.streams.update(config.name, config);
-      } catch (error) {
-        if (!(error instanceof Error) || !/not found/i.test(error.message)) throw error;
-        await jsm.streams.add(config);
-      }
-    },
-    catch: (cause) => new JetStreamSetupError({ name: `stream ${config.name}`, cause }),
+    try: () => jetstreamManager(nc),
+    catch: (cause) => new JetStreamSetupError({ name: "JetStream API", cause }),
   });
 
-/** Creates the streams (or brings their configuration up to date). Safe to run on every start. */
-export const ensureStreams = (nc: NatsConnection) =>
+/** Seconds between looks for a stream that is not provisioned yet, and looks between two log lines. */
+const WAIT = "1 second";
+const LOG_EVERY = 30;
+
+/**
+ * The stream's info once it exists. Workers never create streams (only the
+ * `provision` user may), so a missing one is waited for, saying so in the log.
+ */
+export const awaitStream = (
+  jsm: JetStreamManager,
+  stream: string,
+): Effect.Effect<StreamInfo, JetStreamSetupError> =>
   Effect.gen(function* () {
-    const jsm = yield* Effect.tryPromise({
-      try: () => jetstreamManager(nc),
-      catch: (cause) => new JetStreamSetupError({ name: "JetStream API", cause }),
-    });
-    for (const stream of STREAMS) yield* ensureStream(jsm, stream);
+    for (let attempt = 0; ; attempt++) {
+      const info = yield* Effect.either(Effect.tryPromise(() => jsm.streams.info(stream)));
+      if (Either.isRight(info)) return info.right;
+      if (!isStreamNotFound(info.left.error))
+        return yield* new JetStreamSetupError({ name: `stream ${stream}`, cause: info.left.error });
+      if (attempt % LOG_EVERY === 0)
+        yield* Effect.logWarning(
+          `JetStream stream ${stream} does not exist yet: waiting for it to be provisioned (\`npm run provision\` as the NATS user provision; see docs/operations.md)`,
+        );
+      yield* Effect.sleep(WAIT);
+    }
   });
 
-/** Opens (creating if needed) one KV bucket. */
+/** Waits until every stream of the architecture exists. */
+export const awaitStreams = (nc: NatsConnection) =>
+  Effect.flatMap(managerOf(nc), (jsm) => Effect.forEach(STREAMS, (stream) => awaitStream(jsm, stream.name)));
+
+/**
+ * Opens an existing KV bucket, waiting until it is provisioned. Binds without
+ * creating (workers may not create streams), with direct gets when the bucket
+ * allows them.
+ */
 export const openBucket = (nc: NatsConnection, name: BucketName): Effect.Effect<KV, JetStreamSetupError> =>
-  Effect.tryPromise({
-    try: () => new Kvm(nc).create(name, BUCKETS[name]),
-    catch: (cause) => new JetStreamSetupError({ name: `bucket ${name}`, cause }),
+  Effect.gen(function* () {
+    const info = yield* awaitStream(yield* managerOf(nc), bucketStream(name));
+    return yield* Effect.tryPromise({
+      try: () => new Kvm(nc).open(name, { allow_direct: info.config.allow_direct === true }),
+      catch: (cause) => new JetStreamSetupError({ name: `bucket ${name}`, cause }),
+    });
   });

@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { Context, Effect, Layer, Schedule } from "effect";
 import { NatsConnectionError } from "./NatsError.js";
-import type { NatsUser } from "./NatsUser.js";
+import { inboxPrefix, type NatsUser } from "./NatsUser.js";
 
 /** Where the broker is and how each user authenticates to it. */
 export interface BrokerAddress {
@@ -10,6 +10,11 @@ export interface BrokerAddress {
   readonly servers: string;
   /** Credentials per user; `undefined` connects without credentials. */
   readonly credentials: (user: NatsUser) => { readonly user: string; readonly pass: string } | undefined;
+  /**
+   * Whether this process may act as the `provision` user (create or update streams
+   * and buckets): it knows that user's password, or the server has no users at all.
+   */
+  readonly canProvision: boolean;
 }
 
 /**
@@ -34,6 +39,8 @@ const openConnection = (address: BrokerAddress, user: NatsUser) =>
         reconnectTimeWait: 250,
         // Capturing a stack trace for every request costs more than the request itself on hot paths.
         noAsyncTraces: true,
+        // Replies come back under the user's own prefix, the only inboxes nats.conf lets it read.
+        inboxPrefix: inboxPrefix(user),
         ...address.credentials(user),
       }),
     catch: (cause) => new NatsConnectionError({ servers: address.servers, cause }),

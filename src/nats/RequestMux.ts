@@ -38,9 +38,10 @@ export class RequestMux {
   readonly #sweeper: NodeJS.Timeout;
   #next = 0;
 
-  constructor(nc: NatsConnection) {
+  /** `inboxPrefix` is the connection's own (nats.conf lets each user read only its own inboxes). */
+  constructor(nc: NatsConnection, inboxPrefix: string) {
     this.#nc = nc;
-    this.#prefix = `_INBOX.${randomBytes(10).toString("hex")}.`;
+    this.#prefix = `${inboxPrefix}.${randomBytes(10).toString("hex")}.`;
     this.#subscription = nc.subscribe(`${this.#prefix}*`, {
       callback: (error, msg) => {
         if (error !== null) return;

@@ -9,33 +9,36 @@ export type NatsCredentials = Readonly<Record<NatsUser, string>>;
 /** Where the spawned server's credentials live, readable only by the owner. */
 export const credentialsPath = (dataDir: string): string => join(dataDir, "nats", "credentials.json");
 
-const isCredentials = (value: unknown): value is NatsCredentials =>
-  typeof value === "object" &&
-  value !== null &&
-  NATS_USERS.every((user) => typeof (value as Record<string, unknown>)[user] === "string");
-
 /**
  * Loads the credentials of a spawned nats-server, creating them on first use.
  * They are kept across restarts so that the admin CLI and TUI, started in other
- * processes, can connect with the `admin` user.
+ * processes, can connect with the `admin` user. A file written before a user
+ * existed (e.g. `provision`) gets that user's password added, keeping the others.
  */
 export const loadOrCreateCredentials = async (dataDir: string): Promise<NatsCredentials> => {
   const path = credentialsPath(dataDir);
-  const existing = await readCredentials(dataDir);
-  if (existing !== undefined) return existing;
-  const created = Object.fromEntries(
-    NATS_USERS.map((user) => [user, randomBytes(24).toString("base64url")]),
+  const existing = (await readCredentials(dataDir)) ?? {};
+  if (NATS_USERS.every((user) => existing[user] !== undefined)) return existing as NatsCredentials;
+  const completed = Object.fromEntries(
+    NATS_USERS.map((user) => [user, existing[user] ?? randomBytes(24).toString("base64url")]),
   ) as NatsCredentials;
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, JSON.stringify(created, null, 2), { mode: 0o600 });
-  return created;
+  await writeFile(path, JSON.stringify(completed, null, 2), { mode: 0o600 });
+  return completed;
 };
 
-/** The credentials file, or `undefined` when absent or unreadable. */
-export const readCredentials = async (dataDir: string): Promise<NatsCredentials | undefined> => {
+/** The passwords the credentials file holds (possibly not every user's), or `undefined` when absent or unreadable. */
+export const readCredentials = async (
+  dataDir: string,
+): Promise<Partial<Record<NatsUser, string>> | undefined> => {
   try {
     const parsed: unknown = JSON.parse(await readFile(credentialsPath(dataDir), "utf8"));
-    return isCredentials(parsed) ? parsed : undefined;
+    if (typeof parsed !== "object" || parsed === null) return undefined;
+    const entries = NATS_USERS.flatMap((user) => {
+      const pass = (parsed as Record<string, unknown>)[user];
+      return typeof pass === "string" ? [[user, pass] as const] : [];
+    });
+    return entries.length === 0 ? undefined : Object.fromEntries(entries);
   } catch {
     return undefined;
   }

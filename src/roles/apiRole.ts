@@ -28,7 +28,7 @@ import { Chains } from "../chains/Chains.js";
 import { runIndexer } from "../indexer/Indexer.js";
 import * as IndexReader from "../indexer/IndexReader.js";
 import * as IngestStatusBook from "../ingest/IngestStatusBook.js";
-import { ensureStreams, openBucket } from "../nats/JetStreamSetup.js";
+import { awaitStreams, openBucket } from "../nats/JetStreamSetup.js";
 import { NatsConnections } from "../nats/NatsConnections.js";
 import * as Presence from "../presence/Presence.js";
 import { Level } from "../storage/Level.js";
@@ -53,15 +53,15 @@ type ApiServices =
   | WebhookServices;
 
 /**
- * The api role: creates streams and buckets (idempotently), then serves every
- * API endpoint and the admin operations in their queue groups, and folds usage
- * records into aggregates. Returns the key buckets so the caller can provision
- * keys (the devnet's demo key).
+ * The api role: binds to the streams and buckets (waiting until they are
+ * provisioned), then serves every API endpoint and the admin operations in
+ * their queue groups, and folds usage records into aggregates. Returns the key
+ * buckets so the caller can provision keys (the devnet's demo key).
  */
 export const apiRole = Effect.gen(function* () {
   const config = yield* AppConfig;
   const nc = yield* (yield* NatsConnections).get("api");
-  yield* ensureStreams(nc);
+  yield* awaitStreams(nc);
   const [keys, teams, usage, presence, ingestStatus, settings] = yield* Effect.all([
     openBucket(nc, "keys"),
     openBucket(nc, "teams"),

@@ -4,7 +4,7 @@ import { ChainClients } from "../chains/ChainClients.js";
 import { Chains } from "../chains/Chains.js";
 import { followChain } from "../ingest/ChainFollower.js";
 import { type FollowerStatus, initialStatus } from "../ingest/FollowerStatus.js";
-import { ensureStreams, openBucket } from "../nats/JetStreamSetup.js";
+import { awaitStream, bucketStream, managerOf } from "../nats/JetStreamSetup.js";
 import { NatsConnections } from "../nats/NatsConnections.js";
 import { heartbeat } from "../presence/Presence.js";
 import { Level } from "../storage/Level.js";
@@ -15,14 +15,16 @@ const STATUS_EVERY = "1 second";
 /**
  * The ingest role: one follower per configured chain, each in its own fiber
  * (a chain whose node is down retries on its own without holding up others),
- * publishing to CHAIN_EVENTS as the `ingest` user.
+ * publishing to CHAIN_EVENTS as the `ingest` user. Starts once the stream and
+ * the buckets it writes exist (only the `provision` user creates them).
  */
 export const ingestRole = Effect.gen(function* () {
   const nc = yield* (yield* NatsConnections).get("ingest");
-  yield* ensureStreams(nc);
-  // Created here too, so that heartbeats and status land even before an api process runs.
-  yield* openBucket(nc, "presence");
-  yield* openBucket(nc, "ingest_status");
+  const jsm = yield* managerOf(nc);
+  yield* awaitStream(jsm, "CHAIN_EVENTS");
+  // Heartbeats and status are plain publishes into these buckets: without them they would be lost.
+  yield* awaitStream(jsm, bucketStream("presence"));
+  yield* awaitStream(jsm, bucketStream("ingest_status"));
   const js = jetstream(nc);
   const registry = yield* Chains;
   const clients = yield* ChainClients;

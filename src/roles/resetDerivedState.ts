@@ -10,6 +10,7 @@ import { levelPath } from "../storage/dataDirDb.js";
  * checkpoints and indexes in LevelDB, the CHAIN_EVENTS stream) is dropped so it
  * is rebuilt from the seeded chain, which takes about a second. Never used with
  * a CHAINS_CONFIG: real chains keep their history and their derived state.
+ * `nc` is the `provision` user's connection: no other user may delete a stream.
  */
 export const resetDerivedState = (nc: NatsConnection, dataDir: string) =>
   Effect.gen(function* () {

@@ -3,11 +3,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { Effect } from "effect";
 import { freePort } from "../../src/devnet/freePort.js";
 import type { BrokerAddress } from "../../src/nats/NatsConnections.js";
 import { spawnNatsServer } from "../../src/nats/NatsServerProcess.js";
-import { NATS_USERS, type NatsUser } from "../../src/nats/NatsUser.js";
+import { inboxPrefix, NATS_USERS, type NatsUser } from "../../src/nats/NatsUser.js";
 import type { NatsCredentials } from "../../src/nats/natsCredentials.js";
+import { provisionJetStream } from "../../src/nats/provisionJetStream.js";
 
 /** A nats-server of our own for one test file: free port, temporary store, per-role passwords. */
 export interface TestNats {
@@ -16,12 +18,17 @@ export interface TestNats {
   readonly broker: BrokerAddress;
   /** Stops nats-server and starts it again on the same port and store (a broker restart). */
   readonly restart: (downMs?: number) => Promise<void>;
-  /** Connects as one of nats.conf's users. */
+  /** Connects as one of nats.conf's users, with that user's inbox prefix (as the service does). */
   readonly connectAs: (user: NatsUser) => Promise<NatsConnection>;
   readonly stop: () => Promise<void>;
 }
 
-export const startTestNats = async (): Promise<TestNats> => {
+/**
+ * Starts the server with the repository's nats.conf. Unless `provision` is false,
+ * the streams and buckets are then provisioned as the service does (as the
+ * `provision` user), so tests may bind to them at once.
+ */
+export const startTestNats = async (setup: { readonly provision?: boolean } = {}): Promise<TestNats> => {
   const dir = await mkdtemp(join(tmpdir(), "svc-nats-"));
   const credentials = Object.fromEntries(
     NATS_USERS.map((u) => [u, randomBytes(12).toString("hex")]),
@@ -29,17 +36,36 @@ export const startTestNats = async (): Promise<TestNats> => {
   const options = { host: "127.0.0.1", port: await freePort(), storeDir: dir, credentials };
   let server = await spawnNatsServer(options);
   const opened: Array<NatsConnection> = [];
+  if (setup.provision !== false) {
+    const nc = await connect({
+      servers: server.url,
+      user: "provision",
+      pass: credentials.provision,
+      inboxPrefix: inboxPrefix("provision"),
+    });
+    await Effect.runPromise(provisionJetStream(nc));
+    await nc.close();
+  }
   return {
     url: server.url,
     credentials,
-    broker: { servers: server.url, credentials: (user) => ({ user, pass: credentials[user] }) },
+    broker: {
+      servers: server.url,
+      credentials: (user) => ({ user, pass: credentials[user] }),
+      canProvision: true,
+    },
     restart: async (downMs = 0) => {
       await server.stop();
       await new Promise((r) => setTimeout(r, downMs));
       server = await spawnNatsServer(options);
     },
     connectAs: async (user) => {
-      const nc = await connect({ servers: server.url, user, pass: credentials[user] });
+      const nc = await connect({
+        servers: server.url,
+        user,
+        pass: credentials[user],
+        inboxPrefix: inboxPrefix(user),
+      });
       opened.push(nc);
       return nc;
     },

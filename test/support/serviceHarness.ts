@@ -68,6 +68,7 @@ export const startService = async (
     natsUrl: Option.some(nats.url),
     natsUser: Option.none(),
     natsPassword: Option.none(),
+    natsProvisionPassword: Option.none(),
     dataDir,
     chainsConfig: Option.some(options.chainsConfig),
     logLevel: process.env.TEST_LOG === "debug" ? LogLevel.Debug : LogLevel.Warning,

@@ -57,7 +57,7 @@ export interface WebhookEnv {
   /** A new key for the team (created on first use). */
   readonly keyFor: (team: string) => Promise<string>;
   readonly as: (team: string) => Promise<Caller>;
-  /** The webhooks and index buckets, read through an admin connection. */
+  /** The webhooks and index buckets, read through an `api` connection (their owner; `admin` may not read them). */
   readonly buckets: () => Promise<{ webhooks: KV; index: KV }>;
   readonly stop: () => Promise<void>;
 }
@@ -75,6 +75,7 @@ export const startWebhookEnv = async (
   ]);
   const service = await startService(nats, { chainsConfig, roles, settings });
   const admin = await nats.connectAs("admin");
+  const api = await nats.connectAs("api");
   const keyBuckets = {
     keys: await Effect.runPromise(openBucket(admin, "keys")),
     teams: await Effect.runPromise(openBucket(admin, "teams")),
@@ -87,8 +88,8 @@ export const startWebhookEnv = async (
     keyFor,
     as: async (team) => callerFor(service.baseUrl, await keyFor(team)),
     buckets: async () => ({
-      webhooks: await Effect.runPromise(openBucket(admin, "webhooks")),
-      index: await Effect.runPromise(openBucket(admin, "webhook_addresses")),
+      webhooks: await Effect.runPromise(openBucket(api, "webhooks")),
+      index: await Effect.runPromise(openBucket(api, "webhook_addresses")),
     }),
     stop: async () => {
       await service.stop();

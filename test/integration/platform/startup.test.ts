@@ -37,7 +37,7 @@ describe("start-up", () => {
         port: 1,
         storeDir: "/tmp/svc-no-nats",
         binary: "nats-server-that-does-not-exist",
-        credentials: { gateway: "a", api: "b", ingest: "c", admin: "d" },
+        credentials: { gateway: "a", api: "b", ingest: "c", admin: "d", provision: "e" },
       }),
     ).rejects.toThrow(NATS_INSTALL_HINT);
     expect(NATS_INSTALL_HINT).toContain("apt-get install nats-server");
