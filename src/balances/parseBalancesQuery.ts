@@ -42,16 +42,28 @@ export const parseMetadata = (
   return Either.right(new Set(items as ReadonlyArray<MetadataField>));
 };
 
-/** A boolean parameter: `true`/`false` (any case), `1`/`0`. */
+/**
+ * A boolean flag: `true`/`false` (any case), `1`/`0`; omitted is false. Given
+ * bare or empty (`?exclude_spam_tokens`, `?exclude_spam_tokens=`) it is true,
+ * as public clients of the original API send it that way to turn it on.
+ */
 export const parseBoolean = (name: string, raw: string | undefined): Either.Either<boolean, QueryError> => {
   if (raw === undefined) return Either.right(false);
   const value = raw.trim().toLowerCase();
-  if (value === "true" || value === "1") return Either.right(true);
+  if (value === "" || value === "true" || value === "1") return Either.right(true);
   if (value === "false" || value === "0") return Either.right(false);
-  return invalid("INVALID_BOOLEAN", `${name} must be true or false (got "${raw.slice(0, 40)}").`);
+  return invalid(
+    "INVALID_BOOLEAN",
+    `${name} must be true, false, 1, 0 or given without a value (got "${raw.slice(0, 40)}").`,
+  );
 };
 
-/** `historical_prices`: 1 to 3 comma-separated whole numbers of hours, each at least 1, in request order. */
+/**
+ * `historical_prices`: 1 to 3 comma-separated whole numbers of hours, each at
+ * least 1 and given once, in request order. A repeated offset is refused rather
+ * than answered once: the response has one entry per requested offset, and a
+ * client that repeats one has most likely mistyped another.
+ */
 export const parseHistoricalPrices = (
   raw: string | undefined,
 ): Either.Either<ReadonlyArray<number>, QueryError> => {
@@ -70,6 +82,12 @@ export const parseHistoricalPrices = (
       return invalid(
         "INVALID_HISTORICAL_PRICES",
         `historical_prices must be whole numbers of hours from 1 to ${MAX_OFFSET_HOURS}, comma-separated (got "${item.slice(0, 40)}").`,
+      );
+    }
+    if (hours.includes(value)) {
+      return invalid(
+        "DUPLICATE_HISTORICAL_PRICES",
+        `historical_prices gives the offset ${value} more than once; give each offset once.`,
       );
     }
     hours.push(value);

@@ -24,9 +24,27 @@ describe("balances query parameters", () => {
     expect(parseFilters("native")).toEqual(Either.right("native"));
     expect(Either.map(parseMetadata("logo,pools"), (s) => [...s])).toEqual(Either.right(["logo", "pools"]));
     expect(parseBoolean("x", "TRUE")).toEqual(Either.right(true));
+    expect(parseBoolean("x", "0")).toEqual(Either.right(false));
     expect(parseHistoricalPrices("720,1, 24")).toEqual(Either.right([720, 1, 24]));
     expect(parseLimit("5000")).toEqual(Either.right(1000));
     expect(parseLimit("1")).toEqual(Either.right(1));
+  });
+
+  it("behavior: a boolean flag given bare or empty means true", () => {
+    expect(parseBoolean("exclude_spam_tokens", "")).toEqual(Either.right(true));
+    expect(parseBoolean("exclude_spam_tokens", " ")).toEqual(Either.right(true));
+  });
+
+  it("error: a repeated historical offset is refused, also when written differently", () => {
+    for (const repeated of ["24,24", "1,24,24", "24,024"]) {
+      expect(code(parseHistoricalPrices(repeated)), repeated).toBe("DUPLICATE_HISTORICAL_PRICES");
+    }
+    expect(parseHistoricalPrices("24,24")).toEqual(
+      Either.left({
+        code: "DUPLICATE_HISTORICAL_PRICES",
+        message: "historical_prices gives the offset 24 more than once; give each offset once.",
+      }),
+    );
   });
 
   it("error: each bad value is a 400 with its own code", () => {
