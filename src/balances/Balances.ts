@@ -86,6 +86,7 @@ export const layer = Layer.effect(
           block,
           tokens,
           ...(keepToken === undefined ? {} : { keepZero: new Set([keepToken]) }),
+          ...(keepToken === undefined || keepToken === "native" ? {} : { classify: keepToken }),
         });
       })();
       cache.set(key, pending);

@@ -1,4 +1,5 @@
 import type { PriceQuote } from "../pricing/selectPrices.js";
+import type { TokenStandard } from "./tokenStandard.js";
 
 /** One holding read at a block, before it is shaped into a response entry. */
 export interface Holding {
@@ -17,4 +18,6 @@ export interface ChainHoldings {
   readonly block: number;
   /** Non-zero holdings (and any token asked for explicitly, even at zero). */
   readonly holdings: ReadonlyArray<Holding>;
+  /** What the token asked for explicitly turned out to be (set when one was asked to be classified). */
+  readonly classified?: TokenStandard;
 }

@@ -6,6 +6,7 @@ import type { IndexReader } from "../indexer/IndexReader.js";
 import { readTokenMetadata } from "../indexer/readTokenMetadata.js";
 import { planPricing } from "../pricing/planPricing.js";
 import type { ChainHoldings, Holding } from "./ChainHoldings.js";
+import { classifyToken, standardProbeCalls } from "./tokenStandard.js";
 
 export interface ReadHoldingsParameters {
   readonly chain: ChainConfig;
@@ -15,12 +16,15 @@ export interface ReadHoldingsParameters {
   readonly tokens: ReadonlyArray<string>;
   /** Keep these entries even when the balance is zero (the single-token endpoint). */
   readonly keepZero?: ReadonlySet<string>;
+  /** A token (one of `tokens`) to classify as ERC-20 or not, for the single-token endpoint. */
+  readonly classify?: string;
 }
 
 /**
  * A wallet's native and token balances and their prices on one chain, from ONE
  * eth_call: a Multicall3 aggregate3 at `block` carrying the native balance
- * (getEthBalance), every `balanceOf`, and every pool read that pricing needs.
+ * (getEthBalance), every `balanceOf`, every pool read that pricing needs, and the
+ * ERC-165 probes of the token to classify, if any.
  */
 export const readChainHoldings = async (
   client: PublicClient,
@@ -35,9 +39,18 @@ export const readChainHoldings = async (
     getEthBalanceCall(wallet),
     ...tokens.map((token) => balanceOfCall(token, wallet)),
     ...plan.calls,
+    ...(params.classify === undefined ? [] : standardProbeCalls(params.classify)),
   ];
   const results = await aggregate3(client, calls, { blockNumber: BigInt(params.block) });
-  const prices = plan.finish(results.slice(1 + tokens.length));
+  const pricingStart = 1 + tokens.length;
+  const prices = plan.finish(results.slice(pricingStart, pricingStart + plan.calls.length));
+  const standard =
+    params.classify === undefined
+      ? undefined
+      : classifyToken(
+          tokens.includes(params.classify) ? results[1 + tokens.indexOf(params.classify)] : undefined,
+          results.slice(pricingStart + plan.calls.length),
+        );
 
   const keepZero = params.keepZero ?? new Set<string>();
   const holdings: Array<Holding> = [];
@@ -57,7 +70,9 @@ export const readChainHoldings = async (
     .filter(
       (t): t is { token: string; amount: bigint } =>
         t.amount !== undefined && (t.amount > 0n || keepZero.has(t.token)),
-    );
+    )
+    // A contract classified as something else is no ERC-20 holding (and needs no metadata read).
+    .filter((t) => t.token !== params.classify || standard === "erc20");
   const indexed = await index.tokenMetadata(
     chain.chain_id,
     held.map((t) => t.token),
@@ -77,5 +92,10 @@ export const readChainHoldings = async (
       price: prices.get(token),
     });
   });
-  return { chainId: chain.chain_id, block: params.block, holdings };
+  return {
+    chainId: chain.chain_id,
+    block: params.block,
+    holdings,
+    ...(standard === undefined ? {} : { classified: standard }),
+  };
 };

@@ -63,8 +63,12 @@ export const BalancesQuery = Schema.Struct({
   chain_ids: Schema.optional(ChainIdsParam),
   filters: optionalString("`erc20` or `native`: only that asset class."),
   metadata: optionalString("Comma-separated list from `logo`, `url`, `pools`."),
-  exclude_spam_tokens: optionalString("`true` drops tokens priced from under 100 USD of liquidity."),
-  historical_prices: optionalString("1 to 3 comma-separated whole numbers of hours in the past."),
+  exclude_spam_tokens: optionalString(
+    "`true` drops tokens priced from under 100 USD of liquidity. `true`/`false`/`1`/`0`; given without a value (`?exclude_spam_tokens` or `exclude_spam_tokens=`) it means `true`.",
+  ),
+  historical_prices: optionalString(
+    "1 to 3 comma-separated whole numbers of hours in the past, each at most once (a repeated offset is a 400).",
+  ),
   offset: optionalString("Cursor: only a value previously returned as `next_offset`."),
   limit: optionalString("1 to 1000, default 1000; values above 1000 are reduced to 1000."),
 });
@@ -92,6 +96,8 @@ export const tokenBalance = endpoint({
   auth: "key",
   group: "balances",
   summary: "One token's balance of a wallet on exactly one chain. 1 CU.",
+  description:
+    "`token_address` is an ERC-20 contract or `native`. An ERC-721 or ERC-1155 contract, or an address that does not answer `balanceOf(address)`, is a 400 `NOT_AN_ERC20_TOKEN`.",
   params: Schema.Struct({ address: Address, token_address: TokenAddressOrNative }),
   query: Schema.Struct({
     chain_ids: Schema.optional(ChainIdsParam),

@@ -2,6 +2,7 @@ import { Effect, Either } from "effect";
 import { AppConfig } from "../../AppConfig.js";
 import { Balances } from "../../balances/Balances.js";
 import { parseHistoricalPrices, parseMetadata } from "../../balances/parseBalancesQuery.js";
+import type { TokenStandard } from "../../balances/tokenStandard.js";
 import { Chains } from "../../chains/Chains.js";
 import { parseChainIds } from "../../chains/parseChainIds.js";
 import { unsupportedChainsWarning } from "../../chains/unsupportedChainsWarning.js";
@@ -13,10 +14,26 @@ import { RequestContext } from "../RequestContext.js";
 const orFail = <A>(result: Either.Either<A, { code: string; message: string }>) =>
   Either.isLeft(result) ? Effect.fail(new InvalidRequest(result.left)) : Effect.succeed(result.right);
 
+/** How a contract that is not an ERC-20 is described, or undefined for an ERC-20. */
+const notAnErc20 = (standard: TokenStandard): string | undefined => {
+  switch (standard) {
+    case "erc20":
+      return undefined;
+    case "erc721":
+      return "is an ERC-721 (NFT) contract, not an ERC-20 token,";
+    case "erc1155":
+      return "is an ERC-1155 (multi-token) contract, not an ERC-20 token,";
+    case "no_balance_of":
+      return "does not answer the ERC-20 balanceOf(address) (no token contract there at the indexed block)";
+  }
+};
+
 /**
  * GET /v1/evm/balances/{address}/token/{token_address}: one token (or `native`)
  * on exactly one chain, read at the chain's indexed block; a wallet holding none
- * gets its entry with amount "0". 1 CU.
+ * gets its entry with amount "0". A contract that is not an ERC-20 (an NFT
+ * contract, or no token at all) is a 400, found by probes in the same multicall
+ * as the balance. 1 CU.
  */
 export const tokenBalanceRoute = route(tokenBalance, ({ params, query }) =>
   Effect.gen(function* () {
@@ -65,7 +82,15 @@ export const tokenBalanceRoute = route(tokenBalance, ({ params, query }) =>
       chainId: chain.chain_id,
       token,
     });
-    const holding = snapshot.byChain[0]?.holdings.holdings.find((h) => h.address === token);
+    const read = snapshot.byChain[0]?.holdings;
+    const notErc20 = read?.classified === undefined ? undefined : notAnErc20(read.classified);
+    if (notErc20 !== undefined) {
+      return yield* new InvalidRequest({
+        code: "NOT_AN_ERC20_TOKEN",
+        message: `token_address ${token} ${notErc20} on chain ${chain.chain_id}; this route reads ERC-20 tokens and "native".`,
+      });
+    }
+    const holding = read?.holdings.find((h) => h.address === token);
     const entries =
       holding === undefined
         ? []
