@@ -1,7 +1,9 @@
 import { Config, ConfigError, Context, Effect, Either, Layer, LogLevel, Option } from "effect";
 import { ALL_ROLES, type Role } from "./domain/Role.js";
+import { parseApiKeyHeaders } from "./gateway/apiKeyHeaders.js";
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from "./webhooks/delivery/retrySchedule.js";
 import { parseAllowEntry } from "./webhooks/hostAllowList.js";
+import { isSecretKey } from "./webhooks/secretSealing.js";
 
 /** Settings read once at start-up from the environment (see README, "Configuration"). */
 export interface AppSettings {
@@ -26,6 +28,8 @@ export interface AppSettings {
   readonly roles: ReadonlyArray<Role>;
   /** How long the gateway waits for a worker's reply, in ms. */
   readonly requestTimeoutMs: number;
+  /** Extra header names (lower case) the gateway accepts the API key in, besides X-Svc-Api-Key. */
+  readonly apiKeyHeaders: ReadonlyArray<string>;
   /** Base URL clients reach the service at, for links in responses (logos, docs). */
   readonly publicUrl: string;
   /** Default per-key token bucket: sustained requests per second and burst size. */
@@ -49,6 +53,12 @@ export interface AppSettings {
   readonly webhookCuPerEvent: number;
   /** Deadline of one delivery attempt (connect, send, response), ms; connecting alone gets at most 5 s. */
   readonly webhookTimeoutMs: number;
+  /**
+   * AES-256 keys (base64 of 32 bytes) that encrypt webhook signing secrets at rest;
+   * the first encrypts, every one decrypts (for a key rotation). `None`: a key
+   * generated into DATA_DIR on first start.
+   */
+  readonly webhookSecretKeys: Option.Option<ReadonlyArray<string>>;
 }
 
 export class AppConfig extends Context.Tag("app/AppConfig")<AppConfig, AppSettings>() {}
@@ -129,6 +139,15 @@ const roles = optionalString("ROLES").pipe(
   }),
 );
 
+const apiKeyHeaders = optionalString("API_KEY_HEADERS").pipe(
+  Config.mapOrFail((value) => {
+    if (Option.isNone(value)) return Either.right([] as ReadonlyArray<string>);
+    return Either.mapLeft(parseApiKeyHeaders(value.value), (accepted) =>
+      invalid("API_KEY_HEADERS", accepted, value.value.slice(0, 200)),
+    );
+  }),
+);
+
 const boolean = (name: string) =>
   optionalString(name).pipe(
     Config.mapOrFail((value): Either.Either<Option.Option<boolean>, ConfigError.ConfigError> => {
@@ -175,6 +194,22 @@ const webhookRetrySchedule = optionalString("WEBHOOK_RETRY_SCHEDULE").pipe(
   }),
 );
 
+const webhookSecretKeys = optionalString("WEBHOOK_SECRET_KEY").pipe(
+  Config.mapOrFail((value): Either.Either<Option.Option<ReadonlyArray<string>>, ConfigError.ConfigError> => {
+    if (Option.isNone(value)) return Either.right(Option.none());
+    const keys = value.value.split(",").map((s) => s.trim());
+    // The value is a secret: the error describes it without echoing it.
+    return keys.every(isSecretKey)
+      ? Either.right(Option.some(keys))
+      : Either.left(
+          ConfigError.InvalidData(
+            [],
+            `WEBHOOK_SECRET_KEY must be the base64 of 32 random bytes (e.g. from \`openssl rand -base64 32\`), or a comma-separated list of them (got ${keys.length} value(s), not all of that form).`,
+          ),
+        );
+  }),
+);
+
 /** With the embedded devnet, demos deliver to a receiver on this machine. */
 const DEVNET_ALLOWED_HOSTS = ["localhost", "127.0.0.0/8", "::1"];
 
@@ -189,6 +224,7 @@ const settingsFields = Config.all({
   logLevel,
   roles,
   requestTimeoutMs: integer("REQUEST_TIMEOUT_MS", 10_000, 100, 300_000),
+  apiKeyHeaders,
   publicUrl: optionalString("PUBLIC_URL").pipe(
     Config.mapOrFail((value): Either.Either<Option.Option<string>, ConfigError.ConfigError> => {
       if (Option.isNone(value)) return Either.right(value);
@@ -208,6 +244,7 @@ const settingsFields = Config.all({
   webhookRetrySchedule,
   webhookCuPerEvent: integer("WEBHOOK_CU_PER_EVENT", 2, 0, 1_000),
   webhookTimeoutMs: integer("WEBHOOK_TIMEOUT_MS", 15_000, 100, 60_000),
+  webhookSecretKeys,
 });
 
 /** All settings, each variable validated on its own so every error names its variable. */

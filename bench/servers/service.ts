@@ -32,6 +32,7 @@ const settings: AppSettings = {
   logLevel: LogLevel.Warning,
   roles: ALL_ROLES,
   requestTimeoutMs: 10_000,
+  apiKeyHeaders: [],
   publicUrl: `http://127.0.0.1:${process.env.PORT}`,
   rateLimitRps: 1_000_000,
   rateLimitBurst: 1_000_000,
@@ -45,6 +46,7 @@ const settings: AppSettings = {
     parseRetrySchedule(process.env.WEBHOOK_RETRY_SCHEDULE ?? "") ?? DEFAULT_RETRY_SCHEDULE_MS,
   webhookCuPerEvent: 2,
   webhookTimeoutMs: Number(process.env.WEBHOOK_TIMEOUT_MS ?? 15_000),
+  webhookSecretKeys: Option.none(),
 };
 const fiber = Effect.runFork(
   runRoles(broker).pipe(

@@ -34,6 +34,8 @@ import * as Presence from "../presence/Presence.js";
 import { Level } from "../storage/Level.js";
 import * as DeliveryLayer from "../webhooks/delivery/DeliveryLayer.js";
 import { runWebhookNotifier } from "../webhooks/notifier/runWebhookNotifier.js";
+import { loadSecretKeys } from "../webhooks/secretKeyFile.js";
+import { makeSecretSealer } from "../webhooks/secretSealing.js";
 import * as WebhookPolicy from "../webhooks/WebhookPolicy.js";
 import * as WebhookStore from "../webhooks/WebhookStore.js";
 
@@ -51,6 +53,19 @@ type ApiServices =
   | Level
   | IndexReader.Index
   | WebhookServices;
+
+/** The sealer of webhook signing secrets, with the configured key or the one under DATA_DIR. */
+const secretSealer = Effect.gen(function* () {
+  const config = yield* AppConfig;
+  const keys = yield* Effect.tryPromise({
+    try: () => loadSecretKeys(config.dataDir, config.webhookSecretKeys),
+    catch: (cause) =>
+      new Error(
+        `Cannot load the webhook secret key: ${cause instanceof Error ? cause.message : String(cause)}`,
+      ),
+  });
+  return makeSecretSealer(keys);
+});
 
 /**
  * The api role: binds to the streams and buckets (waiting until they are
@@ -74,6 +89,7 @@ export const apiRole = Effect.gen(function* () {
   const webhookBuckets = {
     webhooks: yield* openBucket(nc, "webhooks"),
     index: yield* openBucket(nc, "webhook_addresses"),
+    sealer: yield* secretSealer,
   };
 
   const services = Layer.mergeAll(

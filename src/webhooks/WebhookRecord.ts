@@ -1,5 +1,6 @@
 import { Schema } from "effect";
 import { ActivityType, AssetType, TransactionType, Webhook, WebhookType } from "../contracts/Webhooks.js";
+import { type SecretSealer, sealSecrets } from "./secretSealing.js";
 
 /** A signing secret kept after rotation, valid until `expires_at`. */
 export const PreviousSecret = Schema.Struct({
@@ -19,8 +20,9 @@ export type WebhookSecrets = typeof WebhookSecrets.Type;
 /**
  * A webhook as stored in KV (`hook.<id>` in the `webhooks` bucket): the
  * resource of spec 2.1 with every filter explicit (`null` when unset) plus its
- * signing secrets, which are never served by GET or list. Addresses live in
- * their own key (see store/kvKeys.ts).
+ * signing secrets, which are never served by GET or list. The secrets are held
+ * as stored: sealed (secretSealing.ts), or plain in records written before
+ * sealing; signing opens them. Addresses live in their own key (see store/kvKeys.ts).
  */
 export class WebhookRecord extends Schema.Class<WebhookRecord>("WebhookRecord")({
   id: Schema.String,
@@ -86,6 +88,11 @@ export const toResource = (record: WebhookRecord, secret?: string): Webhook =>
     ...(secret === undefined ? {} : { secret }),
   });
 
-export const encodeRecord = (record: WebhookRecord): string =>
-  JSON.stringify(Schema.encodeSync(WebhookRecord)(record));
+/** The record with its secrets in stored form, as it is written. */
+export const sealRecord = (record: WebhookRecord, sealer: SecretSealer): WebhookRecord =>
+  new WebhookRecord({ ...record, secrets: sealSecrets(record.secrets, record.id, sealer) });
+
+/** The KV value of a record; its secrets are sealed on the way, so none is ever stored in the clear. */
+export const encodeRecord = (record: WebhookRecord, sealer: SecretSealer): string =>
+  JSON.stringify(Schema.encodeSync(WebhookRecord)(sealRecord(record, sealer)));
 export const decodeRecord = Schema.decodeUnknownSync(Schema.parseJson(WebhookRecord));

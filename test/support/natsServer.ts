@@ -14,6 +14,8 @@ import { provisionJetStream } from "../../src/nats/provisionJetStream.js";
 /** A nats-server of our own for one test file: free port, temporary store, per-role passwords. */
 export interface TestNats {
   readonly url: string;
+  /** The JetStream store directory (what the broker keeps on disk). */
+  readonly storeDir: string;
   readonly credentials: NatsCredentials;
   readonly broker: BrokerAddress;
   /** Stops nats-server and starts it again on the same port and store (a broker restart). */
@@ -48,6 +50,7 @@ export const startTestNats = async (setup: { readonly provision?: boolean } = {}
   }
   return {
     url: server.url,
+    storeDir: dir,
     credentials,
     broker: {
       servers: server.url,

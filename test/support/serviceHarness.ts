@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +10,13 @@ import { ALL_ROLES } from "../../src/domain/Role.js";
 import { runRoles } from "../../src/Service.js";
 import { DEFAULT_RETRY_SCHEDULE_MS } from "../../src/webhooks/delivery/retrySchedule.js";
 import type { TestNats } from "./natsServer.js";
+
+/**
+ * The key that seals webhook secrets in every service a test starts, so API
+ * workers with different data directories (several workers, restarts) read
+ * each other's secrets, as a deployment with one WEBHOOK_SECRET_KEY does.
+ */
+export const TEST_WEBHOOK_SECRET_KEY = randomBytes(32).toString("base64");
 
 export interface RunningService {
   readonly baseUrl: string;
@@ -74,6 +82,7 @@ export const startService = async (
     logLevel: process.env.TEST_LOG === "debug" ? LogLevel.Debug : LogLevel.Warning,
     roles: options.roles ?? ALL_ROLES,
     requestTimeoutMs: 5_000,
+    apiKeyHeaders: [],
     publicUrl: `http://127.0.0.1:${port}`,
     rateLimitRps: 1_000,
     rateLimitBurst: 1_000,
@@ -86,6 +95,7 @@ export const startService = async (
     webhookRetrySchedule: DEFAULT_RETRY_SCHEDULE_MS,
     webhookCuPerEvent: 2,
     webhookTimeoutMs: 15_000,
+    webhookSecretKeys: Option.some([TEST_WEBHOOK_SECRET_KEY]),
     ...options.settings,
   };
   const program = runRoles(nats.broker).pipe(

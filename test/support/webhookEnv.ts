@@ -8,10 +8,19 @@ import { createKey } from "../../src/api/keys/KeyStore.js";
 import { startAnvil } from "../../src/devnet/AnvilProcess.js";
 import type { Role } from "../../src/domain/Role.js";
 import { openBucket } from "../../src/nats/JetStreamSetup.js";
+import { makeSecretSealer } from "../../src/webhooks/secretSealing.js";
 import { startTestNats, type TestNats } from "./natsServer.js";
-import { type RunningService, startService, writeChainsFile } from "./serviceHarness.js";
+import {
+  type RunningService,
+  startService,
+  TEST_WEBHOOK_SECRET_KEY,
+  writeChainsFile,
+} from "./serviceHarness.js";
 
 export const WEBHOOKS = "/beta/evm/subscriptions/webhooks";
+
+/** Opens the secrets stored by services the tests start (they seal with TEST_WEBHOOK_SECRET_KEY). */
+export const testSealer = makeSecretSealer([TEST_WEBHOOK_SECRET_KEY]);
 
 /** A JSON object as tests read it. */
 export type Json = Readonly<Record<string, unknown>>;

@@ -117,4 +117,20 @@ describe("AppConfig", () => {
       'RATE_LIMIT_RPS must be an integer from 1 to 1000000 (got "fast").',
     ]);
   });
+
+  it("behavior: WEBHOOK_SECRET_KEY takes one or more base64 keys of 32 bytes, and a bad one is refused without echoing it", () => {
+    const [a, b] = [Buffer.alloc(32, 1).toString("base64"), Buffer.alloc(32, 2).toString("base64url")];
+    const both = read({ WEBHOOK_SECRET_KEY: `${a}, ${b}`, NATS_PROVISION_PASSWORD: "p" });
+    expect(Either.isRight(both) && both.right).toMatchObject({
+      webhookSecretKeys: Option.some([a, b]),
+      natsProvisionPassword: Option.some("p"),
+    });
+    const unset = read({});
+    expect(Either.isRight(unset) && unset.right.webhookSecretKeys).toEqual(Option.none());
+    const short = Buffer.alloc(16, 3).toString("base64");
+    const bad = read({ WEBHOOK_SECRET_KEY: short });
+    const message = Either.isLeft(bad) ? describeConfigError(bad.left).join(" ") : "";
+    expect(message).toMatch(/^WEBHOOK_SECRET_KEY must be the base64 of 32 random bytes/);
+    expect(message).not.toContain(short);
+  });
 });

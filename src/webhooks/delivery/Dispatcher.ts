@@ -76,6 +76,7 @@ export const makeDispatcher = (options: DispatcherOptions) => {
               failed: false,
             }),
           markGone,
+          sealer: options.buckets.sealer,
         },
         record,
         delivery,

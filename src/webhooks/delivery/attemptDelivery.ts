@@ -1,3 +1,4 @@
+import { SealedSecretError, type SecretSealer } from "../secretSealing.js";
 import { signingSecrets } from "../signingSecret.js";
 import type { WebhookRecord } from "../WebhookRecord.js";
 import { deliveryHeaders } from "./deliveryHeaders.js";
@@ -19,7 +20,32 @@ export interface AttemptDeps {
   readonly meter: (delivery: QueuedDelivery) => void;
   /** Makes the webhook inactive (a 410 answer). */
   readonly markGone: (record: WebhookRecord) => Promise<void>;
+  /** Opens the stored signing secrets. */
+  readonly sealer: Pick<SecretSealer, "reveal">;
 }
+
+/**
+ * Signs and POSTs; a secret this process cannot open (sealed with a key it does
+ * not hold) fails the attempt without sending, so it is retried like any other
+ * failure and the reason shows in the webhook's attempts.
+ */
+const send = async (
+  deps: AttemptDeps,
+  record: WebhookRecord,
+  delivery: QueuedDelivery,
+  startedAt: number,
+) => {
+  let secrets: ReadonlyArray<string>;
+  try {
+    secrets = signingSecrets(record.secrets, startedAt).map((stored) =>
+      deps.sealer.reveal(stored, record.id),
+    );
+  } catch (error) {
+    if (!(error instanceof SealedSecretError)) throw error;
+    return { status: null, headers: {}, error: error.message, latencyMs: 0 } satisfies SendResult;
+  }
+  return deps.sender.post(record.url, deliveryHeaders(delivery, secrets, startedAt), delivery.body);
+};
 
 /** Success is a 2xx; 410 disables; anything else (3xx included, no answer included) is retried. */
 export const classify = (
@@ -50,8 +76,7 @@ export const attemptDelivery = async (
   delivery: QueuedDelivery,
 ): Promise<AttemptEnd> => {
   const startedAt = deps.now();
-  const headers = deliveryHeaders(delivery, signingSecrets(record.secrets, startedAt), startedAt);
-  const result = await deps.sender.post(record.url, headers, delivery.body);
+  const result = await send(deps, record, delivery, startedAt);
   const outcome = classify(result, delivery, deps.schedule, deps.now(), deps.random());
   const attempt: AttemptRecord = {
     delivery_id: delivery.id,

@@ -1,11 +1,14 @@
 import type { KV } from "@nats-io/kv";
+import type { SecretSealer } from "../secretSealing.js";
 
-/** The two KV buckets webhook state lives in (layout in kvKeys.ts). */
+/** The two KV buckets webhook state lives in (layout in kvKeys.ts), and how secrets are sealed in them. */
 export interface StoreBuckets {
   /** `webhooks`: records, address lists, team lists. */
   readonly webhooks: KV;
   /** `webhook_addresses`: the address -> webhook index. */
   readonly index: KV;
+  /** Seals signing secrets before a record is written, and opens them to sign deliveries. */
+  readonly sealer: SecretSealer;
 }
 
 /** A record as read or written, with its KV revision (its version). */

@@ -1,5 +1,5 @@
 import { Effect } from "effect";
-import { encodeRecord, type WebhookRecord } from "../WebhookRecord.js";
+import { encodeRecord, sealRecord, type WebhookRecord } from "../WebhookRecord.js";
 import { applyToIndex } from "./addressIndex.js";
 import { encodeList } from "./addressLists.js";
 import { addressesKey, hookKey } from "./kvKeys.js";
@@ -11,7 +11,8 @@ import { releaseSlot, reserveSlot } from "./teamIndex.js";
  * Stores a new webhook: reserve its slot in the team's list (enforcing the
  * cap), write its address list and index entries, then the record last, so a
  * record that can be read always has its addresses. If a step fails the slot
- * and whatever was written are removed again.
+ * and whatever was written are removed again. Answers the record as stored
+ * (its secrets sealed).
  */
 export const createWebhook = (
   buckets: StoreBuckets,
@@ -39,7 +40,10 @@ export const createWebhook = (
         removed: [],
         fresh: true,
       });
-      const revision = yield* kvCall(() => buckets.webhooks.create(hookKey(record.id), encodeRecord(record)));
-      return { value: record, revision } satisfies Versioned<WebhookRecord>;
+      const stored = sealRecord(record, buckets.sealer);
+      const revision = yield* kvCall(() =>
+        buckets.webhooks.create(hookKey(record.id), encodeRecord(stored, buckets.sealer)),
+      );
+      return { value: stored, revision } satisfies Versioned<WebhookRecord>;
     }).pipe(Effect.onError(() => undo));
   });

@@ -1,6 +1,6 @@
 import { Effect, Either, Option } from "effect";
 import { NotFound } from "../../contracts/ApiError.js";
-import { decodeRecord, encodeRecord, type WebhookRecord } from "../WebhookRecord.js";
+import { decodeRecord, encodeRecord, sealRecord, type WebhookRecord } from "../WebhookRecord.js";
 import { hookKey } from "./kvKeys.js";
 import { type CasDecision, casModify, getLive } from "./kvOps.js";
 import type { StoreBuckets, Versioned } from "./StoreBuckets.js";
@@ -30,7 +30,9 @@ export const getOwned = (buckets: StoreBuckets, teamId: string, id: string) =>
 /**
  * Changes a team's webhook with a revision check, retrying on a lost race.
  * `change` returns the new record, or `undefined` when nothing would change
- * (then nothing is written and the current record is returned).
+ * (then nothing is written and the current record is returned). The record
+ * is answered as stored: every write seals its secrets, so a record from
+ * before sealing is sealed by its next change.
  */
 export const modifyOwned = <E>(
   buckets: StoreBuckets,
@@ -47,10 +49,15 @@ export const modifyOwned = <E>(
         if (Option.isNone(record) || record.value.team_id !== teamId) return Either.left(notFound(id));
         return Either.map(
           change(record.value),
-          (next): CasDecision<{ record: WebhookRecord; changed: boolean }> =>
-            next === undefined
-              ? { kind: "keep", result: { record: record.value, changed: false } }
-              : { kind: "write", value: encodeRecord(next), result: { record: next, changed: true } },
+          (next): CasDecision<{ record: WebhookRecord; changed: boolean }> => {
+            if (next === undefined) return { kind: "keep", result: { record: record.value, changed: false } };
+            const stored = sealRecord(next, buckets.sealer);
+            return {
+              kind: "write",
+              value: encodeRecord(stored, buckets.sealer),
+              result: { record: stored, changed: true },
+            };
+          },
         );
       },
     ),

@@ -12,6 +12,7 @@ import {
   type Caller,
   createBody,
   startWebhookEnv,
+  testSealer,
   WEBHOOKS,
   type WebhookEnv,
 } from "../../support/webhookEnv.js";
@@ -115,11 +116,10 @@ describe("admin webhook operations", () => {
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(hook.secret);
     const record = await (await env.buckets()).webhooks.get(`hook.${hook.id}`);
-    expect(
-      record?.json<{ secrets: { current: string; previous: { secret: string } } }>().secrets,
-    ).toMatchObject({
-      current: rotated.secret,
-      previous: { secret: hook.secret },
-    });
+    const { secrets } = record?.json<{ secrets: { current: string; previous: { secret: string } } }>() ?? {
+      secrets: { current: "", previous: { secret: "" } },
+    };
+    expect(testSealer.reveal(secrets.current, hook.id)).toBe(rotated.secret);
+    expect(testSealer.reveal(secrets.previous.secret, hook.id)).toBe(hook.secret);
   });
 });

@@ -2,6 +2,7 @@ import type { KV } from "@nats-io/kv";
 import { Context, Effect, Either, Exit, Layer, Scope } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openBucket } from "../../../src/nats/JetStreamSetup.js";
+import { makeSecretSealer } from "../../../src/webhooks/secretSealing.js";
 import { freshSecrets } from "../../../src/webhooks/signingSecret.js";
 import type { StoreBuckets } from "../../../src/webhooks/store/StoreBuckets.js";
 import { WebhookRecord } from "../../../src/webhooks/WebhookRecord.js";
@@ -9,7 +10,7 @@ import * as WebhookStore from "../../../src/webhooks/WebhookStore.js";
 import * as WebhookSupervisor from "../../../src/webhooks/WebhookSupervisor.js";
 import { newWebhookId } from "../../../src/webhooks/webhookId.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
-import { eventually } from "../../support/serviceHarness.js";
+import { eventually, TEST_WEBHOOK_SECRET_KEY } from "../../support/serviceHarness.js";
 import { addressOf } from "../../support/webhookEnv.js";
 
 let nats: TestNats;
@@ -22,6 +23,7 @@ beforeAll(async () => {
   buckets = {
     webhooks: await Effect.runPromise(openBucket(nc, "webhooks")),
     index: await Effect.runPromise(openBucket(nc, "webhook_addresses")),
+    sealer: makeSecretSealer([TEST_WEBHOOK_SECRET_KEY]),
   };
 });
 

@@ -9,6 +9,7 @@ import {
   createBody,
   type Json,
   startWebhookEnv,
+  testSealer,
   WEBHOOKS,
   type WebhookEnv,
 } from "../../support/webhookEnv.js";
@@ -397,8 +398,8 @@ describe("webhook resource over HTTP", () => {
     const { webhooks } = await env.buckets();
     const entry = await webhooks.get(`hook.${hook.id}`);
     const stored = decodeRecord(entry?.string() ?? "");
-    expect(stored.secrets.current).toBe(secret);
-    expect(stored.secrets.previous?.secret).toBe(hook.secret);
+    expect(testSealer.reveal(stored.secrets.current, hook.id)).toBe(secret);
+    expect(testSealer.reveal(stored.secrets.previous?.secret ?? "", hook.id)).toBe(hook.secret);
     const expires = Date.parse(stored.secrets.previous?.expires_at ?? "");
     expect(expires - before).toBeGreaterThanOrEqual(24 * 3600_000 - 1000);
     expect(expires - Date.now()).toBeLessThanOrEqual(24 * 3600_000);
