@@ -1,0 +1,40 @@
+import { Effect, Layer } from "effect";
+import * as AppConfig from "../AppConfig.js";
+import { resolveBroker } from "./Broker.js";
+import { NatsConnections, layer as natsLayer } from "./NatsConnections.js";
+import { provisionJetStream } from "./provisionJetStream.js";
+
+const USAGE = `Usage: npm run provision
+
+Creates the service's JetStream streams and KV buckets, or brings an existing
+one's configuration up to date, as the NATS user provision (the only user
+nats.conf lets do that), prints what it did, and exits. Run it before starting
+role processes that do not provision themselves, and after upgrading the service.
+
+Connects to NATS_URL as NATS_USER/NATS_PASSWORD (or as provision with
+NATS_PROVISION_PASSWORD), or to 127.0.0.1:4222 with the credentials the
+service wrote under DATA_DIR.`;
+
+const print = (line: string) => Effect.sync(() => process.stdout.write(`${line}\n`));
+
+const main = Effect.gen(function* () {
+  const args = process.argv.slice(2);
+  if (args.includes("--help")) return yield* print(USAGE);
+  if (args.length > 0) return yield* Effect.fail(new Error(USAGE));
+  const settings = yield* AppConfig.appSettings;
+  const broker = yield* resolveBroker(settings, { spawnIfAbsent: false });
+  yield* Effect.gen(function* () {
+    const outcomes = yield* provisionJetStream(yield* (yield* NatsConnections).get("provision"));
+    for (const { name, outcome } of outcomes) yield* print(`${name}: ${outcome}`);
+  }).pipe(Effect.provide(Layer.fresh(natsLayer(broker))));
+}).pipe(
+  Effect.scoped,
+  Effect.catchAll((error) =>
+    Effect.sync(() => {
+      process.stderr.write(`${(error as { message?: string }).message ?? String(error)}\n`);
+      process.exitCode = 1;
+    }),
+  ),
+);
+
+Effect.runPromise(main);
