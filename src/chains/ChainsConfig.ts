@@ -19,22 +19,34 @@ export const AddressString = Schema.Lowercase.pipe(
 export const EndpointFamily = Schema.Literal("balances", "defi_positions", "subscriptions");
 export type EndpointFamily = typeof EndpointFamily.Type;
 
-/** AMM designs the pricing and positions code understands. */
+/**
+ * Protocol designs the service reads: constant-product pools (`v2`), V3-design pools with their
+ * NonfungiblePositionManager (`v3`), the V4 singleton (`v4`) and Algebra-style pools (`algebra`).
+ * Forks are more entries of the same kind, told apart by address and named by `protocol`.
+ */
+export const ProtocolKind = Schema.Literal("v2", "v3", "v4", "algebra");
+export type ProtocolKind = typeof ProtocolKind.Type;
+
+/** The pool designs whose pools set prices (docs/pricing.md). */
 export const AmmKind = Schema.Literal("v2", "v3", "v4");
 export type AmmKind = typeof AmmKind.Type;
 
-/** A factory (V2/V3) or pool manager (V4) whose pools are indexed and priced. */
-export class FactoryConfig extends Schema.Class<FactoryConfig>("FactoryConfig")({
-  /** Protocol name reported to users, e.g. `UniswapV2` or a fork's name such as `SushiSwapV2`. */
+/**
+ * One deployment of a protocol on a chain: the protocol registry. Pools of a listed factory may
+ * set prices (Algebra pools excepted) and hold positions; NFTs of a listed position manager are
+ * discovered as positions. An operator adds a fork by adding an entry.
+ */
+export class ProtocolConfig extends Schema.Class<ProtocolConfig>("ProtocolConfig")({
+  /** Name reported to users in `protocol` and `pool_type`, e.g. `UniswapV2` or a fork's name such as `SushiSwapV2`. */
   protocol: Schema.String.pipe(Schema.minLength(1)),
-  kind: AmmKind,
-  /** Factory (v2, v3) or PoolManager (v4) address. */
+  kind: ProtocolKind,
+  /** Factory (v2, v3, algebra) or PoolManager (v4) address. */
   address: AddressString,
-  /** Position manager (v3 NonfungiblePositionManager, v4 PositionManager), when there is one. */
+  /** Position manager: v3 and algebra NonfungiblePositionManager, v4 PositionManager. */
   position_manager: Schema.optional(AddressString),
   /** V4 StateView lens contract, when deployed. */
   state_view: Schema.optional(AddressString),
-  /** Block the factory was deployed at: backfill of its pool events starts here. */
+  /** Block the factory was deployed at (informational: history is read from the chain's `start_block`). */
   start_block: Schema.optional(Schema.NonNegativeInt),
 }) {}
 
@@ -65,7 +77,10 @@ export class ChainConfig extends Schema.Class<ChainConfig>("ChainConfig")({
   tokens: Schema.optionalWith(Schema.Array(AddressString), { default: () => [] }),
   /** Tokens that may serve as an intermediate hop in a price route (besides wrapped native). */
   quote_tokens: Schema.optionalWith(Schema.Array(AddressString), { default: () => [] }),
-  factories: Schema.optionalWith(Schema.Array(FactoryConfig), { default: () => [] }),
+  /** The protocol registry of this chain (see ProtocolConfig). */
+  protocols: Schema.optionalWith(Schema.Array(ProtocolConfig), { default: () => [] }),
+  /** Older name of `protocols`, still read: its entries are added to `protocols`. */
+  factories: Schema.optional(Schema.Array(ProtocolConfig)),
   /** Configured token logos (image URLs) by lower-case address; `native` for the native asset. */
   logos: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.String }), {
     default: () => ({}),
@@ -92,3 +107,11 @@ export const decodeChainsConfigFile = Schema.decodeUnknown(ChainsConfigFile, {
   errors: "all",
   onExcessProperty: "error",
 });
+
+/** Every protocol deployment of a chain: `protocols`, plus entries under the older `factories` key. */
+export const protocolsOf = (
+  chain: Pick<ChainConfig, "protocols" | "factories">,
+): ReadonlyArray<ProtocolConfig> =>
+  chain.factories === undefined || chain.factories.length === 0
+    ? chain.protocols
+    : [...chain.protocols, ...chain.factories];

@@ -2,14 +2,266 @@ import { Schema } from "effect";
 import { Address, ChainIdsParam, Warning } from "./Common.js";
 import { endpoint } from "./Endpoint.js";
 
-/** Planned shape (spec 2.3); positions are discriminated by `type`. */
+/**
+ * DeFi positions (spec 2.3): ten shapes discriminated by `type`, in the flat form of the
+ * `/beta` path. Fields marked "beyond the spec" are ours (docs/positions.md); everything the
+ * spec lists has the spec's name and type. Prices and balances are numbers in whole tokens;
+ * raw onchain balances are hex strings.
+ */
+
+const HexQuantity = Schema.String.pipe(Schema.pattern(/^0x[0-9a-f]+$/)).annotations({
+  description: "A raw onchain amount as a 0x hex string.",
+});
+const Bytes32 = Schema.Array(Schema.Int.pipe(Schema.between(0, 255)))
+  .pipe(Schema.itemsCount(32))
+  .annotations({
+    description: "32 bytes as an array of integers 0-255.",
+  });
+const Logo = Schema.NullOr(Schema.String).annotations({
+  description: "`{base_url}/beta/token/logo/<chain_id>/<token_address>`, or null.",
+});
+
+/** Fields every position carries. */
+const common = {
+  chain_id: Schema.Int,
+  usd_value: Schema.optional(Schema.Number),
+  logo: Logo,
+};
+
+/** The token fields of a pool's two tokens. */
+const pairTokens = {
+  token0: Address,
+  token0_name: Schema.NullOr(Schema.String),
+  token0_symbol: Schema.NullOr(Schema.String),
+  token0_decimals: Schema.Int,
+  token1: Address,
+  token1_name: Schema.NullOr(Schema.String),
+  token1_symbol: Schema.NullOr(Schema.String),
+  token1_decimals: Schema.Int,
+};
+
+/** Fungible LP tokens of a constant-product pool (Uniswap V2 and forks). */
+export class AmmV2Position extends Schema.Class<AmmV2Position>("AmmV2Position")({
+  type: Schema.Literal("AmmV2"),
+  ...common,
+  protocol: Schema.String,
+  pool: Address,
+  ...pairTokens,
+  lp_balance: HexQuantity,
+  token0_price: Schema.optional(Schema.Number),
+  token1_price: Schema.optional(Schema.Number),
+  calculated_balance: Schema.Number.annotations({ description: "LP tokens held, in whole LP tokens." }),
+  price_in_usd: Schema.optional(Schema.Number.annotations({ description: "USD value of one LP token." })),
+  token0_holdings: Schema.Number.annotations({
+    description: "Beyond the spec: the wallet's share of reserve0.",
+  }),
+  token1_holdings: Schema.Number.annotations({
+    description: "Beyond the spec: the wallet's share of reserve1.",
+  }),
+  share_of_pool: Schema.Number.annotations({ description: "Beyond the spec: LP balance / total supply." }),
+}) {}
+
+/** One position NFT inside an Nft or NftV4 entry. */
+export class LiquidityNft extends Schema.Class<LiquidityNft>("LiquidityNft")({
+  tick_lower: Schema.Int,
+  tick_upper: Schema.Int,
+  token_id: HexQuantity,
+  token0_price: Schema.optional(Schema.Number),
+  token0_holdings: Schema.Number,
+  token0_rewards: Schema.Number.annotations({ description: "Uncollected fees, tokensOwed included." }),
+  token1_price: Schema.optional(Schema.Number),
+  token1_holdings: Schema.Number,
+  token1_rewards: Schema.Number,
+  in_range: Schema.Boolean.annotations({
+    description: "Beyond the spec: the pool's tick is inside the range.",
+  }),
+  liquidity: Schema.String.annotations({
+    description: "Beyond the spec: the position's liquidity, decimal.",
+  }),
+}) {}
+
+/** Concentrated-liquidity NFTs of the V3 design and its forks (and Algebra-style pools), one entry per pool. */
+export class NftPosition extends Schema.Class<NftPosition>("NftPosition")({
+  type: Schema.Literal("Nft"),
+  ...common,
+  protocol: Schema.String,
+  pool: Address,
+  ...pairTokens,
+  positions: Schema.Array(LiquidityNft),
+  fee: Schema.NullOr(Schema.Int).annotations({
+    description: "Beyond the spec: the pool's fee in hundredths of a bip (Algebra: the current dynamic fee).",
+  }),
+  tick_current: Schema.Int.annotations({ description: "Beyond the spec: the pool's current tick." }),
+}) {}
+
+/** Uniswap V4 position NFTs; each position has its own salt, so each is its own entry. */
+export class NftV4Position extends Schema.Class<NftV4Position>("NftV4Position")({
+  type: Schema.Literal("NftV4"),
+  ...common,
+  protocol: Schema.String,
+  pool_id: Bytes32,
+  pool_manager: Address,
+  salt: Bytes32,
+  ...pairTokens,
+  positions: Schema.Array(LiquidityNft),
+  fee: Schema.NullOr(Schema.Int).annotations({ description: "Beyond the spec: the pool key's fee." }),
+  tick_current: Schema.Int.annotations({ description: "Beyond the spec: the pool's current tick." }),
+  hooks: Address.annotations({
+    description: "Beyond the spec: the pool's hooks contract (zero address: none).",
+  }),
+}) {}
+
+/** A USD quote of a lending leg. */
+export class LendingQuote extends Schema.Class<LendingQuote>("LendingQuote")({
+  calculated_balance: Schema.Number,
+  price_in_usd: Schema.optional(Schema.Number),
+  usd_value: Schema.optional(Schema.Number),
+}) {}
+
+/** Lending supply tokens and variable-debt tokens (Aave design). */
+export class TokenizedPosition extends Schema.Class<TokenizedPosition>("TokenizedPosition")({
+  type: Schema.Literal("Tokenized"),
+  ...common,
+  token_type: Schema.Literal("SupplyTokenV2", "VariableDebtV2", "SupplyTokenV3", "VariableDebtV3"),
+  token: Address,
+  token_name: Schema.NullOr(Schema.String),
+  token_symbol: Schema.NullOr(Schema.String),
+  calculated_balance: Schema.Number,
+  price_in_usd: Schema.optional(Schema.Number),
+}) {}
+
+const cTokenFields = {
+  ...common,
+  token_type: Schema.String,
+  token: Address,
+  token_name: Schema.NullOr(Schema.String),
+  token_symbol: Schema.NullOr(Schema.String),
+  supply_quote: Schema.optional(LendingQuote),
+  debt_quote: Schema.optional(LendingQuote),
+};
+
+/** Supply and borrow in cToken-style markets. */
+export class LendingV2Position extends Schema.Class<LendingV2Position>("LendingV2Position")({
+  type: Schema.Literal("LendingV2"),
+  ...cTokenFields,
+}) {}
+
+/** Supply and borrow in a fork of the cToken design. */
+export class LendingV2ForkPosition extends Schema.Class<LendingV2ForkPosition>("LendingV2ForkPosition")({
+  type: Schema.Literal("LendingV2Fork"),
+  ...cTokenFields,
+}) {}
+
+/** Collateral of one asset in a multi-asset market. */
+export class CollateralQuote extends Schema.Class<CollateralQuote>("CollateralQuote")({
+  asset: Address,
+  asset_name: Schema.NullOr(Schema.String),
+  asset_symbol: Schema.NullOr(Schema.String),
+  calculated_balance: Schema.Number,
+  price_in_usd: Schema.optional(Schema.Number),
+  usd_value: Schema.optional(Schema.Number),
+}) {}
+
+/** Base-asset supply and borrow plus collateral per asset in a multi-asset market (Comet design). */
+export class LendingV3Position extends Schema.Class<LendingV3Position>("LendingV3Position")({
+  type: Schema.Literal("LendingV3"),
+  ...common,
+  protocol: Schema.String,
+  market: Address,
+  base_token: Address,
+  base_token_name: Schema.NullOr(Schema.String),
+  base_token_symbol: Schema.NullOr(Schema.String),
+  supply_quote: Schema.optional(LendingQuote),
+  debt_quote: Schema.optional(LendingQuote),
+  collateral: Schema.Array(CollateralQuote),
+}) {}
+
+/** ERC-4626 vault shares. */
+export class Erc4626Position extends Schema.Class<Erc4626Position>("Erc4626Position")({
+  type: Schema.Literal("Erc4626"),
+  ...common,
+  token: Address,
+  token_name: Schema.NullOr(Schema.String),
+  token_symbol: Schema.NullOr(Schema.String),
+  underlying_token: Address,
+  underlying_token_name: Schema.NullOr(Schema.String),
+  underlying_token_symbol: Schema.NullOr(Schema.String),
+  underlying_token_decimals: Schema.Int,
+  calculated_balance: Schema.Number,
+  price_in_usd: Schema.optional(Schema.Number),
+}) {}
+
+/** Principal, yield and LP tokens of a yield-splitting protocol. */
+export class YieldSplitPosition extends Schema.Class<YieldSplitPosition>("YieldSplitPosition")({
+  type: Schema.Literal("YieldSplit"),
+  ...common,
+  token: Address,
+  token_type: Schema.Literal("Principal", "Yield", "LP"),
+  balance: HexQuantity,
+  token_name: Schema.NullOr(Schema.String),
+  token_symbol: Schema.NullOr(Schema.String),
+  token_decimals: Schema.Int,
+  market: Schema.NullOr(Address),
+  asset: Address,
+  asset_name: Schema.NullOr(Schema.String),
+  asset_symbol: Schema.NullOr(Schema.String),
+  asset_decimals: Schema.Int,
+  calculated_balance: Schema.Number,
+  price_in_usd: Schema.optional(Schema.Number),
+}) {}
+
+/** Shares of a staker in a restaking strategy. */
+export class RestakeStrategyPosition extends Schema.Class<RestakeStrategyPosition>("RestakeStrategyPosition")(
+  {
+    type: Schema.Literal("RestakeStrategy"),
+    ...common,
+    protocol: Schema.String,
+    strategy: Address,
+    shares: HexQuantity,
+    underlying_token: Address,
+    underlying_token_name: Schema.NullOr(Schema.String),
+    underlying_token_symbol: Schema.NullOr(Schema.String),
+    underlying_token_decimals: Schema.Int,
+    calculated_balance: Schema.Number,
+    price_in_usd: Schema.optional(Schema.Number),
+  },
+) {}
+
+/** Any position; `type` tells which. */
+export const Position = Schema.Union(
+  AmmV2Position,
+  NftPosition,
+  NftV4Position,
+  TokenizedPosition,
+  LendingV2Position,
+  LendingV2ForkPosition,
+  LendingV3Position,
+  Erc4626Position,
+  YieldSplitPosition,
+  RestakeStrategyPosition,
+);
+export type Position = typeof Position.Type;
+
+export class PositionAggregations extends Schema.Class<PositionAggregations>("PositionAggregations")({
+  total_usd_value: Schema.Number,
+  total_by_chain: Schema.Record({ key: Schema.String, value: Schema.Number }).annotations({
+    description: "USD total per chain, keyed by chain id as a string.",
+  }),
+}) {}
+
+export class ChainFailure extends Schema.Class<ChainFailure>("PositionsChainFailure")({
+  chain_id: Schema.Int,
+  description: Schema.String,
+}) {}
+
 export class DefiPositionsResponse extends Schema.Class<DefiPositionsResponse>("DefiPositionsResponse")({
-  wallet_address: Schema.optional(Schema.String),
-  positions: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
-  aggregations: Schema.optional(
+  wallet_address: Schema.String,
+  positions: Schema.Array(Position),
+  aggregations: PositionAggregations,
+  errors: Schema.optional(
     Schema.Struct({
-      total_usd_value: Schema.Number,
-      total_by_chain: Schema.Record({ key: Schema.String, value: Schema.Number }),
+      error_message: Schema.optional(Schema.String),
+      chain_errors: Schema.optional(Schema.Array(ChainFailure)),
     }),
   ),
   warnings: Schema.optional(Schema.Array(Warning)),
@@ -22,7 +274,7 @@ export const defiPositions = endpoint({
   subject: "svc.beta.evm.defi.positions.get",
   auth: "key",
   group: "defi",
-  summary: "DeFi positions of a wallet. Currently unavailable: answers 503 (spec section 7).",
+  summary: "DeFi positions of a wallet on every requested chain, valued at onchain prices. 2 CU per chain.",
   params: Schema.Struct({ address: Address }),
   query: Schema.Struct({ chain_ids: Schema.optional(ChainIdsParam) }),
   body: undefined,

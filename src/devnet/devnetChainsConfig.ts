@@ -1,5 +1,5 @@
 import { Schema } from "effect";
-import { ChainConfig, ChainsConfigFile, FactoryConfig, NativeAsset } from "../chains/ChainsConfig.js";
+import { ChainConfig, ChainsConfigFile, NativeAsset, ProtocolConfig } from "../chains/ChainsConfig.js";
 import type { ManifestChain } from "./DevnetManifest.js";
 
 const lower = (address: string): string => address.toLowerCase();
@@ -16,36 +16,36 @@ const contract = (chain: ManifestChain, name: string): string => {
   return lower(address);
 };
 
-const factories = (chain: ManifestChain): FactoryConfig[] => {
+const protocols = (chain: ManifestChain): ProtocolConfig[] => {
   const start_block = chain.amm_start_block;
   return [
-    new FactoryConfig({
+    new ProtocolConfig({
       protocol: "UniswapV2",
       kind: "v2",
       address: contract(chain, "uniswap_v2_factory"),
       start_block,
     }),
-    new FactoryConfig({
+    new ProtocolConfig({
       protocol: "SushiSwapV2",
       kind: "v2",
       address: contract(chain, "sushiswap_v2_factory"),
       start_block,
     }),
-    new FactoryConfig({
+    new ProtocolConfig({
       protocol: "UniswapV3",
       kind: "v3",
       address: contract(chain, "uniswap_v3_factory"),
       position_manager: contract(chain, "uniswap_v3_position_manager"),
       start_block,
     }),
-    new FactoryConfig({
+    new ProtocolConfig({
       protocol: "SushiSwapV3",
       kind: "v3",
       address: contract(chain, "sushiswap_v3_factory"),
       position_manager: contract(chain, "sushiswap_v3_position_manager"),
       start_block,
     }),
-    new FactoryConfig({
+    new ProtocolConfig({
       protocol: "UniswapV4",
       kind: "v4",
       address: contract(chain, "uniswap_v4_pool_manager"),
@@ -69,7 +69,7 @@ const chainConfig = (chain: ManifestChain): ChainConfig => {
     stablecoins: ["USDC", "USDT", "DAI"].map((symbol) => token(chain, symbol)),
     tokens: ["WETH", "USDC", "USDT", "DAI", "WBTC", "UNI"].map((symbol) => token(chain, symbol)),
     quote_tokens: ["USDC", "USDT", "DAI"].map((symbol) => token(chain, symbol)),
-    factories: factories(chain),
+    protocols: protocols(chain),
     logos: {},
     urls: {
       [token(chain, "UNI")]: "https://uniswap.org",

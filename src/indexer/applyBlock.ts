@@ -1,4 +1,4 @@
-import type { ChainConfig } from "../chains/ChainsConfig.js";
+import { type ChainConfig, protocolsOf } from "../chains/ChainsConfig.js";
 import { decodeLogs, poolsCreated, tokenTouches } from "../decoding/index.js";
 import type { ChainBlock } from "../domain/ChainBlock.js";
 import type { Db } from "../storage/Level.js";
@@ -46,7 +46,7 @@ export const planBlock = async (
     chain.wrapped_native === undefined ? {} : { wrappedNative: chain.wrapped_native },
     events,
   ).filter((touch) => touch.standard !== "native");
-  const factories = new Map(chain.factories.map((factory) => [factory.address, factory]));
+  const factories = new Map(protocolsOf(chain).map((factory) => [factory.address, factory]));
   const pools: Array<IndexedPool> = [];
   for (const created of poolsCreated(block, events)) {
     const factory = factories.get(created.factory);

@@ -1,4 +1,4 @@
-import type { ChainConfig } from "../chains/ChainsConfig.js";
+import { type ChainConfig, protocolsOf } from "../chains/ChainsConfig.js";
 import type { RawCall, RawResult } from "../chains/multicall3.js";
 import type { IndexReader } from "../indexer/IndexReader.js";
 import type { IndexedPool } from "../indexer/IndexRecords.js";
@@ -61,7 +61,7 @@ export const planPricing = async (
 
   const ordered = [...pools.values()];
   const context: PoolReadContext = {
-    stateViews: new Map(chain.factories.map((f) => [f.address, f.state_view])),
+    stateViews: new Map(protocolsOf(chain).map((f) => [f.address, f.state_view])),
     // Compiled once per checkout and kept in memory: only the first request ever waits for it.
     lensCode: ordered.some((pool) => pool.kind !== "v2") ? await depthLensCode() : "0x",
   };

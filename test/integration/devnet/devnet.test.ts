@@ -122,7 +122,7 @@ describe("devnet", () => {
     const ethereum = decoded.chains[0]!;
     expect(ethereum.rpc_url).toBe(chain("ethereum").rpc_url);
     expect(ethereum.stablecoins).toHaveLength(3);
-    expect(ethereum.factories.map((f) => f.protocol)).toEqual([
+    expect(ethereum.protocols.map((f) => f.protocol)).toEqual([
       "UniswapV2",
       "SushiSwapV2",
       "UniswapV3",

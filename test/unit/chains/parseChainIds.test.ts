@@ -15,7 +15,7 @@ const chain = (chain_id: number, name: string, tags: Array<string>, supports?: R
     stablecoins: [],
     tokens: [],
     quote_tokens: [],
-    factories: [],
+    protocols: [],
     logos: {},
     urls: {},
     traces: false,

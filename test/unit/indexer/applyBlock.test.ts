@@ -1,6 +1,6 @@
 import { MemoryLevel } from "memory-level";
 import { describe, expect, it } from "vitest";
-import { ChainConfig, FactoryConfig, NativeAsset } from "../../../src/chains/ChainsConfig.js";
+import { ChainConfig, NativeAsset, ProtocolConfig } from "../../../src/chains/ChainsConfig.js";
 import type { LogLike } from "../../../src/decoding/index.js";
 import { BLOCK_MESSAGE_VERSION, ChainBlock, ChainLog } from "../../../src/domain/ChainBlock.js";
 import { planBlock, planRevert } from "../../../src/indexer/applyBlock.js";
@@ -29,7 +29,7 @@ const chain = ChainConfig.make({
   stablecoins: [],
   tokens: [],
   quote_tokens: [],
-  factories: [FactoryConfig.make({ protocol: "UniswapV2", kind: "v2", address: FACTORY })],
+  protocols: [ProtocolConfig.make({ protocol: "UniswapV2", kind: "v2", address: FACTORY })],
   logos: {},
   urls: {},
   traces: false,

@@ -26,7 +26,13 @@ describe("feeGrowthInside", () => {
   });
 
   it("behavior: accumulators that wrapped past 2^256 still give the growth since the checkpoint", () => {
-    const inside = feeGrowthInside({ ...base, tickCurrent: 0, global: 5n, lowerOutside: MOD - 10n, upperOutside: 3n });
+    const inside = feeGrowthInside({
+      ...base,
+      tickCurrent: 0,
+      global: 5n,
+      lowerOutside: MOD - 10n,
+      upperOutside: 3n,
+    });
     expect(inside).toBe(12n);
     expect(feesEarned(3n * Q128, inside, MOD - 8n)).toBe(60n);
   });

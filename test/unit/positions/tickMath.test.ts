@@ -84,13 +84,19 @@ describe("positionAmounts", () => {
   const range = fc
     .tuple(tick, tick)
     .filter(([a, b]) => a !== b)
-    .map(([a, b]) => (a < b ? [a, b] : [b, a]) as const);
+    .map(([a, b]): readonly [number, number] => (a < b ? [a, b] : [b, a]));
 
   it("behavior: all token0 below the range, all token1 above it, both inside, and the parts add up across the price", () => {
     fc.assert(
       fc.property(range, tick, liquidity, ([lower, upper], current, l) => {
         const sqrtPriceX96 = sqrtPriceAtTick(current);
-        const amounts = positionAmounts({ sqrtPriceX96, tickCurrent: current, tickLower: lower, tickUpper: upper, liquidity: l });
+        const amounts = positionAmounts({
+          sqrtPriceX96,
+          tickCurrent: current,
+          tickLower: lower,
+          tickUpper: upper,
+          liquidity: l,
+        });
         const lowerSqrt = sqrtPriceAtTick(lower);
         const upperSqrt = sqrtPriceAtTick(upper);
         if (current < lower) {
