@@ -6,7 +6,8 @@ import type { AnyEndpoint } from "../contracts/Endpoint.js";
 import { FORWARDED_REPLY_HEADERS, HEADER, type RequestEnvelope } from "../contracts/Envelope.js";
 import { inboxPrefix } from "../nats/NatsUser.js";
 import { RequestFailed, RequestMux } from "../nats/RequestMux.js";
-import { COMMON_HEADERS, rawError, sendError } from "./httpResponses.js";
+import { findApiKey } from "./apiKeyHeaders.js";
+import { COMMON_HEADERS, corsPreflightHeaders, rawError, sendError } from "./httpResponses.js";
 import { parseJsonBody } from "./parseJsonBody.js";
 import { parseQuery } from "./parseQuery.js";
 import { MAX_BODY_BYTES, readBody } from "./readBody.js";
@@ -22,19 +23,14 @@ export interface GatewayOptions {
   readonly requestTimeoutMs: number;
   /** How long shutdown waits for in-flight requests, ms. */
   readonly drainTimeoutMs?: number;
+  /** Extra header names (lower case) that may carry the API key besides X-Svc-Api-Key (API_KEY_HEADERS). */
+  readonly apiKeyHeaders?: ReadonlyArray<string>;
 }
 
 const MAX_URL_LENGTH = 8192;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
 const encoder = new TextEncoder();
-
-const CORS_PREFLIGHT_HEADERS = {
-  ...COMMON_HEADERS,
-  "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
-  "access-control-allow-headers": "content-type, x-svc-api-key, x-request-id, if-none-match",
-  "access-control-max-age": "86400",
-};
 
 /**
  * The HTTP edge: matches the route, turns the request into a NATS request on the
@@ -45,6 +41,8 @@ const CORS_PREFLIGHT_HEADERS = {
 export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => {
   const route = makeRouter(options.endpoints);
   const openApiBody = JSON.stringify(options.openApi);
+  const keyHeaders = options.apiKeyHeaders ?? [];
+  const preflightHeaders = corsPreflightHeaders(keyHeaders);
 
   return async (req: IncomingMessage, res: ServerResponse) => {
     const given = req.headers["x-request-id"];
@@ -64,7 +62,7 @@ export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => 
     const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
 
     if (method === "OPTIONS") {
-      res.writeHead(204, { ...CORS_PREFLIGHT_HEADERS, "x-request-id": requestId });
+      res.writeHead(204, { ...preflightHeaders, "x-request-id": requestId });
       return res.end();
     }
     if (path === "/openapi.json" && method === "GET") {
@@ -103,6 +101,16 @@ export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => 
 
     const query = parseQuery(queryStart === -1 ? "" : url.slice(queryStart + 1));
     if (query.kind === "invalid") return sendError(res, requestId, 400, query.code, query.message);
+    const key = findApiKey(req.headers, keyHeaders);
+    if (key.kind === "conflict") {
+      return sendError(
+        res,
+        requestId,
+        400,
+        "CONFLICTING_API_KEYS",
+        `The API key is given in ${key.names.join(" and ")} with different values; send it once.`,
+      );
+    }
 
     let body: unknown;
     if (METHODS_WITH_BODY.has(method)) {
@@ -135,8 +143,8 @@ export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => 
     };
     const h = natsHeaders();
     h.set(HEADER.requestId, requestId);
-    const key = req.headers["x-svc-api-key"];
-    if (typeof key === "string" && key.length > 0) h.set(HEADER.apiKey, key.slice(0, 256));
+    // Workers read the key only from this NATS header, whichever HTTP header carried it.
+    if (key.kind === "key") h.set(HEADER.apiKey, key.key.slice(0, 256));
     const ifNoneMatch = req.headers["if-none-match"];
     if (typeof ifNoneMatch === "string") h.set(HEADER.ifNoneMatch, ifNoneMatch.slice(0, 256));
 

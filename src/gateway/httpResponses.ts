@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { API_KEY_HEADER } from "./apiKeyHeaders.js";
 
 /**
  * Headers on every response: CORS for browser clients (keys travel in a header,
@@ -10,6 +11,22 @@ export const COMMON_HEADERS: Readonly<Record<string, string>> = {
   "access-control-expose-headers": "x-request-id, x-compute-units, retry-after",
   "x-compute-units": "0",
 };
+
+/** Preflight answer headers: what browsers may send, the key's extra header names included. */
+export const corsPreflightHeaders = (
+  keyHeaders: ReadonlyArray<string>,
+): Readonly<Record<string, string>> => ({
+  ...COMMON_HEADERS,
+  "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+  "access-control-allow-headers": [
+    "content-type",
+    API_KEY_HEADER,
+    ...keyHeaders,
+    "x-request-id",
+    "if-none-match",
+  ].join(", "),
+  "access-control-max-age": "86400",
+});
 
 /** Writes a JSON error body `{"error", "code"}` with the given status. */
 export const sendError = (

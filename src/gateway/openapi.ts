@@ -20,8 +20,13 @@ const ERROR_RESPONSES: Record<string, string> = {
 /**
  * The OpenAPI 3.1 document of every endpoint, generated from the same schemas the
  * workers decode with, so it cannot drift from what the service accepts.
+ * `apiKeyHeaders` (API_KEY_HEADERS) become alternative security schemes.
  */
-export const buildOpenApi = (endpoints: ReadonlyArray<AnyEndpoint>, version: string): Json => {
+export const buildOpenApi = (
+  endpoints: ReadonlyArray<AnyEndpoint>,
+  version: string,
+  apiKeyHeaders: ReadonlyArray<string> = [],
+): Json => {
   const definitions: Record<string, JSONSchema.JsonSchema7> = {};
   const toJson = (schema: Schema.Schema.AnyNoContext, side: "encoded" | "type") =>
     JSONSchema.fromAST(side === "encoded" ? Schema.encodedBoundSchema(schema).ast : schema.ast, {
@@ -87,19 +92,28 @@ export const buildOpenApi = (endpoints: ReadonlyArray<AnyEndpoint>, version: str
     paths[endpoint.path] = methods;
   }
 
+  // Scheme names allow fewer characters than header names, hence numbered names.
+  const alternatives = apiKeyHeaders.map((name, i) => [`apiKeyAlt${i + 1}`, name] as const);
   return {
     openapi: "3.1.0",
     info: {
       title: "Onchain wallet data service",
       version,
       description:
-        "Token balances with onchain USD prices, DeFi positions and webhooks for EVM wallets. Every request but the public ones carries X-Svc-Api-Key.",
+        alternatives.length === 0
+          ? "Token balances with onchain USD prices, DeFi positions and webhooks for EVM wallets. Every request but the public ones carries X-Svc-Api-Key."
+          : `Token balances with onchain USD prices, DeFi positions and webhooks for EVM wallets. Every request but the public ones carries its API key in X-Svc-Api-Key or in ${apiKeyHeaders.join(", ")}; the same key in several of them is accepted, different values are a 400 CONFLICTING_API_KEYS.`,
     },
-    security: [{ apiKey: [] }],
+    security: [{ apiKey: [] }, ...alternatives.map(([scheme]) => ({ [scheme]: [] }))],
     paths,
     components: {
       schemas: definitions,
-      securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "X-Svc-Api-Key" } },
+      securitySchemes: {
+        apiKey: { type: "apiKey", in: "header", name: "X-Svc-Api-Key" },
+        ...Object.fromEntries(
+          alternatives.map(([scheme, name]) => [scheme, { type: "apiKey", in: "header", name }]),
+        ),
+      },
     },
   };
 };

@@ -15,8 +15,9 @@ export const gatewayRole = Effect.gen(function* () {
   yield* runGateway(nc, {
     port: config.port,
     endpoints: ENDPOINTS,
-    openApi: buildOpenApi(ENDPOINTS, SERVICE_VERSION),
+    openApi: buildOpenApi(ENDPOINTS, SERVICE_VERSION, config.apiKeyHeaders),
     requestTimeoutMs: config.requestTimeoutMs,
+    apiKeyHeaders: config.apiKeyHeaders,
   });
   yield* heartbeat(nc, "gateway");
   yield* Effect.logInfo(`gateway listening on http://localhost:${config.port}`);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect } from "effect";
+import type { AppSettings } from "../../src/AppConfig.js";
 import { createKey, type KeyBuckets } from "../../src/api/keys/KeyStore.js";
 import { type AnvilInstance, startAnvil } from "../../src/devnet/AnvilProcess.js";
 import type { RateLimit } from "../../src/domain/ApiKey.js";
@@ -32,14 +33,17 @@ export interface AnvilService {
 }
 
 /** The service on one plain anvil chain (id 1, `ethereum`), for platform tests that need no protocol contracts. */
-export const startAnvilService = async (tags: ReadonlyArray<string> = ["default"]): Promise<AnvilService> => {
+export const startAnvilService = async (
+  tags: ReadonlyArray<string> = ["default"],
+  settings: Partial<AppSettings> = {},
+): Promise<AnvilService> => {
   const nats = await startTestNats();
   const anvil = await startAnvil({ chainId: 1 });
   const dir = await mkdtemp(join(tmpdir(), "svc-chains-"));
   const chainsConfig = await writeChainsFile(dir, [
     { chainId: 1, name: "ethereum", rpcUrl: anvil.rpcUrl, tags },
   ]);
-  const service = await startService(nats, { chainsConfig });
+  const service = await startService(nats, { chainsConfig, settings });
   const admin = await nats.connectAs("admin");
   const buckets = await adminBuckets(admin);
   return {

@@ -133,4 +133,19 @@ describe("AppConfig", () => {
     expect(message).toMatch(/^WEBHOOK_SECRET_KEY must be the base64 of 32 random bytes/);
     expect(message).not.toContain(short);
   });
+
+  it("behavior: API_KEY_HEADERS is off by default and names extra key headers; a bad name stops start-up", () => {
+    const unset = read({});
+    expect(Either.isRight(unset) && unset.right.apiKeyHeaders).toEqual([]);
+    const set = read({ API_KEY_HEADERS: "X-Api-Key, x-old-key" });
+    expect(Either.isRight(set) && set.right.apiKeyHeaders).toEqual(["x-api-key", "x-old-key"]);
+    for (const bad of ["x api key", "content-type"]) {
+      const refused = read({ API_KEY_HEADERS: bad });
+      expect(Either.isLeft(refused) && describeConfigError(refused.left).join(" "), bad).toMatch(
+        new RegExp(
+          `^API_KEY_HEADERS must be a comma-separated list of HTTP header names .*\\(got "${bad}"\\)\\.$`,
+        ),
+      );
+    }
+  });
 });

@@ -86,6 +86,10 @@ describe("gateway and api workers", () => {
       error: "The X-Svc-Api-Key header is missing.",
       code: "MISSING_API_KEY",
     });
+    // Another product's key header counts only when API_KEY_HEADERS names it (off by default).
+    expect(await (await get("/v1/account", { "x-api-key": key })).json()).toMatchObject({
+      code: "MISSING_API_KEY",
+    });
     expect(await (await get("/v1/account", withKey("svc_short"))).json()).toMatchObject({
       code: "MALFORMED_API_KEY",
     });

@@ -38,4 +38,16 @@ describe("OpenAPI document", () => {
     expect(doc.components.schemas).toHaveProperty("BalanceEntry");
     expect(doc.components.schemas).toHaveProperty("Webhook");
   });
+
+  it("behavior: headers named by API_KEY_HEADERS are alternative API key schemes", () => {
+    const withAlternatives = buildOpenApi(ENDPOINTS, "1.2.3", ["x-api-key"]) as {
+      security: unknown;
+      components: { securitySchemes: unknown };
+    };
+    expect(withAlternatives.security).toEqual([{ apiKey: [] }, { apiKeyAlt1: [] }]);
+    expect(withAlternatives.components.securitySchemes).toEqual({
+      apiKey: { type: "apiKey", in: "header", name: "X-Svc-Api-Key" },
+      apiKeyAlt1: { type: "apiKey", in: "header", name: "x-api-key" },
+    });
+  });
 });
