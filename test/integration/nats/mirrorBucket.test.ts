@@ -1,0 +1,116 @@
+import { type KV, Kvm } from "@nats-io/kv";
+import { Effect, Exit, Schema, Scope } from "effect";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type BucketMirror, type MirrorOptions, mirrorBucket } from "../../../src/nats/mirrorBucket.js";
+import { startBareNats } from "../../support/bareNats.js";
+import { eventually } from "../../support/serviceHarness.js";
+
+let nats: Awaited<ReturnType<typeof startBareNats>>;
+let kvm: Kvm;
+let buckets = 0;
+const scopes: Array<Scope.CloseableScope> = [];
+
+beforeAll(async () => {
+  nats = await startBareNats();
+  kvm = new Kvm(nats.nc);
+});
+
+afterEach(async () => {
+  for (const scope of scopes.splice(0)) await Effect.runPromise(Scope.close(scope, Exit.void));
+});
+
+afterAll(async () => {
+  await nats?.stop();
+});
+
+const Item = Schema.parseJson(Schema.Struct({ n: Schema.Number }));
+const item = (n: number) => JSON.stringify({ n });
+
+/** A new bucket keeping 5 revisions per key, like `webhooks`. */
+const bucket = () => kvm.create(`mirror_${++buckets}`, { history: 5 });
+
+const start = async (kv: KV, options: MirrorOptions<{ readonly n: number }> = { key: ">", decode: Item }) => {
+  const scope = await Effect.runPromise(Scope.make());
+  scopes.push(scope);
+  return Effect.runPromise(Scope.extend(mirrorBucket(kv, options), scope));
+};
+
+/** Waits for readiness, failing the test (instead of hanging) when it does not come within 2 s. */
+const ready = (mirror: BucketMirror<unknown>) =>
+  Effect.runPromise(
+    mirror.ready.pipe(
+      Effect.timeoutFail({
+        duration: "2 seconds",
+        onTimeout: () => new Error("the mirror never became ready"),
+      }),
+    ),
+  );
+
+const snapshot = (mirror: BucketMirror<{ readonly n: number }>) =>
+  Object.fromEntries(mirror.entries().map((e) => [e.key, e.value.n]));
+
+describe("mirrorBucket on nats-server", () => {
+  it("default: a bucket with updates, deletions and purges is mirrored as its live values, then ready", async () => {
+    const kv = await bucket();
+    for (const key of ["a", "b", "c", "d"]) await kv.put(key, item(1));
+    await kv.put("a", item(2));
+    await kv.delete("b");
+    await kv.purge("c");
+    await kv.put("d", item(3));
+    const mirror = await start(kv);
+    await ready(mirror);
+    expect(snapshot(mirror)).toEqual({ a: 2, d: 3 });
+  });
+
+  it("behavior: ready when the last stored entry is a deletion", async () => {
+    const kv = await bucket();
+    await kv.put("a", item(1));
+    await kv.put("b", item(1));
+    await kv.delete("b");
+    const mirror = await start(kv);
+    await ready(mirror);
+    expect(snapshot(mirror)).toEqual({ a: 1 });
+  });
+
+  it("behavior: ready over a bucket holding only deletions, and over an empty bucket", async () => {
+    const deleted = await bucket();
+    await deleted.put("a", item(1));
+    await deleted.delete("a");
+    await deleted.put("b", item(1));
+    await deleted.purge("b");
+    const empty = await bucket();
+    const [overDeleted, overEmpty] = [await start(deleted), await start(empty)];
+    await ready(overDeleted);
+    await ready(overEmpty);
+    expect(overDeleted.values()).toEqual([]);
+    expect(overEmpty.values()).toEqual([]);
+  });
+
+  it("behavior: a prefix mirror drops the prefix, ignores other keys, and is ready when its prefix is empty", async () => {
+    const kv = await bucket();
+    await kv.put("hash.x", item(1));
+    await kv.put("id.x", item(9));
+    await kv.put("id.y", item(9));
+    const hashes = await start(kv, { key: "hash.>", decode: Item });
+    const teams = await start(kv, { key: "team.>", decode: Item });
+    await ready(hashes);
+    await ready(teams);
+    expect(snapshot(hashes)).toEqual({ x: 1 });
+    expect(teams.values()).toEqual([]);
+  });
+
+  it("behavior: keeps following puts, updates, deletes and purges after the initial read", async () => {
+    const kv = await bucket();
+    await kv.put("a", item(1));
+    const mirror = await start(kv);
+    await ready(mirror);
+    await kv.put("b", item(1));
+    await kv.put("a", item(2));
+    await eventually(async () => mirror.get("a")?.n === 2 && mirror.get("b")?.n === 1, 5_000, "puts");
+    await kv.delete("a");
+    await kv.purge("b");
+    await eventually(async () => mirror.values().length === 0, 5_000, "deletions");
+    await kv.put("a", item(3));
+    await eventually(async () => mirror.get("a")?.n === 3, 5_000, "a put after a delete");
+  });
+});
