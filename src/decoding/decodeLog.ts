@@ -1,3 +1,4 @@
+import { algebraDecoders } from "./decoders/algebraDecoders.js";
 import type { DecoderEntry } from "./decoders/Decoder.js";
 import { erc20And721Decoders } from "./decoders/erc20And721Decoders.js";
 import { erc1155Decoders } from "./decoders/erc1155Decoders.js";
@@ -14,6 +15,7 @@ const entries: ReadonlyArray<DecoderEntry> = [
   ...uniswapV2Decoders,
   ...uniswapV3Decoders,
   ...uniswapV4Decoders,
+  ...algebraDecoders,
 ];
 
 /** One lookup per log: most logs on a real chain match nothing, so the miss must be the cheap path. */

@@ -43,8 +43,13 @@ export interface V4PoolCreated extends PoolCreatedBase {
   readonly tick: number;
 }
 
+/** An Algebra-style pool from the factory's `Pool` (fee and tick spacing are the pool's own, read when needed). */
+export interface AlgebraPoolCreatedRecord extends PoolCreatedBase {
+  readonly amm: "algebra";
+}
+
 /** A pool created in the block, tagged by `amm`. */
-export type PoolCreated = V2PoolCreated | V3PoolCreatedRecord | V4PoolCreated;
+export type PoolCreated = V2PoolCreated | V3PoolCreatedRecord | V4PoolCreated | AlgebraPoolCreatedRecord;
 
 const record = (
   event: DecodedEvent,
@@ -76,13 +81,15 @@ const record = (
         sqrt_price_x96: event.sqrtPriceX96.toString(),
         tick: event.tick,
       };
+    case "algebra.poolCreated":
+      return { ...head, amm: "algebra", pool: event.pool, token0: event.token0, token1: event.token1 };
     default:
       return undefined;
   }
 };
 
 /**
- * Pools created in a block, in log order: V2 `PairCreated`, V3 `PoolCreated` and V4 `Initialize`
+ * Pools created in a block, in log order: V2 `PairCreated`, V3 `PoolCreated`, V4 `Initialize` and Algebra `Pool`
  * from any emitter (forks share the events; mapping the factory to a protocol name is the indexer's
  * job). Pass `events` when the logs are already decoded.
  */
@@ -92,7 +99,12 @@ export const poolsCreated = (
 ): Array<PoolCreated> => {
   const out: Array<PoolCreated> = [];
   for (const event of events) {
-    if (event.kind !== "v2.pairCreated" && event.kind !== "v3.poolCreated" && event.kind !== "v4.initialize")
+    if (
+      event.kind !== "v2.pairCreated" &&
+      event.kind !== "v3.poolCreated" &&
+      event.kind !== "v4.initialize" &&
+      event.kind !== "algebra.poolCreated"
+    )
       continue;
     const head = {
       chain_id: block.chain_id,

@@ -1,24 +1,45 @@
-import { Lru } from "../lib/Lru.js";
+import { approximateBytes } from "../lib/approximateBytes.js";
+import { type ByteBudget, Lru } from "../lib/Lru.js";
 import type { IndexCheckpoint, Operation } from "./applyBlock.js";
-import type { WalletToken } from "./IndexReader.js";
+import type { WalletPositionNft, WalletToken } from "./IndexReader.js";
 import type { IndexedPool, TokenMetadata } from "./IndexRecords.js";
 import { PREFIX } from "./indexKeys.js";
 
 const WALLET_PREFIX = `${PREFIX}wt!`;
+const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+
+/** A byte budget that weighs keys and values by their approximate heap size. */
+const weighed = <V>(maxBytes: number): ByteBudget<string, V> => ({
+  maxBytes,
+  sizeOf: (key, value) => approximateBytes(key) + approximateBytes(value),
+});
+const WALLET_NFT_PREFIX = `${PREFIX}wn!`;
 
 /**
  * Memory in front of the index views, for the request path: which tokens a
- * wallet touched, the pools of a token, token metadata and each chain's
- * checkpoint. The indexer of the same process reports every batch it writes,
+ * wallet touched and which position NFTs it holds, the pools of a token, token
+ * metadata and each chain's checkpoint. The indexer of the same process reports every batch it writes,
  * and exactly what that batch changes is forgotten (a wallet's tokens when the
  * block touched that wallet, pools and metadata when the block added some), so
  * the memory never serves a view older than LevelDB. A reorg forgets everything.
  */
 export class IndexCache {
-  readonly wallets = new Lru<string, ReadonlyArray<WalletToken>>(100_000);
-  readonly pools = new Lru<string, ReadonlyArray<IndexedPool>>(100_000);
-  readonly metadata = new Lru<string, TokenMetadata | null>(500_000);
+  readonly wallets: Lru<string, ReadonlyArray<WalletToken>>;
+  readonly nfts: Lru<string, ReadonlyArray<WalletPositionNft>>;
+  readonly pools: Lru<string, ReadonlyArray<IndexedPool>>;
+  readonly metadata: Lru<string, TokenMetadata | null>;
   readonly checkpoints = new Map<number, IndexCheckpoint>();
+
+  /**
+   * `maxBytes` bounds the views together (approximately): wallets and tokens are
+   * keyed by what clients ask for, so without it random addresses would fill memory.
+   */
+  constructor(maxBytes = DEFAULT_MAX_BYTES) {
+    this.wallets = new Lru(100_000, weighed(maxBytes * 0.4));
+    this.nfts = new Lru(100_000, weighed(maxBytes * 0.2));
+    this.pools = new Lru(100_000, weighed(maxBytes * 0.2));
+    this.metadata = new Lru(500_000, weighed(maxBytes * 0.2));
+  }
 
   /** Forgets what `ops` change; records the chain's new checkpoint. */
   applied(chainId: number, checkpoint: IndexCheckpoint, ops: ReadonlyArray<Operation>): void {
@@ -27,6 +48,8 @@ export class IndexCache {
     for (const op of ops) {
       if (op.key.startsWith(WALLET_PREFIX))
         this.wallets.delete(op.key.slice(WALLET_PREFIX.length, WALLET_PREFIX.length + 42));
+      else if (op.key.startsWith(WALLET_NFT_PREFIX))
+        this.nfts.delete(op.key.slice(WALLET_NFT_PREFIX.length, WALLET_NFT_PREFIX.length + 42));
       else if (op.key.startsWith(`${PREFIX}pool!`) || op.key.startsWith(`${PREFIX}tp!`)) pools = true;
       else if (op.key.startsWith(`${PREFIX}tm!`)) metadata = true;
     }
@@ -38,6 +61,7 @@ export class IndexCache {
   /** A reorg: reverted writes are not itemised, so everything is forgotten. */
   reverted(chainId: number, checkpoint: IndexCheckpoint): void {
     this.wallets.clear();
+    this.nfts.clear();
     this.pools.clear();
     this.metadata.clear();
     this.checkpoints.set(chainId, checkpoint);

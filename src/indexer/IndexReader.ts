@@ -1,22 +1,35 @@
 import { Context, Effect, Layer } from "effect";
+import { AppConfig } from "../AppConfig.js";
 import { type Db, Level } from "../storage/Level.js";
 import type { IndexCheckpoint } from "./applyBlock.js";
 import { IndexCache } from "./IndexCache.js";
-import type { IndexedPool, TokenMetadata, TouchedToken } from "./IndexRecords.js";
+import type { IndexedPool, NftRecord, TokenMetadata, TouchedToken, WalletNft } from "./IndexRecords.js";
 import {
   blockTimeKey,
   indexCheckpointKey,
+  nftKey,
   poolKey,
   timeBlockBound,
   timeBlockPrefix,
   tokenMetadataKey,
   tokenPoolPrefix,
+  walletNftPrefix,
   walletTokenPrefix,
 } from "./indexKeys.js";
 
 export interface WalletToken extends TouchedToken {
   readonly chain_id: number;
   readonly token: string;
+}
+
+/** A position NFT a wallet holds, with where it was minted when the index saw the mint. */
+export interface WalletPositionNft extends WalletNft {
+  readonly chain_id: number;
+  /** The position manager (the NFT contract). */
+  readonly manager: string;
+  readonly token_id: bigint;
+  /** Pool and range; undefined when the NFT was minted before the index's history. */
+  readonly minted: NftRecord | undefined;
 }
 
 /**
@@ -39,22 +52,64 @@ export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
     return out;
   },
 
+  /** Every position NFT the wallet holds now, ascending by chain, manager and token id. */
+  positionNfts: async (wallet: string): Promise<ReadonlyArray<WalletPositionNft>> => {
+    const cached = cache?.nfts.get(wallet);
+    if (cached !== undefined) return cached;
+    const prefix = walletNftPrefix(wallet);
+    const held: Array<{ chain_id: number; manager: string; token_id: bigint; record: WalletNft }> = [];
+    for await (const [key, value] of db.iterator({ gte: prefix, lt: `${prefix}~` })) {
+      const [chain, manager, tokenId] = (key as string).slice(prefix.length).split("!");
+      held.push({
+        chain_id: Number(chain),
+        manager: manager!,
+        token_id: BigInt(`0x${tokenId}`),
+        record: value as WalletNft,
+      });
+    }
+    const minted = (await db.getMany(
+      held.map((h) => nftKey(h.chain_id, h.manager, h.token_id)),
+    )) as ReadonlyArray<NftRecord | undefined>;
+    const out = held.map((h, i) => ({
+      ...h.record,
+      chain_id: h.chain_id,
+      manager: h.manager,
+      token_id: h.token_id,
+      minted: minted[i],
+    }));
+    cache?.nfts.set(wallet, out);
+    return out;
+  },
+
+  /** Pools by address (V4: pool id), undefined where the index has none. */
+  pools: async (
+    chainId: number,
+    ids: ReadonlyArray<string>,
+  ): Promise<ReadonlyArray<IndexedPool | undefined>> =>
+    (await db.getMany(ids.map((id) => poolKey(chainId, id)))) as ReadonlyArray<IndexedPool | undefined>,
+
   tokenMetadata: async (
     chainId: number,
     tokens: ReadonlyArray<string>,
   ): Promise<ReadonlyArray<TokenMetadata | undefined>> => {
     const key = (token: string) => `${chainId}|${token}`;
-    const missing = tokens.filter((token) => cache?.metadata.get(key(token)) === undefined);
+    // Answers are collected here, not read back from the cache, which may evict some on the way.
+    const found = new Map<string, TokenMetadata | null>();
+    for (const token of tokens) {
+      const hit = cache?.metadata.get(key(token));
+      if (hit !== undefined) found.set(token, hit);
+    }
+    const missing = tokens.filter((token) => !found.has(token));
     if (missing.length > 0) {
       const read = (await db.getMany(
         missing.map((token) => tokenMetadataKey(chainId, token)),
       )) as ReadonlyArray<TokenMetadata | undefined>;
-      if (cache === undefined) return read;
       missing.forEach((token, i) => {
-        cache.metadata.set(key(token), read[i] ?? null);
+        found.set(token, read[i] ?? null);
+        cache?.metadata.set(key(token), read[i] ?? null);
       });
     }
-    return tokens.map((token) => cache?.metadata.get(key(token)) ?? undefined);
+    return tokens.map((token) => found.get(token) ?? undefined);
   },
 
   /** Pools (of configured factories) that hold `token`. */
@@ -105,10 +160,11 @@ export class Index extends Context.Tag("app/indexer/Index")<
   { readonly reader: IndexReader; readonly cache: IndexCache }
 >() {}
 
-export const layer: Layer.Layer<Index, never, Level> = Layer.effect(
+export const layer: Layer.Layer<Index, never, Level | AppConfig> = Layer.effect(
   Index,
-  Effect.map(Level, (db) => {
-    const cache = new IndexCache();
+  Effect.gen(function* () {
+    const db = yield* Level;
+    const cache = new IndexCache((yield* AppConfig).indexCacheMb * 1024 * 1024);
     return { reader: makeIndexReader(db, cache), cache };
   }),
 );

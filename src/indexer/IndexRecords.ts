@@ -20,16 +20,36 @@ export interface TokenMetadata {
 export interface IndexedPool {
   /** Pool address (v2, v3) or pool id (v4). */
   readonly pool: string;
-  readonly kind: "v2" | "v3" | "v4";
+  /** Algebra pools hold positions but do not set prices. */
+  readonly kind: "v2" | "v3" | "v4" | "algebra";
   /** Protocol name from the factory's configuration, e.g. `UniswapV3` or a fork's name. */
   readonly protocol: string;
   readonly factory: string;
   readonly token0: string;
   readonly token1: string;
-  /** Hundredths of a basis point (v3, v4); v2 pools have a protocol-wide fee. */
+  /** Hundredths of a basis point (v3, v4); v2 pools have a protocol-wide fee, Algebra pools a dynamic one. */
   readonly fee: number | null;
   readonly tick_spacing: number | null;
   /** v4 hooks contract. */
   readonly hooks: string | null;
   readonly created_block: number;
 }
+
+/** A position NFT a wallet holds (`idx!wn!`). */
+export interface WalletNft {
+  /** Block at which the wallet received it. */
+  readonly block: number;
+}
+
+/** Where a position NFT was minted (`idx!nft!`): its pool (V4: pool id) and tick range, which never change. */
+export interface NftRecord {
+  readonly pool: string;
+  readonly tick_lower: number;
+  readonly tick_upper: number;
+}
+
+/**
+ * One change a block made to the index, as its undo record keeps it: a key the block added
+ * (deleted on undo), or a key the block changed or deleted with the value it had before.
+ */
+export type UndoEntry = string | { readonly key: string; readonly value: unknown };

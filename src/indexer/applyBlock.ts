@@ -2,7 +2,7 @@ import { type ChainConfig, protocolsOf } from "../chains/ChainsConfig.js";
 import { decodeLogs, poolsCreated, tokenTouches } from "../decoding/index.js";
 import type { ChainBlock } from "../domain/ChainBlock.js";
 import type { Db } from "../storage/Level.js";
-import type { IndexedPool, TokenMetadata, TouchedToken } from "./IndexRecords.js";
+import type { IndexedPool, TokenMetadata, TouchedToken, UndoEntry } from "./IndexRecords.js";
 import {
   blockTimeKey,
   indexCheckpointKey,
@@ -13,6 +13,7 @@ import {
   undoKey,
   walletTokenKey,
 } from "./indexKeys.js";
+import { planPositionNfts } from "./planPositionNfts.js";
 
 /** One write of a LevelDB batch. */
 export type Operation =
@@ -27,10 +28,11 @@ export interface IndexCheckpoint {
 }
 
 /**
- * The writes that index one block, with the keys it adds recorded for undo:
+ * The writes that index one block, with what it changes recorded for undo:
  * tokens each wallet touched (first block kept), pools of configured factories
- * and the tokens they pair, block time both ways, and metadata for tokens seen
- * for the first time (read through `readMetadata`, one multicall per block).
+ * and the tokens they pair, position NFTs each wallet holds and where each was
+ * minted, block time both ways, and metadata for tokens seen for the first time
+ * (read through `readMetadata`, one multicall per block).
  * Native touches are not indexed: the native balance is read on every request,
  * and history blocks (logs only) could not rebuild them.
  */
@@ -58,15 +60,15 @@ export const planBlock = async (
       factory: created.factory,
       token0: created.token0,
       token1: created.token1,
-      fee: created.amm === "v2" ? null : created.fee,
-      tick_spacing: created.amm === "v2" ? null : created.tick_spacing,
+      fee: created.amm === "v2" || created.amm === "algebra" ? null : created.fee,
+      tick_spacing: created.amm === "v2" || created.amm === "algebra" ? null : created.tick_spacing,
       hooks: created.amm === "v4" ? created.hooks : null,
       created_block: block.number,
     });
   }
 
   const ops: Array<Operation> = [];
-  const added: Array<string> = [];
+  const added: Array<UndoEntry> = [];
   const putNew = (key: string, value: unknown) => {
     ops.push({ type: "put", key, value });
     added.push(key);
@@ -99,6 +101,10 @@ export const planBlock = async (
     ops.push({ type: "put", key: tokenMetadataKey(block.chain_id, token), value: metadata[i] });
   });
 
+  const nfts = await planPositionNfts(db, chain, block.number, events);
+  ops.push(...nfts.ops);
+  added.push(...nfts.undo);
+
   putNew(blockTimeKey(block.chain_id, block.number), block.timestamp);
   putNew(timeBlockKey(block.chain_id, block.timestamp, block.number), block.number);
   ops.push({ type: "put", key: undoKey(block.chain_id, block.number), value: added });
@@ -122,7 +128,14 @@ export const planRevert = async (
   const undo = await db.getMany(removed.map((block) => undoKey(chainId, block.number)));
   const ops: Array<Operation> = [];
   removed.forEach((block, i) => {
-    for (const key of (undo[i] as ReadonlyArray<string> | undefined) ?? []) ops.push({ type: "del", key });
+    // Newest change first, so a key changed twice ends at its oldest recorded value.
+    const entries = [...((undo[i] as ReadonlyArray<UndoEntry> | undefined) ?? [])].reverse();
+    for (const entry of entries)
+      ops.push(
+        typeof entry === "string"
+          ? { type: "del", key: entry }
+          : { type: "put", key: entry.key, value: entry.value },
+      );
     ops.push({ type: "del", key: undoKey(chainId, block.number) });
   });
   ops.push({ type: "put", key: indexCheckpointKey(chainId), value: ancestor });

@@ -14,6 +14,21 @@ export const walletTokenKey = (wallet: string, chainId: number, token: string) =
   `${PREFIX}wt!${wallet}!${pad(chainId)}!${token}`;
 export const walletTokenPrefix = (wallet: string) => `${PREFIX}wt!${wallet}!`;
 
+/** Token ids as 64 hex digits, so that they sort numerically. */
+const tokenIdHex = (tokenId: bigint) => tokenId.toString(16).padStart(64, "0");
+
+/**
+ * Position NFT a wallet holds now: `idx!wn!<wallet>!<chain>!<manager>!<token id hex>` -> WalletNft.
+ * Prefix-scan by wallet.
+ */
+export const walletNftKey = (wallet: string, chainId: number, manager: string, tokenId: bigint) =>
+  `${PREFIX}wn!${wallet}!${pad(chainId)}!${manager}!${tokenIdHex(tokenId)}`;
+export const walletNftPrefix = (wallet: string) => `${PREFIX}wn!${wallet}!`;
+
+/** Where a position NFT was minted: `idx!nft!<chain>!<manager>!<token id hex>` -> NftRecord. */
+export const nftKey = (chainId: number, manager: string, tokenId: bigint) =>
+  `${PREFIX}nft!${pad(chainId)}!${manager}!${tokenIdHex(tokenId)}`;
+
 /** Token metadata: `idx!tm!<chain>!<token>` -> TokenMetadata. */
 export const tokenMetadataKey = (chainId: number, token: string) => `${PREFIX}tm!${pad(chainId)}!${token}`;
 
@@ -38,9 +53,14 @@ export const timeBlockBound = (chainId: number, seconds: number) =>
 /** Last block applied per chain: `idx!ck!<chain>` -> { number, hash }. */
 export const indexCheckpointKey = (chainId: number) => `${PREFIX}ck!${pad(chainId)}`;
 
-/** Keys a block added, to delete if it is reorganised away: `idx!undo!<chain>!<number>` -> string[]. */
+/**
+ * What a block changed, to restore if it is reorganised away: `idx!undo!<chain>!<number>` ->
+ * UndoEntry[] (a key the block added, or a key with the value it had before the block).
+ */
 export const undoKey = (chainId: number, number: number) => `${PREFIX}undo!${pad(chainId)}!${pad(number)}`;
 export const undoPrefix = (chainId: number) => `${PREFIX}undo!${pad(chainId)}!`;
 
 /** Start of the range of keys for one view (for comparisons and rebuilds). */
-export const VIEW_PREFIXES = ["wt!", "tm!", "pool!", "tp!", "bt!", "tb!"].map((view) => PREFIX + view);
+export const VIEW_PREFIXES = ["wt!", "wn!", "nft!", "tm!", "pool!", "tp!", "bt!", "tb!"].map(
+  (view) => PREFIX + view,
+);

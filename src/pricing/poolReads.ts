@@ -37,7 +37,7 @@ export interface PoolReadContext {
 /**
  * The calls that read a pool's state: V2 `getReserves`, one PoolDepthLens call for a
  * V3 or V4 pool. A V4 pool without a known StateView, or a pool without a tick spacing,
- * is not read.
+ * is not read; nor are Algebra pools, which hold positions but do not set prices.
  */
 export const poolCalls = (pool: IndexedPool, context: PoolReadContext): ReadonlyArray<RawCall> => {
   switch (pool.kind) {
@@ -50,6 +50,8 @@ export const poolCalls = (pool: IndexedPool, context: PoolReadContext): Readonly
       if (stateView === undefined || pool.tick_spacing === null) return [];
       return [v4DepthCall(context.lensCode, stateView, pool.pool, pool.tick_spacing)];
     }
+    case "algebra":
+      return [];
   }
 };
 

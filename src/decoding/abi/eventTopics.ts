@@ -26,4 +26,5 @@ export const EVENT_TOPICS = {
   v4Initialize: toEventSelector("Initialize(bytes32,address,address,uint24,int24,address,uint160,int24)"),
   v4Swap: toEventSelector("Swap(bytes32,address,int128,int128,uint160,uint128,int24,uint24)"),
   v4ModifyLiquidity: toEventSelector("ModifyLiquidity(bytes32,address,int24,int24,int256,bytes32)"),
+  algebraPool: toEventSelector("Pool(address,address,address)"),
 } as const;

@@ -1,0 +1,78 @@
+import { type ChainConfig, protocolsOf } from "../chains/ChainsConfig.js";
+import type { DecodedEvent } from "../decoding/index.js";
+import type { Db } from "../storage/Level.js";
+import type { Operation } from "./applyBlock.js";
+import type { NftRecord, UndoEntry, WalletNft } from "./IndexRecords.js";
+import { nftKey, PREFIX, walletNftKey } from "./indexKeys.js";
+import { type PositionManager, positionNftEvents } from "./positionNftEvents.js";
+
+const ZERO = "0x0000000000000000000000000000000000000000";
+const WALLET_NFT = `${PREFIX}wn!`;
+
+/** The registry's position managers by NFT contract address. */
+export const positionManagersOf = (chain: ChainConfig): ReadonlyMap<string, PositionManager> => {
+  const managers = new Map<string, PositionManager>();
+  for (const entry of protocolsOf(chain)) {
+    if (entry.kind === "v2" || entry.position_manager === undefined) continue;
+    managers.set(entry.position_manager, {
+      manager: entry.position_manager,
+      kind: entry.kind,
+      protocol: entry.protocol,
+      factory: entry.address,
+    });
+  }
+  return managers;
+};
+
+/**
+ * The writes that keep the position NFT views current for one block: who holds each NFT of a
+ * registry position manager (a transfer moves it, a burn removes it) and the pool and range of
+ * each new one. Changes are netted per key over the block, and every change is recorded with
+ * the value it replaced, so a reorg restores the views exactly (a transfer included).
+ */
+export const planPositionNfts = async (
+  db: Db,
+  chain: ChainConfig,
+  blockNumber: number,
+  events: ReadonlyArray<DecodedEvent>,
+): Promise<{ readonly ops: ReadonlyArray<Operation>; readonly undo: ReadonlyArray<UndoEntry> }> => {
+  const managers = positionManagersOf(chain);
+  if (managers.size === 0) return { ops: [], undo: [] };
+  const { transfers, mints } = positionNftEvents(events, managers);
+  if (transfers.length === 0) return { ops: [], undo: [] };
+
+  // Final value of every key the block touches (undefined: deleted), in event order.
+  const after = new Map<string, WalletNft | NftRecord | undefined>();
+  for (const t of transfers) {
+    if (t.from !== ZERO) after.set(walletNftKey(t.from, chain.chain_id, t.manager, t.tokenId), undefined);
+    if (t.to !== ZERO)
+      after.set(walletNftKey(t.to, chain.chain_id, t.manager, t.tokenId), { block: blockNumber });
+  }
+  for (const m of mints) {
+    after.set(nftKey(chain.chain_id, m.manager, m.tokenId), {
+      pool: m.pool,
+      tick_lower: m.tickLower,
+      tick_upper: m.tickUpper,
+    } satisfies NftRecord);
+  }
+
+  const keys = [...after.keys()];
+  const before = await db.getMany(keys);
+  const ops: Array<Operation> = [];
+  const undo: Array<UndoEntry> = [];
+  keys.forEach((key, i) => {
+    const previous = before[i];
+    const next = after.get(key);
+    if (next === undefined) {
+      if (previous === undefined) return;
+      ops.push({ type: "del", key });
+      undo.push({ key, value: previous });
+    } else {
+      // A wallet that already held the NFT (it came back within the block) keeps its first record.
+      if (previous !== undefined && key.startsWith(WALLET_NFT)) return;
+      ops.push({ type: "put", key, value: next });
+      undo.push(previous === undefined ? key : { key, value: previous });
+    }
+  });
+  return { ops, undo };
+};
