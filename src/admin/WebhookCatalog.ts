@@ -1,9 +1,10 @@
 import type { KV } from "@nats-io/kv";
-import { Context, Deferred, Effect, Layer, Option, Schema } from "effect";
+import { Context, Effect, Layer, Option, ParseResult, Schema } from "effect";
 import type { Unavailable } from "../contracts/ApiError.js";
-import { HOOK_PREFIX, hookKey } from "../webhooks/store/kvKeys.js";
+import { mirrorBucket } from "../nats/mirrorBucket.js";
+import { HOOKS_FILTER, hookKey } from "../webhooks/store/kvKeys.js";
 import { getLive } from "../webhooks/store/kvOps.js";
-import { decodeRecord, type WebhookRecord } from "../webhooks/WebhookRecord.js";
+import { decodeRecord, WebhookRecord } from "../webhooks/WebhookRecord.js";
 
 const ADDRESSES_PREFIX = "addresses.";
 
@@ -21,7 +22,7 @@ export interface CatalogEntry {
 export class WebhookCatalog extends Context.Tag("app/admin/WebhookCatalog")<
   WebhookCatalog,
   {
-    /** The mirrored webhooks; waits (up to 5 s) for the initial read after start. */
+    /** The mirrored webhooks, once the bucket's content at start is read (at once after that). */
     readonly all: Effect.Effect<ReadonlyArray<CatalogEntry>>;
     /** The team owning a webhook, read from the bucket now (not the mirror), or `undefined`. */
     readonly teamOf: (id: string) => Effect.Effect<string | undefined, Unavailable>;
@@ -29,46 +30,42 @@ export class WebhookCatalog extends Context.Tag("app/admin/WebhookCatalog")<
 >() {}
 
 const decode = Option.liftThrowable(decodeRecord);
-const decodeList = Schema.decodeUnknownOption(
+
+/** An address list as the number of its addresses: the catalog never keeps the lists themselves. */
+const AddressCount = Schema.transformOrFail(
   Schema.parseJson(Schema.Struct({ addresses: Schema.Array(Schema.String) })),
+  Schema.NonNegativeInt,
+  {
+    strict: true,
+    decode: (list) => ParseResult.succeed(list.addresses.length),
+    encode: (count, _, ast) =>
+      ParseResult.fail(new ParseResult.Forbidden(ast, count, "a count is not a list")),
+  },
 );
-const countOf = (text: string) =>
-  Option.match(decodeList(text), { onNone: () => 0, onSome: (list) => list.addresses.length });
+
+/** How long a list call waits for the initial read before answering with what is mirrored. */
+const READY_WAIT = "5 seconds";
 
 export const layer = (kv: KV): Layer.Layer<WebhookCatalog> =>
   Layer.scoped(
     WebhookCatalog,
     Effect.gen(function* () {
-      const records = new Map<string, WebhookRecord>();
-      const counts = new Map<string, number>();
-      const ready = yield* Deferred.make<void>();
-      const status = yield* Effect.promise(() => kv.status());
-      if (status.values === 0) yield* Deferred.succeed(ready, undefined);
-      const watch = yield* Effect.promise(() => kv.watch({ key: ">" }));
-      yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
-      const apply = (key: string, live: boolean, text: () => string) => {
-        if (key.startsWith(HOOK_PREFIX)) {
-          const id = key.slice(HOOK_PREFIX.length);
-          const record = live ? decode(text()) : Option.none();
-          if (Option.isSome(record)) records.set(id, record.value);
-          else records.delete(id);
-        } else if (key.startsWith(ADDRESSES_PREFIX)) {
-          counts.set(key.slice(ADDRESSES_PREFIX.length), live ? countOf(text()) : 0);
-        }
-      };
-      yield* Effect.forkScoped(
-        Effect.promise(async () => {
-          for await (const entry of watch) {
-            apply(entry.key, entry.operation === "PUT", () => entry.string());
-            if (!entry.isUpdate && entry.delta === 0) Effect.runSync(Deferred.succeed(ready, undefined));
-          }
+      const records = yield* mirrorBucket(kv, { key: HOOKS_FILTER, decode: Schema.parseJson(WebhookRecord) });
+      const counts = yield* mirrorBucket(kv, { key: `${ADDRESSES_PREFIX}>`, decode: AddressCount });
+      const ready = Effect.zipRight(records.ready, counts.ready).pipe(
+        Effect.timeoutFail({
+          duration: READY_WAIT,
+          onTimeout: () => "the webhooks bucket was not read in time",
         }),
+        Effect.catchAll((reason) =>
+          Effect.logWarning(`webhook catalog: ${reason}; answering with what is read`),
+        ),
       );
       const all = Effect.sync(() =>
-        [...records.values()].map((record) => ({ record, addressCount: counts.get(record.id) ?? 0 })),
+        records.values().map((record) => ({ record, addressCount: counts.get(record.id) ?? 0 })),
       );
       return {
-        all: Deferred.await(ready).pipe(Effect.timeout("5 seconds"), Effect.ignore, Effect.zipRight(all)),
+        all: Effect.zipRight(ready, all),
         teamOf: (id: string) =>
           Effect.map(getLive(kv, hookKey(id)), (entry) =>
             entry === null ? undefined : Option.getOrUndefined(decode(entry.string()))?.team_id,
