@@ -190,9 +190,10 @@ export const adminRotateWebhookSecret = operation(
 );
 
 /**
- * Change notifications operator tools may subscribe to (the `admin` user may
- * subscribe to `$KV.>`): a message means "the area changed, read it again";
- * its payload is the service's internal value and is not a contract.
+ * Change notifications operator tools may subscribe to (nats.conf lets the
+ * `admin` user subscribe to exactly these): a message means "the area changed,
+ * read it again"; its payload is the service's internal value (webhook records
+ * carry only sealed secrets) and is not a contract.
  */
 export const ADMIN_CHANGE_SUBJECTS = {
   chains: "$KV.ingest_status.>",
