@@ -5,7 +5,7 @@ import { type AnvilInstance, startAnvil } from "./AnvilProcess.js";
 import { DEVNET_ANVIL_ARGS } from "./anvilArgs.js";
 import { DevnetError } from "./DevnetError.js";
 import type { DevnetManifest } from "./DevnetManifest.js";
-import { fundedAccounts } from "./devAccounts.js";
+import { devnetAccounts } from "./devAccounts.js";
 import { devnetChainsConfig } from "./devnetChainsConfig.js";
 import { devnetPaths, stateDumpPath } from "./devnetPaths.js";
 import { readManifest, writeManifest } from "./manifestFile.js";
@@ -67,7 +67,7 @@ export const startDevnet = async (options: DevnetOptions): Promise<RunningDevnet
       api_key: await previousApiKey(paths.manifest),
       seeded_at: seed.seeded_at,
       chains_config_path: paths.chainsConfig,
-      accounts: fundedAccounts().map((a) => ({
+      accounts: devnetAccounts().map((a) => ({
         index: a.index,
         address: a.address,
         private_key: a.privateKey,

@@ -25,6 +25,33 @@ export const ManifestToken = Schema.Struct({
 });
 export type ManifestToken = typeof ManifestToken.Type;
 
+/** A liquidity position the seed opened; see docs/devnet.md ("Liquidity positions") for each field. */
+export const ManifestLiquidityPosition = Schema.Struct({
+  kind: Schema.Literal("v2", "v3", "v4", "algebra"),
+  protocol: Schema.String,
+  wallet: Schema.String,
+  owner: Schema.String,
+  token_id: Schema.NullOr(Schema.String),
+  pool: Schema.String,
+  position_manager: Schema.NullOr(Schema.String),
+  tick_lower: Schema.NullOr(Schema.Number),
+  tick_upper: Schema.NullOr(Schema.Number),
+  purpose: Schema.Literal(
+    "v2_lp",
+    "fork_v2_lp",
+    "in_range",
+    "below_range",
+    "above_range",
+    "tokens_owed",
+    "native_eth",
+    "hooked",
+    "transferred",
+    "burned",
+    "algebra",
+  ),
+});
+export type ManifestLiquidityPosition = typeof ManifestLiquidityPosition.Type;
+
 /** Everything about one devnet chain. */
 export const ManifestChain = Schema.Struct({
   chain_id: Schema.Number,
@@ -41,6 +68,7 @@ export const ManifestChain = Schema.Struct({
   contracts: Schema.Record({ key: Schema.String, value: Schema.String }),
   wallets: Schema.Record({ key: Schema.String, value: Schema.String }),
   positions: Schema.Struct({ v3: Schema.Array(Schema.String), v4: Schema.Array(Schema.String) }),
+  liquidity_positions: Schema.Array(ManifestLiquidityPosition),
 });
 export type ManifestChain = typeof ManifestChain.Type;
 

@@ -89,6 +89,7 @@ export const positionManagerV3Abi = parseAbi([
   "function burn(uint256 tokenId) payable",
   "function multicall(bytes[] data) payable returns (bytes[] results)",
   "function ownerOf(uint256 tokenId) view returns (address)",
+  "function safeTransferFrom(address from, address to, uint256 tokenId)",
   "function positions(uint256 tokenId) view returns (uint96 nonce, address operator, address token0, address token1, uint24 fee, int24 tickLower, int24 tickUpper, uint128 liquidity, uint256 feeGrowthInside0LastX128, uint256 feeGrowthInside1LastX128, uint128 tokensOwed0, uint128 tokensOwed1)",
   "event IncreaseLiquidity(uint256 indexed tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)",
   "event DecreaseLiquidity(uint256 indexed tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)",
@@ -130,6 +131,11 @@ export const stateViewAbi = parseAbi([
   "constructor(address poolManager)",
   "function getSlot0(bytes32 poolId) view returns (uint160 sqrtPriceX96, int24 tick, uint24 protocolFee, uint24 lpFee)",
   "function getLiquidity(bytes32 poolId) view returns (uint128 liquidity)",
+]);
+
+export const swapCounterHookAbi = parseAbi([
+  "constructor(address manager)",
+  "function swapCount(bytes32 poolId) view returns (uint256)",
 ]);
 
 export const permit2Abi = parseAbi([

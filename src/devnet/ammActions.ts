@@ -20,7 +20,7 @@ import {
 import { type ChainClient, execute, send } from "./ChainClient.js";
 import { MAX_SQRT_PRICE, MIN_SQRT_PRICE, type PoolKey } from "./poolMath.js";
 import { PERMIT2_ADDRESS } from "./protocolArtifacts.js";
-import { mintPositionData } from "./v4Actions.js";
+import { type MintPositionParams, mintPositionData } from "./v4Actions.js";
 
 /** Deadline far beyond any devnet timestamp: seeded blocks are time-travelled, so "now + 10 min" is wrong. */
 export const FAR_DEADLINE = 2n ** 40n;
@@ -140,10 +140,13 @@ export const v4Initialize = (
     args: [key, sqrtPriceX96],
   });
 
-/** Mints a V4 position through the PositionManager and returns its token id and receipt. */
+/**
+ * Mints a V4 position through the PositionManager and returns its token id and receipt. `value` pays a
+ * native-ETH pool's currency0 in ether; what the mint does not use is swept back to the owner.
+ */
 export const v4Mint = async (
   client: ChainClient,
-  p: Parameters<typeof mintPositionData>[0] & { from: Address; positionManager: Address },
+  p: MintPositionParams & { from: Address; positionManager: Address; value?: bigint },
 ): Promise<{ tokenId: bigint; receipt: TransactionReceipt }> => {
   const tokenId = await client.publicClient.readContract({
     address: p.positionManager,
@@ -155,7 +158,8 @@ export const v4Mint = async (
     address: p.positionManager,
     abi: positionManagerV4Abi,
     functionName: "modifyLiquidities",
-    args: [mintPositionData(p), FAR_DEADLINE],
+    args: [mintPositionData(p, p.value !== undefined), FAR_DEADLINE],
+    ...(p.value === undefined ? {} : { value: p.value }),
   });
   return { tokenId, receipt };
 };
@@ -217,6 +221,8 @@ export const v4Swap = (
     zeroForOne: boolean;
     amountIn: bigint;
     gas?: bigint;
+    /** Ether sent along when the input currency is native ETH (PoolSwapTest refunds what it does not use). */
+    value?: bigint;
   },
 ): Promise<Hash> =>
   send(client, {
@@ -235,4 +241,5 @@ export const v4Swap = (
       "0x",
     ],
     ...(p.gas === undefined ? {} : { gas: p.gas }),
+    ...(p.value === undefined ? {} : { value: p.value }),
   });

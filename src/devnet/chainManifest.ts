@@ -1,7 +1,8 @@
 import type { DevnetChainSpec } from "./chainSpecs.js";
 import type { ManifestChain } from "./DevnetManifest.js";
 import type { DeployedContracts } from "./deployContracts.js";
-import { roleAddress } from "./devAccounts.js";
+import { POSITION_ROLES, roleAddress, type WalletRole } from "./devAccounts.js";
+import type { SeededLiquidity } from "./positions/SeededLiquidityPosition.js";
 import type { SeededPool } from "./SeededPool.js";
 import { PAGING_TOKEN_COUNT } from "./seedPagingTokens.js";
 import type { SeededPositions } from "./seedWallets.js";
@@ -14,6 +15,7 @@ export interface SeededChain {
   readonly contracts: DeployedContracts;
   readonly pools: readonly SeededPool[];
   readonly positions: SeededPositions;
+  readonly liquidity: SeededLiquidity;
   readonly headBlock: number;
   readonly headTimestamp: number;
 }
@@ -40,6 +42,9 @@ const contractsRecord = (c: DeployedContracts): Record<string, string> => ({
   paging_token_factory: c.pagingTokenFactory,
 });
 
+/** A role's name in the manifest: `nftSender` -> `nft_sender`, `v2Lp` -> `v2_lp`. */
+const manifestRole = (role: WalletRole): string => role.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
 const walletsRecord = (spec: DevnetChainSpec): Record<string, string> => ({
   whale: roleAddress("whale"),
   ...(spec.pagingWallet ? { paging: roleAddress("paging") } : {}),
@@ -52,6 +57,9 @@ const walletsRecord = (spec: DevnetChainSpec): Record<string, string> => ({
   activity_a: roleAddress("activityA"),
   activity_b: roleAddress("activityB"),
   activity_c: roleAddress("activityC"),
+  ...(spec.liquidityPositions
+    ? Object.fromEntries(POSITION_ROLES.map((role) => [manifestRole(role), roleAddress(role)]))
+    : {}),
 });
 
 const tokenRole = (symbol: TokenSymbol): string =>
@@ -93,7 +101,19 @@ export const chainManifest = (
     hooks: pool.key?.hooks ?? null,
     purpose: pool.purpose,
   })),
-  contracts: contractsRecord(seeded.contracts),
+  contracts: { ...contractsRecord(seeded.contracts), ...seeded.liquidity.contracts },
   wallets: walletsRecord(seeded.spec),
   positions: { v3: seeded.positions.v3.map(String), v4: seeded.positions.v4.map(String) },
+  liquidity_positions: seeded.liquidity.positions.map((position) => ({
+    kind: position.kind,
+    protocol: position.protocol,
+    wallet: manifestRole(position.wallet),
+    owner: roleAddress(position.wallet),
+    token_id: position.tokenId === null ? null : String(position.tokenId),
+    pool: position.pool,
+    position_manager: position.positionManager,
+    tick_lower: position.tickLower,
+    tick_upper: position.tickUpper,
+    purpose: position.purpose,
+  })),
 });

@@ -16,13 +16,13 @@ const readSources = async (): Promise<Record<string, string>> => {
 };
 
 /**
- * Compiles `src/devnet/contracts/*.sol` (with OpenZeppelin imports from node_modules) using solc-js,
- * cached under `buildDir` (see `compileSolidity`).
+ * Compiles `src/devnet/contracts/*.sol` (with OpenZeppelin and Uniswap V4 imports from node_modules) using
+ * solc-js, cached under `buildDir` (see `compileSolidity`).
  */
 export const compileContracts = async (buildDir: string): Promise<CompiledContracts> =>
   compileSolidity({
     name: "contracts",
     sources: await readSources(),
     cacheDir: buildDir,
-    dependencyTag: packageVersion("@openzeppelin/contracts"),
+    dependencyTag: `${packageVersion("@openzeppelin/contracts")} ${packageVersion("@uniswap/v4-core")}`,
   });

@@ -28,7 +28,9 @@ export const fundedAccounts = (): readonly DevAccount[] =>
 
 /**
  * Which dev account plays which role. Same on every chain. `empty` is index 10: derived from the same
- * mnemonic, so it has a known key, but anvil does not fund it and the seed never touches it.
+ * mnemonic, so it has a known key, but anvil does not fund it and the seed never touches it. The liquidity
+ * position roles (11 and up) are beyond anvil's funded accounts too: the seed funds them with
+ * `anvil_setBalance` and sends from them by impersonation (see {@link POSITION_ROLES}).
  */
 export const ROLE_ACCOUNT_INDEX = {
   deployer: 0,
@@ -42,9 +44,27 @@ export const ROLE_ACCOUNT_INDEX = {
   activityB: 8,
   activityC: 9,
   empty: 10,
+  liquidity: 11,
+  nftSender: 12,
+  nftReceiver: 13,
+  swapper: 14,
 } as const;
 
 export type WalletRole = keyof typeof ROLE_ACCOUNT_INDEX;
+
+/**
+ * Roles that hold the seeded liquidity positions (docs/devnet.md): `liquidity` holds one of every kind,
+ * `nftSender` minted the NFT it sent to `nftReceiver` and burned its other ones, `swapper` traded through
+ * the positions so they earned fees. Their own accounts keep the balances of the other roles untouched.
+ */
+export const POSITION_ROLES = ["liquidity", "nftSender", "nftReceiver", "swapper"] as const;
+export type PositionRole = (typeof POSITION_ROLES)[number];
+
+/** Every account with ether on the devnet: anvil's funded ten, then the position roles the seed funds. */
+export const devnetAccounts = (): readonly DevAccount[] => [
+  ...fundedAccounts(),
+  ...POSITION_ROLES.map((role) => devAccount(ROLE_ACCOUNT_INDEX[role])),
+];
 
 /** The address playing `role`. */
 export const roleAddress = (role: WalletRole): Address => devAccount(ROLE_ACCOUNT_INDEX[role]).address;

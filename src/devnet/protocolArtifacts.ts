@@ -17,6 +17,12 @@ const ARTIFACT_PATHS = {
   PoolSwapTest: "@uniswap/v4-core/out/PoolSwapTest.sol/PoolSwapTest.json",
   PositionManager: "@uniswap/v4-periphery/foundry-out/PositionManager.sol/PositionManager.json",
   StateView: "@uniswap/v4-periphery/foundry-out/StateView.sol/StateView.json",
+  AlgebraFactory: "@cryptoalgebra/integral-core/artifacts/contracts/AlgebraFactory.sol/AlgebraFactory.json",
+  AlgebraPoolDeployer:
+    "@cryptoalgebra/integral-core/artifacts/contracts/AlgebraPoolDeployer.sol/AlgebraPoolDeployer.json",
+  AlgebraPositionManager:
+    "@cryptoalgebra/integral-periphery/artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json",
+  AlgebraSwapRouter: "@cryptoalgebra/integral-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json",
 } as const;
 
 /** A protocol contract we deploy from its npm artifact. */

@@ -8,6 +8,7 @@ import type { CompiledContracts } from "./compileContracts.js";
 import { approveAllAmms, createMarkets } from "./createMarkets.js";
 import { deployContracts } from "./deployContracts.js";
 import { roleAddress } from "./devAccounts.js";
+import { seedLiquidityPositions } from "./positions/seedLiquidityPositions.js";
 import { HISTORY_HOURS_BEFORE_END, seedHistory } from "./seedHistory.js";
 import { seedPagingTokens } from "./seedPagingTokens.js";
 import { seedWallets } from "./seedWallets.js";
@@ -49,7 +50,8 @@ export const seedChain = async (options: {
     await approveAllAmms(client, contracts, deployer);
     const pools = await createMarkets(client, contracts, deployer);
     const positions = await seedWallets(client, contracts, pools);
-    log(`devnet ${spec.name}: contracts, markets and wallets seeded; mining history`);
+    const liquidity = await seedLiquidityPositions(client, spec, contracts, options.compiled, pools);
+    log(`devnet ${spec.name}: contracts, markets, wallets and liquidity positions seeded; mining history`);
     await seedHistory(client, contracts, pools, endTimestamp - 600);
     if (spec.pagingWallet) await seedPagingTokens(client, contracts, endTimestamp - 300);
     await client.rpc("evm_mine", [{ timestamp: endTimestamp, blocks: 1 }]);
@@ -61,6 +63,7 @@ export const seedChain = async (options: {
       contracts,
       pools,
       positions,
+      liquidity,
       headBlock: Number(head.number),
       headTimestamp: Number(head.timestamp),
     };

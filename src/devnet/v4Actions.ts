@@ -2,7 +2,13 @@ import { type Address, concatHex, encodeAbiParameters, type Hex, numberToHex } f
 import type { PoolKey } from "./poolMath.js";
 
 /** Action codes of v4-periphery's `Actions` library that the devnet uses. */
-const Action = { MINT_POSITION: 0x02, BURN_POSITION: 0x03, SETTLE_PAIR: 0x0d, TAKE_PAIR: 0x11 } as const;
+const Action = {
+  MINT_POSITION: 0x02,
+  BURN_POSITION: 0x03,
+  SETTLE_PAIR: 0x0d,
+  TAKE_PAIR: 0x11,
+  SWEEP: 0x14,
+} as const;
 
 const poolKeyParameter = {
   type: "tuple",
@@ -24,8 +30,8 @@ const unlockData = (actions: readonly number[], params: readonly Hex[]): Hex =>
 const currencyPair = (key: PoolKey): Hex =>
   encodeAbiParameters([{ type: "address" }, { type: "address" }], [key.currency0, key.currency1]);
 
-/** `modifyLiquidities` payload that mints a position to `owner`, paying both tokens through Permit2. */
-export const mintPositionData = (params: {
+/** What a V4 position mint needs. */
+export interface MintPositionParams {
   readonly key: PoolKey;
   readonly tickLower: number;
   readonly tickUpper: number;
@@ -33,9 +39,18 @@ export const mintPositionData = (params: {
   readonly amount0Max: bigint;
   readonly amount1Max: bigint;
   readonly owner: Address;
-}): Hex =>
+}
+
+/**
+ * `modifyLiquidities` payload that mints a position to `owner`, paying both tokens through Permit2. With
+ * `sweepEther`, a native-ETH pool's currency0 is paid from the call's value and the unused ether is swept
+ * back to the owner.
+ */
+export const mintPositionData = (params: MintPositionParams, sweepEther = false): Hex =>
   unlockData(
-    [Action.MINT_POSITION, Action.SETTLE_PAIR],
+    sweepEther
+      ? [Action.MINT_POSITION, Action.SETTLE_PAIR, Action.SWEEP]
+      : [Action.MINT_POSITION, Action.SETTLE_PAIR],
     [
       encodeAbiParameters(
         [
@@ -60,6 +75,14 @@ export const mintPositionData = (params: {
         ],
       ),
       currencyPair(params.key),
+      ...(sweepEther
+        ? [
+            encodeAbiParameters(
+              [{ type: "address" }, { type: "address" }],
+              [params.key.currency0, params.owner],
+            ),
+          ]
+        : []),
     ],
   );
 

@@ -1,11 +1,13 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Effect } from "effect";
 import { createTestClient, createWalletClient, type Hex, http, publicActions } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnvilInstance, startAnvil } from "../../../src/devnet/AnvilProcess.js";
+import { openBucket } from "../../../src/nats/JetStreamSetup.js";
 import { blocksOf, collectChainEvents } from "../../support/chainEvents.js";
 import { startFlakyProxy } from "../../support/flakyProxy.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
@@ -164,7 +166,15 @@ describe("chain follower", () => {
       { chainId: 1, name: "ethereum", rpcUrl: proxy.url },
     ]);
     const service = await startService(localNats, { chainsConfig: chains, roles: ["ingest"] });
-    const { events } = await collectChainEvents(await localNats.connectAs("api"));
+    const api = await localNats.connectAs("api");
+    const { events } = await collectChainEvents(api);
+    // With no start_block the follower starts at the head it first reads: send only once it has.
+    const status = await Effect.runPromise(openBucket(api, "ingest_status"));
+    await eventually(
+      async () => ((await status.get("1"))?.json<{ mode: string }>().mode ?? "starting") !== "starting",
+      10_000,
+      "the follower started",
+    );
     const first = await send(other.rpcUrl, 1n);
     await eventually(
       async () => blocksOf(events).some((b) => b.transactions.some((t) => t.hash === first)),

@@ -1,0 +1,154 @@
+import { type Address, zeroAddress } from "viem";
+import { positionManagerV4Abi, stateViewAbi } from "../abis.js";
+import {
+  approveMax,
+  approveThroughPermit2,
+  FAR_DEADLINE,
+  v4Initialize,
+  v4Mint,
+  v4Swap,
+} from "../ammActions.js";
+import { type ChainClient, execute } from "../ChainClient.js";
+import type { CompiledContracts } from "../compileContracts.js";
+import type { DeployedContracts } from "../deployContracts.js";
+import { roleAddress } from "../devAccounts.js";
+import { type PoolKey, sortPair, sqrtPriceX96FromAmounts, v4PoolId } from "../poolMath.js";
+import { units } from "../tokenSpecs.js";
+import { burnPositionData } from "../v4Actions.js";
+import { inPoolOrder, liquidityForAmounts, rangeAround } from "./positionMath.js";
+import type { LiquidityPurpose, SeededLiquidityPosition } from "./SeededLiquidityPosition.js";
+import { placeSwapCounterHook } from "./swapCounterHook.js";
+
+const FEE = 3000;
+const TICK_SPACING = 60;
+
+/** One of the positions' V4 pools, opened at 3,000 USDC per ETH. */
+interface V4Pool {
+  readonly key: PoolKey;
+  readonly weth: Address;
+  readonly sqrtPriceX96: bigint;
+  /** The currency bought with USDC: native ETH (address zero) or WETH. */
+  readonly native: boolean;
+}
+
+const openPool = (weth: Address, usdc: Address, hooks: Address, native: boolean): V4Pool => {
+  const [currency0, currency1] = native
+    ? [zeroAddress, usdc]
+    : sortPair({ address: weth }, { address: usdc }).map((side) => side.address);
+  const key: PoolKey = {
+    currency0: currency0!,
+    currency1: currency1!,
+    fee: FEE,
+    tickSpacing: TICK_SPACING,
+    hooks,
+  };
+  const ethSide = native ? zeroAddress : weth;
+  const opening = inPoolOrder(key.currency0, ethSide, units(1, 18), units(3_000, 6));
+  return {
+    key,
+    weth: ethSide,
+    sqrtPriceX96: sqrtPriceX96FromAmounts(opening.amount0, opening.amount1),
+    native,
+  };
+};
+
+/**
+ * Opens the V4 positions of docs/devnet.md: `liquidity` holds one in a native-ETH/USDC pool (currency0 is
+ * address zero) and one in a WETH/USDC pool whose hook counts swaps; `nftSender` opens a native-ETH
+ * position and burns it after the swaps (liquidity removed, fees and principal taken, NFT burned).
+ * `swapper` trades both ways through both pools, so the positions earn fees in both currencies.
+ */
+export const seedV4Positions = async (
+  client: ChainClient,
+  contracts: DeployedContracts,
+  compiled: CompiledContracts,
+  deployer: Address,
+): Promise<{ positions: SeededLiquidityPosition[]; hook: Address }> => {
+  const { poolManager, positionManager, poolSwapTest, stateView } = contracts.uniswapV4;
+  const { WETH: weth, USDC: usdc } = contracts.tokens;
+  const hook = await placeSwapCounterHook(client, compiled, deployer, poolManager);
+  const nativePool = openPool(weth, usdc, zeroAddress, true);
+  const hookedPool = openPool(weth, usdc, hook, false);
+  for (const pool of [nativePool, hookedPool])
+    await v4Initialize(client, deployer, poolManager, pool.key, pool.sqrtPriceX96);
+  for (const token of [weth, usdc]) {
+    for (const role of ["liquidity", "nftSender"] as const)
+      await approveThroughPermit2(client, roleAddress(role), token, positionManager);
+    await approveMax(client, roleAddress("swapper"), token, poolSwapTest);
+  }
+
+  const mints: ReadonlyArray<readonly [LiquidityPurpose, "liquidity" | "nftSender", V4Pool, number, number]> =
+    [
+      ["native_eth", "liquidity", nativePool, 1200, 2],
+      ["hooked", "liquidity", hookedPool, 1200, 2],
+      ["burned", "nftSender", nativePool, 1800, 1],
+    ];
+  const positions: SeededLiquidityPosition[] = [];
+  for (const [purpose, role, pool, halfWidth, ether] of mints) {
+    const poolId = v4PoolId(pool.key);
+    const [sqrtPriceX96, tick] = await client.publicClient.readContract({
+      address: stateView,
+      abi: stateViewAbi,
+      functionName: "getSlot0",
+      args: [poolId],
+    });
+    const range = rangeAround(tick, TICK_SPACING, -halfWidth, halfWidth);
+    const { amount0, amount1 } = inPoolOrder(
+      pool.key.currency0,
+      pool.weth,
+      units(ether, 18),
+      units(3_000 * ether, 6),
+    );
+    const owner = roleAddress(role);
+    const { tokenId } = await v4Mint(client, {
+      from: owner,
+      positionManager,
+      key: pool.key,
+      ...range,
+      liquidity: liquidityForAmounts(sqrtPriceX96, range.tickLower, range.tickUpper, amount0, amount1),
+      amount0Max: amount0,
+      amount1Max: amount1,
+      owner,
+      ...(pool.native ? { value: amount0 } : {}),
+    });
+    positions.push({
+      kind: "v4",
+      protocol: "UniswapV4",
+      wallet: role,
+      tokenId,
+      pool: poolId,
+      positionManager,
+      ...range,
+      purpose,
+    });
+  }
+
+  const swapper = roleAddress("swapper");
+  for (let round = 0; round < 3; round++) {
+    for (const pool of [nativePool, hookedPool]) {
+      // Sell 1 ETH (or WETH) for USDC, then buy it back with 3,000 USDC: the price ends where it started.
+      const ethIs0 = pool.key.currency0 === pool.weth;
+      const swap = (sellEth: boolean, amountIn: bigint) =>
+        v4Swap(client, {
+          from: swapper,
+          poolSwapTest,
+          key: pool.key,
+          zeroForOne: sellEth === ethIs0,
+          amountIn,
+          ...(pool.native && sellEth ? { value: amountIn } : {}),
+        });
+      await swap(true, units(1, 18));
+      await swap(false, units(3_000, 6));
+    }
+  }
+
+  const burned = positions.find((p) => p.purpose === "burned")!;
+  await execute(client, {
+    from: roleAddress("nftSender"),
+    address: positionManager,
+    abi: positionManagerV4Abi,
+    functionName: "modifyLiquidities",
+    args: [burnPositionData(nativePool.key, burned.tokenId!, roleAddress("nftSender")), FAR_DEADLINE],
+  });
+  return { positions, hook };
+};
