@@ -1,23 +1,81 @@
-import { access, mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type RunningDevnet, startDevnet } from "../../src/devnet/Devnet.js";
 import type { DevnetManifest } from "../../src/devnet/DevnetManifest.js";
 import { devnetPaths } from "../../src/devnet/devnetPaths.js";
+import { readSeed, SEED_VERSION } from "../../src/devnet/seedDevnet.js";
 
-/** The seed is made once per machine (about 35 s) and shared read-only by every test file. */
-const SEED_DIR = join(tmpdir(), "svc-devnet-seed");
+const DEVNET_SOURCES = fileURLToPath(new URL("../../src/devnet/", import.meta.url));
+/** Packages whose artifacts or binaries end up in the seed. */
+const SEED_PACKAGES = [
+  "@foundry-rs/anvil",
+  "@openzeppelin/contracts",
+  "solc",
+  "@uniswap/v2-core",
+  "@uniswap/v2-periphery",
+  "@uniswap/v3-core",
+  "@uniswap/v3-periphery",
+  "@uniswap/v4-core",
+  "@uniswap/v4-periphery",
+  "@cryptoalgebra/integral-core",
+  "@cryptoalgebra/integral-periphery",
+];
+
+/**
+ * What the seed is made from: the seed version, every source under src/devnet and the versions of the
+ * packages it deploys. A seed made by other code gets another key, so it is never reused.
+ */
+const seedKey = (): string => {
+  const hash = createHash("sha256").update(`seed ${SEED_VERSION}\n`);
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    )) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else hash.update(`${path.slice(DEVNET_SOURCES.length)}\n`).update(readFileSync(path));
+    }
+  };
+  walk(DEVNET_SOURCES);
+  // Read from node_modules directly: some packages' `exports` hide package.json from require.
+  for (const name of SEED_PACKAGES) {
+    const manifest = fileURLToPath(new URL(`../../node_modules/${name}/package.json`, import.meta.url));
+    hash.update(`${name}@${(JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version}\n`);
+  }
+  return `v${SEED_VERSION}-${hash.digest("hex").slice(0, 12)}`;
+};
+
+/** The seed is made once per machine and code version (35 s and up) and shared read-only by every test file. */
+const SEED_PREFIX = "svc-devnet-seed";
+const SEED_DIR = join(tmpdir(), `${SEED_PREFIX}-${seedKey()}`);
 const LOCK_DIR = `${SEED_DIR}.lock`;
 
-const exists = (path: string) =>
-  access(path).then(
-    () => true,
-    () => false,
-  );
+/**
+ * Removes the shared seeds of other code versions (each holds 300 MB of state dumps), except one that is
+ * being made right now (its lock exists).
+ */
+const removeStaleSeeds = async (): Promise<void> => {
+  const names = await readdir(tmpdir());
+  for (const name of names) {
+    // The unkeyed name is what older code used; per-test directories (svc-devnet-XXXXXX) never match.
+    const isSeed = name === SEED_PREFIX || name.startsWith(`${SEED_PREFIX}-v`);
+    if (!isSeed || name.endsWith(".lock") || join(tmpdir(), name) === SEED_DIR) continue;
+    if (names.includes(`${name}.lock`)) continue;
+    await rm(join(tmpdir(), name), { recursive: true, force: true });
+  }
+};
 
-/** Seeds the shared devnet once, whichever test file gets here first; the others wait for it. */
+/**
+ * Seeds the shared devnet once, whichever test file gets here first; the others wait for it. A seed counts
+ * only when `readSeed` accepts it (current seed version, every state dump present), so a half-written one
+ * is made again rather than half-used.
+ */
 const ensureSeed = async (): Promise<void> => {
-  const seeded = () => exists(devnetPaths(SEED_DIR).seedRecord);
+  const seeded = async () => (await readSeed(devnetPaths(SEED_DIR))) !== undefined;
   for (;;) {
     if (await seeded()) return;
     try {
@@ -27,7 +85,11 @@ const ensureSeed = async (): Promise<void> => {
       continue;
     }
     try {
-      if (!(await seeded())) await (await startDevnet({ dataDir: SEED_DIR })).stop();
+      if (!(await seeded())) {
+        await removeStaleSeeds();
+        await rm(SEED_DIR, { recursive: true, force: true });
+        await (await startDevnet({ dataDir: SEED_DIR })).stop();
+      }
     } finally {
       await rm(LOCK_DIR, { recursive: true, force: true });
     }
