@@ -1,5 +1,7 @@
 import type { KV } from "@nats-io/kv";
-import { Context, Effect, Layer } from "effect";
+import { Context, Effect, Layer, Schema } from "effect";
+import { ChainStatus } from "../contracts/Admin.js";
+import { mirrorBucket } from "../nats/mirrorBucket.js";
 import type { FollowerStatus } from "./FollowerStatus.js";
 
 /** Every chain follower's latest status, mirrored from the `ingest_status` bucket. */
@@ -15,21 +17,11 @@ export const layer = (bucket: KV): Layer.Layer<IngestStatusBook> =>
   Layer.scoped(
     IngestStatusBook,
     Effect.gen(function* () {
-      const statuses = new Map<number, FollowerStatus>();
-      const watch = yield* Effect.promise(() => bucket.watch({ key: ">" }));
-      yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
-      yield* Effect.forkScoped(
-        Effect.promise(async () => {
-          for await (const entry of watch) {
-            if (entry.operation !== "PUT") continue;
-            const status = entry.json<FollowerStatus>();
-            statuses.set(status.chain_id, status);
-          }
-        }),
-      );
+      // Keys are chain ids; a value that is not a status (a newer or older writer) is left out.
+      const statuses = yield* mirrorBucket(bucket, { key: ">", decode: Schema.parseJson(ChainStatus) });
       return {
         all: () => [...statuses.values()].sort((a, b) => a.chain_id - b.chain_id),
-        get: (chainId: number) => statuses.get(chainId),
+        get: (chainId: number) => statuses.get(String(chainId)),
       } as const;
     }),
   );

@@ -2,12 +2,25 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { Context, Effect, Layer } from "effect";
+import { Context, Effect, Layer, Schema } from "effect";
 import type { Role } from "../domain/Role.js";
+import { mirrorBucket } from "../nats/mirrorBucket.js";
 
 /** How often each role instance says it is alive, and how long one silence counts. */
 export const HEARTBEAT_MS = 5_000;
 export const LIVE_FOR_MS = 15_000;
+
+/** What a heartbeat says, stored under `<role>.<instance>` in the `presence` bucket. */
+const Heartbeat = Schema.Struct({
+  role: Schema.String,
+  instance: Schema.String,
+  host: Schema.String,
+  pid: Schema.Number,
+  /** The sender's ISO time (for people; liveness uses the broker's store time). */
+  at: Schema.String,
+});
+const HeartbeatJson = Schema.parseJson(Heartbeat);
+const encodeHeartbeat = Schema.encodeSync(HeartbeatJson);
 
 /**
  * Sends this process's heartbeat for `role` to the `presence` bucket as a plain
@@ -20,7 +33,7 @@ export const heartbeat = (nc: NatsConnection, role: Role) =>
     const beat = Effect.sync(() =>
       nc.publish(
         `$KV.presence.${role}.${instance}`,
-        JSON.stringify({ role, instance, host: hostname(), pid: process.pid, at: new Date().toISOString() }),
+        encodeHeartbeat({ role, instance, host: hostname(), pid: process.pid, at: new Date().toISOString() }),
       ),
     );
     yield* beat;
@@ -39,25 +52,15 @@ export const layer = (presence: KV, now: () => number = Date.now): Layer.Layer<P
   Layer.scoped(
     Presence,
     Effect.gen(function* () {
-      const lastSeen = new Map<string, number>();
-      const watch = yield* Effect.promise(() => presence.watch({ key: ">" }));
-      yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
-      yield* Effect.forkScoped(
-        Effect.promise(async () => {
-          for await (const entry of watch) {
-            if (entry.operation === "PUT") lastSeen.set(entry.key, entry.created.getTime());
-            else lastSeen.delete(entry.key);
-          }
-        }),
-      );
+      const beats = yield* mirrorBucket(presence, { key: ">", decode: HeartbeatJson });
       return {
         liveInstances: () => {
           const counts: Record<string, number> = {};
           const cutoff = now() - LIVE_FOR_MS;
-          for (const [key, at] of lastSeen) {
-            if (at < cutoff) continue;
-            const role = key.split(".")[0] ?? key;
-            counts[role] = (counts[role] ?? 0) + 1;
+          // The broker's store time, not the sender's clock: hosts' clocks may disagree.
+          for (const beat of beats.entries()) {
+            if (beat.created.getTime() < cutoff) continue;
+            counts[beat.value.role] = (counts[beat.value.role] ?? 0) + 1;
           }
           return counts;
         },

@@ -1,7 +1,7 @@
-import type { KV } from "@nats-io/kv";
-import { Context, Effect, Layer, Option, Schema } from "effect";
+import { Context, Effect, Layer, Schema } from "effect";
 import { Unauthenticated } from "../../contracts/ApiError.js";
 import { ApiKeyRecord, Team } from "../../domain/ApiKey.js";
+import { mirrorBucket } from "../../nats/mirrorBucket.js";
 import { hashApiKey, isWellFormedApiKey } from "./apiKeyFormat.js";
 import { findKeyByHash, findTeam, type KeyBuckets } from "./KeyStore.js";
 
@@ -30,37 +30,15 @@ export class KeyDirectory extends Context.Tag("app/api/keys/KeyDirectory")<
   }
 >() {}
 
-const decodeKey = Schema.decodeUnknownOption(Schema.parseJson(ApiKeyRecord));
-const decodeTeam = Schema.decodeUnknownOption(Schema.parseJson(Team));
-
-/** Mirrors a bucket's keys under `prefix` into `target`, forever (until the scope closes). */
-const mirror = <A>(kv: KV, prefix: string, decode: (s: string) => Option.Option<A>, target: Map<string, A>) =>
-  Effect.gen(function* () {
-    const watch = yield* Effect.promise(() => kv.watch({ key: `${prefix}.>` }));
-    yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
-    yield* Effect.forkScoped(
-      Effect.promise(async () => {
-        for await (const entry of watch) {
-          const id = entry.key.slice(prefix.length + 1);
-          if (entry.operation !== "PUT") {
-            target.delete(id);
-            continue;
-          }
-          const decoded = decode(entry.string());
-          if (Option.isSome(decoded)) target.set(id, decoded.value);
-        }
-      }),
-    );
-  });
-
 export const layer = (buckets: KeyBuckets): Layer.Layer<KeyDirectory> =>
   Layer.scoped(
     KeyDirectory,
     Effect.gen(function* () {
-      const keys = new Map<string, ApiKeyRecord>();
-      const teams = new Map<string, Team>();
-      yield* mirror(buckets.keys, "hash", decodeKey, keys);
-      yield* mirror(buckets.teams, "team", decodeTeam, teams);
+      const keys = yield* mirrorBucket(buckets.keys, {
+        key: "hash.>",
+        decode: Schema.parseJson(ApiKeyRecord),
+      });
+      const teams = yield* mirrorBucket(buckets.teams, { key: "team.>", decode: Schema.parseJson(Team) });
 
       const lookup = (hash: string) =>
         Effect.suspend(() => {
@@ -100,7 +78,7 @@ export const layer = (buckets: KeyBuckets): Layer.Layer<KeyDirectory> =>
         authenticate,
         authenticateCached,
         team: (teamId: string) => teams.get(teamId),
-        teams: () => [...teams.values()],
+        teams: () => teams.values(),
       } as const;
     }),
   );

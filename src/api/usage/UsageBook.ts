@@ -1,6 +1,7 @@
 import type { KV } from "@nats-io/kv";
-import { Context, Effect, Layer } from "effect";
+import { Context, Effect, Layer, Schema } from "effect";
 import { hourKey, hourStart, monthKey, UsageRow } from "../../domain/Usage.js";
+import { mirrorBucket } from "../../nats/mirrorBucket.js";
 import type { HourAggregate, MonthAggregate } from "./usageAggregates.js";
 
 /**
@@ -17,6 +18,11 @@ export class UsageBook extends Context.Tag("app/api/usage/UsageBook")<
   }
 >() {}
 
+/** A stored `month.<YYYYMM>` aggregate (usageAggregates.ts). */
+const MonthAggregateJson: Schema.Schema<MonthAggregate, string> = Schema.parseJson(
+  Schema.Struct({ seq: Schema.Number, teams: Schema.Record({ key: Schema.String, value: Schema.Number }) }),
+);
+
 /** Longest range an operator can ask for at once: 31 days of hours. */
 export const MAX_HOURS = 31 * 24;
 
@@ -24,16 +30,7 @@ export const layer = (usage: KV, now: () => number = Date.now): Layer.Layer<Usag
   Layer.scoped(
     UsageBook,
     Effect.gen(function* () {
-      const months = new Map<string, MonthAggregate>();
-      const watch = yield* Effect.promise(() => usage.watch({ key: "month.>" }));
-      yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
-      yield* Effect.forkScoped(
-        Effect.promise(async () => {
-          for await (const entry of watch) {
-            if (entry.operation === "PUT") months.set(entry.key.slice("month.".length), entry.json());
-          }
-        }),
-      );
+      const months = yield* mirrorBucket(usage, { key: "month.>", decode: MonthAggregateJson });
 
       const rows = (fromMs: number, toMs: number, teamId?: string) =>
         Effect.promise(async () => {
