@@ -1,0 +1,136 @@
+import { type Address, type Hex, zeroAddress } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ManifestChain, ManifestLiquidityPosition } from "../../../src/devnet/DevnetManifest.js";
+import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js";
+import {
+  abi,
+  algebraPositionsAbi,
+  clientFor,
+  collectable,
+  int24At,
+  rangeStatus,
+  v4Fees,
+  v4PoolId,
+} from "./positionReads.js";
+
+let env: TestDevnet;
+
+beforeAll(async () => {
+  env = await startTestDevnet();
+});
+
+afterAll(async () => {
+  await env?.stop();
+});
+
+const seededChains = (): ManifestChain[] =>
+  env.manifest.chains.filter((c) => c.liquidity_positions.length > 0);
+const ofKind = (chain: ManifestChain, kind: ManifestLiquidityPosition["kind"]) =>
+  chain.liquidity_positions.filter((p) => p.kind === kind);
+const id = (p: ManifestLiquidityPosition) => BigInt(p.token_id!);
+
+describe("devnet V4 and Algebra positions", () => {
+  it("behavior: V4 positions sit in a native-ETH pool and in a pool whose hook counted the swaps, in range, with fees", async () => {
+    for (const chain of seededChains()) {
+      const client = clientFor(chain);
+      const stateView = chain.contracts.uniswap_v4_state_view as Address;
+      const hook = chain.contracts.uniswap_v4_swap_counter_hook as Address;
+      for (const p of ofKind(chain, "v4")) {
+        const manager = p.position_manager as Address;
+        expect(manager).toBe(chain.contracts.uniswap_v4_position_manager);
+        const [key, info] = await client.readContract({
+          address: manager,
+          abi,
+          functionName: "getPoolAndPositionInfo",
+          args: [id(p)],
+        });
+        if (p.purpose === "burned") {
+          expect(
+            await client.readContract({
+              address: manager,
+              abi,
+              functionName: "getPositionLiquidity",
+              args: [id(p)],
+            }),
+          ).toBe(0n);
+          continue;
+        }
+        expect(
+          await client.readContract({ address: manager, abi, functionName: "ownerOf", args: [id(p)] }),
+        ).toBe(p.owner);
+        expect(v4PoolId(key)).toBe(p.pool);
+        expect([int24At(info, 8), int24At(info, 32)]).toEqual([p.tick_lower, p.tick_upper]);
+        expect(
+          await client.readContract({
+            address: manager,
+            abi,
+            functionName: "getPositionLiquidity",
+            args: [id(p)],
+          }),
+        ).toBeGreaterThan(0n);
+        const [, tick] = await client.readContract({
+          address: stateView,
+          abi,
+          functionName: "getSlot0",
+          args: [p.pool as Hex],
+        });
+        expect(rangeStatus(tick, p.tick_lower!, p.tick_upper!)).toBe("in_range");
+        const [fees0, fees1] = await v4Fees(client, chain, p);
+        expect(fees0 > 0n && fees1 > 0n, `${chain.name} ${p.purpose} fees`).toBe(true);
+        if (p.purpose === "native_eth") {
+          expect(key.currency0).toBe(zeroAddress);
+          expect(key.hooks).toBe(zeroAddress);
+        } else {
+          expect(key.hooks.toLowerCase()).toBe(hook.toLowerCase());
+          // The PoolManager only calls hooks whose flag bits are in the address: AFTER_SWAP_FLAG alone.
+          expect(BigInt(hook) & 0x3fffn).toBe(0x40n);
+          const swaps = await client.readContract({
+            address: hook,
+            abi,
+            functionName: "swapCount",
+            args: [p.pool as Hex],
+          });
+          expect(swaps).toBe(6n);
+        }
+      }
+    }
+  });
+
+  it("behavior: Algebra NFTs on base come from the Algebra factory's pool, are in range and earned fees", async () => {
+    const chain = env.manifest.chains.find((c) => c.chain_id === 8453)!;
+    const client = clientFor(chain);
+    const algebra = ofKind(chain, "algebra");
+    expect(algebra).toHaveLength(2);
+    for (const p of algebra) {
+      const manager = p.position_manager as Address;
+      expect(manager).toBe(chain.contracts.algebra_position_manager);
+      expect(
+        await client.readContract({ address: manager, abi, functionName: "ownerOf", args: [id(p)] }),
+      ).toBe(p.owner);
+      const [, , token0, token1, deployer, lower, upper, liquidity] = await client.readContract({
+        address: manager,
+        abi: algebraPositionsAbi,
+        functionName: "positions",
+        args: [id(p)],
+      });
+      expect(deployer).toBe(zeroAddress);
+      expect([lower, upper]).toEqual([p.tick_lower, p.tick_upper]);
+      expect(liquidity).toBeGreaterThan(0n);
+      const pool = await client.readContract({
+        address: chain.contracts.algebra_factory as Address,
+        abi,
+        functionName: "poolByPair",
+        args: [token0, token1],
+      });
+      expect(pool).toBe(p.pool);
+      const [, tick] = await client.readContract({ address: pool, abi, functionName: "globalState" });
+      expect(rangeStatus(tick, lower, upper)).toBe("in_range");
+      const [fees0, fees1] = await collectable(client, p);
+      expect(fees0 > 0n && fees1 > 0n).toBe(true);
+    }
+    for (const other of env.manifest.chains.filter((c) => c.chain_id !== 8453)) {
+      expect(ofKind(other, "algebra")).toEqual([]);
+      expect(other.contracts.algebra_factory).toBeUndefined();
+    }
+  });
+});
