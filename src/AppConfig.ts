@@ -37,6 +37,12 @@ export interface AppSettings {
   readonly rateLimitBurst: number;
   /** Wallet reads (per wallet, chain and block) kept in memory per API worker; 0 turns the cache off. */
   readonly balancesCacheEntries: number;
+  /** Approximate MB those wallet reads may hold together (a 1,200-token wallet weighs hundreds of small ones). */
+  readonly balancesCacheMb: number;
+  /** Approximate MB of index views (wallet tokens, token pools, token metadata) kept in memory per API worker. */
+  readonly indexCacheMb: number;
+  /** Approximate MB of historical prices (per chain, block and token) kept in memory per API worker. */
+  readonly priceHistoryCacheMb: number;
   /** Whether webhook URLs may use plain http; default: only with the embedded devnet. */
   readonly webhookAllowHttp: boolean;
   /** Non-public webhook targets accepted anyway: host names, IP addresses, CIDR ranges. */
@@ -236,6 +242,9 @@ const settingsFields = Config.all({
   rateLimitRps: integer("RATE_LIMIT_RPS", 100, 1, 1_000_000),
   rateLimitBurst: integer("RATE_LIMIT_BURST", 200, 1, 1_000_000),
   balancesCacheEntries: integer("BALANCES_CACHE_ENTRIES", 5_000, 0, 10_000_000),
+  balancesCacheMb: integer("BALANCES_CACHE_MB", 64, 1, 65_536),
+  indexCacheMb: integer("INDEX_CACHE_MB", 64, 1, 65_536),
+  priceHistoryCacheMb: integer("PRICE_HISTORY_CACHE_MB", 16, 1, 65_536),
   webhookAllowHttp: boolean("WEBHOOK_ALLOW_HTTP"),
   webhookAllowedHosts,
   webhookMaxPerTeam: integer("WEBHOOK_MAX_PER_TEAM", 100, 1, 100_000),

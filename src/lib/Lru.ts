@@ -1,32 +1,97 @@
-/** A least-recently-used map with a fixed capacity (Map keeps insertion order; a hit re-inserts). */
+/** A memory budget for an Lru whose entries vary in size. */
+export interface ByteBudget<K, V> {
+  /** Most bytes the entries may hold together (approximately, as `sizeOf` counts them). */
+  readonly maxBytes: number;
+  /** Approximate bytes of one entry, key included. */
+  readonly sizeOf: (key: K, value: V) => number;
+}
+
+interface Slot<V> {
+  readonly value: V;
+  bytes: number;
+}
+
+/**
+ * A least-recently-used map bounded by entries and, optionally, by bytes (Map
+ * keeps insertion order; a hit re-inserts). Either bound evicts the least
+ * recently used entries; a value larger than the whole budget is not kept.
+ */
 export class Lru<K, V> {
-  readonly #entries = new Map<K, V>();
-  constructor(readonly capacity: number) {}
+  readonly #entries = new Map<K, Slot<V>>();
+  readonly #budget: ByteBudget<K, V> | undefined;
+  #bytes = 0;
+
+  constructor(
+    readonly capacity: number,
+    budget?: ByteBudget<K, V>,
+  ) {
+    this.#budget = budget;
+  }
 
   get(key: K): V | undefined {
-    const value = this.#entries.get(key);
-    if (value === undefined) return undefined;
+    const slot = this.#entries.get(key);
+    if (slot === undefined) return undefined;
     this.#entries.delete(key);
-    this.#entries.set(key, value);
-    return value;
+    this.#entries.set(key, slot);
+    return slot.value;
+  }
+
+  /** The value without marking it as recently used. */
+  peek(key: K): V | undefined {
+    return this.#entries.get(key)?.value;
   }
 
   set(key: K, value: V): void {
+    this.delete(key);
     if (this.capacity === 0) return;
-    this.#entries.delete(key);
-    this.#entries.set(key, value);
-    if (this.#entries.size > this.capacity) this.#entries.delete(this.#entries.keys().next().value as K);
+    const bytes = this.#budget?.sizeOf(key, value) ?? 0;
+    if (this.#budget !== undefined && bytes > this.#budget.maxBytes) return;
+    this.#entries.set(key, { value, bytes });
+    this.#bytes += bytes;
+    this.#evict();
+  }
+
+  /**
+   * Counts the entry's size again, for values that grow after they are stored
+   * (a pending read that resolves); no-op when `key` no longer holds `value`.
+   */
+  resize(key: K, value: V): void {
+    const slot = this.#entries.get(key);
+    if (slot === undefined || slot.value !== value || this.#budget === undefined) return;
+    const bytes = this.#budget.sizeOf(key, slot.value);
+    this.#bytes += bytes - slot.bytes;
+    slot.bytes = bytes;
+    if (bytes > this.#budget.maxBytes) this.delete(key);
+    else this.#evict();
   }
 
   clear(): void {
     this.#entries.clear();
+    this.#bytes = 0;
   }
 
   delete(key: K): void {
+    const slot = this.#entries.get(key);
+    if (slot === undefined) return;
     this.#entries.delete(key);
+    this.#bytes -= slot.bytes;
   }
 
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** Approximate bytes held, as the budget's `sizeOf` counts them (0 without a budget). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  #evict() {
+    const maxBytes = this.#budget?.maxBytes ?? Number.POSITIVE_INFINITY;
+    while (this.#entries.size > this.capacity || this.#bytes > maxBytes) {
+      const oldest = this.#entries.keys().next();
+      if (oldest.done === true) return;
+      this.delete(oldest.value);
+    }
   }
 }
