@@ -52,7 +52,14 @@ const ensureBucket = (nc: NatsConnection, jsm: JetStreamManager, name: BucketNam
       const maxAge = wanted.ttl * 1_000_000;
       if (info.config.max_msgs_per_subject === wanted.history && info.config.max_age === maxAge)
         return "unchanged";
-      await jsm.streams.update(info.config.name, { max_msgs_per_subject: wanted.history, max_age: maxAge });
+      // The server refuses a duplicate window longer than the values live (a TTL given to a bucket later).
+      const window =
+        maxAge > 0 ? Math.min(info.config.duplicate_window, maxAge) : info.config.duplicate_window;
+      await jsm.streams.update(info.config.name, {
+        max_msgs_per_subject: wanted.history,
+        max_age: maxAge,
+        duplicate_window: window,
+      });
       return "updated";
     },
     catch: (cause) => new JetStreamSetupError({ name: `bucket ${name}`, cause }),

@@ -166,7 +166,8 @@ describe("NATS permissions of nats.conf: what each role does still works", () =>
     const names = (outcomes: ReadonlyArray<{ name: string; outcome: string }>, outcome: string) =>
       outcomes.filter((o) => o.outcome === outcome).map((o) => o.name);
     const jsm = await jetstreamManager(provision);
-    await jsm.streams.update("KV_presence", { max_age: 60_000_000_000 });
+    // As if `presence` had been created without its TTL (keeping values forever, a 2-minute duplicate window).
+    await jsm.streams.update("KV_presence", { max_age: 0, duplicate_window: 120_000_000_000 });
     expect(await jsm.streams.delete("CHAIN_EVENTS")).toBe(true);
     const first = await Effect.runPromise(provisionJetStream(provision));
     expect(names(first, "created")).toEqual(["stream CHAIN_EVENTS"]);
