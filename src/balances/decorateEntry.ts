@@ -1,5 +1,6 @@
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import type { IndexedPool } from "../indexer/IndexRecords.js";
+import { logoUrl } from "../logos/logoUrl.js";
 import type { PriceQuote } from "../pricing/selectPrices.js";
 import type { BalanceEntry } from "./toBalanceEntry.js";
 
@@ -31,12 +32,6 @@ const poolOf = (chainId: number, pool: IndexedPool) => ({
   chain_id: chainId,
   tokens: [pool.token0, pool.token1],
 });
-
-/** Our own logo route: public and cacheable, because browsers load logos without a key. */
-export const logoUrl = (publicUrl: string, chainId: number, address: string) =>
-  address === "native"
-    ? `${publicUrl}/beta/token/logo/${chainId}`
-    : `${publicUrl}/beta/token/logo/${chainId}/${address}`;
 
 /** Adds `token_metadata` (logo, url) and `pool` when `metadata` asks for them. */
 export const decorateEntry = (

@@ -1,11 +1,9 @@
 import type { ChainConfig } from "../chains/ChainsConfig.js";
+import { LOW_LIQUIDITY_USD } from "../pricing/liquidityThresholds.js";
 import { toUnits } from "../pricing/poolMath.js";
 import type { Holding } from "./ChainHoldings.js";
 
-/** Pools under this USD size mark prices as unreliable (spec section 8). */
-export const LOW_LIQUIDITY_USD = 10_000;
-/** Tokens priced from pools under this size are dropped by `exclude_spam_tokens`. */
-export const SPAM_LIQUIDITY_USD = 100;
+export { SPAM_LIQUIDITY_USD } from "../pricing/liquidityThresholds.js";
 
 /** A balance entry of spec 2.2 before optional fields (historical prices, metadata) are added. */
 export interface BalanceEntry {

@@ -30,6 +30,7 @@ import * as IndexReader from "../indexer/IndexReader.js";
 import * as IngestStatusBook from "../ingest/IngestStatusBook.js";
 import { awaitStreams, openBucket } from "../nats/JetStreamSetup.js";
 import { NatsConnections } from "../nats/NatsConnections.js";
+import * as Positions from "../positions/Positions.js";
 import * as Presence from "../presence/Presence.js";
 import { Level } from "../storage/Level.js";
 import * as DeliveryLayer from "../webhooks/delivery/DeliveryLayer.js";
@@ -49,6 +50,7 @@ type ApiServices =
   | KeyDirectory.KeyDirectory
   | IngestStatusBook.IngestStatusBook
   | Balances.Balances
+  | Positions.Positions
   | CursorSecret.CursorSecret
   | Level
   | IndexReader.Index
@@ -99,6 +101,12 @@ export const apiRole = Effect.gen(function* () {
     IngestStatusBook.layer(ingestStatus),
     CursorSecret.layer(settings),
     Balances.layer,
+    Positions.layer({
+      publicUrl: config.publicUrl,
+      // Positions share the wallet-read budget settings of balances: the same wallets, the same keys.
+      cacheEntries: config.balancesCacheEntries,
+      cacheBytes: config.balancesCacheMb * 1024 * 1024,
+    }),
     WebhookPolicy.layer,
     WebhookStore.layer(webhookBuckets),
     // Starts an actor for every stored webhook (and its outbox queue) before any route is served.

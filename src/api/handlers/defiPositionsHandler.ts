@@ -1,18 +1,38 @@
 import { Effect } from "effect";
-import { Unavailable } from "../../contracts/ApiError.js";
+import { AppConfig } from "../../AppConfig.js";
+import { Chains } from "../../chains/Chains.js";
+import { chainErrors } from "../../chains/readEachChain.js";
+import { selectChains } from "../../chains/selectChains.js";
 import { defiPositions } from "../../contracts/Positions.js";
+import { aggregatePositions, comparePositions } from "../../positions/aggregatePositions.js";
+import { Positions } from "../../positions/Positions.js";
 import { route } from "../Handler.js";
 
 /**
- * GET /beta/evm/defi/positions/{address}: the spec declares the endpoint
- * currently unavailable, so it answers 503 (after authentication, at 0 CU).
+ * GET /beta/evm/defi/positions/{address}: the wallet's positions on the requested chains
+ * (default: the `default` chains serving positions), with aggregations. 2 CU per chain served.
  */
-export const defiPositionsRoute = route(defiPositions, () =>
-  Effect.fail(
-    new Unavailable({
-      code: "ENDPOINT_UNAVAILABLE",
-      message:
-        "The DeFi positions endpoint is currently unavailable: it is being rebuilt for wider protocol and chain coverage.",
-    }),
-  ),
+export const defiPositionsRoute = route(defiPositions, ({ params, query }) =>
+  Effect.gen(function* () {
+    const config = yield* AppConfig;
+    const { chains, warnings } = yield* selectChains(
+      yield* Chains,
+      "defi_positions",
+      query.chain_ids,
+      "Positions",
+      config.publicUrl,
+    );
+    const snapshot = yield* (yield* Positions).get(params.address, chains);
+    const positions = snapshot.reads.flatMap((read) => read.value).sort(comparePositions);
+    return {
+      cu: 2 * chains.length,
+      body: {
+        wallet_address: params.address,
+        positions,
+        aggregations: aggregatePositions(positions),
+        ...chainErrors(snapshot.failures, "Positions"),
+        ...(warnings.length === 0 ? {} : { warnings }),
+      },
+    };
+  }),
 );

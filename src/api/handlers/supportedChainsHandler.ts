@@ -14,7 +14,7 @@ export const supportedChainsRoute = route(supportedChains, () =>
         chain_id: chain.chain_id,
         tags: chain.tags,
         balances: { supported: registry.supports(chain, "balances") },
-        defi_positions: { supported: false },
+        defi_positions: { supported: registry.supports(chain, "defi_positions") },
         subscriptions: { supported: registry.supports(chain, "subscriptions") },
       })),
     },

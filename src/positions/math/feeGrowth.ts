@@ -23,8 +23,10 @@ export interface FeeGrowthReads {
  * below the lower tick and above the upper tick, subtracted from the global growth, all modulo 2^256.
  */
 export const feeGrowthInside = (reads: FeeGrowthReads): bigint => {
-  const below = reads.tickCurrent >= reads.tickLower ? reads.lowerOutside : sub256(reads.global, reads.lowerOutside);
-  const above = reads.tickCurrent < reads.tickUpper ? reads.upperOutside : sub256(reads.global, reads.upperOutside);
+  const below =
+    reads.tickCurrent >= reads.tickLower ? reads.lowerOutside : sub256(reads.global, reads.lowerOutside);
+  const above =
+    reads.tickCurrent < reads.tickUpper ? reads.upperOutside : sub256(reads.global, reads.upperOutside);
   return sub256(sub256(reads.global, below), above);
 };
 

@@ -4,7 +4,7 @@ import { Q96, sqrtPriceAtTick } from "./tickMath.js";
 export const amount0Delta = (sqrtA: bigint, sqrtB: bigint, liquidity: bigint): bigint => {
   const [low, high] = sqrtA < sqrtB ? [sqrtA, sqrtB] : [sqrtB, sqrtA];
   if (low === 0n) return 0n;
-  return (((liquidity << 96n) * (high - low)) / high) / low;
+  return ((liquidity << 96n) * (high - low)) / high / low;
 };
 
 /** Token1 between two sqrt prices for `liquidity`, rounded down (SqrtPriceMath.getAmount1Delta). */
@@ -28,7 +28,9 @@ export interface RangeState {
  * Uniswap SDKs (`Position.amount0/amount1`) and a burn would pay them: all token0 below the
  * range, all token1 above it, both inside.
  */
-export const positionAmounts = (state: RangeState): { readonly amount0: bigint; readonly amount1: bigint } => {
+export const positionAmounts = (
+  state: RangeState,
+): { readonly amount0: bigint; readonly amount1: bigint } => {
   const lower = sqrtPriceAtTick(state.tickLower);
   const upper = sqrtPriceAtTick(state.tickUpper);
   if (state.tickCurrent < state.tickLower)

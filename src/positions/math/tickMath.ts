@@ -37,7 +37,8 @@ const FACTORS: ReadonlyArray<bigint> = [
 
 /** sqrt(1.0001^tick) * 2^96, rounded up as TickMath does; throws outside [MIN_TICK, MAX_TICK]. */
 export const sqrtPriceAtTick = (tick: number): bigint => {
-  if (!Number.isInteger(tick) || tick < MIN_TICK || tick > MAX_TICK) throw new RangeError(`tick ${tick} out of range`);
+  if (!Number.isInteger(tick) || tick < MIN_TICK || tick > MAX_TICK)
+    throw new RangeError(`tick ${tick} out of range`);
   const absTick = Math.abs(tick);
   let ratio = (absTick & 1) !== 0 ? 0xfffcb933bd6fad37aa2d162d1a594001n : 1n << 128n;
   FACTORS.forEach((factor, i) => {

@@ -1,6 +1,6 @@
-import { logoUrl } from "../../balances/decorateEntry.js";
-import { LOW_LIQUIDITY_USD } from "../../balances/toBalanceEntry.js";
 import type { ChainBlock } from "../../domain/ChainBlock.js";
+import { logoUrl } from "../../logos/logoUrl.js";
+import { LOW_LIQUIDITY_USD } from "../../pricing/liquidityThresholds.js";
 import { toUnits } from "../../pricing/poolMath.js";
 import type { WebhookRecord } from "../WebhookRecord.js";
 import type { BalanceTouch } from "./balanceTouches.js";

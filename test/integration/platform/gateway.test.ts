@@ -58,7 +58,7 @@ describe("gateway and api workers", () => {
           chain_id: 1,
           tags: ["default", "mainnet"],
           balances: { supported: true },
-          defi_positions: { supported: false },
+          defi_positions: { supported: true },
           subscriptions: { supported: true },
         },
       ],
@@ -184,16 +184,17 @@ describe("gateway and api workers", () => {
     expect(huge.headers.get("x-compute-units")).toBe("0");
   });
 
-  it("behavior: the DeFi positions endpoint authenticates, then answers 503 unavailable at 0 CU", async () => {
+  it("behavior: the DeFi positions endpoint authenticates, then answers at 2 CU per chain", async () => {
     expect((await get("/beta/evm/defi/positions/0xd8da6bf26964af9d7eed9e03e53415d37aa96045")).status).toBe(
       401,
     );
     const res = await get("/beta/evm/defi/positions/0xd8da6bf26964af9d7eed9e03e53415d37aa96045", withKey());
-    expect(res.status).toBe(503);
-    expect(res.headers.get("x-compute-units")).toBe("0");
-    expect(await res.json()).toMatchObject({
-      code: "ENDPOINT_UNAVAILABLE",
-      error: expect.stringMatching(/currently unavailable/),
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-compute-units")).toBe("2");
+    expect(await res.json()).toEqual({
+      wallet_address: "0xd8da6bf26964af9d7eed9e03e53415d37aa96045",
+      positions: [],
+      aggregations: { total_usd_value: 0, total_by_chain: {} },
     });
   });
 

@@ -1,0 +1,77 @@
+import { Effect } from "effect";
+import { Unavailable } from "../contracts/ApiError.js";
+import type { ChainConfig } from "./ChainsConfig.js";
+
+/** One chain's successful read, at the block it was read at. */
+export interface ChainRead<A> {
+  readonly chain: ChainConfig;
+  readonly block: number;
+  readonly value: A;
+}
+
+/** A chain that could not be read, as the `errors.chain_errors` of a response shows it. */
+export interface ChainFailure {
+  readonly chain_id: number;
+  readonly description: string;
+}
+
+export interface EachChainRead<A> {
+  readonly reads: ReadonlyArray<ChainRead<A>>;
+  readonly failures: ReadonlyArray<ChainFailure>;
+}
+
+/** The first line of a failure, cut short: node errors can be pages long and carry URLs. */
+const reasonOf = (error: unknown): string =>
+  (error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error)).slice(0, 200);
+
+/**
+ * Reads every chain in parallel at the block each is pinned to, or else at the block its index
+ * has reached, so one chain's slow or failing node neither delays nor fails the others. A chain
+ * that fails becomes a failure in the answer; when every chain fails, the request is a 503.
+ * `what` names the data in failure descriptions ("Balances", "Positions").
+ */
+export const readEachChain = <A>(options: {
+  readonly chains: ReadonlyArray<ChainConfig>;
+  readonly blockOf: (chain: ChainConfig) => Promise<number | undefined>;
+  readonly read: (chain: ChainConfig, block: number) => Promise<A>;
+  readonly what: string;
+}): Effect.Effect<EachChainRead<A>, Unavailable> =>
+  Effect.gen(function* () {
+    const settled = yield* Effect.promise(() =>
+      Promise.allSettled(
+        options.chains.map(async (chain) => {
+          const block = await options.blockOf(chain);
+          if (block === undefined) throw new Error("the chain is not indexed yet");
+          return { chain, block, value: await options.read(chain, block) };
+        }),
+      ),
+    );
+    const reads: Array<ChainRead<A>> = [];
+    const failures: Array<ChainFailure> = [];
+    settled.forEach((result, i) => {
+      if (result.status === "fulfilled") reads.push(result.value);
+      else
+        failures.push({
+          chain_id: options.chains[i]!.chain_id,
+          description: `${options.what} could not be read: ${reasonOf(result.reason)}`,
+        });
+    });
+    if (options.chains.length > 0 && reads.length === 0) {
+      return yield* new Unavailable({
+        code: "CHAINS_UNAVAILABLE",
+        message: "No requested chain could be read right now; retry shortly.",
+      });
+    }
+    return { reads, failures };
+  });
+
+/** The `errors` member of a response with failed chains, or nothing when every chain answered. */
+export const chainErrors = (failures: ReadonlyArray<ChainFailure>, what: string) =>
+  failures.length === 0
+    ? {}
+    : {
+        errors: {
+          error_message: `Some chains could not be read; their ${what.toLowerCase()} are missing.`,
+          chain_errors: failures,
+        },
+      };

@@ -1,0 +1,65 @@
+import { Context, Effect, Layer } from "effect";
+import { ChainClients } from "../chains/ChainClients.js";
+import type { ChainConfig } from "../chains/ChainsConfig.js";
+import { type EachChainRead, readEachChain } from "../chains/readEachChain.js";
+import type { Unavailable } from "../contracts/ApiError.js";
+import type { Position } from "../contracts/Positions.js";
+import { Index } from "../indexer/IndexReader.js";
+import { makeReadCache } from "../lib/readCache.js";
+import { readChainPositions } from "./readChainPositions.js";
+
+/** A wallet's positions on the chains asked for, with the chains that could not be read. */
+export type PositionsSnapshot = EachChainRead<ReadonlyArray<Position>>;
+
+/**
+ * The positions pipeline, parallel to balances: per chain, discovery from the index, one
+ * multicall at the block the index has reached (position reads and pricing together), values at
+ * the pricing service's prices, shapes of spec 2.3. Reads are cached per (wallet, chain, block)
+ * and shared by concurrent identical requests; a newly indexed block is a new key, so a change
+ * is visible on the first request after its block is indexed.
+ */
+export class Positions extends Context.Tag("app/positions/Positions")<
+  Positions,
+  {
+    /** Reads every chain; a chain that fails is reported, not fatal, unless all fail (503). */
+    readonly get: (
+      wallet: string,
+      chains: ReadonlyArray<ChainConfig>,
+    ) => Effect.Effect<PositionsSnapshot, Unavailable>;
+  }
+>() {}
+
+export interface PositionsSettings {
+  /** Base URL of logo links. */
+  readonly publicUrl: string;
+  /** Chain reads kept in memory (0 turns the cache off) and their approximate byte budget. */
+  readonly cacheEntries: number;
+  readonly cacheBytes: number;
+}
+
+export const layer = (settings: PositionsSettings): Layer.Layer<Positions, never, ChainClients | Index> =>
+  Layer.effect(
+    Positions,
+    Effect.gen(function* () {
+      const clients = yield* ChainClients;
+      const index = (yield* Index).reader;
+      const cache = makeReadCache<ReadonlyArray<Position>>(settings.cacheEntries, settings.cacheBytes);
+
+      const read = (wallet: string, chain: ChainConfig, block: number) =>
+        cache.through(`${wallet}|${chain.chain_id}|${block}`, async () => {
+          const client = clients.get(chain.chain_id);
+          if (client === undefined) throw new Error("no RPC client for this chain");
+          return readChainPositions(client, index, { chain, wallet, block, publicUrl: settings.publicUrl });
+        });
+
+      const get = (wallet: string, chains: ReadonlyArray<ChainConfig>) =>
+        readEachChain({
+          chains,
+          blockOf: async (chain) => (await index.checkpoint(chain.chain_id))?.number,
+          read: (chain, block) => read(wallet, chain, block),
+          what: "Positions",
+        }).pipe(Effect.withSpan("Positions.get", { attributes: { chains: chains.length } }));
+
+      return { get } as const;
+    }),
+  );

@@ -1,0 +1,58 @@
+import type { ChainConfig } from "../chains/ChainsConfig.js";
+import type { IndexReader, WalletPositionNft } from "../indexer/IndexReader.js";
+import type { IndexedPool } from "../indexer/IndexRecords.js";
+import { positionManagersOf } from "../indexer/planPositionNfts.js";
+import type { PositionManager } from "../indexer/positionNftEvents.js";
+
+/** A position NFT the wallet holds, with its manager and pool as the index knows them. */
+export interface HeldNft {
+  readonly nft: WalletPositionNft;
+  readonly manager: PositionManager;
+  readonly pool: IndexedPool;
+  readonly tickLower: number;
+  readonly tickUpper: number;
+}
+
+/** Everything the index says the wallet may hold positions in on one chain. */
+export interface Candidates {
+  /** Constant-product pools of registry factories whose LP token the wallet touched. */
+  readonly lpPools: ReadonlyArray<IndexedPool>;
+  readonly nfts: ReadonlyArray<HeldNft>;
+}
+
+/**
+ * Finds where a wallet may hold positions on a chain, from the index only: LP tokens of known
+ * V2 factories among the tokens it touched, and the registry position NFTs it holds with the
+ * pool each was minted in. NFTs minted before the index's history (pool unknown) are left out.
+ */
+export const discoverPositions = async (
+  index: IndexReader,
+  chain: ChainConfig,
+  wallet: string,
+): Promise<Candidates> => {
+  const touched = (await index.touchedTokens(wallet)).filter(
+    (t) => t.chain_id === chain.chain_id && t.standard === "erc20",
+  );
+  const pools = await index.pools(
+    chain.chain_id,
+    touched.map((t) => t.token),
+  );
+  const lpPools = pools.filter((pool): pool is IndexedPool => pool !== undefined && pool.kind === "v2");
+
+  const managers = positionManagersOf(chain);
+  const held = (await index.positionNfts(wallet)).filter(
+    (nft) => nft.chain_id === chain.chain_id && nft.minted !== undefined && managers.has(nft.manager),
+  );
+  const nftPools = await index.pools(
+    chain.chain_id,
+    held.map((nft) => nft.minted!.pool),
+  );
+  const nfts: Array<HeldNft> = [];
+  held.forEach((nft, i) => {
+    const pool = nftPools[i];
+    const manager = managers.get(nft.manager)!;
+    if (pool === undefined || pool.factory !== manager.factory) return;
+    nfts.push({ nft, manager, pool, tickLower: nft.minted!.tick_lower, tickUpper: nft.minted!.tick_upper });
+  });
+  return { lpPools, nfts };
+};

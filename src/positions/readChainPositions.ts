@@ -1,0 +1,105 @@
+import type { PublicClient } from "viem";
+import { NATIVE_CURRENCY } from "../chains/balanceReads.js";
+import { type ChainConfig, protocolsOf } from "../chains/ChainsConfig.js";
+import { aggregate3 } from "../chains/multicall3.js";
+import type { Position } from "../contracts/Positions.js";
+import type { IndexReader } from "../indexer/IndexReader.js";
+import { readTokenMetadata } from "../indexer/readTokenMetadata.js";
+import { logoUrl } from "../logos/logoUrl.js";
+import { planPricing } from "../pricing/planPricing.js";
+import { discoverPositions } from "./discoverPositions.js";
+import type { PositionPlan, TokenInfo, Valuation } from "./PositionPlan.js";
+import { planAmmV2 } from "./types/ammV2.js";
+import { algebraReads, v3Reads } from "./types/concentratedReads.js";
+import { planConcentratedNfts } from "./types/nftConcentrated.js";
+import { planV4Nfts } from "./types/nftV4.js";
+
+export interface ReadPositionsParameters {
+  readonly chain: ChainConfig;
+  readonly wallet: string;
+  /** The block the index has reached: discovery and reads agree on it. */
+  readonly block: number;
+  readonly publicUrl: string;
+}
+
+/** Name, symbol and decimals of `tokens`: the index's, read from the chain for any it has not met. */
+const describe = async (
+  client: PublicClient,
+  index: IndexReader,
+  chain: ChainConfig,
+  tokens: ReadonlyArray<string>,
+): Promise<ReadonlyMap<string, TokenInfo>> => {
+  const erc20s = [...new Set(tokens)].filter((t) => t !== NATIVE_CURRENCY);
+  const indexed = await index.tokenMetadata(chain.chain_id, erc20s);
+  const missing = erc20s.filter((_, i) => indexed[i] === undefined);
+  const fetched = missing.length === 0 ? [] : await readTokenMetadata(client, missing);
+  const out = new Map<string, TokenInfo>([[NATIVE_CURRENCY, { address: NATIVE_CURRENCY, ...chain.native }]]);
+  erc20s.forEach((token, i) => {
+    const meta = indexed[i] ?? fetched[missing.indexOf(token)];
+    out.set(token, {
+      address: token,
+      name: meta?.name ?? null,
+      symbol: meta?.symbol ?? null,
+      decimals: meta?.decimals ?? null,
+    });
+  });
+  return out;
+};
+
+/**
+ * A wallet's DeFi positions on one chain at one block: discovery from the index, then ONE
+ * eth_call (a Multicall3 aggregate3 at `block`) carrying every position type's reads and every
+ * pool read that prices their tokens, then each type shapes its positions from the results.
+ */
+export const readChainPositions = async (
+  client: PublicClient,
+  index: IndexReader,
+  params: ReadPositionsParameters,
+): Promise<ReadonlyArray<Position>> => {
+  const { chain, wallet } = params;
+  const candidates = await discoverPositions(index, chain, wallet);
+  const stateViews = new Map(protocolsOf(chain).map((p) => [p.address, p.state_view]));
+  const plans: ReadonlyArray<PositionPlan> = [
+    planAmmV2(wallet, candidates.lpPools),
+    planConcentratedNfts(
+      candidates.nfts.filter((n) => n.manager.kind === "v3"),
+      v3Reads,
+    ),
+    planConcentratedNfts(
+      candidates.nfts.filter((n) => n.manager.kind === "algebra"),
+      algebraReads,
+    ),
+    planV4Nfts(
+      candidates.nfts.filter((n) => n.manager.kind === "v4"),
+      stateViews,
+    ),
+  ];
+  const calls = plans.flatMap((plan) => plan.calls);
+  if (calls.length === 0) return [];
+
+  const asPriced = (token: string) =>
+    token === NATIVE_CURRENCY && chain.wrapped_native !== undefined ? chain.wrapped_native : token;
+  const pricing = await planPricing(index, chain, [...new Set(plans.flatMap((p) => p.priced).map(asPriced))]);
+  const results = await aggregate3(client, [...calls, ...pricing.calls], {
+    blockNumber: BigInt(params.block),
+  });
+  const prices = pricing.finish(results.slice(calls.length));
+  const tokens = await describe(
+    client,
+    index,
+    chain,
+    plans.flatMap((p) => p.described),
+  );
+  const valuation: Valuation = {
+    chain,
+    price: (token) => prices.get(asPriced(token)),
+    token: (token) => tokens.get(token) ?? { address: token, name: null, symbol: null, decimals: null },
+    logo: (token) => logoUrl(params.publicUrl, chain.chain_id, asPriced(token)),
+  };
+  let offset = 0;
+  return plans.flatMap((plan) => {
+    const own = results.slice(offset, offset + plan.calls.length);
+    offset += plan.calls.length;
+    return plan.finish(own, valuation);
+  });
+};
