@@ -55,11 +55,13 @@ const entry = (key: string, operation: Op, value: string, delta: number) =>
   }) as unknown as KvWatchEntry;
 
 /** A bucket whose watch the test feeds, and whose `keys` probe answers `liveKeys`. */
-const fakeBucket = (liveKeys: ReadonlyArray<string>) => {
+const fakeBucket = (liveKeys: ReadonlyArray<string>, failingProbes = 0) => {
   const feed = new Feed<KvWatchEntry>();
+  let probes = 0;
   const kv = {
     watch: async () => feed,
     keys: async () => {
+      if (probes++ < failingProbes) throw new Error("no responders");
       const keys = [...liveKeys];
       return Object.assign(
         (async function* () {
@@ -147,6 +149,13 @@ describe("mirrorBucket", () => {
 
   it("behavior: ready at once when no key is live, even if the watch delivers nothing", async () => {
     const { kv } = fakeBucket([]);
+    const mirror = await start(kv, { key: ">", decode: Item });
+    await Effect.runPromise(mirror.ready);
+    expect(mirror.values()).toEqual([]);
+  });
+
+  it("behavior: a keys probe that fails is tried again, so an empty bucket still becomes ready", async () => {
+    const { kv } = fakeBucket([], 1);
     const mirror = await start(kv, { key: ">", decode: Item });
     await Effect.runPromise(mirror.ready);
     expect(mirror.values()).toEqual([]);
