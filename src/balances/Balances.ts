@@ -4,7 +4,7 @@ import { ChainClients } from "../chains/ChainClients.js";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import { Unavailable } from "../contracts/ApiError.js";
 import { Index } from "../indexer/IndexReader.js";
-import { Lru } from "../lib/Lru.js";
+import { makeReadCache } from "../lib/readCache.js";
 import type { PriceQuote } from "../pricing/selectPrices.js";
 import type { ChainHoldings, Holding } from "./ChainHoldings.js";
 import { decorateEntry, type MetadataField, type ResponseEntry } from "./decorateEntry.js";
@@ -51,6 +51,8 @@ export class Balances extends Context.Tag("app/balances/Balances")<
   }
 >() {}
 
+const MB = 1024 * 1024;
+
 export const isSpam = (entry: BalanceEntry) =>
   entry.address !== "native" && entry.pool_size !== undefined && entry.pool_size < SPAM_LIQUIDITY_USD;
 
@@ -62,15 +64,15 @@ export const layer = Layer.effect(
     const clients = yield* ChainClients;
     const config = yield* AppConfig;
     const index = (yield* Index).reader;
-    const history = makeHistoricalPrices(index, clients.get);
-    const cache = new Lru<string, Promise<ChainHoldings>>(config.balancesCacheEntries);
+    const history = makeHistoricalPrices(index, clients.get, config.priceHistoryCacheMb * MB);
+    // Bounded by bytes too: a 1,200-token wallet weighs hundreds of small ones, and the single-token
+    // route makes a new key of the whole wallet for every token a client names.
+    const cache = makeReadCache<ChainHoldings>(config.balancesCacheEntries, config.balancesCacheMb * MB);
 
     const readChain = (wallet: string, chain: ChainConfig, block: number, keepToken: string | undefined) => {
       const key = `${wallet}|${chain.chain_id}|${block}|${keepToken ?? ""}`;
-      const cached = cache.get(key);
-      if (cached !== undefined) return cached;
       const client = clients.get(chain.chain_id);
-      const pending = (async () => {
+      return cache.through(key, async () => {
         if (client === undefined) throw new Error("no RPC client for this chain");
         const touched = (await index.touchedTokens(wallet)).filter(
           (t) => t.chain_id === chain.chain_id && t.standard === "erc20",
@@ -88,11 +90,7 @@ export const layer = Layer.effect(
           ...(keepToken === undefined ? {} : { keepZero: new Set([keepToken]) }),
           ...(keepToken === undefined || keepToken === "native" ? {} : { classify: keepToken }),
         });
-      })();
-      cache.set(key, pending);
-      // A failed read is not remembered: the next request tries the node again.
-      pending.catch(() => cache.delete(key));
-      return pending;
+      });
     };
 
     const snapshot = (

@@ -2,20 +2,29 @@ import type { PublicClient } from "viem";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import { aggregate3 } from "../chains/multicall3.js";
 import type { IndexReader } from "../indexer/IndexReader.js";
+import { approximateBytes } from "../lib/approximateBytes.js";
 import { Lru } from "../lib/Lru.js";
 import { planPricing } from "../pricing/planPricing.js";
 import type { PriceQuote } from "../pricing/selectPrices.js";
 
+/** Most (chain, block, token) prices kept, whatever their size. */
+const MAX_ENTRIES = 100_000;
+
 /**
  * Prices at past blocks, by the same method as current prices, from state at
- * that block. Cached per (chain, block, token): a past block never changes, so
- * entries never go stale (reorgs happen only near the head, not hours back).
+ * that block. Cached per (chain, block, token), up to `maxBytes` (clients choose
+ * the offsets, so the keys are theirs to multiply): a past block never changes,
+ * so entries never go stale (reorgs happen only near the head, not hours back).
  */
 export const makeHistoricalPrices = (
   index: IndexReader,
   client: (chainId: number) => PublicClient | undefined,
+  maxBytes: number,
 ) => {
-  const cache = new Lru<string, PriceQuote | null>(100_000);
+  const cache = new Lru<string, PriceQuote | null>(MAX_ENTRIES, {
+    maxBytes,
+    sizeOf: (key, quote) => approximateBytes(key) + approximateBytes(quote),
+  });
 
   /** The price of each token at `block`; tokens with no price map to null. */
   const at = async (
