@@ -39,3 +39,23 @@ describe("RateLimiter", () => {
     expect(limiter.admit("k", limit).admitted).toBe(true);
   });
 });
+
+describe("RateLimiter bounds", () => {
+  it("bytes: a million distinct keys keep at most maxBuckets buckets", () => {
+    const limiter = new RateLimiter(() => 0, 1_000);
+    for (let i = 0; i < 1_000_000; i++) limiter.admit(`key${i}`, { rate: 1, burst: 1 });
+    expect(limiter.size).toBe(1_000);
+  });
+
+  it("behavior: the least recently used key is forgotten first; a busy key keeps its bucket", () => {
+    const limiter = new RateLimiter(() => 0, 2);
+    const limit = { rate: 1, burst: 1 };
+    expect(limiter.admit("busy", limit).admitted).toBe(true);
+    limiter.admit("quiet", limit);
+    expect(limiter.admit("busy", limit).admitted).toBe(false);
+    limiter.admit("third", limit);
+    // "quiet" was forgotten, not "busy": busy is still empty, quiet starts full again.
+    expect(limiter.admit("busy", limit).admitted).toBe(false);
+    expect(limiter.admit("quiet", limit).admitted).toBe(true);
+  });
+});
