@@ -18,7 +18,8 @@ export interface UsageEvent {
  * per-request cost to a map update, and the stream's volume proportional to the
  * number of active keys rather than to the request rate. Records that fail to
  * publish are kept and retried at the next flush; each carries a Nats-Msg-Id so a
- * retry after a lost ack is not counted twice.
+ * retry after a lost ack is not counted twice. Through a broker outage memory
+ * holds at most two records per (hour, team, key, endpoint).
  */
 export class UsageRecorder extends Context.Tag("app/api/usage/UsageRecorder")<
   UsageRecorder,
@@ -42,8 +43,9 @@ interface Pending {
 export const make = (js: JetStreamClient, now: () => number = Date.now) => {
   const instance = randomUUID();
   let sequence = 0;
-  let pending = new Map<string, Pending>();
-  let retry: Array<Pending> = [];
+  const pending = new Map<string, Pending>();
+  /** Records whose publish failed, by the same id: at most one per id waits for a retry. */
+  const retry = new Map<string, Pending>();
 
   const record = (event: UsageEvent) => {
     const hour = hourKey(now());
@@ -69,11 +71,19 @@ export const make = (js: JetStreamClient, now: () => number = Date.now) => {
   };
 
   const flush = Effect.promise(async () => {
-    const batch = [...retry, ...pending.values()];
-    pending = new Map();
-    retry = [];
+    const batch = [...retry];
+    const waiting = new Set(retry.keys());
+    retry.clear();
+    for (const [id, entry] of pending) {
+      // While the id's earlier record waits for its retry, this one keeps counting
+      // (it cannot be merged into that one: its message id may already be stored).
+      // So an outage holds at most two records per id, however many flushes fail.
+      if (waiting.has(id)) continue;
+      batch.push([id, entry]);
+      pending.delete(id);
+    }
     const results = await Promise.allSettled(
-      batch.map((entry) => {
+      batch.map(([, entry]) => {
         entry.msgId ??= `${instance}:${++sequence}`;
         return js.publish(`usage.${entry.record.team_id}`, JSON.stringify(entry.record), {
           msgID: entry.msgId,
@@ -81,7 +91,7 @@ export const make = (js: JetStreamClient, now: () => number = Date.now) => {
       }),
     );
     results.forEach((result, i) => {
-      if (result.status === "rejected") retry.push(batch[i]!);
+      if (result.status === "rejected") retry.set(batch[i]![0], batch[i]![1]);
     });
   });
 
