@@ -1,6 +1,7 @@
 import { type KV, KvWatchInclude } from "@nats-io/kv";
 import { Context, Effect, Layer, Option } from "effect";
 import { type ActorOptions, type AnyActorLogic, type AnyActorRef, createActor, fromPromise } from "xstate";
+import { Lru } from "../lib/Lru.js";
 import type { AttemptEnd } from "./delivery/Outbox.js";
 import type { QueuedDelivery } from "./delivery/QueuedDelivery.js";
 import { HOOK_PREFIX, HOOKS_FILTER } from "./store/kvKeys.js";
@@ -48,12 +49,20 @@ export class WebhookSupervisor extends Context.Tag("app/webhooks/WebhookSupervis
     readonly versionOf: (id: string) => WebhookVersion | undefined;
     /** How many actors run. */
     readonly size: () => number;
+    /** How many deleted ids are remembered (at most DELETED_REMEMBERED). */
+    readonly deletedRemembered: () => number;
     /** Tells the webhook's actor that its outbox queue has new deliveries. */
     readonly notify: (id: string) => void;
   }
 >() {}
 
 type WebhookActor = ReturnType<typeof createActor<typeof webhookMachine>>;
+
+/**
+ * Deleted webhook ids remembered. Clients create and delete webhooks as often as
+ * they like, so remembering every one would grow without end.
+ */
+export const DELETED_REMEMBERED = 10_000;
 
 const eventFor = (actor: WebhookActor, version: WebhookVersion) => {
   const wasActive = actor.getSnapshot().context.record.active;
@@ -77,7 +86,8 @@ export const layer = (
     Effect.gen(function* () {
       const actors = new Map<string, WebhookActor>();
       // Ids are never reused, so once deleted an id stays deleted; this stops a late read restarting it.
-      const deleted = new Set<string>();
+      // Late reads come within moments of the deletion, so the most recent deletions are enough.
+      const deleted = new Lru<string, true>(DELETED_REMEMBERED);
       const timers = "setTimeout" in clock ? { clock } : {};
       const machine =
         delivery === undefined
@@ -91,7 +101,7 @@ export const layer = (
 
       const observe = (version: WebhookVersion) => {
         const id = version.record.id;
-        if (deleted.has(id)) return;
+        if (deleted.peek(id) !== undefined) return;
         const actor = actors.get(id);
         if (actor === undefined) {
           const started = createActor(machine, { input: { ...version, clock }, ...timers });
@@ -102,8 +112,8 @@ export const layer = (
       };
 
       const forget = (id: string) => {
-        if (!deleted.has(id)) delivery?.deleted(id);
-        deleted.add(id);
+        if (deleted.peek(id) === undefined) delivery?.deleted(id);
+        deleted.set(id, true);
         const actor = actors.get(id);
         if (actor === undefined) return;
         actor.send({ type: "webhook.delete" });
@@ -161,6 +171,7 @@ export const layer = (
           return context === undefined ? undefined : { record: context.record, revision: context.revision };
         },
         size: () => actors.size,
+        deletedRemembered: () => deleted.size,
         notify: (id: string) => actors.get(id)?.send({ type: "delivery.enqueued" }),
       } as const;
     }),
