@@ -11,6 +11,12 @@ export const TOTAL_TIMEOUT_MS = 15_000;
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 /** Keep-alive connections per receiver origin. */
 export const CONNECTIONS_PER_ORIGIN = 64;
+/**
+ * Receiver origins with a Pool kept; the least recently used one past this is
+ * closed (it finishes what it is sending). Webhook URLs are clients' to choose
+ * and change, so without a bound every origin ever used would keep its Pool.
+ */
+export const MAX_ORIGINS = 1_000;
 
 /** What one POST came back with. */
 export interface SendResult {
@@ -27,6 +33,7 @@ export interface HttpSenderOptions {
   readonly allowedHosts: HostAllowList;
   readonly connectTimeoutMs?: number;
   readonly totalTimeoutMs?: number;
+  readonly maxOrigins?: number;
 }
 
 const headerRecord = (headers: Record<string, string | string[] | undefined>) => {
@@ -76,6 +83,7 @@ export const makeHttpSender = (options: HttpSenderOptions) => {
       callback(null, socket);
     });
   };
+  const maxOrigins = options.maxOrigins ?? MAX_ORIGINS;
   const poolFor = (origin: string) => {
     let pool = pools.get(origin);
     if (pool === undefined) {
@@ -86,7 +94,14 @@ export const makeHttpSender = (options: HttpSenderOptions) => {
         headersTimeout: totalMs,
         bodyTimeout: totalMs,
       });
-      pools.set(origin, pool);
+    }
+    // Re-inserted, so the Map's order is least recently used first.
+    pools.delete(origin);
+    pools.set(origin, pool);
+    if (pools.size > maxOrigins) {
+      const [oldest, idle] = pools.entries().next().value as [string, Pool];
+      pools.delete(oldest);
+      void idle.close().catch(() => undefined);
     }
     return pool;
   };
@@ -124,7 +139,9 @@ export const makeHttpSender = (options: HttpSenderOptions) => {
 
   const close = () =>
     Promise.allSettled([...pools.values()].map((pool) => pool.destroy())).then(() => undefined);
-  return { post, close } as const;
+  /** Receiver origins with a Pool now (at most `maxOrigins`). */
+  const origins = () => pools.size;
+  return { post, close, origins } as const;
 };
 
 export type HttpSender = ReturnType<typeof makeHttpSender>;

@@ -135,6 +135,27 @@ describe("send-time SSRF guard", () => {
   });
 });
 
+describe("sender bounds", () => {
+  it("bytes: receivers on many origins keep at most maxOrigins pools, and an evicted origin is reached again", async () => {
+    const servers = await Promise.all(
+      Array.from({ length: 5 }, async () => {
+        const server = createServer((_, res) => res.end("ok"));
+        await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+        return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` };
+      }),
+    );
+    const sender = makeHttpSender({ allowedHosts: makeHostAllowList(["127.0.0.0/8"]), maxOrigins: 2 });
+    const statuses: Array<number | null> = [];
+    for (const { url } of servers) statuses.push((await sender.post(url, {}, "{}")).status);
+    statuses.push((await sender.post(servers[0]!.url, {}, "{}")).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(sender.origins()).toBe(2);
+    await sender.close();
+    for (const { server } of servers) server.closeAllConnections();
+    await Promise.all(servers.map(({ server }) => new Promise((resolve) => server.close(resolve))));
+  });
+});
+
 describe("webhook actor delivery", () => {
   it("behavior: rebuilt mid-backoff, it waits for the stored retry time and then sends (no restored timers)", async () => {
     const clock = new SimulatedClock();
