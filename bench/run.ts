@@ -1,6 +1,7 @@
 import { balancesBench } from "./balancesBench.js";
 import { gatewayBench } from "./gatewayBench.js";
 import { ingestBench } from "./ingestBench.js";
+import { soakBench } from "./soakBench.js";
 import { webhooksBench } from "./webhooksBench.js";
 
 /**
@@ -9,7 +10,13 @@ import { webhooksBench } from "./webhooksBench.js";
  * BENCH_SECONDS and BENCH_REPETITIONS shorten or lengthen the runs; names
  * given as arguments (`npm run bench -- balances`) run only those.
  */
-const all = { gateway: gatewayBench, balances: balancesBench, ingest: ingestBench, webhooks: webhooksBench };
+const all = {
+  gateway: gatewayBench,
+  balances: balancesBench,
+  ingest: ingestBench,
+  webhooks: webhooksBench,
+  soak: soakBench,
+};
 const only = process.argv.slice(2);
 const benches = Object.entries(all)
   .filter(([name]) => only.length === 0 || only.includes(name))

@@ -11,23 +11,36 @@ import { startChild } from "./child.js";
 /**
  * Starts the service (gateway, api, ingest) in its own process against
  * `chainsConfig`, and waits until healthy. A `dataDir` of an earlier run makes
- * it a restart; a fixed `port` lets the caller watch it while it starts.
+ * it a restart; a fixed `port` lets the caller watch it while it starts; `script`
+ * runs a variant of the service (e.g. one that reports its memory on stdout).
  */
 export const startServiceProcess = async (
   nats: TestNats,
   chainsConfig: string,
-  options: { readonly env?: NodeJS.ProcessEnv; readonly dataDir?: string; readonly port?: number } = {},
+  options: {
+    readonly env?: NodeJS.ProcessEnv;
+    readonly dataDir?: string;
+    readonly port?: number;
+    readonly script?: string;
+  } = {},
 ) => {
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "svc-bench-")));
-  const child = await startChild("bench/servers/service.ts", {
+  const child = await startChild(options.script ?? "bench/servers/service.ts", {
     PORT: String(port),
     BENCH_NATS: JSON.stringify({ url: nats.url, credentials: nats.credentials }),
     CHAINS_CONFIG: chainsConfig,
     DATA_DIR: dataDir,
     ...options.env,
   });
-  return { url: `http://127.0.0.1:${port}`, pid: child.process.pid!, dataDir, stop: child.stop };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.process.pid!,
+    dataDir,
+    stop: child.stop,
+    /** What the process prints after `ready`. */
+    stdout: child.process.stdout!,
+  };
 };
 
 /** A key of a new team, made through the admin path. */
