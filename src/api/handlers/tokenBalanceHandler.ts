@@ -4,8 +4,7 @@ import { Balances } from "../../balances/Balances.js";
 import { parseHistoricalPrices, parseMetadata } from "../../balances/parseBalancesQuery.js";
 import type { TokenStandard } from "../../balances/tokenStandard.js";
 import { Chains } from "../../chains/Chains.js";
-import { parseChainIds } from "../../chains/parseChainIds.js";
-import { unsupportedChainsWarning } from "../../chains/unsupportedChainsWarning.js";
+import { selectChains } from "../../chains/selectChains.js";
 import { InvalidRequest } from "../../contracts/ApiError.js";
 import { tokenBalance } from "../../contracts/Balances.js";
 import { route } from "../Handler.js";
@@ -48,10 +47,13 @@ export const tokenBalanceRoute = route(tokenBalance, ({ params, query }) =>
         message: "chain_ids is required here and must name exactly one chain.",
       });
     }
-    const selection = parseChainIds(registry, "balances", query.chain_ids);
-    if (Either.isLeft(selection))
-      return yield* new InvalidRequest({ code: "INVALID_CHAIN_IDS", message: selection.left.message });
-    const { chains, unsupported } = selection.right;
+    const { chains, unsupported, warnings } = yield* selectChains(
+      registry,
+      "balances",
+      query.chain_ids,
+      "Balances",
+      config.publicUrl,
+    );
     if (chains.length + unsupported.length !== 1) {
       return yield* new InvalidRequest({
         code: "INVALID_CHAIN_IDS",
@@ -61,10 +63,9 @@ export const tokenBalanceRoute = route(tokenBalance, ({ params, query }) =>
     const metadata = yield* orFail(parseMetadata(query.metadata));
     const historicalHours = yield* orFail(parseHistoricalPrices(query.historical_prices));
     const chain = chains[0];
-    const warning = unsupportedChainsWarning(unsupported, "Balances", config.publicUrl);
     const base = {
       wallet_address: params.address,
-      ...(warning === undefined ? {} : { warnings: [warning] }),
+      ...(warnings.length === 0 ? {} : { warnings }),
     };
     if (chain === undefined) {
       return {
