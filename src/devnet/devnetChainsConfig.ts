@@ -53,6 +53,18 @@ const protocols = (chain: ManifestChain): ProtocolConfig[] => {
       state_view: contract(chain, "uniswap_v4_state_view"),
       start_block,
     }),
+    // Algebra Integral is deployed on base only (docs/devnet.md).
+    ...(chain.contracts.algebra_factory === undefined
+      ? []
+      : [
+          new ProtocolConfig({
+            protocol: "AlgebraIntegral",
+            kind: "algebra",
+            address: contract(chain, "algebra_factory"),
+            position_manager: contract(chain, "algebra_position_manager"),
+            start_block,
+          }),
+        ]),
   ];
 };
 

@@ -1,5 +1,8 @@
+import { readFile } from "node:fs/promises";
+import { Effect } from "effect";
 import { type Address, type Hex, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeChainsConfigFile } from "../../../src/chains/ChainsConfig.js";
 import type { ManifestChain, ManifestLiquidityPosition } from "../../../src/devnet/DevnetManifest.js";
 import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js";
 import {
@@ -96,7 +99,7 @@ describe("devnet V4 and Algebra positions", () => {
     }
   });
 
-  it("behavior: Algebra NFTs on base come from the Algebra factory's pool, are in range and earned fees", async () => {
+  it("behavior: Algebra NFTs on base come from the registered Algebra factory's pool, are in range and earned fees", async () => {
     const chain = env.manifest.chains.find((c) => c.chain_id === 8453)!;
     const client = clientFor(chain);
     const algebra = ofKind(chain, "algebra");
@@ -128,6 +131,15 @@ describe("devnet V4 and Algebra positions", () => {
       const [fees0, fees1] = await collectable(client, p);
       expect(fees0 > 0n && fees1 > 0n).toBe(true);
     }
+    const config = await Effect.runPromise(
+      decodeChainsConfigFile(JSON.parse(await readFile(env.devnet.chainsConfigPath, "utf8"))),
+    );
+    const registry = (chainId: number) =>
+      config.chains.find((c) => c.chain_id === chainId)!.protocols.filter((p) => p.kind === "algebra");
+    expect(registry(8453).map((p) => [p.protocol, p.address, p.position_manager])).toEqual([
+      ["AlgebraIntegral", chain.contracts.algebra_factory, chain.contracts.algebra_position_manager],
+    ]);
+    expect(registry(1)).toEqual([]);
     for (const other of env.manifest.chains.filter((c) => c.chain_id !== 8453)) {
       expect(ofKind(other, "algebra")).toEqual([]);
       expect(other.contracts.algebra_factory).toBeUndefined();
