@@ -1,20 +1,23 @@
-import { rm } from "node:fs/promises";
 import { jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect } from "effect";
+import { clearDatabaseExcept } from "../storage/clearExcept.js";
 import { levelPath } from "../storage/dataDirDb.js";
+import { OUTBOX_RECORD_PREFIXES } from "../webhooks/delivery/outboxKeys.js";
 
 /**
  * The embedded devnet restarts from its seed every time, so blocks that an
  * earlier run indexed no longer exist. Everything derived from them (ingest
- * checkpoints and indexes in LevelDB, the CHAIN_EVENTS stream) is dropped so it
- * is rebuilt from the seeded chain, which takes about a second. Never used with
+ * checkpoints, indexes and webhook block records in LevelDB, the CHAIN_EVENTS
+ * stream) is dropped so it is rebuilt from the seeded chain, which takes about a
+ * second. The webhook outbox in the same LevelDB is kept: its deliveries are
+ * owed to receivers whatever happened to the chain. Never used with
  * a CHAINS_CONFIG: real chains keep their history and their derived state.
  * `nc` is the `provision` user's connection: no other user may delete a stream.
  */
 export const resetDerivedState = (nc: NatsConnection, dataDir: string) =>
   Effect.gen(function* () {
-    yield* Effect.promise(() => rm(levelPath(dataDir), { recursive: true, force: true }));
+    yield* Effect.promise(() => clearDatabaseExcept(levelPath(dataDir), OUTBOX_RECORD_PREFIXES));
     yield* Effect.promise(async () => {
       const jsm = await jetstreamManager(nc);
       await jsm.streams.delete("CHAIN_EVENTS").catch(() => false);

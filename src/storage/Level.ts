@@ -9,8 +9,9 @@ export type Db = AbstractLevel<string | Uint8Array | Buffer, string, unknown>;
 
 /**
  * The node's own LevelDB (indexes, checkpoints, outbox). Views in it are derived
- * data: they can be rebuilt from the chain. Keys are designed so that
- * lexicographic order is chain order (see each store's key codec).
+ * data: they can be rebuilt from the chain. The webhook outbox's records are not
+ * (deliveries owed to receivers; OUTBOX_RECORD_PREFIXES). Keys are designed so
+ * that lexicographic order is chain order (see each store's key codec).
  */
 export class Level extends Context.Tag("app/storage/Level")<Level, Db>() {}
 

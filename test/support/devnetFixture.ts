@@ -96,6 +96,22 @@ const ensureSeed = async (): Promise<void> => {
   }
 };
 
+/**
+ * A fresh data directory holding the shared seed (linked, read-only): a devnet started in it, by
+ * startDevnet or by the service itself without CHAINS_CONFIG, loads the seed instead of seeding.
+ */
+export const seededDataDir = async (): Promise<string> => {
+  await ensureSeed();
+  const dataDir = await mkdtemp(join(tmpdir(), "svc-devnet-"));
+  const seed = devnetPaths(SEED_DIR);
+  const mine = devnetPaths(dataDir);
+  await mkdir(join(dataDir, "devnet"), { recursive: true });
+  await symlink(seed.stateDir, mine.stateDir);
+  await symlink(seed.seedRecord, mine.seedRecord);
+  await symlink(seed.buildDir, mine.buildDir);
+  return dataDir;
+};
+
 export interface TestDevnet {
   readonly devnet: RunningDevnet;
   readonly manifest: DevnetManifest;
@@ -109,14 +125,7 @@ export interface TestDevnet {
  * loading the shared seed's state dumps, and its own manifest and chains file.
  */
 export const startTestDevnet = async (): Promise<TestDevnet> => {
-  await ensureSeed();
-  const dataDir = await mkdtemp(join(tmpdir(), "svc-devnet-"));
-  const seed = devnetPaths(SEED_DIR);
-  const mine = devnetPaths(dataDir);
-  await mkdir(join(dataDir, "devnet"), { recursive: true });
-  await symlink(seed.stateDir, mine.stateDir);
-  await symlink(seed.seedRecord, mine.seedRecord);
-  await symlink(seed.buildDir, mine.buildDir);
+  const dataDir = await seededDataDir();
   const devnet = await startDevnet({ dataDir });
   return {
     devnet,

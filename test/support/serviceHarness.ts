@@ -62,7 +62,8 @@ export const writeChainsFile = async (
 export const startService = async (
   nats: TestNats,
   options: {
-    chainsConfig: string;
+    /** Unset: the service starts the embedded devnet in its data directory (see seededDataDir). */
+    chainsConfig?: string;
     roles?: ReadonlyArray<Role>;
     settings?: Partial<AppSettings>;
     /** Reuse a data directory (a restart); a new temporary one otherwise, removed on stop. */
@@ -78,7 +79,7 @@ export const startService = async (
     natsPassword: Option.none(),
     natsProvisionPassword: Option.none(),
     dataDir,
-    chainsConfig: Option.some(options.chainsConfig),
+    chainsConfig: Option.fromNullable(options.chainsConfig),
     logLevel: process.env.TEST_LOG === "debug" ? LogLevel.Debug : LogLevel.Warning,
     roles: options.roles ?? ALL_ROLES,
     requestTimeoutMs: 5_000,

@@ -41,5 +41,19 @@ export const blockEventsRange = (chainId: number, below: number) => ({
 
 export const pendingKey = (chainId: number) => `${PREFIX}pend!${pad(chainId, 12)}`;
 
+/**
+ * The outbox's own records: the sequence, queued and dead-lettered deliveries, counters and
+ * recent attempts. They are deliveries owed to receivers, not views of a chain, so resetting
+ * chain-derived state (the devnet's restart from its seed) keeps them, while block records and
+ * pending blocks, which name blocks of the old chain, go with the indexes.
+ */
+export const OUTBOX_RECORD_PREFIXES: ReadonlyArray<string> = [
+  SEQ_KEY,
+  `${PREFIX}q!`,
+  `${PREFIX}dl!`,
+  `${PREFIX}st!`,
+  `${PREFIX}at!`,
+];
+
 /** The upper bound of a prefix scan. */
 export const end = (prefix: string) => `${prefix}~`;
