@@ -1,8 +1,8 @@
 import { type Address, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ManifestChain, ManifestLiquidityPosition } from "../../../src/devnet/DevnetManifest.js";
+import type { ManifestLiquidityPosition } from "../../../src/devnet/DevnetManifest.js";
 import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js";
-import { abi, clientFor, collectable, rangeStatus } from "./positionReads.js";
+import { abi, clientFor, collectable, id, ofKind, rangeStatus, withPositions } from "./positionReads.js";
 
 let env: TestDevnet;
 
@@ -14,12 +14,8 @@ afterAll(async () => {
   await env?.stop();
 });
 
-const seededChains = (): ManifestChain[] =>
-  env.manifest.chains.filter((c) => c.liquidity_positions.length > 0);
-const ofKind = (chain: ManifestChain, kind: ManifestLiquidityPosition["kind"]) =>
-  chain.liquidity_positions.filter((p) => p.kind === kind);
+const seededChains = () => withPositions(env.manifest);
 const live = (positions: ManifestLiquidityPosition[]) => positions.filter((p) => p.purpose !== "burned");
-const id = (p: ManifestLiquidityPosition) => BigInt(p.token_id!);
 /** The range status each purpose promises; the others earn fees inside their range. */
 const expectedStatus = (p: ManifestLiquidityPosition) =>
   p.purpose === "below_range" || p.purpose === "above_range" ? p.purpose : "in_range";

@@ -10,7 +10,11 @@ import {
   type PublicClient,
   parseAbi,
 } from "viem";
-import type { ManifestChain, ManifestLiquidityPosition } from "../../../src/devnet/DevnetManifest.js";
+import type {
+  DevnetManifest,
+  ManifestChain,
+  ManifestLiquidityPosition,
+} from "../../../src/devnet/DevnetManifest.js";
 
 /**
  * Independent reads of the seeded liquidity positions, straight from the contracts' public interfaces
@@ -45,6 +49,17 @@ export const abi = parseAbi([
 export const algebraPositionsAbi = parseAbi([
   "function positions(uint256) view returns (uint88, address, address, address, address, int24, int24, uint128, uint256, uint256, uint128, uint128)",
 ]);
+
+/** The chains where the seed opened liquidity positions. */
+export const withPositions = (manifest: DevnetManifest): ManifestChain[] =>
+  manifest.chains.filter((c) => c.liquidity_positions.length > 0);
+
+/** A chain's seeded positions of one kind. */
+export const ofKind = (chain: ManifestChain, kind: ManifestLiquidityPosition["kind"]) =>
+  chain.liquidity_positions.filter((p) => p.kind === kind);
+
+/** A position's NFT id as a bigint. */
+export const id = (p: ManifestLiquidityPosition): bigint => BigInt(p.token_id!);
 
 export const clientFor = (chain: ManifestChain): PublicClient =>
   createPublicClient({ transport: http(chain.rpc_url) }) as PublicClient;

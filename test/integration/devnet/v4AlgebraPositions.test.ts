@@ -3,17 +3,19 @@ import { Effect } from "effect";
 import { type Address, type Hex, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeChainsConfigFile } from "../../../src/chains/ChainsConfig.js";
-import type { ManifestChain, ManifestLiquidityPosition } from "../../../src/devnet/DevnetManifest.js";
 import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js";
 import {
   abi,
   algebraPositionsAbi,
   clientFor,
   collectable,
+  id,
   int24At,
+  ofKind,
   rangeStatus,
   v4Fees,
   v4PoolId,
+  withPositions,
 } from "./positionReads.js";
 
 let env: TestDevnet;
@@ -26,11 +28,7 @@ afterAll(async () => {
   await env?.stop();
 });
 
-const seededChains = (): ManifestChain[] =>
-  env.manifest.chains.filter((c) => c.liquidity_positions.length > 0);
-const ofKind = (chain: ManifestChain, kind: ManifestLiquidityPosition["kind"]) =>
-  chain.liquidity_positions.filter((p) => p.kind === kind);
-const id = (p: ManifestLiquidityPosition) => BigInt(p.token_id!);
+const seededChains = () => withPositions(env.manifest);
 
 describe("devnet V4 and Algebra positions", () => {
   it("behavior: V4 positions sit in a native-ETH pool and in a pool whose hook counted the swaps, in range, with fees", async () => {
