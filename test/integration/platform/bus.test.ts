@@ -140,10 +140,14 @@ describe("NATS request/reply and role permissions", () => {
       callAdmin(admin, adminGetUsage, { team_id: created.team.team_id }),
     );
     const cuBefore = before.rows.reduce((sum, r) => sum + r.cu, 0);
-    const res = await fetch(`${service.baseUrl}/beta/evm/defi/positions/0x${"1".repeat(40)}`, {
-      headers: { "x-svc-api-key": created.key },
-    });
-    expect(res.status).toBe(503);
+    // A chain name where ids are required: a 400 after authentication.
+    const res = await fetch(
+      `${service.baseUrl}/beta/evm/defi/positions/0x${"1".repeat(40)}?chain_ids=ethereum`,
+      {
+        headers: { "x-svc-api-key": created.key },
+      },
+    );
+    expect(res.status).toBe(400);
     await eventually(
       async () => {
         const { rows } = await Effect.runPromise(
