@@ -10,7 +10,7 @@ import { route } from "../Handler.js";
 
 /**
  * GET /beta/evm/defi/positions/{address}: the wallet's positions on the requested chains
- * (default: the `default` chains serving positions), with aggregations. 2 CU per chain served.
+ * (default: the `default` chains serving positions), with aggregations. 2 CU per chain read.
  */
 export const defiPositionsRoute = route(defiPositions, ({ params, query }) =>
   Effect.gen(function* () {
@@ -25,7 +25,8 @@ export const defiPositionsRoute = route(defiPositions, ({ params, query }) =>
     const snapshot = yield* (yield* Positions).get(params.address, chains);
     const positions = snapshot.reads.flatMap((read) => read.value).sort(comparePositions);
     return {
-      cu: 2 * chains.length,
+      // 2 CU per chain processed (spec 8): a chain whose node failed is reported in `errors`, not charged.
+      cu: 2 * snapshot.reads.length,
       body: {
         wallet_address: params.address,
         positions,
