@@ -25,9 +25,10 @@ const TICK_SPACING = 60;
 /** One of the positions' V4 pools, opened at 3,000 USDC per ETH. */
 interface V4Pool {
   readonly key: PoolKey;
-  readonly weth: Address;
+  /** The ETH side: address zero in the native pool, WETH in the hooked one. */
+  readonly ethCurrency: Address;
   readonly sqrtPriceX96: bigint;
-  /** The currency bought with USDC: native ETH (address zero) or WETH. */
+  /** Whether the ETH side is native ether, paid as the call's value. */
   readonly native: boolean;
 }
 
@@ -46,7 +47,7 @@ const openPool = (weth: Address, usdc: Address, hooks: Address, native: boolean)
   const opening = inPoolOrder(key.currency0, ethSide, units(1, 18), units(3_000, 6));
   return {
     key,
-    weth: ethSide,
+    ethCurrency: ethSide,
     sqrtPriceX96: sqrtPriceX96FromAmounts(opening.amount0, opening.amount1),
     native,
   };
@@ -95,7 +96,7 @@ export const seedV4Positions = async (
     const range = rangeAround(tick, TICK_SPACING, -halfWidth, halfWidth);
     const { amount0, amount1 } = inPoolOrder(
       pool.key.currency0,
-      pool.weth,
+      pool.ethCurrency,
       units(ether, 18),
       units(3_000 * ether, 6),
     );
@@ -127,7 +128,7 @@ export const seedV4Positions = async (
   for (let round = 0; round < 3; round++) {
     for (const pool of [nativePool, hookedPool]) {
       // Sell 1 ETH (or WETH) for USDC, then buy it back with 3,000 USDC: the price ends where it started.
-      const ethIs0 = pool.key.currency0 === pool.weth;
+      const ethIs0 = pool.key.currency0 === pool.ethCurrency;
       const swap = (sellEth: boolean, amountIn: bigint) =>
         v4Swap(client, {
           from: swapper,
