@@ -1,6 +1,7 @@
 import { balancesBench } from "./balancesBench.js";
 import { gatewayBench } from "./gatewayBench.js";
 import { ingestBench } from "./ingestBench.js";
+import { positionsBench } from "./positionsBench.js";
 import { soakBench } from "./soakBench.js";
 import { webhooksBench } from "./webhooksBench.js";
 
@@ -13,6 +14,7 @@ import { webhooksBench } from "./webhooksBench.js";
 const all = {
   gateway: gatewayBench,
   balances: balancesBench,
+  positions: positionsBench,
   ingest: ingestBench,
   webhooks: webhooksBench,
   soak: soakBench,

@@ -107,7 +107,9 @@ export const planConcentratedNfts = (
         if (pool === undefined || lower === undefined || upper === undefined || managed === undefined) return;
         const read = reading(nft, pool, lower, upper, managed);
         if (!isOpen(read)) return;
-        byPool.set(nft.pool.pool, [...(byPool.get(nft.pool.pool) ?? []), read]);
+        const group = byPool.get(nft.pool.pool);
+        if (group === undefined) byPool.set(nft.pool.pool, [read]);
+        else group.push(read);
       });
       const out: Array<NftPosition> = [];
       for (const { pool } of plan.pools) {
