@@ -7,25 +7,13 @@ import { benchKey, rewriteChainsFile, startServiceProcess } from "./lib/benchEnv
 import { startChild } from "./lib/child.js";
 import { measureCpu } from "./lib/cpu.js";
 import { load } from "./lib/load.js";
+import { replay } from "./lib/replay.js";
 import { startRpcCounter } from "./lib/rpcCounter.js";
 import { sequential } from "./lib/sequential.js";
 import { median, percentile, spread } from "./lib/stats.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 3);
-
-/** Times `count` sequential replays of a raw JSON-RPC body against `url`: p50 ms. */
-const replay = async (url: string, body: Buffer, count: number) => {
-  const samples: Array<number> = [];
-  for (let i = 0; i < count; i++) {
-    const start = performance.now();
-    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body });
-    await res.arrayBuffer();
-    samples.push(performance.now() - start);
-  }
-  samples.sort((a, b) => a - b);
-  return { p50Ms: percentile(samples, 50), p99Ms: percentile(samples, 99) };
-};
 
 /**
  * Issue-5 figures, in one run: cached balances vs a bare node:http hello at 32
