@@ -111,14 +111,29 @@ export class NftV4Position extends Schema.Class<NftV4Position>("NftV4Position")(
   }),
 }) {}
 
-/** A USD quote of a lending leg. */
+/** A USD quote of a lending leg; debt amounts are positive numbers inside a debt quote. */
 export class LendingQuote extends Schema.Class<LendingQuote>("LendingQuote")({
-  calculated_balance: Schema.Number,
+  calculated_balance: Schema.Number.annotations({ description: "Whole units of the underlying token." }),
   price_in_usd: Schema.optional(Schema.Number),
   usd_value: Schema.optional(Schema.Number),
 }) {}
 
-/** Lending supply tokens and variable-debt tokens (Aave design). */
+const lendingExtras = {
+  health_factor: Schema.optional(
+    Schema.NullOr(Schema.Number).annotations({
+      description:
+        "Beyond the spec: the account's health factor in this market, as the protocol computes it (null: no debt).",
+    }),
+  ),
+  supply_apy: Schema.optional(
+    Schema.Number.annotations({ description: "Beyond the spec: supply rate as APY." }),
+  ),
+  borrow_apy: Schema.optional(
+    Schema.Number.annotations({ description: "Beyond the spec: borrow rate as APY." }),
+  ),
+};
+
+/** Lending supply tokens and variable-debt tokens (Aave design); `usd_value` of debt is negative. */
 export class TokenizedPosition extends Schema.Class<TokenizedPosition>("TokenizedPosition")({
   type: Schema.Literal("Tokenized"),
   ...common,
@@ -126,27 +141,34 @@ export class TokenizedPosition extends Schema.Class<TokenizedPosition>("Tokenize
   token: Address,
   token_name: Schema.NullOr(Schema.String),
   token_symbol: Schema.NullOr(Schema.String),
-  calculated_balance: Schema.Number,
+  calculated_balance: Schema.Number.annotations({ description: "Whole units of the underlying token." }),
   price_in_usd: Schema.optional(Schema.Number),
+  underlying_token: Address.annotations({ description: "Beyond the spec: the reserve's asset." }),
+  lending_pool: Address.annotations({ description: "Beyond the spec: the lending pool." }),
+  collateral_enabled: Schema.optional(Schema.Boolean.annotations({ description: "Beyond the spec." })),
+  ...lendingExtras,
 }) {}
 
 const cTokenFields = {
   ...common,
+  protocol: Schema.String,
   token_type: Schema.String,
   token: Address,
   token_name: Schema.NullOr(Schema.String),
   token_symbol: Schema.NullOr(Schema.String),
   supply_quote: Schema.optional(LendingQuote),
   debt_quote: Schema.optional(LendingQuote),
+  collateral_enabled: Schema.optional(Schema.Boolean.annotations({ description: "Beyond the spec." })),
+  ...lendingExtras,
 };
 
-/** Supply and borrow in cToken-style markets. */
+/** Supply and borrow in cToken-style markets; `usd_value` is supply minus debt. */
 export class LendingV2Position extends Schema.Class<LendingV2Position>("LendingV2Position")({
   type: Schema.Literal("LendingV2"),
   ...cTokenFields,
 }) {}
 
-/** Supply and borrow in a fork of the cToken design. */
+/** Supply and borrow in a fork of the cToken design; `usd_value` is supply minus debt. */
 export class LendingV2ForkPosition extends Schema.Class<LendingV2ForkPosition>("LendingV2ForkPosition")({
   type: Schema.Literal("LendingV2Fork"),
   ...cTokenFields,
@@ -154,15 +176,17 @@ export class LendingV2ForkPosition extends Schema.Class<LendingV2ForkPosition>("
 
 /** Collateral of one asset in a multi-asset market. */
 export class CollateralQuote extends Schema.Class<CollateralQuote>("CollateralQuote")({
-  asset: Address,
-  asset_name: Schema.NullOr(Schema.String),
-  asset_symbol: Schema.NullOr(Schema.String),
+  token: Address,
+  token_symbol: Schema.NullOr(Schema.String),
   calculated_balance: Schema.Number,
   price_in_usd: Schema.optional(Schema.Number),
   usd_value: Schema.optional(Schema.Number),
 }) {}
 
-/** Base-asset supply and borrow plus collateral per asset in a multi-asset market (Comet design). */
+/**
+ * Base-asset supply and borrow plus collateral per asset in a multi-asset market (Comet design);
+ * `usd_value` is supply plus collateral minus debt.
+ */
 export class LendingV3Position extends Schema.Class<LendingV3Position>("LendingV3Position")({
   type: Schema.Literal("LendingV3"),
   ...common,
@@ -174,6 +198,7 @@ export class LendingV3Position extends Schema.Class<LendingV3Position>("LendingV
   supply_quote: Schema.optional(LendingQuote),
   debt_quote: Schema.optional(LendingQuote),
   collateral: Schema.Array(CollateralQuote),
+  ...lendingExtras,
 }) {}
 
 /** ERC-4626 vault shares. */
