@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, rm, symlink } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -54,18 +54,43 @@ const SEED_PREFIX = "svc-devnet-seed";
 const SEED_DIR = join(tmpdir(), `${SEED_PREFIX}-${seedKey()}`);
 const LOCK_DIR = `${SEED_DIR}.lock`;
 
+/** A lock directory's owner writes its pid there; a lock taken this recently may not have it yet. */
+const LOCK_PID_GRACE_MS = 10_000;
+
+/**
+ * Whether a seed lock is held by a live process. A test worker killed while seeding (a run ending on a
+ * hook timeout) leaves its lock behind: without this, every later run would wait on it forever.
+ */
+const lockIsLive = async (lock: string): Promise<boolean> => {
+  const pid = Number(await readFile(join(lock, "pid"), "utf8").catch(() => ""));
+  if (!Number.isInteger(pid) || pid <= 0) {
+    const taken = await stat(lock).then(
+      (info) => info.mtimeMs,
+      () => 0,
+    );
+    return Date.now() - taken < LOCK_PID_GRACE_MS;
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /**
  * Removes the shared seeds of other code versions (each holds 300 MB of state dumps), except one that is
- * being made right now (its lock exists).
+ * being made right now (its lock is held by a live process).
  */
 const removeStaleSeeds = async (): Promise<void> => {
-  const names = await readdir(tmpdir());
-  for (const name of names) {
+  for (const name of await readdir(tmpdir())) {
     // The unkeyed name is what older code used; per-test directories (svc-devnet-XXXXXX) never match.
     const isSeed = name === SEED_PREFIX || name.startsWith(`${SEED_PREFIX}-v`);
     if (!isSeed || name.endsWith(".lock") || join(tmpdir(), name) === SEED_DIR) continue;
-    if (names.includes(`${name}.lock`)) continue;
+    const lock = join(tmpdir(), `${name}.lock`);
+    if (await lockIsLive(lock)) continue;
     await rm(join(tmpdir(), name), { recursive: true, force: true });
+    await rm(lock, { recursive: true, force: true });
   }
 };
 
@@ -80,8 +105,11 @@ const ensureSeed = async (): Promise<void> => {
     if (await seeded()) return;
     try {
       await mkdir(LOCK_DIR);
+      await writeFile(join(LOCK_DIR, "pid"), String(process.pid));
     } catch {
-      await new Promise((r) => setTimeout(r, 500));
+      // Someone else is seeding; take over only if that process is gone.
+      if (!(await lockIsLive(LOCK_DIR))) await rm(LOCK_DIR, { recursive: true, force: true });
+      else await new Promise((r) => setTimeout(r, 500));
       continue;
     }
     try {

@@ -95,7 +95,7 @@ describe("devnet", () => {
     const started = Date.now();
     devnet = await startDevnet({ dataDir });
     firstSeedMs = Date.now() - started;
-  });
+  }, 600_000); // a first seed on a busy 2-core machine can take longer than the default hook timeout
 
   afterAll(async () => {
     await devnet?.stop();

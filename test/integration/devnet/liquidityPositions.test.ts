@@ -6,9 +6,10 @@ import { abi, clientFor, collectable, id, ofKind, rangeStatus, withPositions } f
 
 let env: TestDevnet;
 
+// A first seed on a busy 2-core machine can take longer than the default hook timeout.
 beforeAll(async () => {
   env = await startTestDevnet();
-});
+}, 600_000);
 
 afterAll(async () => {
   await env?.stop();
