@@ -21,10 +21,21 @@ export type EndpointFamily = typeof EndpointFamily.Type;
 
 /**
  * Protocol designs the service reads: constant-product pools (`v2`), V3-design pools with their
- * NonfungiblePositionManager (`v3`), the V4 singleton (`v4`) and Algebra-style pools (`algebra`).
- * Forks are more entries of the same kind, told apart by address and named by `protocol`.
+ * NonfungiblePositionManager (`v3`), the V4 singleton (`v4`), Algebra-style pools (`algebra`),
+ * Aave V2 and V3 lending pools (`aave_v2`, `aave_v3`), cToken markets under a comptroller
+ * (`ctoken`) and Comet-design markets (`comet`). Forks are more entries of the same kind, told
+ * apart by address and named by `protocol`.
  */
-export const ProtocolKind = Schema.Literal("v2", "v3", "v4", "algebra");
+export const ProtocolKind = Schema.Literal(
+  "v2",
+  "v3",
+  "v4",
+  "algebra",
+  "aave_v2",
+  "aave_v3",
+  "ctoken",
+  "comet",
+);
 export type ProtocolKind = typeof ProtocolKind.Type;
 
 /** The pool designs whose pools set prices (docs/pricing.md). */
@@ -40,12 +51,21 @@ export class ProtocolConfig extends Schema.Class<ProtocolConfig>("ProtocolConfig
   /** Name reported to users in `protocol` and `pool_type`, e.g. `UniswapV2` or a fork's name such as `SushiSwapV2`. */
   protocol: Schema.String.pipe(Schema.minLength(1)),
   kind: ProtocolKind,
-  /** Factory (v2, v3, algebra) or PoolManager (v4) address. */
+  /**
+   * Factory (v2, v3, algebra), PoolManager (v4), lending pool (aave_v2, aave_v3), comptroller
+   * (ctoken) or the market itself (comet).
+   */
   address: AddressString,
   /** Position manager: v3 and algebra NonfungiblePositionManager, v4 PositionManager. */
   position_manager: Schema.optional(AddressString),
   /** V4 StateView lens contract, when deployed. */
   state_view: Schema.optional(AddressString),
+  /** Aave: the pool configurator, whose `ReserveInitialized` events list the reserves and their tokens. */
+  configurator: Schema.optional(AddressString),
+  /** Aave: the protocol data provider. */
+  data_provider: Schema.optional(AddressString),
+  /** ctoken: a fork of the design (positions are `LendingV2Fork`, not `LendingV2`). */
+  fork: Schema.optional(Schema.Boolean),
   /** Block the factory was deployed at (informational: history is read from the chain's `start_block`). */
   start_block: Schema.optional(Schema.NonNegativeInt),
 }) {}

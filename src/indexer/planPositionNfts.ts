@@ -13,7 +13,8 @@ const WALLET_NFT = `${PREFIX}wn!`;
 export const positionManagersOf = (chain: ChainConfig): ReadonlyMap<string, PositionManager> => {
   const managers = new Map<string, PositionManager>();
   for (const entry of protocolsOf(chain)) {
-    if (entry.kind === "v2" || entry.position_manager === undefined) continue;
+    if (entry.position_manager === undefined) continue;
+    if (entry.kind !== "v3" && entry.kind !== "v4" && entry.kind !== "algebra") continue;
     managers.set(entry.position_manager, {
       manager: entry.position_manager,
       kind: entry.kind,

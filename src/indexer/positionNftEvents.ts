@@ -7,7 +7,7 @@ const ZERO = "0x0000000000000000000000000000000000000000";
 export interface PositionManager {
   /** The NFT contract (V3/Algebra NonfungiblePositionManager, V4 PositionManager). */
   readonly manager: string;
-  readonly kind: Exclude<ProtocolKind, "v2">;
+  readonly kind: Extract<ProtocolKind, "v3" | "v4" | "algebra">;
   readonly protocol: string;
   /** Factory (v3, algebra) or PoolManager (v4) of the manager's pools. */
   readonly factory: string;
