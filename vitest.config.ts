@@ -13,6 +13,9 @@ export default defineConfig({
           name: "unit",
           include: ["test/unit/**/*.test.{ts,tsx}"],
           environment: "node",
+          // Property tests run thousands of cases: their time is correctness work, not a speed
+          // promise, and on a machine whose cores are busy it is several times vitest's default 5 s.
+          testTimeout: 60_000,
           // Unit tests first: they fail fast and need no processes.
           sequence: { groupOrder: 0 },
         },
@@ -23,6 +26,8 @@ export default defineConfig({
           include: ["test/integration/**/*.test.{ts,tsx}"],
           environment: "node",
           pool: "forks",
+          // The shared devnet seed is made before any file starts, outside every hook's timeout.
+          globalSetup: ["test/support/devnetSeedSetup.ts"],
           testTimeout: 60_000,
           hookTimeout: 180_000,
           // Two cores: more parallel files would only make each slower and flakier.

@@ -95,11 +95,12 @@ const removeStaleSeeds = async (): Promise<void> => {
 };
 
 /**
- * Seeds the shared devnet once, whichever test file gets here first; the others wait for it. A seed counts
+ * Seeds the shared devnet once, whichever process gets here first; the others wait for it. A seed counts
  * only when `readSeed` accepts it (current seed version, every state dump present), so a half-written one
- * is made again rather than half-used.
+ * is made again rather than half-used. The integration tests' global setup calls it before any test file
+ * starts (test/support/devnetSeedSetup.ts), so no file's hook timeout has to cover the seeding.
  */
-const ensureSeed = async (): Promise<void> => {
+export const ensureSeed = async (): Promise<void> => {
   const seeded = async () => (await readSeed(devnetPaths(SEED_DIR))) !== undefined;
   for (;;) {
     if (await seeded()) return;
