@@ -2,6 +2,7 @@ import { JetStreamApiCodes, JetStreamApiError } from "@nats-io/jetstream";
 import type { KV, KvEntry } from "@nats-io/kv";
 import { Effect, Either } from "effect";
 import { Conflict, Unavailable } from "../../contracts/ApiError.js";
+import { type KeyedTurns, makeKeyedTurns } from "../../lib/keyedTurns.js";
 
 /** Runs one KV call; a failure is a 503 (the store cannot answer now). */
 export const kvCall = <A>(f: () => Promise<A>): Effect.Effect<A, Unavailable> =>
@@ -55,14 +56,40 @@ const attemptOnce = <R>(kv: KV, key: string, entry: KvEntry | null, decision: Ca
     catch: (cause) => cause,
   });
 
+/** Each bucket's keys being changed in this process. */
+const turnsByBucket = new WeakMap<KV, KeyedTurns>();
+
+const turnsOf = (kv: KV): KeyedTurns => {
+  let turns = turnsByBucket.get(kv);
+  if (turns === undefined) {
+    turns = makeKeyedTurns();
+    turnsByBucket.set(kv, turns);
+  }
+  return turns;
+};
+
 /**
  * Reads `key`, lets `decide` compute the change from the live entry (`null`
  * when absent), and writes it only if nobody wrote in between (create when
  * absent, update or delete at the read revision); on a lost race it reads
  * again and decides again. `decide` is pure, so a retry cannot double-apply.
  * Returns the decision's result and the revision written (or read, on keep).
+ *
+ * Changes of one key made in this process take turns: the revision check
+ * alone makes n concurrent writers take n rounds of which each wins one, so
+ * a team creating a hundred webhooks at once had its last create wait for
+ * about a hundred rounds and, on a busy machine, past the gateway's timeout.
+ * Waiting in turn, each writer normally wins its first round; the revision
+ * check still settles races with other processes.
  */
 export const casModify = <R, E>(
+  kv: KV,
+  key: string,
+  decide: (entry: KvEntry | null) => Either.Either<CasDecision<R>, E>,
+): Effect.Effect<{ readonly result: R; readonly revision: number | undefined }, E | Unavailable | Conflict> =>
+  turnsOf(kv)(key, casRounds(kv, key, decide));
+
+const casRounds = <R, E>(
   kv: KV,
   key: string,
   decide: (entry: KvEntry | null) => Either.Either<CasDecision<R>, E>,
