@@ -82,7 +82,8 @@ export const startService = async (
     chainsConfig: Option.fromNullable(options.chainsConfig),
     logLevel: process.env.TEST_LOG === "debug" ? LogLevel.Debug : LogLevel.Warning,
     roles: options.roles ?? ALL_ROLES,
-    requestTimeoutMs: 5_000,
+    // The service's default: a shorter one made bursts of requests 504 on a machine whose cores are busy.
+    requestTimeoutMs: 10_000,
     apiKeyHeaders: [],
     publicUrl: `http://127.0.0.1:${port}`,
     rateLimitRps: 1_000,

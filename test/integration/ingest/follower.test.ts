@@ -104,11 +104,15 @@ describe("chain follower", () => {
     const { test } = clientsFor(anvil.rpcUrl);
     const snapshot = await test.snapshot();
     const orphan = await send(anvil.rpcUrl, 111n);
-    await send(anvil.rpcUrl, 112n);
+    const alsoOrphan = await send(anvil.rpcUrl, 112n);
+    // Both blocks must be published before the revert: one the follower never saw is not a reorg to it.
     await eventually(
-      async () => blocksOf(events).some((b) => b.transactions.some((t) => t.hash === orphan)),
+      async () =>
+        [orphan, alsoOrphan].every((hash) =>
+          blocksOf(events).some((b) => b.transactions.some((t) => t.hash === hash)),
+        ),
       10_000,
-      "orphan block",
+      "both blocks to be orphaned",
     );
     const orphanBlock = blocksOf(events).find((b) => b.transactions.some((t) => t.hash === orphan))!;
     await test.revert({ id: snapshot });
