@@ -52,6 +52,47 @@ export const ManifestLiquidityPosition = Schema.Struct({
 });
 export type ManifestLiquidityPosition = typeof ManifestLiquidityPosition.Type;
 
+/**
+ * A lending market the seed deployed; see docs/devnet.md ("Lending markets"). `address` is the
+ * registry address (Aave pool, comptroller, Comet); `assets` lists what can be supplied or
+ * borrowed there with the market's own token for each side.
+ */
+export const ManifestLendingMarket = Schema.Struct({
+  kind: Schema.Literal("aave_v2", "aave_v3", "ctoken", "comet"),
+  protocol: Schema.String,
+  address: Schema.String,
+  /** Other contracts of the deployment by role (configurator, data_provider, oracle, ...). */
+  contracts: Schema.Record({ key: Schema.String, value: Schema.String }),
+  assets: Schema.Array(
+    Schema.Struct({
+      symbol: Schema.String,
+      asset: Schema.String,
+      /** aToken, cToken; null for Comet (base supply is the Comet itself; collateral has none). */
+      supply_token: Schema.NullOr(Schema.String),
+      /** Variable debt token (Aave); null elsewhere (cToken and Comet debt is not a token). */
+      debt_token: Schema.NullOr(Schema.String),
+      /** Comet: the base asset or a collateral asset. */
+      role: Schema.optional(Schema.Literal("base", "collateral")),
+    }),
+  ),
+});
+export type ManifestLendingMarket = typeof ManifestLendingMarket.Type;
+
+/** A lending position the seed opened: one side (supply, debt or collateral) of one asset in one market. */
+export const ManifestLendingPosition = Schema.Struct({
+  kind: Schema.Literal("aave_v2", "aave_v3", "ctoken", "comet"),
+  protocol: Schema.String,
+  /** Role name of the wallet (see `wallets`). */
+  wallet: Schema.String,
+  owner: Schema.String,
+  /** The market's registry address. */
+  market: Schema.String,
+  asset: Schema.String,
+  side: Schema.Literal("supply", "debt", "collateral"),
+  purpose: Schema.Literal("supplier", "borrower", "every_market", "debt_only", "liquidated"),
+});
+export type ManifestLendingPosition = typeof ManifestLendingPosition.Type;
+
 /** Everything about one devnet chain. */
 export const ManifestChain = Schema.Struct({
   chain_id: Schema.Number,
@@ -69,6 +110,8 @@ export const ManifestChain = Schema.Struct({
   wallets: Schema.Record({ key: Schema.String, value: Schema.String }),
   positions: Schema.Struct({ v3: Schema.Array(Schema.String), v4: Schema.Array(Schema.String) }),
   liquidity_positions: Schema.Array(ManifestLiquidityPosition),
+  lending_markets: Schema.optionalWith(Schema.Array(ManifestLendingMarket), { default: () => [] }),
+  lending_positions: Schema.optionalWith(Schema.Array(ManifestLendingPosition), { default: () => [] }),
 });
 export type ManifestChain = typeof ManifestChain.Type;
 

@@ -116,4 +116,7 @@ export const chainManifest = (
     tick_upper: position.tickUpper,
     purpose: position.purpose,
   })),
+  // Lending markets and positions are listed by the lending seed (docs/devnet.md, "Lending markets").
+  lending_markets: [],
+  lending_positions: [],
 });
