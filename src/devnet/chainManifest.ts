@@ -2,6 +2,7 @@ import type { DevnetChainSpec } from "./chainSpecs.js";
 import type { ManifestChain } from "./DevnetManifest.js";
 import type { DeployedContracts } from "./deployContracts.js";
 import { POSITION_ROLES, roleAddress, type WalletRole } from "./devAccounts.js";
+import type { SeededLending } from "./lending/SeededLending.js";
 import type { SeededLiquidity } from "./positions/SeededLiquidityPosition.js";
 import type { SeededPool } from "./SeededPool.js";
 import { PAGING_TOKEN_COUNT } from "./seedPagingTokens.js";
@@ -16,6 +17,8 @@ export interface SeededChain {
   readonly pools: readonly SeededPool[];
   readonly positions: SeededPositions;
   readonly liquidity: SeededLiquidity;
+  /** Lending markets and positions of every lending seed (docs/devnet.md, "Lending markets"). */
+  readonly lending: SeededLending;
   readonly headBlock: number;
   readonly headTimestamp: number;
 }
@@ -43,9 +46,10 @@ const contractsRecord = (c: DeployedContracts): Record<string, string> => ({
 });
 
 /** A role's name in the manifest: `nftSender` -> `nft_sender`, `v2Lp` -> `v2_lp`. */
-const manifestRole = (role: WalletRole): string => role.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+export const manifestRole = (role: WalletRole): string =>
+  role.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-const walletsRecord = (spec: DevnetChainSpec): Record<string, string> => ({
+const walletsRecord = (spec: DevnetChainSpec, lending: SeededLending): Record<string, string> => ({
   whale: roleAddress("whale"),
   ...(spec.pagingWallet ? { paging: roleAddress("paging") } : {}),
   empty: roleAddress("empty"),
@@ -60,6 +64,8 @@ const walletsRecord = (spec: DevnetChainSpec): Record<string, string> => ({
   ...(spec.liquidityPositions
     ? Object.fromEntries(POSITION_ROLES.map((role) => [manifestRole(role), roleAddress(role)]))
     : {}),
+  // Every wallet holding a lending position, whichever seed opened it.
+  ...Object.fromEntries(lending.positions.map((position) => [position.wallet, position.owner])),
 });
 
 const tokenRole = (symbol: TokenSymbol): string =>
@@ -102,7 +108,7 @@ export const chainManifest = (
     purpose: pool.purpose,
   })),
   contracts: { ...contractsRecord(seeded.contracts), ...seeded.liquidity.contracts },
-  wallets: walletsRecord(seeded.spec),
+  wallets: walletsRecord(seeded.spec, seeded.lending),
   positions: { v3: seeded.positions.v3.map(String), v4: seeded.positions.v4.map(String) },
   liquidity_positions: seeded.liquidity.positions.map((position) => ({
     kind: position.kind,
@@ -116,7 +122,6 @@ export const chainManifest = (
     tick_upper: position.tickUpper,
     purpose: position.purpose,
   })),
-  // Lending markets and positions are listed by the lending seed (docs/devnet.md, "Lending markets").
-  lending_markets: [],
-  lending_positions: [],
+  lending_markets: [...seeded.lending.markets],
+  lending_positions: [...seeded.lending.positions],
 });

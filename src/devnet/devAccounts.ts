@@ -48,6 +48,11 @@ export const ROLE_ACCOUNT_INDEX = {
   nftSender: 12,
   nftReceiver: 13,
   swapper: 14,
+  lendingAll: 15,
+  aaveSupplier: 16,
+  aaveBorrower: 17,
+  aaveDebtOnly: 18,
+  aaveLiquidated: 19,
 } as const;
 
 export type WalletRole = keyof typeof ROLE_ACCOUNT_INDEX;
@@ -60,10 +65,24 @@ export type WalletRole = keyof typeof ROLE_ACCOUNT_INDEX;
 export const POSITION_ROLES = ["liquidity", "nftSender", "nftReceiver", "swapper"] as const;
 export type PositionRole = (typeof POSITION_ROLES)[number];
 
-/** Every account with ether on the devnet: anvil's funded ten, then the position roles the seed funds. */
+/**
+ * Roles holding the seeded lending positions (docs/devnet.md, "Lending positions"). `lendingAll` is shared
+ * by every lending seed: it is in every lending market of every kind on every chain that has one. The others
+ * belong to one protocol family each. Funded and impersonated like {@link POSITION_ROLES}.
+ */
+export const LENDING_ROLES = [
+  "lendingAll",
+  "aaveSupplier",
+  "aaveBorrower",
+  "aaveDebtOnly",
+  "aaveLiquidated",
+] as const;
+export type LendingRole = (typeof LENDING_ROLES)[number];
+
+/** Every account with ether on the devnet: anvil's funded ten, then the position and lending roles the seed funds. */
 export const devnetAccounts = (): readonly DevAccount[] => [
   ...fundedAccounts(),
-  ...POSITION_ROLES.map((role) => devAccount(ROLE_ACCOUNT_INDEX[role])),
+  ...[...POSITION_ROLES, ...LENDING_ROLES].map((role) => devAccount(ROLE_ACCOUNT_INDEX[role])),
 ];
 
 /** The address playing `role`. */

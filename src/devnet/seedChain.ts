@@ -8,6 +8,7 @@ import type { CompiledContracts } from "./compileContracts.js";
 import { approveAllAmms, createMarkets } from "./createMarkets.js";
 import { deployContracts } from "./deployContracts.js";
 import { roleAddress } from "./devAccounts.js";
+import { mergeLending, NO_LENDING } from "./lending/SeededLending.js";
 import { seedLiquidityPositions } from "./positions/seedLiquidityPositions.js";
 import { HISTORY_HOURS_BEFORE_END, seedHistory } from "./seedHistory.js";
 import { seedPagingTokens } from "./seedPagingTokens.js";
@@ -51,6 +52,8 @@ export const seedChain = async (options: {
     const pools = await createMarkets(client, contracts, deployer);
     const positions = await seedWallets(client, contracts, pools);
     const liquidity = await seedLiquidityPositions(client, spec, contracts, options.compiled, pools);
+    // Every lending seed adds its markets and positions here, before the history, so interest accrues.
+    const lending = mergeLending(NO_LENDING);
     log(`devnet ${spec.name}: contracts, markets, wallets and liquidity positions seeded; mining history`);
     await seedHistory(client, contracts, pools, endTimestamp - 600);
     if (spec.pagingWallet) await seedPagingTokens(client, contracts, endTimestamp - 300);
@@ -64,6 +67,7 @@ export const seedChain = async (options: {
       pools,
       positions,
       liquidity,
+      lending,
       headBlock: Number(head.number),
       headTimestamp: Number(head.timestamp),
     };
