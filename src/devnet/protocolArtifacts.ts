@@ -23,6 +23,18 @@ const ARTIFACT_PATHS = {
   AlgebraPositionManager:
     "@cryptoalgebra/integral-periphery/artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json",
   AlgebraSwapRouter: "@cryptoalgebra/integral-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json",
+  VenusComptroller:
+    "@venusprotocol/venus-protocol/artifacts/contracts/Comptroller/Comptroller.sol/Comptroller.json",
+  VenusUnitroller:
+    "@venusprotocol/venus-protocol/artifacts/contracts/Comptroller/Unitroller.sol/Unitroller.json",
+  VenusComptrollerLens:
+    "@venusprotocol/venus-protocol/artifacts/contracts/Lens/ComptrollerLens.sol/ComptrollerLens.json",
+  VenusVBep20Immutable:
+    "@venusprotocol/venus-protocol/artifacts/contracts/Tokens/VTokens/VBep20Immutable.sol/VBep20Immutable.json",
+  VenusJumpRateModel:
+    "@venusprotocol/venus-protocol/artifacts/contracts/InterestRateModels/JumpRateModel.sol/JumpRateModel.json",
+  VenusSimplePriceOracle:
+    "@venusprotocol/venus-protocol/artifacts/contracts/test/SimplePriceOracle.sol/SimplePriceOracle.json",
 } as const;
 
 /** A protocol contract we deploy from its npm artifact. */
