@@ -53,6 +53,10 @@ export const ROLE_ACCOUNT_INDEX = {
   aaveBorrower: 17,
   aaveDebtOnly: 18,
   aaveLiquidated: 19,
+  compoundSupplier: 20,
+  compoundBorrower: 21,
+  compoundDebtOnly: 22,
+  compoundLiquidated: 23,
 } as const;
 
 export type WalletRole = keyof typeof ROLE_ACCOUNT_INDEX;
@@ -68,7 +72,8 @@ export type PositionRole = (typeof POSITION_ROLES)[number];
 /**
  * Roles holding the seeded lending positions (docs/devnet.md, "Lending positions"). `lendingAll` is shared
  * by every lending seed: it is in every lending market of every kind on every chain that has one. The others
- * belong to one protocol family each. Funded and impersonated like {@link POSITION_ROLES}.
+ * belong to one protocol family each (`compound*`: the cToken and Comet markets). Funded and impersonated
+ * like {@link POSITION_ROLES}.
  */
 export const LENDING_ROLES = [
   "lendingAll",
@@ -76,6 +81,10 @@ export const LENDING_ROLES = [
   "aaveBorrower",
   "aaveDebtOnly",
   "aaveLiquidated",
+  "compoundSupplier",
+  "compoundBorrower",
+  "compoundDebtOnly",
+  "compoundLiquidated",
 ] as const;
 export type LendingRole = (typeof LENDING_ROLES)[number];
 
