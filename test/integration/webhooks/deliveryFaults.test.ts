@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startNotifierBarrier } from "../../support/notifierBarrier.js";
 import { eventually } from "../../support/serviceHarness.js";
 import { chainPublisher, syntheticBlock } from "../../support/syntheticBlocks.js";
 import {
@@ -13,6 +14,7 @@ import { type Behaviour, ok, type Receiver, startReceiver } from "../../support/
 let env: WebhookEnv;
 let call: Caller;
 let publish: ReturnType<typeof chainPublisher>;
+let barrier: Awaited<ReturnType<typeof startNotifierBarrier>>;
 let nextBlock = 5_000_000;
 let nextWallet = 0x5000;
 const receivers: Array<Receiver> = [];
@@ -26,9 +28,11 @@ beforeAll(async () => {
   });
   call = await env.as("faults");
   publish = chainPublisher(await env.nats.connectAs("ingest"));
+  barrier = await startNotifierBarrier(call, publish, () => nextBlock++);
 });
 
 afterAll(async () => {
+  await barrier?.stop();
   await Promise.all(receivers.map((r) => r.stop()));
   await env?.stop();
 });
@@ -46,8 +50,8 @@ const scenario = async (behaviour: Behaviour) => {
   });
   expect(created.status).toBe(200);
   const id = created.json.id as string;
-  // The notifier's address book follows the index through a watch.
-  await new Promise((r) => setTimeout(r, 300));
+  // The notifier's address book follows the index through a watch: wait until it holds the wallet.
+  await barrier.pass();
   const send = async () => {
     const block = syntheticBlock(1, nextBlock++, wallet, addressOf(1));
     await publish.block(block);
@@ -130,11 +134,16 @@ describe("webhook delivery faults", () => {
       "inactive",
     );
     const whileInactive = await s.send();
-    await new Promise((r) => setTimeout(r, 800));
+    await barrier.pass();
     expect(s.receiver.received).toHaveLength(1);
     expect((await call("PATCH", `${WEBHOOKS}/${s.id}`, { active: true })).status).toBe(200);
     await arrives(s, eventId, 1);
-    await new Promise((r) => setTimeout(r, 500));
+    // A webhook's deliveries go out in the order they were queued: once a later event has
+    // arrived, the one sent while inactive would have come before it, had it been queued.
+    const later = await s.send();
+    await arrives(s, later.eventId, 1);
+    // The 410 answer, the queued delivery sent again on reactivation, then the later event.
+    expect(s.eventIds()).toEqual([eventId, eventId, later.eventId]);
     expect(s.eventIds()).not.toContain(whileInactive.eventId);
     s.check();
   });
@@ -155,23 +164,31 @@ describe("webhook delivery faults", () => {
     });
     const { eventId } = await s.send();
     await arrives(s, eventId);
-    await new Promise((r) => setTimeout(r, 700));
-    expect(s.receiver.received).toHaveLength(1);
+    // A retry of the first delivery would come before the next one (deliveries go out in order).
+    const next = await s.send();
+    await arrives(s, next.eventId);
+    expect(s.eventIds()).toEqual([eventId, next.eventId]);
     s.check();
   });
 
   it("behavior: after the last retry a delivery is dead-lettered, and an admin redelivery sends it again", async () => {
     const s = await scenario(answer(503));
     const { eventId } = await s.send();
-    await eventually(async () => s.receiver.received.length === 5, 10_000, "5 attempts");
-    await new Promise((r) => setTimeout(r, 500));
-    expect(s.receiver.received).toHaveLength(5);
-    s.receiver.behave(ok);
     const { callAdmin } = await import("../../../src/admin/AdminClient.js");
     const { adminRedeliverWebhook, adminWebhookDeliveries } = await import("../../../src/contracts/Admin.js");
     const { Effect } = await import("effect");
     const admin = await env.nats.connectAs("admin");
-    const stats = await Effect.runPromise(callAdmin(admin, adminWebhookDeliveries, { webhook_ids: [s.id] }));
+    const statsOf = () =>
+      Effect.runPromise(callAdmin(admin, adminWebhookDeliveries, { webhook_ids: [s.id] }));
+    await eventually(
+      async () => (await statsOf()).webhooks[0]?.dead_lettered === 1,
+      20_000,
+      "the dead letter",
+    );
+    // Dead-lettered after the fifth attempt: no sixth one.
+    expect(s.receiver.received).toHaveLength(5);
+    s.receiver.behave(ok);
+    const stats = await statsOf();
     expect(stats.webhooks[0]).toMatchObject({ failed: 5, dead_lettered: 1, delivered: 0, last_status: 503 });
     expect(stats.webhooks[0]!.recent_attempts[0]).toMatchObject({ outcome: "dead_lettered", status: 503 });
     const requeued = await Effect.runPromise(callAdmin(admin, adminRedeliverWebhook, { webhook_id: s.id }));
@@ -186,9 +203,12 @@ describe("webhook delivery faults", () => {
     const block = syntheticBlock(1, nextBlock++, s.wallet, addressOf(1));
     await publish.block(block);
     await publish.block(block, `again:${block.hash}`);
-    await arrives(s, `1:${block.transactions[0].hash}:${s.wallet}`);
-    await new Promise((r) => setTimeout(r, 800));
-    expect(s.receiver.received).toHaveLength(1);
+    const eventId = `1:${block.transactions[0].hash}:${s.wallet}`;
+    await arrives(s, eventId);
+    // A second delivery of the block would come before the next block's (deliveries go out in order).
+    const next = await s.send();
+    await arrives(s, next.eventId);
+    expect(s.eventIds()).toEqual([eventId, next.eventId]);
     s.check();
   });
 
