@@ -1,11 +1,13 @@
 import { approximateBytes } from "../lib/approximateBytes.js";
 import { type ByteBudget, Lru } from "../lib/Lru.js";
 import type { IndexCheckpoint, Operation } from "./applyBlock.js";
-import type { WalletPositionNft, WalletToken } from "./IndexReader.js";
-import type { IndexedPool, TokenMetadata } from "./IndexRecords.js";
+import type { WalletLendingMarket, WalletPositionNft, WalletToken } from "./IndexReader.js";
+import type { IndexedPool, LendingToken, TokenMetadata } from "./IndexRecords.js";
 import { PREFIX } from "./indexKeys.js";
 
 const WALLET_PREFIX = `${PREFIX}wt!`;
+const WALLET_NFT_PREFIX = `${PREFIX}wn!`;
+const WALLET_LENDING_PREFIX = `${PREFIX}lw!`;
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
 /** A byte budget that weighs keys and values by their approximate heap size. */
@@ -13,12 +15,12 @@ const weighed = <V>(maxBytes: number): ByteBudget<string, V> => ({
   maxBytes,
   sizeOf: (key, value) => approximateBytes(key) + approximateBytes(value),
 });
-const WALLET_NFT_PREFIX = `${PREFIX}wn!`;
 
 /**
  * Memory in front of the index views, for the request path: which tokens a
- * wallet touched and which position NFTs it holds, the pools of a token, token
- * metadata and each chain's checkpoint. The indexer of the same process reports every batch it writes,
+ * wallet touched, which position NFTs it holds and which lending markets it is
+ * in, the pools of a token, pools and lending tokens by address, token metadata
+ * and each chain's checkpoint. The indexer of the same process reports every batch it writes,
  * and exactly what that batch changes is forgotten (a wallet's tokens when the
  * block touched that wallet, pools and metadata when the block added some), so
  * the memory never serves a view older than LevelDB. A reorg forgets everything.
@@ -26,7 +28,13 @@ const WALLET_NFT_PREFIX = `${PREFIX}wn!`;
 export class IndexCache {
   readonly wallets: Lru<string, ReadonlyArray<WalletToken>>;
   readonly nfts: Lru<string, ReadonlyArray<WalletPositionNft>>;
+  readonly markets: Lru<string, ReadonlyArray<WalletLendingMarket>>;
+  /** Pools of a token, by `<chain>|<token>`. */
   readonly pools: Lru<string, ReadonlyArray<IndexedPool>>;
+  /** Pools by `<chain>|<pool address or id>` (null: not a pool). */
+  readonly poolsById: Lru<string, IndexedPool | null>;
+  /** Lending tokens by `<chain>|<token>` (null: not one). */
+  readonly lending: Lru<string, LendingToken | null>;
   readonly metadata: Lru<string, TokenMetadata | null>;
   readonly checkpoints = new Map<number, IndexCheckpoint>();
 
@@ -35,9 +43,12 @@ export class IndexCache {
    * keyed by what clients ask for, so without it random addresses would fill memory.
    */
   constructor(maxBytes = DEFAULT_MAX_BYTES) {
-    this.wallets = new Lru(100_000, weighed(maxBytes * 0.4));
-    this.nfts = new Lru(100_000, weighed(maxBytes * 0.2));
-    this.pools = new Lru(100_000, weighed(maxBytes * 0.2));
+    this.wallets = new Lru(100_000, weighed(maxBytes * 0.35));
+    this.nfts = new Lru(100_000, weighed(maxBytes * 0.1));
+    this.markets = new Lru(100_000, weighed(maxBytes * 0.1));
+    this.pools = new Lru(100_000, weighed(maxBytes * 0.1));
+    this.poolsById = new Lru(200_000, weighed(maxBytes * 0.05));
+    this.lending = new Lru(500_000, weighed(maxBytes * 0.1));
     this.metadata = new Lru(500_000, weighed(maxBytes * 0.2));
   }
 
@@ -45,16 +56,24 @@ export class IndexCache {
   applied(chainId: number, checkpoint: IndexCheckpoint, ops: ReadonlyArray<Operation>): void {
     let pools = false;
     let metadata = false;
+    let lending = false;
     for (const op of ops) {
       if (op.key.startsWith(WALLET_PREFIX))
         this.wallets.delete(op.key.slice(WALLET_PREFIX.length, WALLET_PREFIX.length + 42));
       else if (op.key.startsWith(WALLET_NFT_PREFIX))
         this.nfts.delete(op.key.slice(WALLET_NFT_PREFIX.length, WALLET_NFT_PREFIX.length + 42));
+      else if (op.key.startsWith(WALLET_LENDING_PREFIX))
+        this.markets.delete(op.key.slice(WALLET_LENDING_PREFIX.length, WALLET_LENDING_PREFIX.length + 42));
       else if (op.key.startsWith(`${PREFIX}pool!`) || op.key.startsWith(`${PREFIX}tp!`)) pools = true;
       else if (op.key.startsWith(`${PREFIX}tm!`)) metadata = true;
+      else if (op.key.startsWith(`${PREFIX}lt!`)) lending = true;
     }
-    if (pools) this.pools.clear();
+    if (pools) {
+      this.pools.clear();
+      this.poolsById.clear();
+    }
     if (metadata) this.metadata.clear();
+    if (lending) this.lending.clear();
     this.checkpoints.set(chainId, checkpoint);
   }
 
@@ -62,7 +81,10 @@ export class IndexCache {
   reverted(chainId: number, checkpoint: IndexCheckpoint): void {
     this.wallets.clear();
     this.nfts.clear();
+    this.markets.clear();
     this.pools.clear();
+    this.poolsById.clear();
+    this.lending.clear();
     this.metadata.clear();
     this.checkpoints.set(chainId, checkpoint);
   }

@@ -1,12 +1,22 @@
 import { Context, Effect, Layer } from "effect";
 import { AppConfig } from "../AppConfig.js";
+import type { Lru } from "../lib/Lru.js";
 import { type Db, Level } from "../storage/Level.js";
 import type { IndexCheckpoint } from "./applyBlock.js";
 import { IndexCache } from "./IndexCache.js";
-import type { IndexedPool, NftRecord, TokenMetadata, TouchedToken, WalletNft } from "./IndexRecords.js";
+import type {
+  IndexedPool,
+  LendingToken,
+  NftRecord,
+  TokenMetadata,
+  TouchedToken,
+  WalletNft,
+} from "./IndexRecords.js";
 import {
   blockTimeKey,
   indexCheckpointKey,
+  lendingParticipationPrefix,
+  lendingTokenKey,
   nftKey,
   poolKey,
   timeBlockBound,
@@ -22,6 +32,15 @@ export interface WalletToken extends TouchedToken {
   readonly token: string;
 }
 
+/** A lending market a wallet is in without a token of its own showing it (cToken borrows, Comet). */
+export interface WalletLendingMarket {
+  readonly chain_id: number;
+  /** The cToken or the Comet. */
+  readonly market: string;
+  /** A Comet collateral asset; undefined for the market itself. */
+  readonly asset: string | undefined;
+}
+
 /** A position NFT a wallet holds, with where it was minted when the index saw the mint. */
 export interface WalletPositionNft extends WalletNft {
   readonly chain_id: number;
@@ -31,6 +50,33 @@ export interface WalletPositionNft extends WalletNft {
   /** Pool and range; undefined when the NFT was minted before the index's history. */
   readonly minted: NftRecord | undefined;
 }
+
+/**
+ * Point lookups through a cache: hits from memory, the rest in one `getMany`, remembered (a
+ * miss as null). Answers are collected here, not read back from the cache, which may evict
+ * some on the way.
+ */
+const throughCache = async <V>(
+  keys: ReadonlyArray<string>,
+  cacheKey: (key: string) => string,
+  read: (missing: ReadonlyArray<string>) => Promise<ReadonlyArray<V | undefined>>,
+  cache: Lru<string, V | null> | undefined,
+): Promise<ReadonlyArray<V | undefined>> => {
+  const found = new Map<string, V | null>();
+  for (const key of keys) {
+    const hit = cache?.get(cacheKey(key));
+    if (hit !== undefined) found.set(key, hit);
+  }
+  const missing = keys.filter((key) => !found.has(key));
+  if (missing.length > 0) {
+    const values = await read(missing);
+    missing.forEach((key, i) => {
+      found.set(key, values[i] ?? null);
+      cache?.set(cacheKey(key), values[i] ?? null);
+    });
+  }
+  return keys.map((key) => found.get(key) ?? undefined);
+};
 
 /**
  * Read side of the indexer's views, for the services that answer requests.
@@ -82,11 +128,45 @@ export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
   },
 
   /** Pools by address (V4: pool id), undefined where the index has none. */
-  pools: async (
+  pools: (chainId: number, ids: ReadonlyArray<string>): Promise<ReadonlyArray<IndexedPool | undefined>> =>
+    throughCache(
+      ids,
+      (id) => `${chainId}|${id}`,
+      (missing) =>
+        db.getMany(missing.map((id) => poolKey(chainId, id))) as Promise<
+          ReadonlyArray<IndexedPool | undefined>
+        >,
+      cache?.poolsById,
+    ),
+
+  /** Tokens that carry lending positions, by address; undefined where a token is not one. */
+  lendingTokens: (
     chainId: number,
-    ids: ReadonlyArray<string>,
-  ): Promise<ReadonlyArray<IndexedPool | undefined>> =>
-    (await db.getMany(ids.map((id) => poolKey(chainId, id)))) as ReadonlyArray<IndexedPool | undefined>,
+    tokens: ReadonlyArray<string>,
+  ): Promise<ReadonlyArray<LendingToken | undefined>> =>
+    throughCache(
+      tokens,
+      (token) => `${chainId}|${token}`,
+      (missing) =>
+        db.getMany(missing.map((token) => lendingTokenKey(chainId, token))) as Promise<
+          ReadonlyArray<LendingToken | undefined>
+        >,
+      cache?.lending,
+    ),
+
+  /** Lending markets the wallet is in without a token of its own showing it, ascending by chain and market. */
+  lendingMarkets: async (wallet: string): Promise<ReadonlyArray<WalletLendingMarket>> => {
+    const cached = cache?.markets.get(wallet);
+    if (cached !== undefined) return cached;
+    const prefix = lendingParticipationPrefix(wallet);
+    const out: Array<WalletLendingMarket> = [];
+    for await (const key of db.keys({ gte: prefix, lt: `${prefix}~` })) {
+      const [chain, market, asset] = (key as string).slice(prefix.length).split("!");
+      out.push({ chain_id: Number(chain), market: market!, asset: asset === "-" ? undefined : asset });
+    }
+    cache?.markets.set(wallet, out);
+    return out;
+  },
 
   tokenMetadata: async (
     chainId: number,

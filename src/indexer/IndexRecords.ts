@@ -53,3 +53,26 @@ export interface NftRecord {
  * (deleted on undo), or a key the block changed or deleted with the value it had before.
  */
 export type UndoEntry = string | { readonly key: string; readonly value: unknown };
+
+/**
+ * A token that carries a lending position (`idx!lt!`): an Aave aToken (supply) or variable debt
+ * token (debt), or a cToken (supply; its borrows are not a token). Known from the registry
+ * deployment's own events, so a look-alike token never passes for one.
+ */
+export interface LendingToken {
+  readonly kind: "aave_v2" | "aave_v3" | "ctoken";
+  /** The registry address: the Aave pool, or the cToken's comptroller. */
+  readonly market: string;
+  readonly side: "supply" | "debt";
+  /** The reserve's asset or the cToken's underlying; the zero address for a native-currency market. */
+  readonly asset: string;
+}
+
+/**
+ * A wallet's part in a lending market that no token of its own shows (`idx!lw!`): a cToken it
+ * borrowed from, or a Comet market it supplied to, borrowed from or put collateral in (with the
+ * collateral asset). Kept once seen; the balances read at request time say what is left.
+ */
+export interface LendingParticipation {
+  readonly block: number;
+}

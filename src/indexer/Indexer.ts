@@ -10,6 +10,7 @@ import { type IndexCheckpoint, type Operation, planBlock, planRevert } from "./a
 import type { IndexCache } from "./IndexCache.js";
 import { indexCheckpointKey, PREFIX } from "./indexKeys.js";
 import { readTokenMetadata } from "./readTokenMetadata.js";
+import { readUnderlying } from "./readUnderlying.js";
 
 /** Stream sequence of the last CHAIN_EVENTS message applied, written in the same batch as its effects. */
 export const STREAM_SEQ_KEY = `${PREFIX}seq`;
@@ -50,11 +51,14 @@ const plan = async (
   // Already applied (a republish after an ingest restart): nothing to do.
   if (checkpoint !== undefined && block.number <= checkpoint.number) return [];
   const client = options.client(chainId);
-  return planBlock(options.db, chain, block, (tokens) =>
-    client === undefined
-      ? Promise.resolve(tokens.map(() => ({ name: null, symbol: null, decimals: null })))
-      : readTokenMetadata(client, tokens),
-  );
+  return planBlock(options.db, chain, block, {
+    metadata: (tokens) =>
+      client === undefined
+        ? Promise.resolve(tokens.map(() => ({ name: null, symbol: null, decimals: null })))
+        : readTokenMetadata(client, tokens),
+    underlying: (cTokens) =>
+      client === undefined ? Promise.resolve(cTokens.map(() => null)) : readUnderlying(client, cTokens),
+  });
 };
 
 /**

@@ -13,6 +13,7 @@ import {
   undoKey,
   walletTokenKey,
 } from "./indexKeys.js";
+import { planLendingViews, type ReadUnderlying } from "./planLendingViews.js";
 import { planPositionNfts } from "./planPositionNfts.js";
 
 /** One write of a LevelDB batch. */
@@ -31,16 +32,23 @@ export interface IndexCheckpoint {
  * The writes that index one block, with what it changes recorded for undo:
  * tokens each wallet touched (first block kept), pools of configured factories
  * and the tokens they pair, position NFTs each wallet holds and where each was
- * minted, block time both ways, and metadata for tokens seen for the first time
- * (read through `readMetadata`, one multicall per block).
+ * minted, lending tokens and wallets' parts in lending markets, block time both
+ * ways, and metadata for tokens seen for the first time (read through `reads`,
+ * one multicall per block).
  * Native touches are not indexed: the native balance is read on every request,
  * and history blocks (logs only) could not rebuild them.
  */
+/** What indexing reads from the chain itself: metadata of new tokens, underlying of new cTokens. */
+export interface BlockReads {
+  readonly metadata: (tokens: ReadonlyArray<string>) => Promise<ReadonlyArray<TokenMetadata>>;
+  readonly underlying: ReadUnderlying;
+}
+
 export const planBlock = async (
   db: Db,
   chain: ChainConfig,
   block: ChainBlock,
-  readMetadata: (tokens: ReadonlyArray<string>) => Promise<ReadonlyArray<TokenMetadata>>,
+  reads: BlockReads,
 ): Promise<ReadonlyArray<Operation>> => {
   const events = decodeLogs(block.logs);
   const touches = tokenTouches(
@@ -96,14 +104,18 @@ export const planBlock = async (
   ].filter((token) => token !== NATIVE_ZERO);
   const existingMetadata = await db.getMany(tokens.map((token) => tokenMetadataKey(block.chain_id, token)));
   const unknown = tokens.filter((_, i) => existingMetadata[i] === undefined);
-  const metadata = await readMetadata(unknown);
+  const metadata = await reads.metadata(unknown);
   unknown.forEach((token, i) => {
     ops.push({ type: "put", key: tokenMetadataKey(block.chain_id, token), value: metadata[i] });
   });
 
-  const nfts = await planPositionNfts(db, chain, block.number, events);
-  ops.push(...nfts.ops);
-  added.push(...nfts.undo);
+  for (const views of [
+    await planPositionNfts(db, chain, block.number, events),
+    await planLendingViews(db, chain, block.number, events, reads.underlying),
+  ]) {
+    ops.push(...views.ops);
+    added.push(...views.undo);
+  }
 
   putNew(blockTimeKey(block.chain_id, block.number), block.timestamp);
   putNew(timeBlockKey(block.chain_id, block.timestamp, block.number), block.number);

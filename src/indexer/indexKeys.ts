@@ -29,6 +29,22 @@ export const walletNftPrefix = (wallet: string) => `${PREFIX}wn!${wallet}!`;
 export const nftKey = (chainId: number, manager: string, tokenId: bigint) =>
   `${PREFIX}nft!${pad(chainId)}!${manager}!${tokenIdHex(tokenId)}`;
 
+/** A token carrying a lending position: `idx!lt!<chain>!<token>` -> LendingToken. */
+export const lendingTokenKey = (chainId: number, token: string) => `${PREFIX}lt!${pad(chainId)}!${token}`;
+
+/**
+ * A wallet's part in a lending market: `idx!lw!<wallet>!<chain>!<market>!<asset>` ->
+ * LendingParticipation, where `market` is the cToken or the Comet and `asset` a Comet collateral
+ * (`-` for the market itself). Prefix-scan by wallet.
+ */
+export const lendingParticipationKey = (
+  wallet: string,
+  chainId: number,
+  market: string,
+  asset: string | undefined,
+) => `${PREFIX}lw!${wallet}!${pad(chainId)}!${market}!${asset ?? "-"}`;
+export const lendingParticipationPrefix = (wallet: string) => `${PREFIX}lw!${wallet}!`;
+
 /** Token metadata: `idx!tm!<chain>!<token>` -> TokenMetadata. */
 export const tokenMetadataKey = (chainId: number, token: string) => `${PREFIX}tm!${pad(chainId)}!${token}`;
 
@@ -61,6 +77,6 @@ export const undoKey = (chainId: number, number: number) => `${PREFIX}undo!${pad
 export const undoPrefix = (chainId: number) => `${PREFIX}undo!${pad(chainId)}!`;
 
 /** Start of the range of keys for one view (for comparisons and rebuilds). */
-export const VIEW_PREFIXES = ["wt!", "wn!", "nft!", "tm!", "pool!", "tp!", "bt!", "tb!"].map(
+export const VIEW_PREFIXES = ["wt!", "wn!", "nft!", "lt!", "lw!", "tm!", "pool!", "tp!", "bt!", "tb!"].map(
   (view) => PREFIX + view,
 );

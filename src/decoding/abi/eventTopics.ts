@@ -27,4 +27,11 @@ export const EVENT_TOPICS = {
   v4Swap: toEventSelector("Swap(bytes32,address,int128,int128,uint160,uint128,int24,uint24)"),
   v4ModifyLiquidity: toEventSelector("ModifyLiquidity(bytes32,address,int24,int24,int256,bytes32)"),
   algebraPool: toEventSelector("Pool(address,address,address)"),
+  aaveReserveInitialized: toEventSelector("ReserveInitialized(address,address,address,address,address)"),
+  cTokenMarketListed: toEventSelector("MarketListed(address)"),
+  cTokenBorrow: toEventSelector("Borrow(address,uint256,uint256,uint256)"),
+  cometSupply: toEventSelector("Supply(address,address,uint256)"),
+  cometWithdraw: toEventSelector("Withdraw(address,address,uint256)"),
+  cometSupplyCollateral: toEventSelector("SupplyCollateral(address,address,address,uint256)"),
+  cometWithdrawCollateral: toEventSelector("WithdrawCollateral(address,address,address,uint256)"),
 } as const;

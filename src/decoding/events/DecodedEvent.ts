@@ -1,4 +1,5 @@
 import type { AlgebraEvent } from "./AlgebraEvent.js";
+import type { LendingEvent } from "./LendingEvent.js";
 import type { TokenEvent } from "./TokenEvent.js";
 import type { UniswapV2Event } from "./UniswapV2Event.js";
 import type { UniswapV3Event } from "./UniswapV3Event.js";
@@ -8,7 +9,13 @@ import type { UniswapV4Event } from "./UniswapV4Event.js";
  * Every event the library decodes, tagged by `kind` (`<family>.<event>`). Addresses are lower case,
  * amounts bigint, ticks/fees/tick spacings numbers (they fit 24 bits).
  */
-export type DecodedEvent = TokenEvent | UniswapV2Event | UniswapV3Event | UniswapV4Event | AlgebraEvent;
+export type DecodedEvent =
+  | TokenEvent
+  | UniswapV2Event
+  | UniswapV3Event
+  | UniswapV4Event
+  | AlgebraEvent
+  | LendingEvent;
 
 /** The `kind` tags, e.g. `"erc20.transfer"`, `"v3.swap"`. */
 export type DecodedEventKind = DecodedEvent["kind"];

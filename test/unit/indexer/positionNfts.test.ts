@@ -104,9 +104,10 @@ const v4Mint = (to: string, tokenId: bigint, tx: number) => [
 const newDb = () => new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
 const apply = async (db: Db, b: ChainBlock) =>
   db.batch([
-    ...(await planBlock(db, chain, b, async (tokens) =>
-      tokens.map(() => ({ name: null, symbol: null, decimals: 18 })),
-    )),
+    ...(await planBlock(db, chain, b, {
+      metadata: async (tokens) => tokens.map(() => ({ name: null, symbol: null, decimals: 18 })),
+      underlying: async (cTokens) => cTokens.map(() => null),
+    })),
   ]);
 const held = async (db: Db, wallet: string) =>
   (await makeIndexReader(db).positionNfts(wallet)).map((n) => ({

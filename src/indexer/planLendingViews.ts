@@ -1,0 +1,121 @@
+import { type ChainConfig, protocolsOf } from "../chains/ChainsConfig.js";
+import type { DecodedEvent } from "../decoding/index.js";
+import type { Db } from "../storage/Level.js";
+import type { Operation } from "./applyBlock.js";
+import type { LendingParticipation, LendingToken, UndoEntry } from "./IndexRecords.js";
+import { lendingParticipationKey, lendingTokenKey } from "./indexKeys.js";
+
+/** Reads a lending view needs from the chain while indexing: each cToken's underlying (null: native). */
+export type ReadUnderlying = (cTokens: ReadonlyArray<string>) => Promise<ReadonlyArray<string | null>>;
+
+const ZERO = "0x0000000000000000000000000000000000000000";
+
+/**
+ * The writes that keep the lending views current for one block: tokens that carry positions
+ * (Aave aTokens and variable debt tokens from the registry configurator's `ReserveInitialized`,
+ * cTokens from the registry comptroller's `MarketListed`, with their underlying read once), and
+ * wallets' parts in markets no token of theirs shows (cToken borrowers, Comet users). Only events
+ * of registry deployments count. Keys are only ever added, so undo deletes what a block added.
+ */
+export const planLendingViews = async (
+  db: Db,
+  chain: ChainConfig,
+  blockNumber: number,
+  events: ReadonlyArray<DecodedEvent>,
+  readUnderlying: ReadUnderlying,
+): Promise<{ readonly ops: ReadonlyArray<Operation>; readonly undo: ReadonlyArray<UndoEntry> }> => {
+  const registry = protocolsOf(chain);
+  const configurators = new Map(
+    registry.filter((p) => p.configurator !== undefined).map((p) => [p.configurator!, p]),
+  );
+  const comptrollers = new Map(registry.filter((p) => p.kind === "ctoken").map((p) => [p.address, p]));
+  const comets = new Set(registry.filter((p) => p.kind === "comet").map((p) => p.address));
+  if (configurators.size === 0 && comptrollers.size === 0 && comets.size === 0) return { ops: [], undo: [] };
+
+  const tokens = new Map<string, LendingToken>();
+  const listed: Array<{ cToken: string; comptroller: string }> = [];
+  const borrows: Array<{ cToken: string; borrower: string }> = [];
+  const participation = new Set<string>();
+  for (const event of events) {
+    switch (event.kind) {
+      case "aave.reserveInitialized": {
+        const deployment = configurators.get(event.address);
+        if (deployment === undefined || (deployment.kind !== "aave_v2" && deployment.kind !== "aave_v3"))
+          break;
+        const base = { kind: deployment.kind, market: deployment.address, asset: event.asset } as const;
+        tokens.set(lendingTokenKey(chain.chain_id, event.aToken), { ...base, side: "supply" });
+        tokens.set(lendingTokenKey(chain.chain_id, event.variableDebtToken), { ...base, side: "debt" });
+        break;
+      }
+      case "ctoken.marketListed":
+        if (comptrollers.has(event.address))
+          listed.push({ cToken: event.cToken, comptroller: event.address });
+        break;
+      case "ctoken.borrow":
+        borrows.push({ cToken: event.address, borrower: event.borrower });
+        break;
+      case "comet.supply":
+      case "comet.supplyCollateral":
+        if (comets.has(event.address))
+          participation.add(
+            lendingParticipationKey(
+              event.dst,
+              chain.chain_id,
+              event.address,
+              "asset" in event ? event.asset : undefined,
+            ),
+          );
+        break;
+      case "comet.withdraw":
+      case "comet.withdrawCollateral":
+        if (comets.has(event.address))
+          participation.add(
+            lendingParticipationKey(
+              event.src,
+              chain.chain_id,
+              event.address,
+              "asset" in event ? event.asset : undefined,
+            ),
+          );
+        break;
+      default:
+        break;
+    }
+  }
+  if (listed.length > 0) {
+    const underlying = await readUnderlying(listed.map((l) => l.cToken));
+    listed.forEach(({ cToken, comptroller }, i) => {
+      tokens.set(lendingTokenKey(chain.chain_id, cToken), {
+        kind: "ctoken",
+        market: comptroller,
+        side: "supply",
+        asset: underlying[i] ?? ZERO,
+      });
+    });
+  }
+  if (borrows.length > 0) {
+    // A borrow counts only from a cToken of a registry comptroller (listed now or before).
+    const known = await db.getMany(borrows.map((b) => lendingTokenKey(chain.chain_id, b.cToken)));
+    borrows.forEach((b, i) => {
+      const token =
+        (known[i] as LendingToken | undefined) ?? tokens.get(lendingTokenKey(chain.chain_id, b.cToken));
+      if (token?.kind === "ctoken")
+        participation.add(lendingParticipationKey(b.borrower, chain.chain_id, b.cToken, undefined));
+    });
+  }
+
+  const writes: Array<[string, LendingToken | LendingParticipation]> = [
+    ...tokens,
+    ...[...participation].map((key): [string, LendingParticipation] => [key, { block: blockNumber }]),
+  ];
+  if (writes.length === 0) return { ops: [], undo: [] };
+  const existing = await db.getMany(writes.map(([key]) => key));
+  const ops: Array<Operation> = [];
+  const undo: Array<UndoEntry> = [];
+  writes.forEach(([key, value], i) => {
+    if (existing[i] !== undefined) return;
+    ops.push({ type: "put", key, value });
+    undo.push(key);
+  });
+  return { ops, undo };
+};
