@@ -56,12 +56,13 @@ export type UndoEntry = string | { readonly key: string; readonly value: unknown
 
 /**
  * A token that carries a lending position (`idx!lt!`): an Aave aToken (supply) or variable debt
- * token (debt), or a cToken (supply; its borrows are not a token). Known from the registry
- * deployment's own events, so a look-alike token never passes for one.
+ * token (debt), a cToken (supply; its borrows are not a token), or a Comet (its base supply, with
+ * the base token as asset). Known from the registry deployment's own events, so a look-alike
+ * token never passes for one.
  */
 export interface LendingToken {
-  readonly kind: "aave_v2" | "aave_v3" | "ctoken";
-  /** The registry address: the Aave pool, or the cToken's comptroller. */
+  readonly kind: "aave_v2" | "aave_v3" | "ctoken" | "comet";
+  /** The registry address: the Aave pool, the cToken's comptroller, or the Comet. */
   readonly market: string;
   readonly side: "supply" | "debt";
   /** The reserve's asset or the cToken's underlying; the zero address for a native-currency market. */

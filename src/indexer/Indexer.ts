@@ -56,8 +56,8 @@ const plan = async (
       client === undefined
         ? Promise.resolve(tokens.map(() => ({ name: null, symbol: null, decimals: null })))
         : readTokenMetadata(client, tokens),
-    underlying: (cTokens) =>
-      client === undefined ? Promise.resolve(cTokens.map(() => null)) : readUnderlying(client, cTokens),
+    underlying: (contracts) =>
+      client === undefined ? Promise.resolve(contracts.map(() => null)) : readUnderlying(client, contracts),
   });
 };
 

@@ -4,17 +4,19 @@ import type { Db } from "../storage/Level.js";
 import type { Operation } from "./applyBlock.js";
 import type { LendingParticipation, LendingToken, UndoEntry } from "./IndexRecords.js";
 import { lendingParticipationKey, lendingTokenKey } from "./indexKeys.js";
+import type { AssetOf } from "./readUnderlying.js";
 
-/** Reads a lending view needs from the chain while indexing: each cToken's underlying (null: native). */
-export type ReadUnderlying = (cTokens: ReadonlyArray<string>) => Promise<ReadonlyArray<string | null>>;
+/** Reads a lending view needs from the chain while indexing: a cToken's underlying (null: native), a Comet's base token. */
+export type ReadUnderlying = (contracts: ReadonlyArray<AssetOf>) => Promise<ReadonlyArray<string | null>>;
 
 const ZERO = "0x0000000000000000000000000000000000000000";
 
 /**
  * The writes that keep the lending views current for one block: tokens that carry positions
  * (Aave aTokens and variable debt tokens from the registry configurator's `ReserveInitialized`,
- * cTokens from the registry comptroller's `MarketListed`, with their underlying read once), and
- * wallets' parts in markets no token of theirs shows (cToken borrowers, Comet users). Only events
+ * cTokens from the registry comptroller's `MarketListed`, with their underlying read once, and a
+ * registry Comet itself, with its base token, when its first event is seen), and wallets' parts
+ * in markets no token of theirs shows (cToken borrowers, Comet users). Only events
  * of registry deployments count. Keys are only ever added, so undo deletes what a block added.
  */
 export const planLendingViews = async (
@@ -36,6 +38,11 @@ export const planLendingViews = async (
   const listed: Array<{ cToken: string; comptroller: string }> = [];
   const borrows: Array<{ cToken: string; borrower: string }> = [];
   const participation = new Set<string>();
+  const cometsSeen = new Set<string>();
+  const inComet = (wallet: string, comet: string, asset: string | undefined) => {
+    cometsSeen.add(comet);
+    participation.add(lendingParticipationKey(wallet, chain.chain_id, comet, asset));
+  };
   for (const event of events) {
     switch (event.kind) {
       case "aave.reserveInitialized": {
@@ -57,42 +64,44 @@ export const planLendingViews = async (
       case "comet.supply":
       case "comet.supplyCollateral":
         if (comets.has(event.address))
-          participation.add(
-            lendingParticipationKey(
-              event.dst,
-              chain.chain_id,
-              event.address,
-              "asset" in event ? event.asset : undefined,
-            ),
-          );
+          inComet(event.dst, event.address, "asset" in event ? event.asset : undefined);
         break;
       case "comet.withdraw":
       case "comet.withdrawCollateral":
         if (comets.has(event.address))
-          participation.add(
-            lendingParticipationKey(
-              event.src,
-              chain.chain_id,
-              event.address,
-              "asset" in event ? event.asset : undefined,
-            ),
-          );
+          inComet(event.src, event.address, "asset" in event ? event.asset : undefined);
         break;
       default:
         break;
     }
   }
-  if (listed.length > 0) {
-    const underlying = await readUnderlying(listed.map((l) => l.cToken));
-    listed.forEach(({ cToken, comptroller }, i) => {
-      tokens.set(lendingTokenKey(chain.chain_id, cToken), {
-        kind: "ctoken",
-        market: comptroller,
-        side: "supply",
-        asset: underlying[i] ?? ZERO,
-      });
+  // A Comet is recorded once, with its base token, the first time one of its events is seen.
+  const cometList = [...cometsSeen];
+  const cometKnown = await db.getMany(cometList.map((comet) => lendingTokenKey(chain.chain_id, comet)));
+  const newComets = cometList.filter((_, i) => cometKnown[i] === undefined);
+  const toRead: Array<AssetOf> = [
+    ...listed.map((l) => ({ contract: l.cToken, kind: "ctoken" as const })),
+    ...newComets.map((comet) => ({ contract: comet, kind: "comet" as const })),
+  ];
+  const assets = toRead.length === 0 ? [] : await readUnderlying(toRead);
+  listed.forEach(({ cToken, comptroller }, i) => {
+    tokens.set(lendingTokenKey(chain.chain_id, cToken), {
+      kind: "ctoken",
+      market: comptroller,
+      side: "supply",
+      asset: assets[i] ?? ZERO,
     });
-  }
+  });
+  newComets.forEach((comet, i) => {
+    const base = assets[listed.length + i];
+    if (base === null || base === undefined) return;
+    tokens.set(lendingTokenKey(chain.chain_id, comet), {
+      kind: "comet",
+      market: comet,
+      side: "supply",
+      asset: base,
+    });
+  });
   if (borrows.length > 0) {
     // A borrow counts only from a cToken of a registry comptroller (listed now or before).
     const known = await db.getMany(borrows.map((b) => lendingTokenKey(chain.chain_id, b.cToken)));

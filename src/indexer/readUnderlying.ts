@@ -2,18 +2,27 @@ import type { PublicClient } from "viem";
 import { aggregate3 } from "../chains/multicall3.js";
 import { addressWord, rawCall } from "../chains/rawCalls.js";
 
+/** A lending contract whose asset the index needs: a cToken's underlying or a Comet's base token. */
+export interface AssetOf {
+  readonly contract: string;
+  readonly kind: "ctoken" | "comet";
+}
+
 /**
- * Each cToken's `underlying()`, in one multicall: null where the call reverts or answers nothing,
- * which is how a native-currency market (cETH, vBNB) answers.
+ * Each contract's asset in one multicall: a cToken's `underlying()`, a Comet's `baseToken()`;
+ * null where the call reverts or answers nothing, which is how a native-currency cToken market
+ * (cETH, vBNB) answers.
  */
 export const readUnderlying = async (
   client: PublicClient,
-  cTokens: ReadonlyArray<string>,
+  contracts: ReadonlyArray<AssetOf>,
 ): Promise<ReadonlyArray<string | null>> => {
-  if (cTokens.length === 0) return [];
+  if (contracts.length === 0) return [];
   const results = await aggregate3(
     client,
-    cTokens.map((cToken) => rawCall(cToken, "underlying()")),
+    contracts.map(({ contract, kind }) =>
+      rawCall(contract, kind === "ctoken" ? "underlying()" : "baseToken()"),
+    ),
   );
-  return cTokens.map((_, i) => addressWord(results[i], 0) ?? null);
+  return contracts.map((_, i) => addressWord(results[i], 0) ?? null);
 };

@@ -76,7 +76,10 @@ const apply = async (db: Db, b: ChainBlock) =>
   db.batch([
     ...(await planBlock(db, chain, b, {
       metadata: async (tokens) => tokens.map(() => ({ name: null, symbol: null, decimals: 18 })),
-      underlying: async (cTokens) => cTokens.map((c) => underlyingOf.get(c) ?? null),
+      underlying: async (contracts) =>
+        contracts.map(({ contract, kind }) =>
+          kind === "comet" ? USDC : (underlyingOf.get(contract) ?? null),
+        ),
     })),
   ]);
 
@@ -162,6 +165,9 @@ describe("lending views", () => {
       { chain_id: 1, market: COMET, asset: WETH },
     ]);
     expect(await reader.lendingMarkets(BOB)).toEqual([]);
+    expect(await reader.lendingTokens(1, [COMET])).toEqual([
+      { kind: "comet", market: COMET, side: "supply", asset: USDC },
+    ]);
   });
 
   it("behavior: a reorg removes what the reorganised blocks added", async () => {

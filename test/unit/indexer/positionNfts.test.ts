@@ -106,7 +106,7 @@ const apply = async (db: Db, b: ChainBlock) =>
   db.batch([
     ...(await planBlock(db, chain, b, {
       metadata: async (tokens) => tokens.map(() => ({ name: null, symbol: null, decimals: 18 })),
-      underlying: async (cTokens) => cTokens.map(() => null),
+      underlying: async (contracts) => contracts.map(() => null),
     })),
   ]);
 const held = async (db: Db, wallet: string) =>
