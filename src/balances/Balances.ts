@@ -65,8 +65,7 @@ export const layer = Layer.effect(
     const config = yield* AppConfig;
     const index = (yield* Index).reader;
     const history = makeHistoricalPrices(index, clients.get, config.priceHistoryCacheMb * MB);
-    // Bounded by bytes too: a 1,200-token wallet weighs hundreds of small ones, and the single-token
-    // route makes a new key of the whole wallet for every token a client names.
+    // Bounded by bytes too: a 1,200-token wallet weighs as much as hundreds of small ones.
     const cache = makeReadCache<ChainHoldings>(config.balancesCacheEntries, config.balancesCacheMb * MB);
 
     const readChain = (wallet: string, chain: ChainConfig, block: number, keepToken: string | undefined) => {
@@ -74,14 +73,20 @@ export const layer = Layer.effect(
       const client = clients.get(chain.chain_id);
       return cache.through(key, async () => {
         if (client === undefined) throw new Error("no RPC client for this chain");
-        const touched = (await index.touchedTokens(wallet)).filter(
-          (t) => t.chain_id === chain.chain_id && t.standard === "erc20",
-        );
-        const tokens = [
-          ...touched.map((t) => t.token),
-          ...chain.tokens,
-          ...(keepToken !== undefined && keepToken !== "native" ? [keepToken] : []),
-        ];
+        // The single-token route reads its one token (native comes with every read), not the
+        // whole wallet: 1,200 reads and a 1,200-entry cache value for one answer were a gift to
+        // anyone who wants to load the service.
+        const tokens =
+          keepToken === undefined
+            ? [
+                ...(await index.touchedTokens(wallet))
+                  .filter((t) => t.chain_id === chain.chain_id && t.standard === "erc20")
+                  .map((t) => t.token),
+                ...chain.tokens,
+              ]
+            : keepToken === "native"
+              ? []
+              : [keepToken];
         return readChainHoldings(client, index, {
           chain,
           wallet,

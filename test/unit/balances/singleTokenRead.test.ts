@@ -1,0 +1,94 @@
+import { ConfigProvider, Effect, Layer } from "effect";
+import { createPublicClient, custom, encodeAbiParameters, type PublicClient } from "viem";
+import { describe, expect, it } from "vitest";
+import { AppConfig, appSettings } from "../../../src/AppConfig.js";
+import * as Balances from "../../../src/balances/Balances.js";
+import { ChainClients } from "../../../src/chains/ChainClients.js";
+import { ChainConfig, NativeAsset } from "../../../src/chains/ChainsConfig.js";
+import * as IndexReader from "../../../src/indexer/IndexReader.js";
+import { walletTokenPrefix } from "../../../src/indexer/indexKeys.js";
+import { Level, layerMemory } from "../../../src/storage/Level.js";
+
+const chain = ChainConfig.make({
+  chain_id: 1,
+  name: "ethereum",
+  rpc_url: "http://127.0.0.1:1",
+  tags: ["default"],
+  native: NativeAsset.make({ symbol: "ETH", name: "Ether", decimals: 18 }),
+  stablecoins: [],
+  tokens: [],
+  quote_tokens: [],
+  protocols: [],
+  logos: {},
+  urls: {},
+  traces: false,
+  confirmations: 0,
+  finality_depth: 4,
+});
+
+const WALLET = `0x${"ab".repeat(20)}`;
+const tokenAt = (i: number) => `0x${i.toString(16).padStart(40, "0")}`;
+
+/** A node that answers every aggregate3 with failed calls, and records how many calls each carried. */
+const countingNode = () => {
+  const callsPerRead: Array<number> = [];
+  const client = createPublicClient({
+    transport: custom({
+      request: async ({ method, params }: { method: string; params?: unknown }) => {
+        if (method !== "eth_call") throw new Error(`unexpected ${method}`);
+        const data = (params as Array<{ data: string }>)[0]!.data;
+        // selector, offset of the array, then its length
+        const count = Number.parseInt(data.slice(2 + 8 + 64, 2 + 8 + 128), 16);
+        callsPerRead.push(count);
+        return encodeAbiParameters(
+          [{ type: "tuple[]", components: [{ type: "bool" }, { type: "bytes" }] }],
+          [Array.from({ length: count }, () => [false, "0x"] as const)],
+        );
+      },
+    }),
+  }) as PublicClient;
+  return { client, callsPerRead };
+};
+
+describe("the single-token route's read", () => {
+  it("bytes: reads the one token asked for, not every token of a 1,200-token wallet", async () => {
+    const node = countingNode();
+    const settings = await Effect.runPromise(
+      Effect.withConfigProvider(
+        appSettings,
+        ConfigProvider.fromMap(new Map([["CHAINS_CONFIG", "/chains.json"]])),
+      ),
+    );
+    const layer = Balances.layer.pipe(
+      Layer.provideMerge(IndexReader.layer),
+      Layer.provideMerge(layerMemory),
+      Layer.provide(Layer.succeed(ChainClients, { get: () => node.client })),
+      Layer.provide(Layer.succeed(AppConfig, settings)),
+    );
+    await Effect.runPromise(
+      Effect.gen(function* () {
+        const db = yield* Level;
+        yield* Effect.promise(() =>
+          db.batch(
+            Array.from({ length: 1_200 }, (_, i) => ({
+              type: "put" as const,
+              key: `${walletTokenPrefix(WALLET)}1!${tokenAt(i)}`,
+              value: { standard: "erc20", first_block: 1 },
+            })),
+          ),
+        );
+        const balances = yield* Balances.Balances;
+        const pinned = new Map([[1, 100]]);
+        yield* balances.snapshot(WALLET, [chain], pinned);
+        yield* balances.snapshot(WALLET, [chain], pinned, { chainId: 1, token: tokenAt(7) });
+        yield* balances.snapshot(WALLET, [chain], pinned, { chainId: 1, token: "native" });
+      }).pipe(Effect.provide(layer)),
+    );
+    const [wholeWallet, oneToken, native] = node.callsPerRead;
+    // The whole wallet: native and 1,200 balanceOf.
+    expect(wholeWallet).toBe(1 + 1_200);
+    // One token: native, its balanceOf and the probes that tell an ERC-20 from an NFT contract.
+    expect(oneToken).toBeLessThan(10);
+    expect(native).toBe(1);
+  });
+});
