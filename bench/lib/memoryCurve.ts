@@ -9,6 +9,7 @@ export interface MemorySample {
   readonly heapTotal: number;
   readonly external: number;
   readonly arrayBuffers: number;
+  readonly spaces: Readonly<Record<string, readonly [number, number]>>;
 }
 
 interface RawSample {
@@ -18,6 +19,8 @@ interface RawSample {
   readonly heapTotal: number;
   readonly external: number;
   readonly arrayBuffers: number;
+  /** Per V8 heap space: [used, reserved] bytes. */
+  readonly spaces: Readonly<Record<string, readonly [number, number]>>;
 }
 
 /**
@@ -69,35 +72,36 @@ export const memoryRecorder = (stdout: Readable) => {
 const MB = 1024 * 1024;
 export const mb = (bytes: number) => (bytes / MB).toFixed(0);
 
-/** Least-squares slope of RSS over the samples, in bytes per second. */
-const slope = (samples: ReadonlyArray<MemorySample>): number => {
-  if (samples.length < 2) return 0;
-  const n = samples.length;
-  const meanT = samples.reduce((a, s) => a + s.t, 0) / n;
-  const meanR = samples.reduce((a, s) => a + s.rss, 0) / n;
-  let num = 0;
-  let den = 0;
-  for (const s of samples) {
-    num += (s.t - meanT) * (s.rss - meanR);
-    den += (s.t - meanT) ** 2;
-  }
-  return den === 0 ? 0 : num / den;
-};
+const meanRss = (samples: ReadonlyArray<MemorySample>) =>
+  samples.length === 0 ? Number.NaN : samples.reduce((a, s) => a + s.rss, 0) / samples.length;
 
 /**
- * RSS growth in the first half of the run (warm-up) and in the second, each the
- * least-squares slope over that half times its length, so one GC's sawtooth at
- * either end does not decide the figure. "Stops growing" means the second half
- * grows by at most a tenth of the warm-up, or by at most 10 MB (noise).
+ * RSS growth during warm-up and after it, from means over quarters of the run,
+ * because single samples swing by tens of MB with each garbage collection:
+ * warm-up growth is the mean of the second quarter minus the baseline (the last
+ * sample before the load), growth after warm-up the mean of the last quarter
+ * minus that of the second. "Stops growing" means the growth after warm-up is at
+ * most a tenth of the warm-up's, or at most 10 MB.
  */
 export const rssVerdict = (curve: ReadonlyArray<MemorySample>, seconds: number) => {
-  const half = seconds / 2;
-  const first = curve.filter((s) => s.t <= half);
-  const second = curve.filter((s) => s.t >= half);
-  const warmUp = slope(first) * half;
-  const after = slope(second) * half;
-  const flat = after <= Math.max(10 * MB, warmUp / 10);
-  return { warmUpBytes: warmUp, afterBytes: after, afterMbPerMinute: (slope(second) * 60) / MB, flat };
+  const baseline = curve.find((s) => s.t < 0) ?? curve[0]!;
+  // Half-open, so the samples right after the forced collections at the middle and the end
+  // (which drop RSS for a moment) fall outside the second and the last quarter.
+  const quarter = (n: number) =>
+    curve.filter((s) => s.t >= ((n - 1) * seconds) / 4 && s.t < (n * seconds) / 4);
+  const warm = meanRss(quarter(2));
+  const last = meanRss(quarter(4));
+  const warmUpBytes = warm - baseline.rss;
+  const afterBytes = last - warm;
+  const peak = (from: number, to: number) =>
+    Math.max(...curve.filter((s) => s.t >= from && s.t <= to).map((s) => s.rss));
+  return {
+    warmUpBytes,
+    afterBytes,
+    peakFirstHalf: peak(0, seconds / 2),
+    peakSecondHalf: peak(seconds / 2, seconds - 1),
+    flat: afterBytes <= Math.max(10 * MB, warmUpBytes / 10),
+  };
 };
 
 /** The curve as table rows: seconds, RSS, heap used, heap total, external (MB). */
@@ -108,3 +112,11 @@ export const curveTable = (curve: ReadonlyArray<MemorySample>): ReadonlyArray<st
       `${s.t.toFixed(0).padStart(6)} | ${mb(s.rss).padStart(7)} | ${mb(s.heapUsed).padStart(9)} | ${mb(s.heapTotal).padStart(10)} | ${mb(s.external).padStart(8)}`,
   ),
 ];
+
+/** The largest V8 heap spaces of a sample as "name used/reserved MB". */
+export const spacesLine = (sample: MemorySample) =>
+  Object.entries(sample.spaces)
+    .filter(([, [, size]]) => size >= 1024 * 1024)
+    .sort((a, b) => b[1][1] - a[1][1])
+    .map(([name, [used, size]]) => `${name.replace(/_space$/, "")} ${mb(used)}/${mb(size)}`)
+    .join(", ");

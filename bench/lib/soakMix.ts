@@ -25,6 +25,8 @@ export interface SoakTarget {
   readonly admin: NatsConnection;
   /** Webhooks that live through the run (their delivery figures are read by operator calls). */
   readonly lastingWebhooks: ReadonlyArray<string>;
+  /** The ERC-20 tokens the 1,200-token paging wallet holds. */
+  readonly pagingTokens: ReadonlyArray<string>;
 }
 
 /** Requests per kind of request, by answer: `2xx`, or the status of any other answer, or `failed`. */
@@ -46,7 +48,7 @@ type Send = (method: string, path: string, body?: unknown) => Promise<{ status: 
  * The mixed load of the soak benchmark, by weight: balances of the devnet's
  * named wallets (mostly cached), pages of the 1,200-token wallet, balances of
  * never-seen random wallets (cold, and each a new cache key), single-token reads
- * (known and random tokens, and random tokens of the 1,200-token wallet, each of
+ * (known and random tokens, and any of the 1,200-token wallet's tokens, each of
  * which makes that whole wallet a new cache key), historical prices at random offsets, a webhook's
  * life cycle (create, add addresses, read, list, delete), operator calls over
  * NATS, and the cheap routes.
@@ -78,11 +80,14 @@ const kinds = (target: SoakTarget) => {
         return send("GET", `/v1/evm/balances/${wallet}/token/${token}?chain_ids=1`);
       },
     },
-    // Hostile: each random token makes the whole 1,200-token wallet a new cache key.
+    // Hostile: each of its tokens makes the whole 1,200-token wallet a new cache key (per block).
     pagingToken: {
       weight: 3,
       run: (send: Send) =>
-        send("GET", `/v1/evm/balances/${chain.wallets.paging}/token/${randomAddress()}?chain_ids=1`),
+        send(
+          "GET",
+          `/v1/evm/balances/${chain.wallets.paging}/token/${pick(target.pagingTokens)}?chain_ids=1`,
+        ),
     },
     historical: {
       weight: 10,
@@ -144,13 +149,18 @@ const adminCall = async (target: SoakTarget) => {
 };
 
 /**
- * Runs `connections` closed-loop clients over the mix until `signal` aborts.
- * Each request is chosen at random by weight; answers are counted per kind and
- * status class, so a run that only measured errors shows it.
+ * Runs `connections` closed-loop clients over the mix (or `only` some of its
+ * kinds, by name) until `signal` aborts. Each request is chosen at random by weight; answers are counted per kind and
+ * answer (2xx, or the status), so a run that only measured errors shows it.
  */
-export const runSoakLoad = async (target: SoakTarget, connections: number, signal: AbortSignal) => {
+export const runSoakLoad = async (
+  target: SoakTarget,
+  options: { readonly connections: number; readonly only?: ReadonlyArray<string> },
+  signal: AbortSignal,
+) => {
+  const connections = options.connections;
   const pool = new Pool(target.url, { connections });
-  const mix = Object.entries(kinds(target));
+  const mix = Object.entries(kinds(target)).filter(([name]) => options.only?.includes(name) ?? true);
   const total = mix.reduce((a, [, k]) => a + k.weight, 0);
   const counts: SoakCounts = {};
   const choose = () => {

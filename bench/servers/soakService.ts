@@ -1,4 +1,4 @@
-import { getHeapStatistics, setFlagsFromString } from "node:v8";
+import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
 /**
@@ -22,6 +22,10 @@ const sample = () => {
     external: usage.external,
     arrayBuffers: usage.arrayBuffers,
     heapLimit: heap.heap_size_limit,
+    /** Bytes used and reserved per V8 heap space (new, old, code, large objects ...). */
+    spaces: Object.fromEntries(
+      getHeapSpaceStatistics().map((space) => [space.space_name, [space.space_used_size, space.space_size]]),
+    ),
   };
 };
 
