@@ -1,6 +1,7 @@
 import { Schema } from "effect";
 import { ChainConfig, ChainsConfigFile, NativeAsset, ProtocolConfig } from "../chains/ChainsConfig.js";
 import type { ManifestChain } from "./DevnetManifest.js";
+import { compoundProtocols } from "./lending/compoundProtocols.js";
 
 const lower = (address: string): string => address.toLowerCase();
 
@@ -65,6 +66,7 @@ const protocols = (chain: ManifestChain): ProtocolConfig[] => {
             start_block,
           }),
         ]),
+    ...compoundProtocols(chain),
   ];
 };
 

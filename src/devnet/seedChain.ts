@@ -8,7 +8,9 @@ import type { CompiledContracts } from "./compileContracts.js";
 import { approveAllAmms, createMarkets } from "./createMarkets.js";
 import { deployContracts } from "./deployContracts.js";
 import { roleAddress } from "./devAccounts.js";
+import { accrueCompoundInterest } from "./lending/accrueCompoundInterest.js";
 import { mergeLending, NO_LENDING } from "./lending/SeededLending.js";
+import { seedCompoundLending } from "./lending/seedCompoundLending.js";
 import { seedLiquidityPositions } from "./positions/seedLiquidityPositions.js";
 import { HISTORY_HOURS_BEFORE_END, seedHistory } from "./seedHistory.js";
 import { seedPagingTokens } from "./seedPagingTokens.js";
@@ -53,10 +55,14 @@ export const seedChain = async (options: {
     const positions = await seedWallets(client, contracts, pools);
     const liquidity = await seedLiquidityPositions(client, spec, contracts, options.compiled, pools);
     // Every lending seed adds its markets and positions here, before the history, so interest accrues.
-    const lending = mergeLending(NO_LENDING);
+    const lending = mergeLending(
+      NO_LENDING,
+      await seedCompoundLending(client, spec, contracts, options.compiled),
+    );
     log(`devnet ${spec.name}: contracts, markets, wallets and liquidity positions seeded; mining history`);
     await seedHistory(client, contracts, pools, endTimestamp - 600);
     if (spec.pagingWallet) await seedPagingTokens(client, contracts, endTimestamp - 300);
+    await accrueCompoundInterest(client, lending, endTimestamp - 60);
     await client.rpc("evm_mine", [{ timestamp: endTimestamp, blocks: 1 }]);
     const head = await client.publicClient.getBlock();
     await anvil.stop();

@@ -11,7 +11,7 @@ import { seedChain } from "./seedChain.js";
  * Version of what a seed contains. Bump it whenever seeding changes (contracts, markets, wallets,
  * history), so existing data directories reseed instead of serving a stale dump.
  */
-export const SEED_VERSION = 2;
+export const SEED_VERSION = 3;
 
 /** `seed.json`: the chains as seeded (URLs empty) and when the history ends. */
 const SeedRecord = Schema.Struct({

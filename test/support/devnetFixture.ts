@@ -23,6 +23,7 @@ const SEED_PACKAGES = [
   "@uniswap/v4-periphery",
   "@cryptoalgebra/integral-core",
   "@cryptoalgebra/integral-periphery",
+  "@venusprotocol/venus-protocol",
 ];
 
 /**

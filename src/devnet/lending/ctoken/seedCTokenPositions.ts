@@ -1,0 +1,115 @@
+import type { Address } from "viem";
+import { approveMax } from "../../ammActions.js";
+import type { ChainClient } from "../../ChainClient.js";
+import { manifestRole } from "../../chainManifest.js";
+import type { ManifestLendingPosition } from "../../DevnetManifest.js";
+import { roleAddress } from "../../devAccounts.js";
+import { tokenDecimals } from "../../tokenDecimals.js";
+import { units } from "../../tokenSpecs.js";
+import type { WalletPlan } from "../compoundPlan.js";
+import { type LendingSymbol, openingPriceUsd } from "../openingPrices.js";
+import { comptrollerAbi, simplePriceOracleAbi, vTokenAbi } from "./ctokenAbis.js";
+import { borrowCToken, ctokenExecute, mintCToken } from "./ctokenActions.js";
+import { CTOKEN_LIQUIDATION_ETH_USD, CTOKEN_LIQUIDATION_REPAY_USDC, CTOKEN_PLAN } from "./ctokenPlan.js";
+import { type CTokenDeployment, ctokenOraclePrice } from "./deployCTokenMarket.js";
+
+type Tokens = Readonly<Record<LendingSymbol, Address>>;
+
+const amount = (symbol: LendingSymbol, whole: number): bigint => units(whole, tokenDecimals(symbol));
+
+const runPlan = async (client: ChainClient, market: CTokenDeployment, tokens: Tokens, plan: WalletPlan) => {
+  const owner = roleAddress(plan.role);
+  const supplied = Object.entries(plan.supply) as [LendingSymbol, number][];
+  for (const [symbol, whole] of supplied) {
+    await approveMax(client, owner, tokens[symbol], market.markets[symbol]);
+    await mintCToken(client, owner, market.markets[symbol], amount(symbol, whole));
+  }
+  if (plan.borrow === undefined) return;
+  await ctokenExecute(client, {
+    from: owner,
+    address: market.comptroller,
+    abi: comptrollerAbi,
+    functionName: "enterMarkets",
+    args: [supplied.map(([symbol]) => market.markets[symbol])],
+  });
+  await borrowCToken(
+    client,
+    owner,
+    market.markets[plan.borrow.symbol],
+    amount(plan.borrow.symbol, plan.borrow.amount),
+  );
+};
+
+const setPrice = (
+  client: ChainClient,
+  market: CTokenDeployment,
+  tokens: Tokens,
+  symbol: LendingSymbol,
+  usd: number,
+) =>
+  ctokenExecute(client, {
+    from: roleAddress("deployer"),
+    address: market.oracle,
+    abi: simplePriceOracleAbi,
+    functionName: "setDirectPrice",
+    args: [tokens[symbol], ctokenOraclePrice(symbol, usd)],
+  });
+
+/**
+ * Liquidates `compoundLiquidated`: the oracle's ETH price drops to {@link CTOKEN_LIQUIDATION_ETH_USD}, the
+ * deployer repays part of the USDC debt with `liquidateBorrow` and seizes cWETH (plus the 8 % incentive),
+ * then the price returns to the DEX price so every other wallet's health reads as seeded.
+ */
+const liquidate = async (client: ChainClient, market: CTokenDeployment, tokens: Tokens) => {
+  const liquidator = roleAddress("deployer");
+  await setPrice(client, market, tokens, "WETH", CTOKEN_LIQUIDATION_ETH_USD);
+  await approveMax(client, liquidator, tokens.USDC, market.markets.USDC);
+  await ctokenExecute(client, {
+    from: liquidator,
+    address: market.markets.USDC,
+    abi: vTokenAbi,
+    functionName: "liquidateBorrow",
+    args: [
+      roleAddress("compoundLiquidated"),
+      amount("USDC", CTOKEN_LIQUIDATION_REPAY_USDC),
+      market.markets.WETH,
+    ],
+  });
+  await setPrice(client, market, tokens, "WETH", openingPriceUsd("WETH"));
+};
+
+/** The manifest's lending positions of one plan: a supply per asset supplied, a debt for the borrow. */
+const planPositions = (
+  market: CTokenDeployment,
+  tokens: Tokens,
+  plan: WalletPlan,
+): ManifestLendingPosition[] => {
+  const position = (symbol: LendingSymbol, side: "supply" | "debt"): ManifestLendingPosition => ({
+    kind: "ctoken",
+    protocol: market.brand.protocol,
+    wallet: manifestRole(plan.role),
+    owner: roleAddress(plan.role),
+    market: market.comptroller,
+    asset: tokens[symbol],
+    side,
+    purpose: plan.purpose,
+  });
+  return [
+    ...(Object.keys(plan.supply) as LendingSymbol[]).map((symbol) => position(symbol, "supply")),
+    ...(plan.borrow === undefined ? [] : [position(plan.borrow.symbol, "debt")]),
+  ];
+};
+
+/**
+ * Opens the positions of {@link CTOKEN_PLAN} in one cToken deployment, in plan order (suppliers first, so
+ * borrowers find cash), then liquidates the `liquidated` wallet. Wallets must be funded and impersonated.
+ */
+export const seedCTokenPositions = async (
+  client: ChainClient,
+  market: CTokenDeployment,
+  tokens: Tokens,
+): Promise<ManifestLendingPosition[]> => {
+  for (const plan of CTOKEN_PLAN) await runPlan(client, market, tokens, plan);
+  await liquidate(client, market, tokens);
+  return CTOKEN_PLAN.flatMap((plan) => planPositions(market, tokens, plan));
+};
