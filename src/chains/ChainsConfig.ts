@@ -66,6 +66,8 @@ export class ProtocolConfig extends Schema.Class<ProtocolConfig>("ProtocolConfig
   data_provider: Schema.optional(AddressString),
   /** ctoken: a fork of the design (positions are `LendingV2Fork`, not `LendingV2`). */
   fork: Schema.optional(Schema.Boolean),
+  /** ctoken: blocks a year on this chain, to turn per-block rates into APYs (none given: no APY shown). */
+  blocks_per_year: Schema.optional(Schema.Int.pipe(Schema.positive())),
   /** Block the factory was deployed at (informational: history is read from the chain's `start_block`). */
   start_block: Schema.optional(Schema.NonNegativeInt),
 }) {}

@@ -3,6 +3,7 @@ import type { IndexReader, WalletPositionNft } from "../indexer/IndexReader.js";
 import type { IndexedPool } from "../indexer/IndexRecords.js";
 import { positionManagersOf } from "../indexer/planPositionNfts.js";
 import type { PositionManager } from "../indexer/positionNftEvents.js";
+import { discoverLending, type LendingCandidates } from "./lending/discoverLending.js";
 
 /** A position NFT the wallet holds, with its manager and pool as the index knows them. */
 export interface HeldNft {
@@ -18,12 +19,14 @@ export interface Candidates {
   /** Constant-product pools of registry factories whose LP token the wallet touched. */
   readonly lpPools: ReadonlyArray<IndexedPool>;
   readonly nfts: ReadonlyArray<HeldNft>;
+  readonly lending: LendingCandidates;
 }
 
 /**
  * Finds where a wallet may hold positions on a chain, from the index only: LP tokens of known
- * V2 factories among the tokens it touched, and the registry position NFTs it holds with the
- * pool each was minted in. NFTs minted before the index's history (pool unknown) are left out.
+ * V2 factories among the tokens it touched, the registry position NFTs it holds with the pool
+ * each was minted in, and its lending markets (discoverLending). NFTs minted before the index's
+ * history (pool unknown) are left out.
  */
 export const discoverPositions = async (
   index: IndexReader,
@@ -54,5 +57,11 @@ export const discoverPositions = async (
     if (pool === undefined || pool.factory !== manager.factory) return;
     nfts.push({ nft, manager, pool, tickLower: nft.minted!.tick_lower, tickUpper: nft.minted!.tick_upper });
   });
-  return { lpPools, nfts };
+  const lending = await discoverLending(
+    index,
+    chain,
+    wallet,
+    touched.map((t) => t.token),
+  );
+  return { lpPools, nfts, lending };
 };

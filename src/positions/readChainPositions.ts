@@ -8,9 +8,13 @@ import { readTokenMetadata } from "../indexer/readTokenMetadata.js";
 import { logoUrl } from "../logos/logoUrl.js";
 import { planPricing } from "../pricing/planPricing.js";
 import { discoverPositions } from "./discoverPositions.js";
+import { lendingLensCode } from "./lens/lendingLens.js";
 import type { PositionPlan, TokenInfo, Valuation } from "./PositionPlan.js";
+import { planAaveTokens } from "./types/aaveTokens.js";
 import { planAmmV2 } from "./types/ammV2.js";
+import { planCometMarkets } from "./types/cometMarkets.js";
 import { algebraReads, v3Reads } from "./types/concentratedReads.js";
+import { planCTokenMarkets } from "./types/cTokenMarkets.js";
 import { planConcentratedNfts } from "./types/nftConcentrated.js";
 import { planV4Nfts } from "./types/nftV4.js";
 
@@ -59,6 +63,8 @@ export const readChainPositions = async (
   const { chain, wallet } = params;
   const candidates = await discoverPositions(index, chain, wallet);
   const stateViews = new Map(protocolsOf(chain).map((p) => [p.address, p.state_view]));
+  const { lending } = candidates;
+  const lensCode = lending.cTokens.length + lending.comets.length > 0 ? await lendingLensCode() : "0x";
   const plans: ReadonlyArray<PositionPlan> = [
     planAmmV2(wallet, candidates.lpPools),
     planConcentratedNfts(
@@ -73,6 +79,9 @@ export const readChainPositions = async (
       candidates.nfts.filter((n) => n.manager.kind === "v4"),
       stateViews,
     ),
+    planAaveTokens(wallet, lending.aave),
+    planCTokenMarkets(wallet, lending.cTokens, lensCode),
+    planCometMarkets(wallet, lending.comets, lensCode),
   ];
   const calls = plans.flatMap((plan) => plan.calls);
   if (calls.length === 0) return [];
