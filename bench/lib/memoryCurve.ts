@@ -9,19 +9,12 @@ export interface MemorySample {
   readonly heapTotal: number;
   readonly external: number;
   readonly arrayBuffers: number;
-  readonly spaces: Readonly<Record<string, readonly [number, number]>>;
-}
-
-interface RawSample {
-  readonly at: number;
-  readonly rss: number;
-  readonly heapUsed: number;
-  readonly heapTotal: number;
-  readonly external: number;
-  readonly arrayBuffers: number;
   /** Per V8 heap space: [used, reserved] bytes. */
   readonly spaces: Readonly<Record<string, readonly [number, number]>>;
 }
+
+/** A sample as the service prints it: its own clock time instead of `t`. */
+type RawSample = Omit<MemorySample, "t"> & { readonly at: number };
 
 /**
  * Collects the `mem {...}` (periodic) and `gc {...}` (after a forced full GC)

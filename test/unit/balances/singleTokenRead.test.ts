@@ -4,27 +4,12 @@ import { describe, expect, it } from "vitest";
 import { AppConfig, appSettings } from "../../../src/AppConfig.js";
 import * as Balances from "../../../src/balances/Balances.js";
 import { ChainClients } from "../../../src/chains/ChainClients.js";
-import { ChainConfig, NativeAsset } from "../../../src/chains/ChainsConfig.js";
 import * as IndexReader from "../../../src/indexer/IndexReader.js";
 import { walletTokenPrefix } from "../../../src/indexer/indexKeys.js";
 import { Level, layerMemory } from "../../../src/storage/Level.js";
+import { testChainConfig } from "../../support/chainConfigFixture.js";
 
-const chain = ChainConfig.make({
-  chain_id: 1,
-  name: "ethereum",
-  rpc_url: "http://127.0.0.1:1",
-  tags: ["default"],
-  native: NativeAsset.make({ symbol: "ETH", name: "Ether", decimals: 18 }),
-  stablecoins: [],
-  tokens: [],
-  quote_tokens: [],
-  protocols: [],
-  logos: {},
-  urls: {},
-  traces: false,
-  confirmations: 0,
-  finality_depth: 4,
-});
+const chain = testChainConfig();
 
 const WALLET = `0x${"ab".repeat(20)}`;
 const tokenAt = (i: number) => `0x${i.toString(16).padStart(40, "0")}`;

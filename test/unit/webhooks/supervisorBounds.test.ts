@@ -1,10 +1,9 @@
 import type { KV } from "@nats-io/kv";
 import { Context, Effect, Exit, Layer, Scope } from "effect";
 import { describe, expect, it } from "vitest";
-import { freshSecrets } from "../../../src/webhooks/signingSecret.js";
-import { WebhookRecord } from "../../../src/webhooks/WebhookRecord.js";
 import * as WebhookSupervisor from "../../../src/webhooks/WebhookSupervisor.js";
 import { newWebhookId } from "../../../src/webhooks/webhookId.js";
+import { webhookRecord } from "../../support/webhookRecordFixture.js";
 
 /** An empty bucket whose watch never reports anything (the test drives the supervisor directly). */
 const quietBucket = () =>
@@ -17,26 +16,7 @@ const quietBucket = () =>
     get: async () => null,
   }) as unknown as KV;
 
-const record = (id: string) => {
-  const now = new Date().toISOString();
-  return new WebhookRecord({
-    id,
-    team_id: "01TEAMBOUNDS00000000000000",
-    name: "churn",
-    type: "balances",
-    url: "https://example.com/hook",
-    active: true,
-    created_at: now,
-    updated_at: now,
-    chain_ids: null,
-    transaction_type: null,
-    counterparty: null,
-    activity_type: null,
-    asset_type: null,
-    token_address: null,
-    secrets: freshSecrets(),
-  });
-};
+const record = (id: string) => webhookRecord({ id, team_id: "01TEAMBOUNDS00000000000000", name: "churn" });
 
 describe("WebhookSupervisor bounds", () => {
   it("bytes: webhooks created and deleted without end leave a bounded memory of deleted ids", async () => {
