@@ -5,7 +5,7 @@ import { callerFor, WEBHOOKS } from "../test/support/webhookEnv.js";
 import { startReceiver } from "../test/support/webhookReceiver.js";
 import { benchKey, startServiceProcess } from "./lib/benchEnv.js";
 import { curveTable, mb, memoryRecorder, rssVerdict, spacesLine } from "./lib/memoryCurve.js";
-import { runSoakLoad } from "./lib/soakMix.js";
+import { runSoakLoad } from "./lib/soakLoad.js";
 
 const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 240);
 const SAMPLE_SECONDS = Number(process.env.BENCH_SOAK_SAMPLE_SECONDS ?? 10);
