@@ -1,12 +1,10 @@
 import { type Address, zeroAddress } from "viem";
-import { type ChainClient, send } from "../ChainClient.js";
+import type { ChainClient } from "../ChainClient.js";
 import { roleAddress } from "../devAccounts.js";
 import { cometAbi } from "./comet/cometAbis.js";
 import { vTokenAbi } from "./ctoken/ctokenAbis.js";
 import type { SeededLending } from "./SeededLending.js";
-
-/** Gas per accrual: automine is off, so nothing estimates it (a cToken accrual takes about 60k). */
-const ACCRUE_GAS = 300_000n;
+import { openTxBatch } from "./txBatch.js";
 
 /**
  * Mines one block at `timestamp` in which every cToken of `lending` runs `accrueInterest` and every Comet
@@ -26,31 +24,10 @@ export const accrueCompoundInterest = async (
   const comets = lending.markets.filter((m) => m.kind === "comet").map((m) => m.address as Address);
   if (cTokens.length + comets.length === 0) return;
   const from = roleAddress("deployer");
-  await client.rpc("evm_setAutomine", [false]);
-  try {
-    for (const address of cTokens)
-      await send(client, {
-        from,
-        address,
-        abi: vTokenAbi,
-        functionName: "accrueInterest",
-        args: [],
-        gas: ACCRUE_GAS,
-      });
-    for (const address of comets)
-      await send(client, {
-        from,
-        address,
-        abi: cometAbi,
-        functionName: "accrueAccount",
-        args: [zeroAddress],
-        gas: ACCRUE_GAS,
-      });
-    await client.rpc("evm_mine", [{ timestamp, blocks: 1 }]);
-  } finally {
-    await client.rpc("evm_setAutomine", [true]);
-  }
-  const receipts = (await client.rpc("eth_getBlockReceipts", ["latest"])) as { status: string }[];
-  if (receipts.length !== cTokens.length + comets.length || receipts.some((r) => r.status !== "0x1"))
-    throw new Error(`lending interest accrual failed on chain ${client.chainId}`);
+  const batch = await openTxBatch(client);
+  for (const address of cTokens)
+    await batch.send({ from, address, abi: vTokenAbi, functionName: "accrueInterest", args: [] });
+  for (const address of comets)
+    await batch.send({ from, address, abi: cometAbi, functionName: "accrueAccount", args: [zeroAddress] });
+  await batch.mine(timestamp);
 };

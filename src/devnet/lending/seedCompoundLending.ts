@@ -14,6 +14,7 @@ import { type CTokenBrand, deployCTokenMarket } from "./ctoken/deployCTokenMarke
 import { seedCTokenPositions } from "./ctoken/seedCTokenPositions.js";
 import type { LendingSymbol } from "./openingPrices.js";
 import { NO_LENDING, type SeededLending } from "./SeededLending.js";
+import { openTxBatch } from "./txBatch.js";
 
 /** The cToken deployment on ethereum: the design's original, reported as `LendingV2`. */
 export const CTOKEN_ORIGINAL: CTokenBrand = { protocol: "CompoundV2", name: "Compound", symbol: "c" };
@@ -51,12 +52,16 @@ export const seedCompoundLending = async (
     WBTC: contracts.tokens.WBTC,
     UNI: contracts.tokens.UNI,
   };
-  const ctoken = await deployCTokenMarket(client, compiled, deployer, brand, tokens);
-  const comet = await deployComet(client, compiled, deployer, COMET_PROTOCOL, tokens);
-  const stopImpersonating = await fundCompoundWallets(client, tokens, deployer, [CTOKEN_PLAN, COMET_PLAN]);
+  // Everything goes into one block: deployments, wallets, positions and liquidations (see TxBatch).
+  const batch = await openTxBatch(client);
+  const ctoken = await deployCTokenMarket(batch, compiled, deployer, brand, tokens);
+  const comet = await deployComet(batch, compiled, deployer, COMET_PROTOCOL, tokens);
+  const plans = [CTOKEN_PLAN, COMET_PLAN];
+  const stopImpersonating = await fundCompoundWallets(client, batch, tokens, deployer, plans);
   try {
-    const ctokenPositions = await seedCTokenPositions(client, ctoken, tokens);
-    const cometPositions = await seedCometPositions(client, comet, tokens);
+    const ctokenPositions = await seedCTokenPositions(batch, ctoken, tokens);
+    const cometPositions = await seedCometPositions(batch, comet, tokens);
+    await batch.mine();
     return {
       markets: [ctokenMarket(ctoken, tokens), cometMarket(comet, tokens)],
       positions: [...ctokenPositions, ...cometPositions],

@@ -1,9 +1,9 @@
 import { type Address, encodeDeployData } from "viem";
-import { type ChainClient, deploy } from "../../ChainClient.js";
 import type { CompiledContracts } from "../../compileContracts.js";
 import { tokenDecimals } from "../../tokenDecimals.js";
 import { units } from "../../tokenSpecs.js";
 import { type LendingSymbol, openingPriceUsd } from "../openingPrices.js";
+import type { TxBatch } from "../txBatch.js";
 import { cometAbi, devPriceFeedAbi } from "./cometAbis.js";
 
 /** The base asset and the collateral assets of the devnet's Comet markets. */
@@ -39,18 +39,17 @@ const RATES = [0.8, 0.04, 1, 0, 0.8, 0.05, 1.5, 0.015].map(factor);
 /**
  * Deploys a Comet stand-in (our `Comet.sol`, compiled with the devnet's contracts) with USDC as base asset
  * and WETH and WBTC as collateral, each priced by a `DevPriceFeed` at the DEX opening price. Borrowing
- * needs at least 100 USDC, as on mainnet.
+ * needs at least 100 USDC, as on mainnet. Sent into `batch`: the addresses are live once it is mined.
  */
 export const deployComet = async (
-  client: ChainClient,
+  batch: TxBatch,
   compiled: CompiledContracts,
   admin: Address,
   protocol: string,
   tokens: Readonly<Record<LendingSymbol, Address>>,
 ): Promise<CometDeployment> => {
   const feed = async (symbol: LendingSymbol) =>
-    deploy(
-      client,
+    batch.deploy(
       admin,
       encodeDeployData({
         abi: devPriceFeedAbi,
@@ -70,8 +69,7 @@ export const deployComet = async (
     liquidationFactor: factor(c.liquidationFactor),
     supplyCap: units(c.cap, tokenDecimals(symbol)),
   }));
-  const comet = await deploy(
-    client,
+  const comet = await batch.deploy(
     admin,
     encodeDeployData({
       abi: cometAbi,

@@ -1,6 +1,5 @@
-import type { Address } from "viem";
-import { approveMax } from "../../ammActions.js";
-import { type ChainClient, send } from "../../ChainClient.js";
+import { type Address, maxUint256 } from "viem";
+import { erc20Abi } from "../../abis.js";
 import { manifestRole } from "../../chainManifest.js";
 import type { ManifestLendingPosition } from "../../DevnetManifest.js";
 import { roleAddress } from "../../devAccounts.js";
@@ -8,6 +7,7 @@ import { tokenDecimals } from "../../tokenDecimals.js";
 import { units } from "../../tokenSpecs.js";
 import type { WalletPlan } from "../compoundPlan.js";
 import { type LendingSymbol, openingPriceUsd } from "../openingPrices.js";
+import type { TxBatch } from "../txBatch.js";
 import { cometAbi, devPriceFeedAbi } from "./cometAbis.js";
 import { COMET_LIQUIDATION_ETH_USD, COMET_PLAN } from "./cometPlan.js";
 import { COMET_BASE, type CometDeployment, feedAnswer } from "./deployComet.js";
@@ -16,11 +16,17 @@ type Tokens = Readonly<Record<LendingSymbol, Address>>;
 
 const amount = (symbol: LendingSymbol, whole: number): bigint => units(whole, tokenDecimals(symbol));
 
-const runPlan = async (client: ChainClient, market: CometDeployment, tokens: Tokens, plan: WalletPlan) => {
+const runPlan = async (batch: TxBatch, market: CometDeployment, tokens: Tokens, plan: WalletPlan) => {
   const owner = roleAddress(plan.role);
   for (const [symbol, whole] of Object.entries(plan.supply) as [LendingSymbol, number][]) {
-    await approveMax(client, owner, tokens[symbol], market.comet);
-    await send(client, {
+    await batch.send({
+      from: owner,
+      address: tokens[symbol],
+      abi: erc20Abi,
+      functionName: "approve",
+      args: [market.comet, maxUint256],
+    });
+    await batch.send({
       from: owner,
       address: market.comet,
       abi: cometAbi,
@@ -30,7 +36,7 @@ const runPlan = async (client: ChainClient, market: CometDeployment, tokens: Tok
   }
   if (plan.borrow === undefined) return;
   // Withdrawing base beyond the balance borrows it, as in Comet.
-  await send(client, {
+  await batch.send({
     from: owner,
     address: market.comet,
     abi: cometAbi,
@@ -39,8 +45,8 @@ const runPlan = async (client: ChainClient, market: CometDeployment, tokens: Tok
   });
 };
 
-const setEthPrice = (client: ChainClient, market: CometDeployment, usd: number) =>
-  send(client, {
+const setEthPrice = (batch: TxBatch, market: CometDeployment, usd: number) =>
+  batch.send({
     from: roleAddress("deployer"),
     address: market.priceFeeds.WETH,
     abi: devPriceFeedAbi,
@@ -52,16 +58,16 @@ const setEthPrice = (client: ChainClient, market: CometDeployment, usd: number) 
  * Absorbs `compoundLiquidated`: the WETH feed drops to {@link COMET_LIQUIDATION_ETH_USD}, the deployer calls
  * `absorb`, and the feed returns to the DEX price.
  */
-const absorb = async (client: ChainClient, market: CometDeployment) => {
-  await setEthPrice(client, market, COMET_LIQUIDATION_ETH_USD);
-  await send(client, {
+const absorb = async (batch: TxBatch, market: CometDeployment) => {
+  await setEthPrice(batch, market, COMET_LIQUIDATION_ETH_USD);
+  await batch.send({
     from: roleAddress("deployer"),
     address: market.comet,
     abi: cometAbi,
     functionName: "absorb",
     args: [roleAddress("deployer"), [roleAddress("compoundLiquidated")]],
   });
-  await setEthPrice(client, market, openingPriceUsd("WETH"));
+  await setEthPrice(batch, market, openingPriceUsd("WETH"));
 };
 
 /**
@@ -97,14 +103,15 @@ const planPositions = (
 
 /**
  * Opens the positions of {@link COMET_PLAN} in one Comet market (suppliers first, so borrowers find base
- * to borrow), then absorbs the `liquidated` wallet. Wallets must be funded and impersonated.
+ * to borrow), then absorbs the `liquidated` wallet, all sent into `batch`. Wallets must be funded and
+ * impersonated.
  */
 export const seedCometPositions = async (
-  client: ChainClient,
+  batch: TxBatch,
   market: CometDeployment,
   tokens: Tokens,
 ): Promise<ManifestLendingPosition[]> => {
-  for (const plan of COMET_PLAN) await runPlan(client, market, tokens, plan);
-  await absorb(client, market);
+  for (const plan of COMET_PLAN) await runPlan(batch, market, tokens, plan);
+  await absorb(batch, market);
   return COMET_PLAN.flatMap((plan) => planPositions(market, tokens, plan));
 };

@@ -1,12 +1,12 @@
 import { type Address, type ContractFunctionName, encodeDeployData, parseAbi } from "viem";
-import { type ChainClient, deploy, type WriteRequest } from "../../ChainClient.js";
+import type { WriteRequest } from "../../ChainClient.js";
 import type { CompiledContracts } from "../../compileContracts.js";
 import { protocolBytecode } from "../../protocolArtifacts.js";
 import { tokenDecimals } from "../../tokenDecimals.js";
 import { units } from "../../tokenSpecs.js";
 import { type LendingSymbol, openingPriceUsd } from "../openingPrices.js";
+import type { TxBatch } from "../txBatch.js";
 import { comptrollerAbi, jumpRateModelAbi, simplePriceOracleAbi, vTokenAbi } from "./ctokenAbis.js";
-import { ctokenExecute } from "./ctokenActions.js";
 
 /** Names of one deployment of the cToken design: the protocol and its token prefixes. */
 export interface CTokenBrand {
@@ -55,9 +55,8 @@ const noArgs = parseAbi(["constructor()"]);
 
 type ComptrollerWrite = ContractFunctionName<typeof comptrollerAbi, "nonpayable">;
 
-const deployComptroller = async (client: ChainClient, compiled: CompiledContracts, admin: Address) => {
-  const accessControl = await deploy(
-    client,
+const deployComptroller = async (batch: TxBatch, compiled: CompiledContracts, admin: Address) => {
+  const accessControl = await batch.deploy(
     admin,
     encodeDeployData({
       abi: noArgs,
@@ -65,13 +64,13 @@ const deployComptroller = async (client: ChainClient, compiled: CompiledContract
       args: [],
     }),
   );
-  const implementation = await deploy(client, admin, protocolBytecode("VenusComptroller"));
-  const comptroller = await deploy(client, admin, protocolBytecode("VenusUnitroller"));
-  const lens = await deploy(client, admin, protocolBytecode("VenusComptrollerLens"));
-  const oracle = await deploy(client, admin, protocolBytecode("VenusSimplePriceOracle"));
+  const implementation = await batch.deploy(admin, protocolBytecode("VenusComptroller"));
+  const comptroller = await batch.deploy(admin, protocolBytecode("VenusUnitroller"));
+  const lens = await batch.deploy(admin, protocolBytecode("VenusComptrollerLens"));
+  const oracle = await batch.deploy(admin, protocolBytecode("VenusSimplePriceOracle"));
   // One signature for the many admin calls; viem cannot tie `args` to a name that is not a literal.
   const call = (address: Address, functionName: ComptrollerWrite, args: readonly unknown[]) =>
-    ctokenExecute(client, { from: admin, address, abi: comptrollerAbi, functionName, args } as WriteRequest<
+    batch.send({ from: admin, address, abi: comptrollerAbi, functionName, args } as WriteRequest<
       typeof comptrollerAbi,
       ComptrollerWrite
     >);
@@ -90,22 +89,22 @@ const deployComptroller = async (client: ChainClient, compiled: CompiledContract
  * access-control manager (ours: allows everyone), the Comptroller behind a Unitroller, the lens it
  * computes liquidity with, a SimplePriceOracle at the DEX opening prices, one JumpRateModel (2 % base,
  * 10 % slope up to 80 % utilization, 100 % above) and a VBep20Immutable market per asset with a 10 %
- * reserve factor, listed, given its collateral factor and a supply cap.
+ * reserve factor, listed, given its collateral factor and a supply cap. Sent into `batch`: the addresses
+ * returned are live once the batch is mined.
  */
 export const deployCTokenMarket = async (
-  client: ChainClient,
+  batch: TxBatch,
   compiled: CompiledContracts,
   admin: Address,
   brand: CTokenBrand,
   tokens: Readonly<Record<LendingSymbol, Address>>,
 ): Promise<CTokenDeployment> => {
   const { accessControl, implementation, comptroller, lens, oracle, call } = await deployComptroller(
-    client,
+    batch,
     compiled,
     admin,
   );
-  const rateModel = await deploy(
-    client,
+  const rateModel = await batch.deploy(
     admin,
     encodeDeployData({
       abi: jumpRateModelAbi,
@@ -116,8 +115,7 @@ export const deployCTokenMarket = async (
   const markets: Partial<Record<LendingSymbol, Address>> = {};
   for (const symbol of Object.keys(CTOKEN_COLLATERAL_FACTORS) as LendingSymbol[]) {
     const decimals = tokenDecimals(symbol);
-    const market = await deploy(
-      client,
+    const market = await batch.deploy(
       admin,
       encodeDeployData({
         abi: vTokenAbi,
@@ -134,14 +132,14 @@ export const deployCTokenMarket = async (
         ],
       }),
     );
-    await ctokenExecute(client, {
+    await batch.send({
       from: admin,
       address: oracle,
       abi: simplePriceOracleAbi,
       functionName: "setDirectPrice",
       args: [tokens[symbol], ctokenOraclePrice(symbol, openingPriceUsd(symbol))],
     });
-    await ctokenExecute(client, {
+    await batch.send({
       from: admin,
       address: market,
       abi: vTokenAbi,

@@ -1,6 +1,6 @@
 import type { Address } from "viem";
-import { approveMax } from "../../ammActions.js";
-import type { ChainClient } from "../../ChainClient.js";
+import { maxUint256 } from "viem";
+import { erc20Abi } from "../../abis.js";
 import { manifestRole } from "../../chainManifest.js";
 import type { ManifestLendingPosition } from "../../DevnetManifest.js";
 import { roleAddress } from "../../devAccounts.js";
@@ -8,8 +8,8 @@ import { tokenDecimals } from "../../tokenDecimals.js";
 import { units } from "../../tokenSpecs.js";
 import type { WalletPlan } from "../compoundPlan.js";
 import { type LendingSymbol, openingPriceUsd } from "../openingPrices.js";
+import type { TxBatch } from "../txBatch.js";
 import { comptrollerAbi, simplePriceOracleAbi, vTokenAbi } from "./ctokenAbis.js";
-import { borrowCToken, ctokenExecute, mintCToken } from "./ctokenActions.js";
 import { CTOKEN_LIQUIDATION_ETH_USD, CTOKEN_LIQUIDATION_REPAY_USDC, CTOKEN_PLAN } from "./ctokenPlan.js";
 import { type CTokenDeployment, ctokenOraclePrice } from "./deployCTokenMarket.js";
 
@@ -17,37 +17,51 @@ type Tokens = Readonly<Record<LendingSymbol, Address>>;
 
 const amount = (symbol: LendingSymbol, whole: number): bigint => units(whole, tokenDecimals(symbol));
 
-const runPlan = async (client: ChainClient, market: CTokenDeployment, tokens: Tokens, plan: WalletPlan) => {
+const runPlan = async (batch: TxBatch, market: CTokenDeployment, tokens: Tokens, plan: WalletPlan) => {
   const owner = roleAddress(plan.role);
   const supplied = Object.entries(plan.supply) as [LendingSymbol, number][];
   for (const [symbol, whole] of supplied) {
-    await approveMax(client, owner, tokens[symbol], market.markets[symbol]);
-    await mintCToken(client, owner, market.markets[symbol], amount(symbol, whole));
+    const cToken = market.markets[symbol];
+    await batch.send({
+      from: owner,
+      address: tokens[symbol],
+      abi: erc20Abi,
+      functionName: "approve",
+      args: [cToken, maxUint256],
+    });
+    await batch.send({
+      from: owner,
+      address: cToken,
+      abi: vTokenAbi,
+      functionName: "mint",
+      args: [amount(symbol, whole)],
+    });
   }
   if (plan.borrow === undefined) return;
-  await ctokenExecute(client, {
+  await batch.send({
     from: owner,
     address: market.comptroller,
     abi: comptrollerAbi,
     functionName: "enterMarkets",
     args: [supplied.map(([symbol]) => market.markets[symbol])],
   });
-  await borrowCToken(
-    client,
-    owner,
-    market.markets[plan.borrow.symbol],
-    amount(plan.borrow.symbol, plan.borrow.amount),
-  );
+  await batch.send({
+    from: owner,
+    address: market.markets[plan.borrow.symbol],
+    abi: vTokenAbi,
+    functionName: "borrow",
+    args: [amount(plan.borrow.symbol, plan.borrow.amount)],
+  });
 };
 
 const setPrice = (
-  client: ChainClient,
+  batch: TxBatch,
   market: CTokenDeployment,
   tokens: Tokens,
   symbol: LendingSymbol,
   usd: number,
 ) =>
-  ctokenExecute(client, {
+  batch.send({
     from: roleAddress("deployer"),
     address: market.oracle,
     abi: simplePriceOracleAbi,
@@ -60,11 +74,17 @@ const setPrice = (
  * deployer repays part of the USDC debt with `liquidateBorrow` and seizes cWETH (plus the 8 % incentive),
  * then the price returns to the DEX price so every other wallet's health reads as seeded.
  */
-const liquidate = async (client: ChainClient, market: CTokenDeployment, tokens: Tokens) => {
+const liquidate = async (batch: TxBatch, market: CTokenDeployment, tokens: Tokens) => {
   const liquidator = roleAddress("deployer");
-  await setPrice(client, market, tokens, "WETH", CTOKEN_LIQUIDATION_ETH_USD);
-  await approveMax(client, liquidator, tokens.USDC, market.markets.USDC);
-  await ctokenExecute(client, {
+  await setPrice(batch, market, tokens, "WETH", CTOKEN_LIQUIDATION_ETH_USD);
+  await batch.send({
+    from: liquidator,
+    address: tokens.USDC,
+    abi: erc20Abi,
+    functionName: "approve",
+    args: [market.markets.USDC, maxUint256],
+  });
+  await batch.send({
     from: liquidator,
     address: market.markets.USDC,
     abi: vTokenAbi,
@@ -75,7 +95,7 @@ const liquidate = async (client: ChainClient, market: CTokenDeployment, tokens: 
       market.markets.WETH,
     ],
   });
-  await setPrice(client, market, tokens, "WETH", openingPriceUsd("WETH"));
+  await setPrice(batch, market, tokens, "WETH", openingPriceUsd("WETH"));
 };
 
 /** The manifest's lending positions of one plan: a supply per asset supplied, a debt for the borrow. */
@@ -102,14 +122,15 @@ const planPositions = (
 
 /**
  * Opens the positions of {@link CTOKEN_PLAN} in one cToken deployment, in plan order (suppliers first, so
- * borrowers find cash), then liquidates the `liquidated` wallet. Wallets must be funded and impersonated.
+ * borrowers find cash), then liquidates the `liquidated` wallet, all sent into `batch`. Wallets must be
+ * funded and impersonated.
  */
 export const seedCTokenPositions = async (
-  client: ChainClient,
+  batch: TxBatch,
   market: CTokenDeployment,
   tokens: Tokens,
 ): Promise<ManifestLendingPosition[]> => {
-  for (const plan of CTOKEN_PLAN) await runPlan(client, market, tokens, plan);
-  await liquidate(client, market, tokens);
+  for (const plan of CTOKEN_PLAN) await runPlan(batch, market, tokens, plan);
+  await liquidate(batch, market, tokens);
   return CTOKEN_PLAN.flatMap((plan) => planPositions(market, tokens, plan));
 };
