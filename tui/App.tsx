@@ -2,7 +2,7 @@ import { Box, useApp } from "ink";
 import { useCallback, useRef, useState } from "react";
 import type { AdminClient } from "./AdminClient.js";
 import { Tabs } from "./components/Tabs.js";
-import { useKeys } from "./hooks/use-keys.js";
+import { KeysRoot, useKeys } from "./hooks/use-keys.js";
 import { useTerminalSize } from "./hooks/use-terminal-size.js";
 import { ChainsScreen } from "./screens/ChainsScreen.js";
 import { KeysScreen } from "./screens/KeysScreen.js";
@@ -21,7 +21,13 @@ const SCREENS = [
  * Tabs on the first line, the current screen below. 1-4 or Tab change screens
  * and q quits, except while a screen reads text or a confirmation.
  */
-export const App = ({ client }: { readonly client: AdminClient }) => {
+export const App = ({ client }: { readonly client: AdminClient }) => (
+  <KeysRoot>
+    <Shell client={client} />
+  </KeysRoot>
+);
+
+const Shell = ({ client }: { readonly client: AdminClient }) => {
   const { exit } = useApp();
   const { columns, rows } = useTerminalSize();
   const [current, setCurrent] = useState(0);

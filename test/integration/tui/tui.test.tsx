@@ -238,6 +238,26 @@ describe("operator TUI", () => {
     app.unmount();
   });
 
+  it("behavior: a key pressed as soon as a screen is drawn reaches it (c on the keys screen asks for a team)", async () => {
+    const { app, until, press } = await openTui();
+    await press("2");
+    await until(/CU per hour/, "the usage screen, so the TUI reads keys");
+    // The moment the keys screen is first written out, press c: before anything else runs, as a
+    // key already waiting in the terminal is read.
+    const write = app.stdout.write;
+    let pressed = false;
+    app.stdout.write = (frame: string) => {
+      write(frame);
+      if (!pressed && frame.includes("API keys")) {
+        pressed = true;
+        queueMicrotask(() => app.stdin.write("c"));
+      }
+    };
+    await press("4");
+    await until(/team of the new key:/, "the team prompt");
+    app.unmount();
+  });
+
   it("failure: with no service on NATS every screen says so, and recovers once the service answers", async () => {
     const nats = await startTestNats();
     const app = render(<App client={makeAdminClient(await nats.connectAs("admin"))} />);
