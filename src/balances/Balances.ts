@@ -2,7 +2,8 @@ import { Context, Effect, Layer } from "effect";
 import { AppConfig } from "../AppConfig.js";
 import { ChainClients } from "../chains/ChainClients.js";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
-import { Unavailable } from "../contracts/ApiError.js";
+import { readEachChain } from "../chains/readEachChain.js";
+import type { Unavailable } from "../contracts/ApiError.js";
 import { Index } from "../indexer/IndexReader.js";
 import { makeReadCache } from "../lib/readCache.js";
 import type { PriceQuote } from "../pricing/selectPrices.js";
@@ -16,6 +17,13 @@ import { type BalanceEntry, compareEntries, SPAM_LIQUIDITY_USD, toBalanceEntry }
 export interface HoldingsSnapshot {
   readonly byChain: ReadonlyArray<{ readonly chain: ChainConfig; readonly holdings: ChainHoldings }>;
   readonly failures: ReadonlyArray<{ readonly chain_id: number; readonly description: string }>;
+}
+
+export interface SnapshotOptions {
+  /** Blocks to read at, by chain id (a cursor's); the indexed head otherwise. */
+  readonly pinned?: ReadonlyMap<number, number>;
+  /** The single-token route: read only this token (or `native`) on this chain, kept at amount 0. */
+  readonly only?: { readonly chainId: number; readonly token: string };
 }
 
 export interface EntryOptions {
@@ -40,8 +48,7 @@ export class Balances extends Context.Tag("app/balances/Balances")<
     readonly snapshot: (
       wallet: string,
       chains: ReadonlyArray<ChainConfig>,
-      pinned?: ReadonlyMap<number, number>,
-      keepZero?: { readonly chainId: number; readonly token: string },
+      options?: SnapshotOptions,
     ) => Effect.Effect<HoldingsSnapshot, Unavailable>;
     /** Shapes holdings as response entries, with historical prices and metadata as asked. */
     readonly entries: (
@@ -98,45 +105,27 @@ export const layer = Layer.effect(
       });
     };
 
-    const snapshot = (
-      wallet: string,
-      chains: ReadonlyArray<ChainConfig>,
-      pinned?: ReadonlyMap<number, number>,
-      keepZero?: { readonly chainId: number; readonly token: string },
-    ) =>
-      Effect.gen(function* () {
-        const results = yield* Effect.promise(() =>
-          Promise.allSettled(
-            chains.map(async (chain) => {
-              const block = pinned?.get(chain.chain_id) ?? (await index.checkpoint(chain.chain_id))?.number;
-              if (block === undefined) throw new Error("the chain is not indexed yet");
-              const keep =
-                keepZero !== undefined && keepZero.chainId === chain.chain_id ? keepZero.token : undefined;
-              return { chain, holdings: await readChain(wallet, chain, block, keep) };
-            }),
+    const snapshot = (wallet: string, chains: ReadonlyArray<ChainConfig>, options: SnapshotOptions = {}) =>
+      readEachChain({
+        chains,
+        blockOf: async (chain) =>
+          options.pinned?.get(chain.chain_id) ?? (await index.checkpoint(chain.chain_id))?.number,
+        read: (chain, block) =>
+          readChain(
+            wallet,
+            chain,
+            block,
+            options.only?.chainId === chain.chain_id ? options.only.token : undefined,
           ),
-        );
-        const byChain: Array<HoldingsSnapshot["byChain"][number]> = [];
-        const failures: Array<HoldingsSnapshot["failures"][number]> = [];
-        results.forEach((result, i) => {
-          if (result.status === "fulfilled") byChain.push(result.value);
-          else {
-            const reason =
-              result.reason instanceof Error ? result.reason.message.split("\n")[0]! : String(result.reason);
-            failures.push({
-              chain_id: chains[i]!.chain_id,
-              description: `Balances could not be read: ${reason.slice(0, 200)}`,
-            });
-          }
-        });
-        if (chains.length > 0 && byChain.length === 0) {
-          return yield* new Unavailable({
-            code: "CHAINS_UNAVAILABLE",
-            message: "No requested chain could be read right now; retry shortly.",
-          });
-        }
-        return { byChain, failures } satisfies HoldingsSnapshot;
-      });
+        what: "Balances",
+      }).pipe(
+        Effect.map(
+          ({ reads, failures }): HoldingsSnapshot => ({
+            byChain: reads.map(({ chain, value }) => ({ chain, holdings: value })),
+            failures,
+          }),
+        ),
+      );
 
     const priceKey = (chain: ChainConfig, holding: Holding) =>
       holding.address === "native" ? chain.wrapped_native : holding.address;

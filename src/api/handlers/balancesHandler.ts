@@ -55,7 +55,7 @@ export const balancesRoute = route(balances, ({ params, query }) =>
     const snapshot = yield* service.snapshot(
       wallet,
       chains,
-      cursor === undefined ? undefined : new Map(cursor.blocks),
+      cursor === undefined ? {} : { pinned: new Map(cursor.blocks) },
     );
     const rows = snapshot.byChain
       .flatMap(({ chain, holdings }) =>

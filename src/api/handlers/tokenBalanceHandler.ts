@@ -79,9 +79,8 @@ export const tokenBalanceRoute = route(tokenBalance, ({ params, query }) =>
       };
     }
     const token = params.token_address;
-    const snapshot = yield* service.snapshot(params.address, [chain], undefined, {
-      chainId: chain.chain_id,
-      token,
+    const snapshot = yield* service.snapshot(params.address, [chain], {
+      only: { chainId: chain.chain_id, token },
     });
     const read = snapshot.byChain[0]?.holdings;
     const notErc20 = read?.classified === undefined ? undefined : notAnErc20(read.classified);

@@ -64,9 +64,9 @@ describe("the single-token route's read", () => {
         );
         const balances = yield* Balances.Balances;
         const pinned = new Map([[1, 100]]);
-        yield* balances.snapshot(WALLET, [chain], pinned);
-        yield* balances.snapshot(WALLET, [chain], pinned, { chainId: 1, token: tokenAt(7) });
-        yield* balances.snapshot(WALLET, [chain], pinned, { chainId: 1, token: "native" });
+        yield* balances.snapshot(WALLET, [chain], { pinned });
+        yield* balances.snapshot(WALLET, [chain], { pinned, only: { chainId: 1, token: tokenAt(7) } });
+        yield* balances.snapshot(WALLET, [chain], { pinned, only: { chainId: 1, token: "native" } });
       }).pipe(Effect.provide(layer)),
     );
     const [wholeWallet, oneToken, native] = node.callsPerRead;
