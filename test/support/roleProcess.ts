@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { REPO_ROOT } from "./runTs.js";
+import { PROCESS_DEADLINE_MS, REPO_ROOT } from "./runTs.js";
 
 /** The service running some roles in an OS process of its own, as `npm start -- --roles ...` does. */
 export interface RoleProcess {
@@ -32,7 +32,7 @@ export const startRoleProcess = (roles: string, env: NodeJS.ProcessEnv): RolePro
   });
   return {
     output: () => output,
-    waitFor: (text, timeoutMs = 60_000) =>
+    waitFor: (text, timeoutMs = PROCESS_DEADLINE_MS) =>
       new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           listeners.delete(check);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnvilService, startAnvilService } from "../../support/anvilService.js";
 import type { TestNats } from "../../support/natsServer.js";
-import { runTs } from "../../support/runTs.js";
+import { PROCESS_DEADLINE_MS, runTs } from "../../support/runTs.js";
 import type { RunningService } from "../../support/serviceHarness.js";
 
 let env: AnvilService;
@@ -24,7 +24,8 @@ afterAll(async () => {
   await env?.stop();
 });
 
-describe("admin CLI", () => {
+// Each test runs the CLI several times, each a process of its own.
+describe("admin CLI", { timeout: 5 * PROCESS_DEADLINE_MS }, () => {
   it("default: keys create prints a working key as its last line; keys revoke stops it", async () => {
     const created = await admin("keys", "create", "--team", "cli-team");
     expect(created.code).toBe(0);

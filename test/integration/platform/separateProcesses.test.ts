@@ -11,7 +11,7 @@ import type { NatsUser } from "../../../src/nats/NatsUser.js";
 import { adminBuckets } from "../../support/anvilService.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 import { type RoleProcess, startRoleProcess } from "../../support/roleProcess.js";
-import { runTs } from "../../support/runTs.js";
+import { PROCESS_DEADLINE_MS, runTs } from "../../support/runTs.js";
 import { eventually, writeChainsFile } from "../../support/serviceHarness.js";
 import { callerFor, createBody, WEBHOOKS } from "../../support/webhookEnv.js";
 
@@ -62,7 +62,10 @@ afterAll(async () => {
   await nats?.stop();
 });
 
-describe("each role in its own OS process under its own NATS user", () => {
+// Four processes of the service's own, three of them one after another.
+describe("each role in its own OS process under its own NATS user", {
+  timeout: 4 * PROCESS_DEADLINE_MS,
+}, () => {
   it("behavior: workers wait for provisioning; then balances and webhooks work end to end through the gateway", async () => {
     const api = startRoleProcess("api", await envOf("api"));
     const ingest = startRoleProcess("ingest", await envOf("ingest"));
@@ -85,7 +88,7 @@ describe("each role in its own OS process under its own NATS user", () => {
     const baseUrl = `http://127.0.0.1:${port}`;
     await eventually(
       async () => (await fetch(`${baseUrl}/healthz`).catch(() => undefined))?.status === 200,
-      60_000,
+      PROCESS_DEADLINE_MS,
       "healthz 200 with every role up",
     );
     const health = (await (await fetch(`${baseUrl}/healthz`)).json()) as { roles: Record<string, number> };

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { NATS_INSTALL_HINT, spawnNatsServer } from "../../../src/nats/NatsServerProcess.js";
-import { runTs } from "../../support/runTs.js";
+import { PROCESS_DEADLINE_MS, runTs } from "../../support/runTs.js";
 
-const start = (env: NodeJS.ProcessEnv, args: ReadonlyArray<string> = []) =>
-  runTs("src/main.ts", args, env, 30_000);
+const start = (env: NodeJS.ProcessEnv, args: ReadonlyArray<string> = []) => runTs("src/main.ts", args, env);
 
-describe("start-up", () => {
+describe("start-up", { timeout: PROCESS_DEADLINE_MS + 30_000 }, () => {
   it("error: a bad PORT stops start-up with one sentence naming the variable", async () => {
     const result = await start({ PORT: "eighty" });
     expect(result.code).toBe(1);

@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../support/runTs.js";
+import { PROCESS_DEADLINE_MS, REPO_ROOT } from "../../support/runTs.js";
 import { eventually } from "../../support/serviceHarness.js";
 import { createBody, startWebhookEnv, WEBHOOKS, type WebhookEnv } from "../../support/webhookEnv.js";
 
@@ -12,8 +12,8 @@ const SOCKET = `svc-tui-test-${process.pid}`;
 const tmux = (...args: ReadonlyArray<string>) =>
   execFileSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8" });
 const screen = () => tmux("capture-pane", "-p", "-t", "tui");
-const until = (pattern: RegExp, what: string) =>
-  eventually(async () => pattern.test(screen()), 20_000, `${what}; screen:\n${screen()}`);
+const until = (pattern: RegExp, what: string, timeoutMs = 30_000) =>
+  eventually(async () => pattern.test(screen()), timeoutMs, `${what}; screen:\n${screen()}`);
 const keys = async (...sequence: ReadonlyArray<string>) => {
   for (const key of sequence) {
     tmux("send-keys", "-t", "tui", key);
@@ -32,7 +32,7 @@ afterAll(async () => {
   await env?.stop();
 });
 
-describe.skipIf(!hasTmux)("operator TUI in a terminal", () => {
+describe.skipIf(!hasTmux)("operator TUI in a terminal", { timeout: PROCESS_DEADLINE_MS + 120_000 }, () => {
   it("end-to-end: the TUI entry point (what npm run tui starts) in tmux pauses a webhook, and the API shows it paused", async () => {
     const call = await env.as("tmux-team");
     const created = await call("POST", WEBHOOKS, createBody({ name: "tmux target" }));
@@ -64,7 +64,8 @@ describe.skipIf(!hasTmux)("operator TUI in a terminal", () => {
       REPO_ROOT,
       `${process.execPath} --import tsx tui/index.tsx`,
     );
-    await until(/tmux-team\s+tmux target\s+txs\s+yes\s+1/, "the webhook listed");
+    // The first screen waits for the TUI process to start (tsx compiles it first).
+    await until(/tmux-team\s+tmux target\s+txs\s+yes\s+1/, "the webhook listed", PROCESS_DEADLINE_MS);
 
     // When the operator searches for it, opens it, presses a and confirms with y
     await keys("/");
@@ -88,7 +89,7 @@ describe.skipIf(!hasTmux)("operator TUI in a terminal", () => {
     await keys("q");
     await eventually(
       async () => spawnSync("tmux", ["-L", SOCKET, "has-session", "-t", "tui"]).status !== 0,
-      10_000,
+      30_000,
       "the TUI to exit",
     );
   });
