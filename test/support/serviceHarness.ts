@@ -135,8 +135,11 @@ export const startService = async (
   };
 };
 
-/** Polls `check` until it returns true or the timeout passes. */
-export const eventually = async (check: () => Promise<boolean>, timeoutMs = 20_000, what = "condition") => {
+/**
+ * Polls `check` until it returns true or the timeout passes. The timeout is how long to wait before
+ * calling the test failed, not a speed promise: keep it generous (a busy machine is slow).
+ */
+export const eventually = async (check: () => Promise<boolean>, timeoutMs = 30_000, what = "condition") => {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

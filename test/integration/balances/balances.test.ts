@@ -282,7 +282,7 @@ describe("GET /v1/evm/balances on the devnet", () => {
       async () =>
         entryOf((await json(`/v1/evm/balances/${empty}?chain_ids=1`)).body, token("USDC"))?.amount ===
         "1234567",
-      10_000,
+      30_000,
       "transfer visible",
     );
   });

@@ -24,9 +24,9 @@ const indexedBlock = async () => {
   return chains.find((c) => c.chain_id === 1)?.processed ?? -1;
 };
 const waitIndexed = async (block: bigint) => {
-  await eventually(async () => (await indexedBlock()) >= Number(block), 20_000, `block ${block} published`);
+  await eventually(async () => (await indexedBlock()) >= Number(block), 30_000, `block ${block} published`);
   // The health check waits for this node's index to reach what ingestion published.
-  await eventually(async () => (await env.get("/healthz")).status === 200, 20_000, "index caught up");
+  await eventually(async () => (await env.get("/healthz")).status === 200, 30_000, "index caught up");
 };
 const touched = async (wallet: string) =>
   (await Effect.runPromise(callAdmin(await admin(), adminIndexWallet, { wallet }))).tokens;

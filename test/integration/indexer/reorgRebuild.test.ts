@@ -69,7 +69,7 @@ describe("index views under reorgs and restarts", () => {
     const admin = await nats.connectAs("admin");
     const strangerTokens = async () =>
       (await Effect.runPromise(callAdmin(admin, adminIndexWallet, { wallet: stranger }))).tokens;
-    await eventually(async () => (await strangerTokens()).length === 1, 20_000, "orphaned transfer indexed");
+    await eventually(async () => (await strangerTokens()).length === 1, 30_000, "orphaned transfer indexed");
 
     // The chain reorganises onto a branch without them, and the service restarts in the middle.
     await test.revert({ id: snapshot });

@@ -76,7 +76,7 @@ describe("chain follower", () => {
     // Then blocks 0..5 arrive as history, contiguous
     await eventually(
       async () => blocksOf(events).some((b) => b.number === 5),
-      20_000,
+      30_000,
       "history up to block 5",
     );
     const history = blocksOf(events).filter((b) => b.number <= 5);
@@ -87,7 +87,7 @@ describe("chain follower", () => {
     const live = await send(anvil.rpcUrl, 424242n);
     await eventually(
       async () => blocksOf(events).some((b) => b.transactions.some((t) => t.hash === live)),
-      10_000,
+      30_000,
       "live tx",
     );
     const liveBlock = blocksOf(events).find((b) => b.transactions.some((t) => t.hash === live))!;
@@ -111,7 +111,7 @@ describe("chain follower", () => {
         [orphan, alsoOrphan].every((hash) =>
           blocksOf(events).some((b) => b.transactions.some((t) => t.hash === hash)),
         ),
-      10_000,
+      30_000,
       "both blocks to be orphaned",
     );
     const orphanBlock = blocksOf(events).find((b) => b.transactions.some((t) => t.hash === orphan))!;
@@ -123,7 +123,7 @@ describe("chain follower", () => {
     // Then a reorg names the removed blocks, followed by the new canonical ones
     await eventually(
       async () => blocksOf(events).some((b) => b.transactions.some((t) => t.hash === replacement)),
-      10_000,
+      30_000,
       "replacement",
     );
     const reorg = events.find((e) => e.kind === "reorg");
@@ -139,7 +139,7 @@ describe("chain follower", () => {
     service = await startService(nats, { chainsConfig: chains, roles: ["ingest"], dataDir });
     await eventually(
       async () => blocksOf(events).some((b) => b.transactions.some((t) => t.hash === whileDown)),
-      15_000,
+      30_000,
       "catch-up",
     );
     await service.stop();
@@ -176,25 +176,25 @@ describe("chain follower", () => {
     const status = await Effect.runPromise(openBucket(api, "ingest_status"));
     await eventually(
       async () => ((await status.get("1"))?.json<{ mode: string }>().mode ?? "starting") !== "starting",
-      10_000,
+      30_000,
       "the follower started",
     );
     const first = await send(other.rpcUrl, 1n);
     await eventually(
       async () => blocksOf(events).some((b) => b.transactions.some((t) => t.hash === first)),
-      10_000,
+      30_000,
       "first",
     );
     proxy.setMode("error500");
     const second = await send(other.rpcUrl, 2n);
-    await eventually(async () => proxy.failures() > 3, 10_000, "failures");
+    await eventually(async () => proxy.failures() > 3, 30_000, "failures");
     proxy.setMode("drop");
     const before = proxy.failures();
-    await eventually(async () => proxy.failures() > before, 20_000, "drops");
+    await eventually(async () => proxy.failures() > before, 30_000, "drops");
     proxy.setMode("pass");
     await eventually(
       async () => blocksOf(events).some((b) => b.transactions.some((t) => t.hash === second)),
-      20_000,
+      30_000,
       "recovered",
     );
     await service.stop();

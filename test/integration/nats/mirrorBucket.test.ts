@@ -106,11 +106,11 @@ describe("mirrorBucket on nats-server", () => {
     await ready(mirror);
     await kv.put("b", item(1));
     await kv.put("a", item(2));
-    await eventually(async () => mirror.get("a")?.n === 2 && mirror.get("b")?.n === 1, 5_000, "puts");
+    await eventually(async () => mirror.get("a")?.n === 2 && mirror.get("b")?.n === 1, 30_000, "puts");
     await kv.delete("a");
     await kv.purge("b");
-    await eventually(async () => mirror.values().length === 0, 5_000, "deletions");
+    await eventually(async () => mirror.values().length === 0, 30_000, "deletions");
     await kv.put("a", item(3));
-    await eventually(async () => mirror.get("a")?.n === 3, 5_000, "a put after a delete");
+    await eventually(async () => mirror.get("a")?.n === 3, 30_000, "a put after a delete");
   });
 });

@@ -93,7 +93,7 @@ describe("NATS request/reply and role permissions", () => {
           (r) => r.endpoint === "getAccount" && r.requests >= 3 && r.key_id === created.record.key_id,
         );
       },
-      10_000,
+      30_000,
       "usage rows",
     );
     // A worker's record of 7 CU (as a CU-charging endpoint would publish) reaches the month total.
@@ -118,13 +118,13 @@ describe("NATS request/reply and role permissions", () => {
       async () =>
         ((await (await fetch(url, { headers: auth })).json()) as { cu_used_this_month: number })
           .cu_used_this_month === 7,
-      10_000,
+      30_000,
       "month total of 7 CU",
     );
     await Effect.runPromise(callAdmin(admin, adminSetTeamQuota, { team: "bus-team", monthly_cu_quota: 7 }));
     await eventually(
       async () => (await fetch(url, { headers: auth })).status === 402,
-      5_000,
+      30_000,
       "quota applied",
     );
     const over = await fetch(url, { headers: auth });
@@ -132,7 +132,11 @@ describe("NATS request/reply and role permissions", () => {
     await Effect.runPromise(
       callAdmin(admin, adminSetTeamQuota, { team: "bus-team", monthly_cu_quota: null }),
     );
-    await eventually(async () => (await fetch(url, { headers: auth })).status === 200, 5_000, "quota lifted");
+    await eventually(
+      async () => (await fetch(url, { headers: auth })).status === 200,
+      30_000,
+      "quota lifted",
+    );
   });
 
   it("error: failed requests are counted as errors and cost 0 CU", async () => {
@@ -161,7 +165,7 @@ describe("NATS request/reply and role permissions", () => {
           rows.reduce((s, r) => s + r.cu, 0) === cuBefore
         );
       },
-      10_000,
+      30_000,
       "error row",
     );
   });

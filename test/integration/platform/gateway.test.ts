@@ -29,7 +29,7 @@ afterAll(async () => {
 
 describe("gateway and api workers", () => {
   it("default: /healthz turns 200 once every role is up and the chain answers", async () => {
-    await eventually(async () => (await get("/healthz")).status === 200, 20_000, "healthz 200");
+    await eventually(async () => (await get("/healthz")).status === 200, 30_000, "healthz 200");
     const body = (await (await get("/healthz")).json()) as {
       status: string;
       roles: Record<string, number>;
@@ -103,7 +103,7 @@ describe("gateway and api workers", () => {
     await Effect.runPromise(revokeKey(buckets, doomed.record.key_id));
     await eventually(
       async () => (await get("/v1/account", withKey(doomed.key))).status === 401,
-      5_000,
+      30_000,
       "revocation",
     );
     expect(await (await get("/v1/account", withKey(doomed.key))).json()).toMatchObject({

@@ -62,7 +62,7 @@ describe("NATS permissions of nats.conf: what each role does still works", () =>
     const presence = await bucket("api", "presence");
     await eventually(
       async () => (await presence.get("gateway.test")) !== null,
-      5_000,
+      30_000,
       "the gateway's heartbeat",
     );
   });
@@ -79,7 +79,7 @@ describe("NATS permissions of nats.conf: what each role does still works", () =>
     const status = await bucket("api", "ingest_status");
     await eventually(
       async () => (await status.get("1"))?.string() === '{"chain_id":1}',
-      5_000,
+      30_000,
       "ingest status",
     );
     expect(await watched(status, "1")).toBe('{"chain_id":1}');
@@ -158,7 +158,7 @@ describe("NATS permissions of nats.conf: what each role does still works", () =>
     await (await bucket("api", "usage")).put("hour.2026010100", "{}");
     await (await bucket("api", "keys")).put("hash.changed", "{}");
     as("ingest").publish("$KV.ingest_status.2", "{}");
-    await eventually(async () => heard.size === 4, 5_000, "a change notification of every area");
+    await eventually(async () => heard.size === 4, 30_000, "a change notification of every area");
   });
 
   it("behavior: provision brings the layout up to date, recreates a deleted CHAIN_EVENTS, and changes nothing twice", async () => {

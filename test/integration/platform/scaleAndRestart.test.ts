@@ -37,7 +37,7 @@ describe("roles in separate processes, restarts", () => {
         };
         return health.roles?.api === 2 && health.roles?.gateway === 1;
       },
-      15_000,
+      30_000,
       "two api instances and one gateway in /healthz",
     );
     const admin = await nats.connectAs("admin");

@@ -68,7 +68,7 @@ const indexed = async (chain: ManifestChain) => {
       const body = (await res.json()) as { balances: Array<{ address: string }> };
       return body.balances.some((b) => b.address === tokenOf(chain, "USDC"));
     },
-    20_000,
+    30_000,
     `chain ${chain.chain_id} indexed`,
   );
 };

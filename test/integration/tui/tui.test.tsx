@@ -272,7 +272,7 @@ describe("operator TUI", () => {
       try {
         await eventually(
           async () => /\(no webhooks\)/.test(frame()) && /updated \d\d:/.test(frame()),
-          15_000,
+          30_000,
           "recovery",
         );
       } finally {

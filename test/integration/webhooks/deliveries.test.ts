@@ -62,7 +62,7 @@ describe("webhook deliveries on the devnet", () => {
         hashes.every((h) => eventsOf(transactions).some((e) => e.hash === h)) &&
         eventsOf(swapsOnly).some((e) => e.tx_hash === swap.transactionHash) &&
         eventsOf(usdcOnly).length >= 2,
-      20_000,
+      30_000,
       "deliveries of every webhook",
     );
     for (const [id, secret] of secrets) expect(receiver.unverified(secret, id), id).toEqual([]);
@@ -100,7 +100,7 @@ describe("webhook deliveries on the devnet", () => {
     await eventually(
       async () =>
         ((await call("GET", "/v1/account")).json.cu_used_this_month as number) >= cuBefore + 2 * delivered,
-      10_000,
+      30_000,
       "CU of the delivered events",
     );
     const stats = await Effect.runPromise(
@@ -128,7 +128,7 @@ describe("webhook deliveries on the devnet", () => {
     let paused: string | undefined;
     for (let attempt = 0; paused === undefined && attempt < 5; attempt++) {
       const hash = (await runActivityAction(ctx, "native_transfer"))[0]!.transactionHash;
-      await eventually(async () => hashesOf(watcher).has(hash), 15_000, "the watcher's delivery").then(
+      await eventually(async () => hashesOf(watcher).has(hash), 30_000, "the watcher's delivery").then(
         () => {
           paused = hash;
         },

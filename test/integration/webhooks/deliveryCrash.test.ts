@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServiceProcess } from "../../../bench/lib/benchEnv.js";
 import { startAnvil } from "../../../src/devnet/AnvilProcess.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
+import { startNotifierBarrier } from "../../support/notifierBarrier.js";
+import { PROCESS_DEADLINE_MS } from "../../support/runTs.js";
 import { eventually, writeChainsFile } from "../../support/serviceHarness.js";
 import { chainPublisher, syntheticBlock } from "../../support/syntheticBlocks.js";
 import { addressOf, callerFor, WEBHOOKS } from "../../support/webhookEnv.js";
@@ -39,7 +41,8 @@ afterAll(async () => {
   await nats?.stop();
 });
 
-describe("webhook deliveries survive crashes", { timeout: 120_000 }, () => {
+// Two starts of the service's own process, then deliveries through a kill and a broker restart.
+describe("webhook deliveries survive crashes", { timeout: 3 * PROCESS_DEADLINE_MS }, () => {
   it("behavior: kill -9 of the service and a nats-server restart lose no event, and ids stay stable", async () => {
     let service = await startServiceProcess(nats, chainsConfig, { env: ENV });
     const { createKey } = await import("../../../src/api/keys/KeyStore.js");
@@ -64,8 +67,12 @@ describe("webhook deliveries survive crashes", { timeout: 120_000 }, () => {
       addresses: [wallet],
     });
     expect(created.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 500));
     const publish = chainPublisher(await nats.connectAs("ingest"));
+    // Blocks from the first one on must match: wait until the notifier's address book has the wallet.
+    let probeNumber = 8_000_000;
+    const barrier = await startNotifierBarrier(call, publish, () => probeNumber++);
+    await barrier.pass();
+    await barrier.stop();
     const expected: Array<string> = [];
     const send = async (count: number, from: number) => {
       for (let i = 0; i < count; i++) {
@@ -85,7 +92,7 @@ describe("webhook deliveries survive crashes", { timeout: 120_000 }, () => {
     };
 
     await send(30, 9_000_000);
-    await eventually(async () => receiver.received.length >= 5, 15_000, "some deliveries");
+    await eventually(async () => receiver.received.length >= 5, 30_000, "some deliveries");
     process.kill(service.pid, "SIGKILL");
     await send(10, 9_000_030);
     service = await startServiceProcess(nats, chainsConfig, { env: ENV, dataDir: service.dataDir });

@@ -130,7 +130,7 @@ describe("webhook delivery faults", () => {
     const { eventId } = await s.send();
     await eventually(
       async () => (await call("GET", `${WEBHOOKS}/${s.id}`)).json.active === false,
-      5_000,
+      30_000,
       "inactive",
     );
     const whileInactive = await s.send();
@@ -182,7 +182,7 @@ describe("webhook delivery faults", () => {
       Effect.runPromise(callAdmin(admin, adminWebhookDeliveries, { webhook_ids: [s.id] }));
     await eventually(
       async () => (await statsOf()).webhooks[0]?.dead_lettered === 1,
-      20_000,
+      30_000,
       "the dead letter",
     );
     // Dead-lettered after the fifth attempt: no sixth one.
@@ -224,7 +224,7 @@ describe("webhook delivery faults", () => {
     await publish.block(syntheticBlock(1, orphan.number, addressOf(2), addressOf(3), "b"));
     await eventually(
       async () => s.receiver.events().some((e) => e.removed === true),
-      10_000,
+      30_000,
       "removed event",
     );
     const [added, removed] = s.receiver.events();

@@ -74,7 +74,7 @@ const createHook = async () => {
 /** Publishes a block touching `wallet` every 200 ms until a delivery for the webhook arrives. */
 const deliveredTo = async (id: string, wallet: string) => {
   const deliveries = () => receiver.received.filter((r) => r.headers["svc-webhook-subscription-id"] === id);
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 30_000;
   while (deliveries().length === 0) {
     if (Date.now() > deadline) throw new Error(`no delivery for webhook ${id}`);
     await publish.block(syntheticBlock(1, nextBlock++, wallet, addressOf(1)));

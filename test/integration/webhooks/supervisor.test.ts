@@ -92,24 +92,24 @@ describe("WebhookSupervisor", () => {
     const created = await Effect.runPromise(store().create(record, [addressOf(3)], 100));
     a.supervisor.observe({ record: created.value, revision: created.revision });
     expect(a.supervisor.stateOf(record.id)).toBe("active");
-    await eventually(async () => b.supervisor.stateOf(record.id) === "active", 5_000, "B starts the actor");
+    await eventually(async () => b.supervisor.stateOf(record.id) === "active", 30_000, "B starts the actor");
 
     const paused = await setActive(record, false);
     a.supervisor.observe(paused);
     expect(a.supervisor.stateOf(record.id)).toBe("inactive");
-    await eventually(async () => b.supervisor.stateOf(record.id) === "inactive", 5_000, "B sees the pause");
+    await eventually(async () => b.supervisor.stateOf(record.id) === "inactive", 30_000, "B sees the pause");
     expect(b.supervisor.versionOf(record.id)?.revision).toBe(paused.revision);
     // The watch's copy of a change this worker already applied is ignored (same revision).
     expect(a.supervisor.versionOf(record.id)?.revision).toBe(paused.revision);
 
     await setActive(record, true);
-    await eventually(async () => a.supervisor.stateOf(record.id) === "active", 5_000, "A sees the resume");
-    await eventually(async () => b.supervisor.stateOf(record.id) === "active", 5_000, "B sees the resume");
+    await eventually(async () => a.supervisor.stateOf(record.id) === "active", 30_000, "A sees the resume");
+    await eventually(async () => b.supervisor.stateOf(record.id) === "active", 30_000, "B sees the resume");
 
     await Effect.runPromise(store().remove(record.team_id, record.id));
     a.supervisor.forget(record.id);
     expect(a.supervisor.stateOf(record.id)).toBeUndefined();
-    await eventually(async () => b.supervisor.stateOf(record.id) === undefined, 5_000, "B stops the actor");
+    await eventually(async () => b.supervisor.stateOf(record.id) === undefined, 30_000, "B stops the actor");
     // A late copy of an old version never restarts a deleted webhook's actor.
     a.supervisor.observe({ record: paused.record, revision: paused.revision });
     expect(a.supervisor.stateOf(record.id)).toBeUndefined();
