@@ -1,6 +1,7 @@
 import { balancesBench } from "./balancesBench.js";
 import { gatewayBench } from "./gatewayBench.js";
 import { ingestBench } from "./ingestBench.js";
+import { lendingBench } from "./lendingBench.js";
 import { positionsBench } from "./positionsBench.js";
 import { soakBench } from "./soakBench.js";
 import { webhooksBench } from "./webhooksBench.js";
@@ -15,6 +16,7 @@ const all = {
   gateway: gatewayBench,
   balances: balancesBench,
   positions: positionsBench,
+  lending: lendingBench,
   ingest: ingestBench,
   webhooks: webhooksBench,
   soak: soakBench,

@@ -1,6 +1,7 @@
 import { Schema } from "effect";
 import { ChainConfig, ChainsConfigFile, NativeAsset, ProtocolConfig } from "../chains/ChainsConfig.js";
 import type { ManifestChain } from "./DevnetManifest.js";
+import { aaveProtocols } from "./lending/aave/aaveProtocols.js";
 import { compoundProtocols } from "./lending/compoundProtocols.js";
 
 const lower = (address: string): string => address.toLowerCase();
@@ -66,6 +67,7 @@ const protocols = (chain: ManifestChain): ProtocolConfig[] => {
             start_block,
           }),
         ]),
+    ...aaveProtocols(chain),
     ...compoundProtocols(chain),
   ];
 };

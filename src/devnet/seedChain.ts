@@ -8,8 +8,9 @@ import type { CompiledContracts } from "./compileContracts.js";
 import { approveAllAmms, createMarkets } from "./createMarkets.js";
 import { deployContracts } from "./deployContracts.js";
 import { roleAddress } from "./devAccounts.js";
+import { seedAave } from "./lending/aave/seedAave.js";
 import { accrueCompoundInterest } from "./lending/accrueCompoundInterest.js";
-import { mergeLending, NO_LENDING } from "./lending/SeededLending.js";
+import { mergeLending } from "./lending/SeededLending.js";
 import { seedCompoundLending } from "./lending/seedCompoundLending.js";
 import { seedLiquidityPositions } from "./positions/seedLiquidityPositions.js";
 import { HISTORY_HOURS_BEFORE_END, seedHistory } from "./seedHistory.js";
@@ -56,7 +57,7 @@ export const seedChain = async (options: {
     const liquidity = await seedLiquidityPositions(client, spec, contracts, options.compiled, pools);
     // Every lending seed adds its markets and positions here, before the history, so interest accrues.
     const lending = mergeLending(
-      NO_LENDING,
+      await seedAave(client, spec, contracts),
       await seedCompoundLending(client, spec, contracts, options.compiled),
     );
     log(`devnet ${spec.name}: contracts, markets, wallets and liquidity positions seeded; mining history`);

@@ -23,6 +23,8 @@ const SEED_PACKAGES = [
   "@uniswap/v4-periphery",
   "@cryptoalgebra/integral-core",
   "@cryptoalgebra/integral-periphery",
+  "@aave/protocol-v2",
+  "@aave/core-v3",
   "@venusprotocol/venus-protocol",
 ];
 

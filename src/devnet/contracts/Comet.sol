@@ -2,34 +2,17 @@
 pragma solidity ^0.8.24;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
-import {IERC20Metadata} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Metadata.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {CometAccounting} from "./CometAccounting.sol";
-
-interface ICometPriceFeed {
-    function latestRoundData() external view returns (uint80, int256, uint256, uint256, uint80);
-}
+import {CometCollateral} from "./CometCollateral.sol";
 
 /// @notice A stand-in for Compound III's Comet, which is not published on npm: the devnet's multi-asset
-/// market (docs/devnet.md). It has Comet's interface, events and accounting (CometAccounting): supply and
-/// borrow of the base asset, collateral per asset, borrow and liquidation collateral factors, `absorb` of
+/// market (docs/devnet.md). It has Comet's interface, events and accounting (CometAccounting, for the
+/// base asset's principals and indexes; CometCollateral, for collateral and prices): supply and borrow of
+/// the base asset, collateral per asset, borrow and liquidation collateral factors, `absorb` of
 /// liquidatable accounts. Left out: rewards tracking, `buyCollateral`, signatures, pausing, extensions.
-contract Comet is CometAccounting {
+contract Comet is CometCollateral {
     using SafeERC20 for IERC20;
 
-    /// @notice One collateral asset as configured at deployment (Comet's `AssetConfig`).
-    struct AssetConfig {
-        address asset;
-        address priceFeed;
-        uint8 decimals;
-        uint64 borrowCollateralFactor;
-        uint64 liquidateCollateralFactor;
-        uint64 liquidationFactor;
-        uint128 supplyCap;
-    }
-
-    error BadAsset();
-    error BadPrice();
     error BorrowTooSmall();
     error NotCollateralized();
     error NotLiquidatable();
@@ -45,51 +28,17 @@ contract Comet is CometAccounting {
     event AbsorbCollateral(address indexed absorber, address indexed borrower, address indexed asset, uint256 collateralAbsorbed, uint256 usdValue);
 
     address public immutable governor;
-    address public immutable baseToken;
-    address public immutable baseTokenPriceFeed;
-    uint8 public immutable decimals;
-    uint64 public immutable baseScale;
     uint104 public immutable baseBorrowMin;
     string public name;
     string public symbol;
-    AssetInfo[] private assets;
 
     constructor(string memory name_, string memory symbol_, address baseToken_, address baseTokenPriceFeed_, uint104 baseBorrowMin_, uint64[8] memory rates, AssetConfig[] memory configs)
-        CometAccounting(rates)
+        CometCollateral(baseToken_, baseTokenPriceFeed_, rates, configs)
     {
         governor = msg.sender;
         name = name_;
         symbol = symbol_;
-        baseToken = baseToken_;
-        baseTokenPriceFeed = baseTokenPriceFeed_;
-        decimals = IERC20Metadata(baseToken_).decimals();
-        baseScale = uint64(10 ** decimals);
         baseBorrowMin = baseBorrowMin_;
-        for (uint8 i = 0; i < configs.length; i++) {
-            AssetConfig memory c = configs[i];
-            assets.push(AssetInfo(i, c.asset, c.priceFeed, uint64(10 ** c.decimals), c.borrowCollateralFactor, c.liquidateCollateralFactor, c.liquidationFactor, c.supplyCap));
-        }
-    }
-
-    function numAssets() external view returns (uint8) {
-        return uint8(assets.length);
-    }
-
-    function getAssetInfo(uint8 i) public view returns (AssetInfo memory) {
-        if (i >= assets.length) revert BadAsset();
-        return assets[i];
-    }
-
-    function getAssetInfoByAddress(address asset) public view returns (AssetInfo memory) {
-        for (uint8 i = 0; i < assets.length; i++) if (assets[i].asset == asset) return assets[i];
-        revert BadAsset();
-    }
-
-    /// @notice A Chainlink-style feed's answer (8 decimals, USD).
-    function getPrice(address priceFeed) public view returns (uint256) {
-        (, int256 price,,,) = ICometPriceFeed(priceFeed).latestRoundData();
-        if (price <= 0) revert BadPrice();
-        return uint256(price);
     }
 
     function totalSupply() external view returns (uint256) {
@@ -114,10 +63,6 @@ contract Comet is CometAccounting {
         int104 principal = userBasic[account].principal;
         (, uint64 borrowIndex) = _accruedIndices();
         return principal < 0 ? _presentBorrow(borrowIndex, uint104(-principal)) : 0;
-    }
-
-    function collateralBalanceOf(address account, address asset) external view returns (uint128) {
-        return userCollateral[account][asset].balance;
     }
 
     /// @notice Base held beyond what suppliers are owed (negative when bad debt was absorbed).
@@ -211,36 +156,6 @@ contract Comet is CometAccounting {
         emit WithdrawCollateral(src, to, asset, amount);
     }
 
-    /// @dev Sets a collateral balance and the account's `assetsIn` bit for that asset.
-    function _setCollateral(address account, AssetInfo memory info, uint128 balance) private {
-        userCollateral[account][info.asset].balance = balance;
-        uint16 bit = uint16(1) << info.offset;
-        if (balance == 0) userBasic[account].assetsIn &= ~bit;
-        else userBasic[account].assetsIn |= bit;
-    }
-
-    /// @dev Debt (positive) minus collateral value weighted by the chosen factor, in 8-decimal USD.
-    function _shortfall(address account, bool liquidation) private view returns (int256) {
-        UserBasic memory user = userBasic[account];
-        if (user.principal >= 0) return type(int256).min;
-        int256 owed = (-_presentValue(user.principal) * int256(getPrice(baseTokenPriceFeed))) / int256(uint256(baseScale));
-        for (uint8 i = 0; i < assets.length; i++) {
-            if (user.assetsIn & (uint16(1) << i) == 0) continue;
-            AssetInfo memory info = assets[i];
-            uint256 value = (uint256(userCollateral[account][info.asset].balance) * getPrice(info.priceFeed)) / info.scale;
-            owed -= int256((value * (liquidation ? info.liquidateCollateralFactor : info.borrowCollateralFactor)) / FACTOR_SCALE);
-        }
-        return owed;
-    }
-
-    function isBorrowCollateralized(address account) public view returns (bool) {
-        return _shortfall(account, false) <= 0;
-    }
-
-    function isLiquidatable(address account) public view returns (bool) {
-        return _shortfall(account, true) > 0;
-    }
-
     /// @notice Takes over liquidatable accounts: their collateral goes to the protocol, valued at the
     /// liquidation factor, and repays their debt; any excess becomes base supply of the account.
     function absorb(address absorber, address[] calldata accounts) external {
@@ -259,7 +174,7 @@ contract Comet is CometAccounting {
             if (seized == 0) continue;
             totalsCollateral[info.asset].totalSupplyAsset -= seized;
             _setCollateral(account, info, 0);
-            uint256 value = (uint256(seized) * getPrice(info.priceFeed)) / info.scale;
+            uint256 value = _collateralValue(info, seized);
             credit += (value * info.liquidationFactor) / FACTOR_SCALE;
             emit AbsorbCollateral(absorber, account, info.asset, seized, value);
         }

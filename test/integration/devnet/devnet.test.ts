@@ -128,6 +128,8 @@ describe("devnet", () => {
       "UniswapV3",
       "SushiSwapV3",
       "UniswapV4",
+      "AaveV2",
+      "AaveV3",
       "CompoundV2",
       "CompoundV3",
     ]);
