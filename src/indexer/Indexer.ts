@@ -4,7 +4,8 @@ import { Effect, Schedule } from "effect";
 import type { PublicClient } from "viem";
 import type { ChainRegistry } from "../chains/ChainRegistry.js";
 import type { ChainBlock, ChainReorg } from "../domain/ChainBlock.js";
-import { ChainEventAssembler } from "../ingest/chainEventCodec.js";
+import { isChainEvent } from "../domain/chainEventShape.js";
+import { ChainEventAssembler, UnreadableChainEvent } from "../ingest/chainEventCodec.js";
 import type { Db } from "../storage/Level.js";
 import { type IndexCheckpoint, type Operation, planBlock, planRevert } from "./applyBlock.js";
 import type { IndexCache } from "./IndexCache.js";
@@ -85,6 +86,18 @@ export const runIndexer = (options: IndexerOptions) =>
         const data = assembler.push(message);
         if (data === undefined) {
           // A part of a split event: its sequence is recorded once the whole event is applied.
+          continue;
+        }
+        if (!isChainEvent(message.subject, data)) {
+          // Retrying cannot help a message no consumer can apply: skip it, or the index stops here.
+          await Effect.runPromise(
+            Effect.logError("chain event cannot be applied; skipped", {
+              subject: message.subject,
+              seq: message.seq,
+              reason: data instanceof UnreadableChainEvent ? data.reason : "not a chain event's shape",
+            }),
+          );
+          await options.db.put(STREAM_SEQ_KEY, message.seq);
           continue;
         }
         const ops = await plan(options, message.subject, data);

@@ -15,6 +15,20 @@ export const ENCODING_HEADER = "Content-Encoding";
 export const PART_HEADER = "Svc-Part";
 export const PARTS_HEADER = "Svc-Parts";
 
+/**
+ * The most a deflated event may inflate to. A busy block's JSON is tens of MB at most; a message that
+ * inflates beyond this is not one ingestion wrote, and inflating it whole would exhaust memory.
+ */
+const MAX_EVENT_BYTES = 256 * 1024 * 1024;
+
+/** The most parts an event is cut into: enough for {@link MAX_EVENT_BYTES} of deflated JSON in 1 MiB parts. */
+export const MAX_PARTS = 1024;
+
+/** What the assembler returns for bytes that are not an event: not deflate, not JSON, or too large. */
+export class UnreadableChainEvent {
+  constructor(readonly reason: string) {}
+}
+
 /** Room left in each part for headers and protocol framing. */
 const HEADROOM = 4 * 1024;
 
@@ -59,14 +73,21 @@ export interface IncomingMessage {
  * Reassembles chain events from messages read in stream order: returns the
  * event's JSON once its last part has arrived, `undefined` while parts are still
  * missing. A part that does not follow its predecessor (a gap) restarts assembly.
+ * Bytes that cannot be an event give an {@link UnreadableChainEvent}, never a throw.
  */
 export class ChainEventAssembler {
   #parts: Array<Uint8Array> = [];
+
+  constructor(private readonly maxEventBytes = MAX_EVENT_BYTES) {}
 
   push(message: IncomingMessage): unknown | undefined {
     const encoding = message.headers?.get(ENCODING_HEADER);
     const parts = Number(message.headers?.get(PARTS_HEADER) || "1");
     const part = Number(message.headers?.get(PART_HEADER) || "0");
+    if (!Number.isInteger(parts) || parts < 1 || parts > MAX_PARTS || !Number.isInteger(part)) {
+      this.#parts = [];
+      return new UnreadableChainEvent(`part ${part} of ${parts}`);
+    }
     if (parts > 1) {
       if (part !== this.#parts.length) this.#parts = [];
       if (part !== this.#parts.length) return undefined;
@@ -75,8 +96,14 @@ export class ChainEventAssembler {
     }
     const body = parts > 1 ? Buffer.concat(this.#parts) : message.data;
     this.#parts = [];
-    const text =
-      encoding === "deflate" ? inflateRawSync(body).toString("utf8") : Buffer.from(body).toString("utf8");
-    return JSON.parse(text);
+    try {
+      const text =
+        encoding === "deflate"
+          ? inflateRawSync(body, { maxOutputLength: this.maxEventBytes }).toString("utf8")
+          : Buffer.from(body).toString("utf8");
+      return JSON.parse(text);
+    } catch (error) {
+      return new UnreadableChainEvent(error instanceof Error ? error.message : String(error));
+    }
   }
 }

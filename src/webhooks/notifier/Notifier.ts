@@ -3,7 +3,14 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect, Schedule } from "effect";
 import { type ChainRegistry, supportsFamily } from "../../chains/ChainRegistry.js";
 import type { ChainBlock, ChainReorg } from "../../domain/ChainBlock.js";
-import { ChainEventAssembler, PART_HEADER, PARTS_HEADER } from "../../ingest/chainEventCodec.js";
+import { isChainEvent } from "../../domain/chainEventShape.js";
+import {
+  ChainEventAssembler,
+  MAX_PARTS,
+  PART_HEADER,
+  PARTS_HEADER,
+  UnreadableChainEvent,
+} from "../../ingest/chainEventCodec.js";
 import { type NotifierPlan, type PlanDeps, planBlock, planReorg } from "./planNotifications.js";
 
 /** The durable consumer every API process's notifier shares: each block is planned by exactly one of them. */
@@ -54,7 +61,8 @@ const wholeEvent = async (
   const parts = Number(message.headers?.get(PARTS_HEADER) || "1");
   const part = Number(message.headers?.get(PART_HEADER) || "0");
   const assembler = new ChainEventAssembler();
-  if (parts <= 1) return assembler.push(message);
+  // The assembler answers malformed part headers itself, without reading further messages.
+  if (!(parts > 1 && parts <= MAX_PARTS)) return assembler.push(message);
   if (part !== 0) return undefined;
   let data = assembler.push(message);
   for (let i = 1; i < parts && data === undefined; i++) {
@@ -88,6 +96,18 @@ export const runNotifier = (options: NotifierOptions) =>
         const working = setInterval(() => message.working(), WORKING_EVERY_MS);
         try {
           const data = chain === undefined ? undefined : await wholeEvent(jsm, message);
+          if (data !== undefined && !isChainEvent(message.subject, data)) {
+            // Redelivering a message no consumer can apply would loop forever: drop it and say so.
+            message.term();
+            await Effect.runPromise(
+              Effect.logError("chain event cannot be planned; dropped", {
+                subject: message.subject,
+                seq: message.seq,
+                reason: data instanceof UnreadableChainEvent ? data.reason : "not a chain event's shape",
+              }),
+            );
+            continue;
+          }
           if (chain !== undefined && data !== undefined)
             plan = message.subject.endsWith(".reorg")
               ? await planReorg(options.deps, chain, data as ChainReorg)

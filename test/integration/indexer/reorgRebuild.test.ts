@@ -41,7 +41,8 @@ afterAll(async () => {
   await devnet?.stop();
 });
 
-describe("index views under reorgs and restarts", () => {
+// Three service starts, a reorg and a fresh rebuild: minutes on a machine whose cores are busy.
+describe("index views under reorgs and restarts", { timeout: 300_000 }, () => {
   it("behavior: after a reorg and a restart, the index equals a fresh index of the canonical chain", async () => {
     const nats: TestNats = await startTestNats();
     const dataDir = await mkdtemp(join(tmpdir(), "svc-live-"));

@@ -1,5 +1,11 @@
+import { deflateRawSync } from "node:zlib";
+import { headers as natsHeaders } from "@nats-io/transport-node";
 import { describe, expect, it } from "vitest";
-import { ChainEventAssembler, encodeChainEvent } from "../../../src/ingest/chainEventCodec.js";
+import {
+  ChainEventAssembler,
+  encodeChainEvent,
+  UnreadableChainEvent,
+} from "../../../src/ingest/chainEventCodec.js";
 
 const bigEvent = (logs: number) =>
   JSON.stringify({
@@ -37,5 +43,30 @@ describe("chain event codec", () => {
     assembler.push({ subject: "s", ...first[0]! });
     expect(assembler.push({ subject: "s", ...first[2]! })).toBeUndefined();
     expect(assembler.push({ subject: "s", ...second[0]! })).toEqual({ number: 2 });
+  });
+
+  it("error: bytes that cannot be an event come back as unreadable, never as a throw", () => {
+    const headers = (entries: Record<string, string>) => {
+      const h = natsHeaders();
+      for (const [name, value] of Object.entries(entries)) h.set(name, value);
+      return h;
+    };
+    // Past the assembler's inflation limit (256 MiB in service; 1 MiB here).
+    const bomb = deflateRawSync(Buffer.alloc(2 * 1024 * 1024, 0x20));
+    const cases = [
+      { data: Buffer.from("{{{") },
+      { data: new Uint8Array([1, 2, 3]), headers: headers({ "Content-Encoding": "deflate" }) },
+      { data: bomb, headers: headers({ "Content-Encoding": "deflate" }) },
+      { data: Buffer.from("{}"), headers: headers({ "Svc-Parts": "1000000", "Svc-Part": "0" }) },
+      { data: Buffer.from("{}"), headers: headers({ "Svc-Parts": "two", "Svc-Part": "0" }) },
+    ];
+    for (const message of cases) {
+      const assembler = new ChainEventAssembler(1024 * 1024);
+      expect(assembler.push({ subject: "chain.1.block", ...message })).toBeInstanceOf(UnreadableChainEvent);
+      // And the next good event still reads.
+      expect(assembler.push({ subject: "chain.1.block", data: Buffer.from('{"number":2}') })).toEqual({
+        number: 2,
+      });
+    }
   });
 });
