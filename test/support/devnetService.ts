@@ -22,9 +22,10 @@ export const startDevnetService = async (settings: Partial<AppSettings> = {}): P
   const service = await startService(nats, { chainsConfig: devnet.devnet.chainsConfigPath, settings });
   const buckets = await adminBuckets(await nats.connectAs("admin"));
   const { key } = await Effect.runPromise(createKey(buckets, "test"));
+  // Every chain's index must catch up with the seeded history first: slow when every core is busy.
   await eventually(
     async () => (await fetch(`${service.baseUrl}/healthz`)).status === 200,
-    60_000,
+    150_000,
     "healthz 200",
   );
   return {

@@ -4,6 +4,7 @@ import { callAdmin } from "../../../src/admin/AdminClient.js";
 import { adminWebhookDeliveries } from "../../../src/contracts/Admin.js";
 import { type ActivityContext, activityContext } from "../../../src/devnet/activity/ActivityContext.js";
 import { runActivityAction } from "../../../src/devnet/activity/runActivity.js";
+import { roleAddress } from "../../../src/devnet/devAccounts.js";
 import { type DevnetService, startDevnetService } from "../../support/devnetService.js";
 import { eventually } from "../../support/serviceHarness.js";
 import { type Caller, callerFor, WEBHOOKS } from "../../support/webhookEnv.js";
@@ -20,6 +21,37 @@ const create = async (body: Record<string, unknown>) => {
   expect(answer.status).toBe(200);
   secrets.set(answer.json.id as string, answer.json.secret as string);
   return answer.json.id as string;
+};
+
+let probes = 0;
+
+/**
+ * Waits until the notifier's address book holds every address written so far, instead of hoping it
+ * does: a webhook of its own for a fresh address, and native transfers to it from the deployer (no
+ * test wallet) until one is delivered. The book applies addresses in the order they were written.
+ */
+const notifierCaughtUp = async () => {
+  probes += 1;
+  const probe = `0x${(0xca11_0000 + probes).toString(16).padStart(40, "0")}` as const;
+  const id = await create({ type: "transactions", addresses: [probe] });
+  let sentAt = Number.NEGATIVE_INFINITY;
+  await eventually(
+    async () => {
+      if (requestsOf(id).length > 0) return true;
+      if (performance.now() - sentAt >= 500) {
+        sentAt = performance.now();
+        await ctx.client.walletClient.sendTransaction({
+          account: roleAddress("deployer"),
+          to: probe,
+          value: 1n,
+          chain: null,
+        });
+      }
+      return false;
+    },
+    60_000,
+    "the notifier's address book to hold the new webhooks' addresses",
+  );
 };
 
 const requestsOf = (id: string) =>
@@ -50,6 +82,7 @@ describe("webhook deliveries on the devnet", () => {
     const balances = await create({ type: "balances", addresses: wallets, chain_ids: [1] });
     const usdcOnly = await create({ type: "balances", addresses: wallets, token_address: usdc });
     const otherChain = await create({ type: "activities", addresses: wallets, chain_ids: [8453] });
+    await notifierCaughtUp();
     const cuBefore = ((await call("GET", "/v1/account")).json.cu_used_this_month as number) ?? 0;
 
     const transfer = (await runActivityAction(ctx, "erc20_transfer"))[0]!;

@@ -60,7 +60,8 @@ const statsOf = async (id: string) => {
   return answer.webhooks[0]!;
 };
 
-describe("the webhook outbox across a devnet restart", () => {
+// Two starts of the service on the embedded devnet, with deliveries and retries in between.
+describe("the webhook outbox across a devnet restart", { timeout: 300_000 }, () => {
   it("behavior: a delivery waiting to retry and a dead letter survive the restart, and the waiting one is delivered", async () => {
     const first = await start();
     const { key } = await Effect.runPromise(createKey(await adminBuckets(admin), "outbox-team"));
