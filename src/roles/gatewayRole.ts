@@ -16,7 +16,7 @@ export const gatewayRole = Effect.gen(function* () {
   yield* runGateway(nc, {
     port: config.port,
     endpoints: ENDPOINTS,
-    openApi: buildOpenApi(ENDPOINTS, SERVICE_VERSION, config.apiKeyHeaders),
+    openApi: buildOpenApi(ENDPOINTS, SERVICE_VERSION, config.apiKeyHeaders, config.publicUrl),
     requestTimeoutMs: config.requestTimeoutMs,
     apiKeyHeaders: config.apiKeyHeaders,
     metrics: yield* Metrics,
