@@ -13,6 +13,7 @@ import { provisionDemoKey } from "./roles/demoKey.js";
 import { gatewayRole } from "./roles/gatewayRole.js";
 import { ingestRole } from "./roles/ingestRole.js";
 import { resetDerivedState } from "./roles/resetDerivedState.js";
+import { announceReady } from "./runtime/announceReady.js";
 import { levelPath } from "./storage/dataDirDb.js";
 import * as Level from "./storage/Level.js";
 
@@ -24,6 +25,7 @@ import * as Level from "./storage/Level.js";
  */
 export const service = Effect.gen(function* () {
   const config = yield* AppConfig;
+  yield* Effect.forkScoped(announceReady);
   return yield* runRoles(yield* resolveBroker(config, { spawnIfAbsent: true }));
 }).pipe(Effect.scoped);
 
