@@ -27,6 +27,6 @@ export const announceReady = Effect.gen(function* () {
   });
   yield* healthy.pipe(Effect.retry(Schedule.spaced("500 millis")));
   const lines = readyLines(config);
-  yield* Effect.logInfo(lines.map((line) => line.trim()).join(" · "));
+  yield* Effect.logInfo(lines.map((line) => line.trim().replace(/\s{2,}/g, " ")).join(" · "));
   if (process.stdout.isTTY) process.stdout.write(`\n${lines.join("\n")}\n\n`);
 });
