@@ -156,7 +156,9 @@ describe.skipIf(!hasTmux)(
       await keysOn("2");
       await untilOn(/Endpoints of operator/, "the operator team's usage");
       // (usage records reach the aggregates a moment after the answers)
-    await untilOn(/getDefiPositions\s+[1-9]\d*\s+1\s+0/, "the positions endpoint's CU");
+      await untilOn(/getDefiPositions\s+[1-9]\d*\s+1\s+0/, "the positions endpoint's CU");
+      // The operator team's key is kept for the next run, readable by its owner only.
+      expect(statSync(join(dataDir, "operator-api-key")).mode & 0o777).toBe(0o600);
       await keysOn("q");
       await eventually(
         async () => spawnSync("tmux", ["-L", SOCKET, "has-session", "-t", "wallet"]).status !== 0,
