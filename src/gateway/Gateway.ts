@@ -69,6 +69,7 @@ export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => 
     const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
 
     if (method === "OPTIONS") {
+      routeLabels.set(res, "preflight");
       res.writeHead(204, { ...preflightHeaders, "x-request-id": requestId });
       return res.end();
     }
