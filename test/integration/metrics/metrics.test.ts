@@ -247,4 +247,29 @@ describe("Prometheus metrics", { timeout: 180_000 }, () => {
     );
     expect(receiver.received.length).toBeGreaterThanOrEqual(1);
   });
+
+  it("failure: a NATS restart shows as disconnected, then as a reconnect", async () => {
+    const user = { user: "ingest" };
+    const before = await scrape(ingestMetrics);
+    expect(sampleValue(before, "svc_nats_connected", user)).toBe(1);
+    // The broker is down for 5 s; the metrics port keeps answering meanwhile.
+    const restarted = nats.restart(5_000);
+    await scrapeUntil(
+      () => scrape(ingestMetrics),
+      (s) => sampleValue(s, "svc_nats_connected", user) === 0,
+      "the ingest connection reported down",
+    );
+    await restarted;
+    const after = await scrapeUntil(
+      () => scrape(ingestMetrics),
+      (s) => sampleValue(s, "svc_nats_connected", user) === 1,
+      "the ingest connection reported up again",
+    );
+    expect(sampleValue(after, "svc_nats_disconnects_total", user)).toBeGreaterThanOrEqual(
+      sampleValue(before, "svc_nats_disconnects_total", user) + 1,
+    );
+    expect(sampleValue(after, "svc_nats_reconnects_total", user)).toBeGreaterThanOrEqual(
+      sampleValue(before, "svc_nats_reconnects_total", user) + 1,
+    );
+  });
 });
