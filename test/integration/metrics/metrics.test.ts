@@ -8,7 +8,7 @@ import { type AnvilInstance, startAnvil } from "../../../src/devnet/AnvilProcess
 import { devAccount } from "../../../src/devnet/devAccounts.js";
 import { freePort } from "../../../src/devnet/freePort.js";
 import { MULTICALL3_ADDRESS, MULTICALL3_RUNTIME_CODE } from "../../../src/devnet/multicall3.js";
-import { openBucket } from "../../../src/nats/JetStreamSetup.js";
+import { adminBuckets } from "../../support/anvilService.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 import { hasSample, parseSamples, type Sample, sampleValue } from "../../support/prometheusText.js";
 import {
@@ -100,6 +100,16 @@ const scrapeUntil = async (
   return last;
 };
 
+/** A new API key of `team`, made as the admin CLI makes them. */
+const keyOf = async (team: string) => {
+  const admin = await nats.connectAs("admin");
+  try {
+    return (await Effect.runPromise(createKey(await adminBuckets(admin), team))).key;
+  } finally {
+    await admin.close();
+  }
+};
+
 const rpc = async (method: string, params: ReadonlyArray<unknown>) => {
   const res = await fetch(anvil.rpcUrl, {
     method: "POST",
@@ -123,13 +133,7 @@ describe("Prometheus metrics", { timeout: 180_000 }, () => {
   });
 
   it("behavior: every process kind is scraped; a request moves the gateway's and the API worker's counters", async () => {
-    const admin = await nats.connectAs("admin");
-    const buckets = {
-      keys: await Effect.runPromise(openBucket(admin, "keys")),
-      teams: await Effect.runPromise(openBucket(admin, "teams")),
-    };
-    const { key } = await Effect.runPromise(createKey(buckets, "metered"));
-    await admin.close();
+    const key = await keyOf("metered");
     const wallet = addressOf(0xbeef);
     const route = { route: "/v1/evm/balances/{address}", method: "GET", status: "200" };
     const cu = { team: "metered", endpoint: "getBalances" };
@@ -213,18 +217,7 @@ describe("Prometheus metrics", { timeout: 180_000 }, () => {
   });
 
   it("behavior: a webhook delivery moves the delivered counter; the outbox gauges are exported", async () => {
-    const admin = await nats.connectAs("admin");
-    const { key } = await Effect.runPromise(
-      createKey(
-        {
-          keys: await Effect.runPromise(openBucket(admin, "keys")),
-          teams: await Effect.runPromise(openBucket(admin, "teams")),
-        },
-        "hooked",
-      ),
-    );
-    await admin.close();
-    const call = callerFor(gateway.baseUrl, key);
+    const call = callerFor(gateway.baseUrl, await keyOf("hooked"));
     const watched = addressOf(0xfeed);
     const created = await call("POST", WEBHOOKS, {
       name: "metrics",

@@ -15,15 +15,22 @@ const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
 const SOCKET = `svc-tui-test-${process.pid}`;
 const tmux = (...args: ReadonlyArray<string>) =>
   execFileSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8" });
-const screen = () => tmux("capture-pane", "-p", "-t", "tui");
-const until = (pattern: RegExp, what: string, timeoutMs = 30_000) =>
-  eventually(async () => pattern.test(screen()), timeoutMs, `${what}; screen:\n${screen()}`);
-const keys = async (...sequence: ReadonlyArray<string>) => {
-  for (const key of sequence) {
-    tmux("send-keys", "-t", "tui", key);
-    await new Promise((r) => setTimeout(r, 150));
-  }
+/** What a tmux session shows, waiting on it, and typing into it. */
+const pane = (session: string) => {
+  const screen = () => tmux("capture-pane", "-p", "-t", session);
+  return {
+    screen,
+    until: (pattern: RegExp, what: string, timeoutMs = 30_000) =>
+      eventually(async () => pattern.test(screen()), timeoutMs, `${what}; screen:\n${screen()}`),
+    keys: async (...sequence: ReadonlyArray<string>) => {
+      for (const key of sequence) {
+        tmux("send-keys", "-t", session, key);
+        await new Promise((r) => setTimeout(r, 150));
+      }
+    },
+  };
 };
+const { until, keys } = pane("tui");
 
 let env: WebhookEnv;
 
@@ -114,15 +121,7 @@ describe.skipIf(!hasTmux)(
   { timeout: PROCESS_DEADLINE_MS + 180_000 },
   () => {
     let devnet: DevnetService;
-    const screenOf = () => tmux("capture-pane", "-p", "-t", "wallet");
-    const untilOn = (pattern: RegExp, what: string, timeoutMs = 60_000) =>
-      eventually(async () => pattern.test(screenOf()), timeoutMs, `${what}; screen:\n${screenOf()}`);
-    const keysOn = async (...sequence: ReadonlyArray<string>) => {
-      for (const key of sequence) {
-        tmux("send-keys", "-t", "wallet", key);
-        await new Promise((r) => setTimeout(r, 150));
-      }
-    };
+    const { screen: screenOf, until: untilOn, keys: keysOn } = pane("wallet");
 
     beforeAll(async () => {
       devnet = await startDevnetService();
@@ -145,7 +144,7 @@ describe.skipIf(!hasTmux)(
       await keysOn(lp, "Enter");
 
       // Then balances and the V3 positions appear, within the 80 columns
-      await untilOn(/CU to team operator/, "the lookup's summary");
+      await untilOn(/CU to team operator/, "the lookup's summary", 60_000);
       const shown = screenOf();
       expect(shown).toMatch(/ethereum\s+\S+\s+[\d.]+[kMG]?\s+[\d.]+\s+[\d.]+/);
       expect(shown).toMatch(/Nft\s+\S+\s+\S+\/\S+\s+[\d.]+/);
