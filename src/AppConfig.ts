@@ -65,6 +65,12 @@ export interface AppSettings {
    * generated into DATA_DIR on first start.
    */
   readonly webhookSecretKeys: Option.Option<ReadonlyArray<string>>;
+  /** Port of a metrics-only HTTP listener (GET /metrics) in any process; `None`: none. */
+  readonly metricsPort: Option.Option<number>;
+  /** Bearer token that opens GET /metrics on the gateway's port; `None`: not served there. */
+  readonly metricsToken: Option.Option<string>;
+  /** Teams (names) whose CU get their own metric series; empty: the first 20 teams charged. */
+  readonly metricsTeams: ReadonlyArray<string>;
 }
 
 export class AppConfig extends Context.Tag("app/AppConfig")<AppConfig, AppSettings>() {}
@@ -216,6 +222,42 @@ const webhookSecretKeys = optionalString("WEBHOOK_SECRET_KEY").pipe(
   }),
 );
 
+const metricsPort = optionalString("METRICS_PORT").pipe(
+  Config.mapOrFail((value): Either.Either<Option.Option<number>, ConfigError.ConfigError> => {
+    if (Option.isNone(value)) return Either.right(Option.none());
+    const parsed = /^\d+$/.test(value.value) ? Number(value.value) : Number.NaN;
+    return Number.isSafeInteger(parsed) && parsed >= 1 && parsed <= 65535
+      ? Either.right(Option.some(parsed))
+      : Either.left(invalid("METRICS_PORT", "an integer from 1 to 65535", value.value));
+  }),
+);
+
+const metricsToken = optionalString("METRICS_TOKEN").pipe(
+  Config.mapOrFail((value): Either.Either<Option.Option<string>, ConfigError.ConfigError> => {
+    if (Option.isNone(value) || /^[\x21-\x7e]{16,512}$/.test(value.value)) return Either.right(value);
+    // A secret: described, never echoed.
+    return Either.left(
+      ConfigError.InvalidData(
+        [],
+        "METRICS_TOKEN must be 16 to 512 printable characters without spaces (e.g. from `openssl rand -hex 24`).",
+      ),
+    );
+  }),
+);
+
+const metricsTeams = optionalString("METRICS_TEAMS").pipe(
+  Config.map((value) =>
+    Option.match(value, {
+      onNone: () => [] as ReadonlyArray<string>,
+      onSome: (list) =>
+        list
+          .split(",")
+          .map((s) => s.trim())
+          .filter((s) => s.length > 0),
+    }),
+  ),
+);
+
 /** With the embedded devnet, demos deliver to a receiver on this machine. */
 const DEVNET_ALLOWED_HOSTS = ["localhost", "127.0.0.0/8", "::1"];
 
@@ -254,6 +296,9 @@ const settingsFields = Config.all({
   webhookCuPerEvent: integer("WEBHOOK_CU_PER_EVENT", 2, 0, 1_000),
   webhookTimeoutMs: integer("WEBHOOK_TIMEOUT_MS", 15_000, 100, 60_000),
   webhookSecretKeys,
+  metricsPort,
+  metricsToken,
+  metricsTeams,
 });
 
 /** All settings, each variable validated on its own so every error names its variable. */

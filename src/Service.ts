@@ -1,6 +1,8 @@
-import { Effect, Layer } from "effect";
+import { Effect, Layer, Option } from "effect";
 import { AppConfig } from "./AppConfig.js";
 import * as ChainClients from "./chains/ChainClients.js";
+import { Metrics, makeMetrics } from "./metrics/Metrics.js";
+import { serveMetrics } from "./metrics/metricsServer.js";
 import { resolveBroker } from "./nats/Broker.js";
 import type { BrokerAddress } from "./nats/NatsConnections.js";
 import * as NatsConnections from "./nats/NatsConnections.js";
@@ -11,6 +13,7 @@ import { provisionDemoKey } from "./roles/demoKey.js";
 import { gatewayRole } from "./roles/gatewayRole.js";
 import { ingestRole } from "./roles/ingestRole.js";
 import { resetDerivedState } from "./roles/resetDerivedState.js";
+import { announceReady } from "./runtime/announceReady.js";
 import { levelPath } from "./storage/dataDirDb.js";
 import * as Level from "./storage/Level.js";
 
@@ -22,6 +25,7 @@ import * as Level from "./storage/Level.js";
  */
 export const service = Effect.gen(function* () {
   const config = yield* AppConfig;
+  yield* Effect.forkScoped(announceReady);
   return yield* runRoles(yield* resolveBroker(config, { spawnIfAbsent: true }));
 }).pipe(Effect.scoped);
 
@@ -36,7 +40,12 @@ const DEVNET_NEEDS_PROVISION =
 export const runRoles = (broker: BrokerAddress) =>
   Effect.gen(function* () {
     const config = yield* AppConfig;
-    const nats = yield* Layer.build(NatsConnections.layer(broker));
+    const metrics = makeMetrics({ teams: config.metricsTeams });
+    if (Option.isSome(config.metricsPort)) {
+      yield* serveMetrics(metrics.registry, config.metricsPort.value);
+      yield* Effect.logInfo(`metrics on http://localhost:${config.metricsPort.value}/metrics`);
+    }
+    const nats = yield* Layer.build(NatsConnections.layer(broker, metrics.watchNats));
     yield* Effect.gen(function* () {
       const connections = yield* NatsConnections.NatsConnections;
       const chains =
@@ -64,6 +73,6 @@ export const runRoles = (broker: BrokerAddress) =>
       }
       if (config.roles.includes("gateway")) yield* gatewayRole;
       yield* Effect.logInfo(`running roles: ${config.roles.join(", ")}`);
-    }).pipe(Effect.provide(nats));
+    }).pipe(Effect.provide(nats), Effect.provideService(Metrics, metrics));
     return yield* Effect.never;
   });

@@ -18,6 +18,8 @@ import {
   adminSetWebhookActive,
   adminWebhookDeliveries,
 } from "../src/contracts/Admin.js";
+import { makeOperatorKey, OPERATOR_TEAM } from "./operatorKey.js";
+import { makeWalletLookup, type WalletView } from "./walletLookup.js";
 
 type Answer<O> = O extends AdminOperation<infer _P, infer R> ? Schema.Schema.Type<R> : never;
 type Ask<O> = O extends AdminOperation<infer P, infer _R> ? Schema.Schema.Encoded<P> : never;
@@ -51,6 +53,8 @@ export interface AdminClient {
   readonly listTeams: () => Promise<TeamRows>;
   readonly createKey: (team: string) => Promise<Answer<typeof adminCreateKey>>;
   readonly revokeKey: (keyId: string) => Promise<Answer<typeof adminRevokeKey>>;
+  /** A wallet's balances and positions on every chain, charged to the operator team (see operatorKey.ts). */
+  readonly lookupWallet: (address: string) => Promise<WalletView>;
   /** Calls `onChange` whenever the area changes in the service; returns the unsubscribe. */
   readonly watch: (area: AdminChangeArea, onChange: () => void) => () => void;
 }
@@ -61,7 +65,11 @@ export type ConnectionSource = NatsConnection | (() => Promise<NatsConnection>);
 const CALL_TIMEOUT_MS = 5_000;
 const RESUBSCRIBE_MS = 2_000;
 
-export const makeAdminClient = (source: ConnectionSource): AdminClient => {
+export const makeAdminClient = (
+  source: ConnectionSource,
+  /** Where the operator team's key is kept between runs; unset: in memory only. */
+  operatorKeyFile?: string,
+): AdminClient => {
   const connection = typeof source === "function" ? source : () => Promise.resolve(source);
   const call = async <P extends Schema.Schema.AnyNoContext, R extends Schema.Schema.AnyNoContext>(
     operation: AdminOperation<P, R>,
@@ -88,6 +96,10 @@ export const makeAdminClient = (source: ConnectionSource): AdminClient => {
     listTeams: async () => (await call(adminListTeams, {})).teams,
     createKey: (team) => call(adminCreateKey, { team }),
     revokeKey: (keyId) => call(adminRevokeKey, { key_id: keyId }),
+    lookupWallet: makeWalletLookup(
+      connection,
+      makeOperatorKey(async () => (await call(adminCreateKey, { team: OPERATOR_TEAM })).key, operatorKeyFile),
+    ),
     watch: (area, onChange) => {
       let stopped = false;
       let subscription: Subscription | undefined;

@@ -8,6 +8,7 @@ import { ChainsScreen } from "./screens/ChainsScreen.js";
 import { KeysScreen } from "./screens/KeysScreen.js";
 import type { ScreenProps } from "./screens/ScreenProps.js";
 import { UsageScreen } from "./screens/UsageScreen.js";
+import { WalletScreen } from "./screens/WalletScreen.js";
 import { WebhooksScreen } from "./screens/WebhooksScreen.js";
 
 const SCREENS = [
@@ -15,10 +16,11 @@ const SCREENS = [
   { title: "Usage", Screen: UsageScreen },
   { title: "Chains", Screen: ChainsScreen },
   { title: "Keys", Screen: KeysScreen },
+  { title: "Wallet", Screen: WalletScreen },
 ] as const satisfies ReadonlyArray<{ title: string; Screen: (props: ScreenProps) => React.ReactNode }>;
 
 /**
- * Tabs on the first line, the current screen below. 1-4 or Tab change screens
+ * Tabs on the first line, the current screen below. 1-5 or Tab change screens
  * and q quits, except while a screen reads text or a confirmation.
  */
 export const App = ({ client }: { readonly client: AdminClient }) => (

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { Effect, Either } from "effect";
 import { render } from "ink";
@@ -47,7 +48,9 @@ const adminConnection = (settings: AppConfig.AppSettings) => {
 const main = Effect.gen(function* () {
   const settings = yield* AppConfig.appSettings;
   const connection = adminConnection(settings);
-  const app = render(<App client={makeAdminClient(connection.get)} />);
+  const app = render(
+    <App client={makeAdminClient(connection.get, join(settings.dataDir, "operator-api-key"))} />,
+  );
   yield* Effect.promise(() => app.waitUntilExit());
   yield* Effect.promise(() => connection.drain());
 }).pipe(

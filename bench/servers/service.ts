@@ -50,6 +50,9 @@ const settings: AppSettings = {
   webhookCuPerEvent: 2,
   webhookTimeoutMs: Number(process.env.WEBHOOK_TIMEOUT_MS ?? 15_000),
   webhookSecretKeys: Option.none(),
+  metricsPort: Option.none(),
+  metricsToken: Option.none(),
+  metricsTeams: [],
 };
 const fiber = Effect.runFork(
   runRoles(broker).pipe(

@@ -13,6 +13,7 @@ import {
 } from "../contracts/ApiError.js";
 import { HEADER, type RequestEnvelope } from "../contracts/Envelope.js";
 import { exceedsJsonDepth, MAX_JSON_DEPTH, tooDeepMessage } from "../lib/jsonDepth.js";
+import { Metrics } from "../metrics/Metrics.js";
 import { decodeInput } from "./decodeInput.js";
 import type { HandlerResult, Route } from "./Handler.js";
 import { type Caller, KeyDirectory } from "./keys/KeyDirectory.js";
@@ -115,6 +116,7 @@ export const serveRoutes = <R>(nc: NatsConnection, routes: ReadonlyArray<Route<R
     const directory = yield* KeyDirectory;
     const recorder = yield* UsageRecorder;
     const book = yield* UsageBook;
+    const metrics = Option.getOrUndefined(yield* Effect.serviceOption(Metrics));
     const runExit = Runtime.runPromiseExit(runtime);
 
     /** Rate limit, then quota: `undefined` when the caller may proceed. */
@@ -134,15 +136,21 @@ export const serveRoutes = <R>(nc: NatsConnection, routes: ReadonlyArray<Route<R
     };
 
     const finish = (msg: Msg, item: Route<R>, caller: Caller | undefined, reply: Reply) => {
+      const cu = reply.error === undefined ? reply.cu : 0;
       if (caller !== undefined) {
         recorder.record({
           teamId: caller.team.team_id,
           keyId: caller.key.key_id,
           endpoint: item.endpoint.operationId,
-          cu: reply.error === undefined ? reply.cu : 0,
+          cu,
           failed: reply.status >= 400,
         });
       }
+      metrics?.observeApi(
+        item.endpoint.operationId,
+        reply.status,
+        caller === undefined ? undefined : { team: caller.team.name, cu },
+      );
       respond(msg, reply);
     };
 

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect";
+import { Context, Effect, Layer, Option } from "effect";
 import { AppConfig } from "../AppConfig.js";
 import { ChainClients } from "../chains/ChainClients.js";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
@@ -6,6 +6,7 @@ import { readEachChain } from "../chains/readEachChain.js";
 import type { Unavailable } from "../contracts/ApiError.js";
 import { Index } from "../indexer/IndexReader.js";
 import { makeReadCache } from "../lib/readCache.js";
+import { Metrics } from "../metrics/Metrics.js";
 import type { PriceQuote } from "../pricing/selectPrices.js";
 import type { ChainHoldings, Holding } from "./ChainHoldings.js";
 import { decorateEntry, type MetadataField, type ResponseEntry } from "./decorateEntry.js";
@@ -74,6 +75,11 @@ export const layer = Layer.effect(
     const history = makeHistoricalPrices(index, clients.get, config.priceHistoryCacheMb * MB);
     // Bounded by bytes too: a 1,200-token wallet weighs as much as hundreds of small ones.
     const cache = makeReadCache<ChainHoldings>(config.balancesCacheEntries, config.balancesCacheMb * MB);
+    const metrics = yield* Effect.serviceOption(Metrics);
+    if (Option.isSome(metrics)) {
+      metrics.value.watchCache("balances_reads", cache.lookups);
+      metrics.value.watchCache("historical_prices", history.lookups);
+    }
 
     const readChain = (wallet: string, chain: ChainConfig, block: number, keepToken: string | undefined) => {
       const key = `${wallet}|${chain.chain_id}|${block}|${keepToken ?? ""}`;

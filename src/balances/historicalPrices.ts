@@ -57,7 +57,7 @@ export const makeHistoricalPrices = (
   const blockHoursAgo = (chainId: number, nowSeconds: number, hoursAgo: number) =>
     index.blockAtOrBefore(chainId, nowSeconds - hoursAgo * 3600);
 
-  return { at, blockHoursAgo };
+  return { at, blockHoursAgo, lookups: () => ({ hits: cache.hits, misses: cache.misses }) };
 };
 
 export type HistoricalPrices = ReturnType<typeof makeHistoricalPrices>;

@@ -10,6 +10,7 @@ import { devnetChainsConfig } from "./devnetChainsConfig.js";
 import { devnetPaths, stateDumpPath } from "./devnetPaths.js";
 import { readManifest, writeManifest } from "./manifestFile.js";
 import { readSeed, seedDevnet } from "./seedDevnet.js";
+import type { SeedProgressOptions } from "./seedProgress.js";
 
 export { DevnetError } from "./DevnetError.js";
 export type { DevnetManifest } from "./DevnetManifest.js";
@@ -20,6 +21,8 @@ export interface DevnetOptions {
   readonly dataDir: string;
   /** Progress lines (seeding, node output); silent when omitted. */
   readonly log?: (line: string) => void;
+  /** A terminal on which a first seed draws its live progress line; unset: a log line per step. */
+  readonly live?: SeedProgressOptions["live"];
 }
 
 /** A running devnet: one anvil per chain, serving the seeded state. */
@@ -48,7 +51,7 @@ export const startDevnet = async (options: DevnetOptions): Promise<RunningDevnet
   let seed = await readSeed(paths);
   if (seed === undefined) {
     log("devnet: no seed on disk, seeding all chains (first start only)");
-    seed = await seedDevnet(paths, log);
+    seed = await seedDevnet(paths, log, options.live);
   }
   const nodes: AnvilInstance[] = [];
   try {

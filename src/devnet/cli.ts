@@ -41,7 +41,11 @@ const main = async (): Promise<void> => {
   }
   if (positionals.length > 0) throw new Error(`unknown command ${positionals[0]}; try "activity" or nothing`);
   const started = Date.now();
-  const devnet = await startDevnet({ dataDir, log: (line) => console.error(line) });
+  const devnet = await startDevnet({
+    dataDir,
+    log: (line) => console.error(line),
+    ...(process.stderr.isTTY ? { live: process.stderr } : {}),
+  });
   console.error(
     `devnet: ${devnet.manifest.chains.length} chains up in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );

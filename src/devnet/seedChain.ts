@@ -15,6 +15,7 @@ import { seedCompoundLending } from "./lending/seedCompoundLending.js";
 import { seedLiquidityPositions } from "./positions/seedLiquidityPositions.js";
 import { HISTORY_HOURS_BEFORE_END, seedHistory } from "./seedHistory.js";
 import { seedPagingTokens } from "./seedPagingTokens.js";
+import type { SeedStep } from "./seedProgress.js";
 import { seedWallets } from "./seedWallets.js";
 
 /** Chain time before the end of seeding at which the genesis block is dated: history needs 31 days. */
@@ -35,6 +36,8 @@ export const seedChain = async (options: {
   readonly dumpPath: string;
   readonly endTimestamp: number;
   readonly log: (line: string) => void;
+  /** Told as each step begins (see seedProgress.ts). */
+  readonly progress?: (step: SeedStep) => void;
 }): Promise<SeededChain> => {
   const { spec, endTimestamp, log } = options;
   const tmpDump = `${options.dumpPath}.tmp`;
@@ -50,17 +53,22 @@ export const seedChain = async (options: {
   try {
     const client = chainClient(spec.chainId, spec.name, anvil.rpcUrl);
     const deployer = roleAddress("deployer");
+    options.progress?.("deploying protocols");
     const contracts = await deployContracts(client, options.compiled, deployer, DEPLOYER_WETH);
     await approveAllAmms(client, contracts, deployer);
+    options.progress?.("creating markets");
     const pools = await createMarkets(client, contracts, deployer);
+    options.progress?.("funding wallets");
     const positions = await seedWallets(client, contracts, pools);
+    options.progress?.("opening liquidity positions");
     const liquidity = await seedLiquidityPositions(client, spec, contracts, options.compiled, pools);
+    options.progress?.("opening lending positions");
     // Every lending seed adds its markets and positions here, before the history, so interest accrues.
     const lending = mergeLending(
       await seedAave(client, spec, contracts),
       await seedCompoundLending(client, spec, contracts, options.compiled),
     );
-    log(`devnet ${spec.name}: contracts, markets, wallets and liquidity positions seeded; mining history`);
+    options.progress?.("mining history");
     await seedHistory(client, contracts, pools, endTimestamp - 600);
     if (spec.pagingWallet) await seedPagingTokens(client, contracts, endTimestamp - 300);
     await accrueCompoundInterest(client, lending, endTimestamp - 60);
@@ -68,6 +76,7 @@ export const seedChain = async (options: {
     const head = await client.publicClient.getBlock();
     await anvil.stop();
     await rename(tmpDump, options.dumpPath);
+    options.progress?.("done");
     return {
       spec,
       contracts,

@@ -6,6 +6,7 @@ import { compileContracts } from "./compileContracts.js";
 import { type ManifestChain, ManifestChain as ManifestChainSchema } from "./DevnetManifest.js";
 import { type DevnetPaths, stateDumpPath } from "./devnetPaths.js";
 import { seedChain } from "./seedChain.js";
+import { makeSeedProgress, type SeedProgressOptions } from "./seedProgress.js";
 
 /**
  * Version of what a seed contains. Bump it whenever seeding changes (contracts, markets, wallets,
@@ -43,15 +44,31 @@ export const readSeed = async (paths: DevnetPaths): Promise<SeedRecord | undefin
  * Seeds every devnet chain in parallel (one anvil each), leaving a state dump per chain and `seed.json`.
  * The history of every chain ends at the same moment: now.
  */
-export const seedDevnet = async (paths: DevnetPaths, log: (line: string) => void): Promise<SeedRecord> => {
+export const seedDevnet = async (
+  paths: DevnetPaths,
+  log: (line: string) => void,
+  /** A terminal for the live progress line (see seedProgress.ts); unset: a log line per step. */
+  live?: SeedProgressOptions["live"],
+): Promise<SeedRecord> => {
   await mkdir(paths.stateDir, { recursive: true });
+  log("devnet: compiling contracts");
   const compiled = await compileContracts(paths.buildDir);
   const endTimestamp = Math.floor(Date.now() / 1000);
+  const progress = makeSeedProgress({ chains: DEVNET_CHAINS.map((spec) => spec.name), log, live });
   const seeded: SeededChain[] = await Promise.all(
-    DEVNET_CHAINS.map((spec) =>
-      seedChain({ spec, compiled, dumpPath: stateDumpPath(paths, spec.name), endTimestamp, log }),
-    ),
+    DEVNET_CHAINS.map((spec) => {
+      progress.step(spec.name, "starting node");
+      return seedChain({
+        spec,
+        compiled,
+        dumpPath: stateDumpPath(paths, spec.name),
+        endTimestamp,
+        log,
+        progress: (step) => progress.step(spec.name, step),
+      });
+    }),
   );
+  progress.finish();
   const chains: ManifestChain[] = seeded.map((chain) => chainManifest(chain, { rpcUrl: "", wsUrl: "" }));
   const record: SeedRecord = {
     seed_version: SEED_VERSION,

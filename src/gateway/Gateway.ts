@@ -4,6 +4,7 @@ import { type NatsConnection, headers as natsHeaders } from "@nats-io/transport-
 import { Effect } from "effect";
 import type { AnyEndpoint } from "../contracts/Endpoint.js";
 import { FORWARDED_REPLY_HEADERS, HEADER, type RequestEnvelope } from "../contracts/Envelope.js";
+import type { ServiceMetrics } from "../metrics/Metrics.js";
 import { inboxPrefix } from "../nats/NatsUser.js";
 import { RequestFailed, RequestMux } from "../nats/RequestMux.js";
 import { findApiKey } from "./apiKeyHeaders.js";
@@ -11,7 +12,9 @@ import { COMMON_HEADERS, corsPreflightHeaders, rawError, sendError } from "./htt
 import { parseJsonBody } from "./parseJsonBody.js";
 import { parseQuery } from "./parseQuery.js";
 import { MAX_BODY_BYTES, readBody } from "./readBody.js";
+import { routeLabels } from "./routeLabels.js";
 import { makeRouter } from "./router.js";
+import { serveGatewayMetrics } from "./serveGatewayMetrics.js";
 
 export interface GatewayOptions {
   readonly port: number;
@@ -25,6 +28,10 @@ export interface GatewayOptions {
   readonly drainTimeoutMs?: number;
   /** Extra header names (lower case) that may carry the API key besides X-Svc-Api-Key (API_KEY_HEADERS). */
   readonly apiKeyHeaders?: ReadonlyArray<string>;
+  /** Where requests are counted and timed, and what GET /metrics serves. */
+  readonly metrics?: ServiceMetrics;
+  /** Bearer token that opens GET /metrics on this port (METRICS_TOKEN); unset: not served here. */
+  readonly metricsToken?: string;
 }
 
 const MAX_URL_LENGTH = 8192;
@@ -62,10 +69,16 @@ export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => 
     const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
 
     if (method === "OPTIONS") {
+      routeLabels.set(res, "preflight");
       res.writeHead(204, { ...preflightHeaders, "x-request-id": requestId });
       return res.end();
     }
+    if (path === "/metrics" && method === "GET") {
+      routeLabels.set(res, "/metrics");
+      return serveGatewayMetrics(req, res, requestId, options.metrics, options.metricsToken);
+    }
     if (path === "/openapi.json" && method === "GET") {
+      routeLabels.set(res, "/openapi.json");
       res.writeHead(200, {
         ...COMMON_HEADERS,
         "content-type": "application/json",
@@ -75,6 +88,7 @@ export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => 
     }
 
     const match = route(method, path);
+    if (match.kind === "found") routeLabels.set(res, match.endpoint.path);
     if (match.kind === "notFound")
       return sendError(res, requestId, 404, "NOT_FOUND", `No route for ${path.slice(0, 200)}.`);
     if (match.kind === "badEncoding") {
@@ -196,6 +210,22 @@ export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => 
 };
 
 /**
+ * Counts and times the request once its response is sent, under the route
+ * template it matched: paths clients choose (addresses, ids, unknown routes)
+ * must not become label values, or the series would grow without end.
+ */
+const observe = (metrics: ServiceMetrics, req: IncomingMessage, res: ServerResponse) => {
+  const started = process.hrtime.bigint();
+  res.once("finish", () => {
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const method = req.method !== undefined && KNOWN_METHODS.has(req.method) ? req.method : "other";
+    metrics.observeHttp(routeLabels.get(res) ?? "unmatched", method, res.statusCode, seconds);
+  });
+};
+
+const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/**
  * Runs the gateway on `options.port` for the life of the scope. On close it stops
  * accepting connections, lets in-flight requests finish (up to the drain
  * timeout), then closes idle keep-alive connections.
@@ -209,6 +239,7 @@ export const runGateway = (nc: NatsConnection, options: GatewayOptions) =>
       const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 60_000 }, (req, res) => {
         inFlight.count++;
         res.once("close", () => inFlight.count--);
+        if (options.metrics !== undefined) observe(options.metrics, req, res);
         handler(req, res).catch(() => sendError(res, "unknown", 500, "INTERNAL_ERROR", "Internal error."));
       });
       // Node's parser rejects malformed requests (control characters in headers, bad

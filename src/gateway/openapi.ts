@@ -1,6 +1,7 @@
 import { JSONSchema, Schema } from "effect";
 import { ErrorResponse } from "../contracts/Common.js";
 import type { AnyEndpoint } from "../contracts/Endpoint.js";
+import { ERROR_EXAMPLES, RESPONSE_EXAMPLES } from "./openapiExamples.js";
 
 type Json = Record<string, unknown>;
 
@@ -18,6 +19,33 @@ const ERROR_RESPONSES: Record<string, string> = {
 };
 
 /**
+ * Positions are a union told apart by `type`: a `oneOf` with a discriminator
+ * lets generated clients narrow each entry to its type's schema (an `anyOf`
+ * without one leaves them a loose union).
+ */
+const discriminatePositions = (definitions: Record<string, JSONSchema.JsonSchema7>) => {
+  const response = definitions.DefiPositionsResponse as Json | undefined;
+  const items = ((response?.properties as Record<string, Json> | undefined)?.positions as Json | undefined)
+    ?.items as Json | undefined;
+  const variants = items?.anyOf as ReadonlyArray<{ $ref: string }> | undefined;
+  if (items === undefined || variants === undefined) return;
+  const mapping: Record<string, string> = {};
+  for (const { $ref } of variants) {
+    const schema = definitions[$ref.split("/").pop()!] as Json | undefined;
+    const type = (
+      (schema?.properties as Record<string, Json> | undefined)?.type?.enum as
+        | ReadonlyArray<string>
+        | undefined
+    )?.[0];
+    if (type === undefined) return;
+    mapping[type] = $ref;
+  }
+  delete items.anyOf;
+  items.oneOf = variants;
+  items.discriminator = { propertyName: "type", mapping };
+};
+
+/**
  * The OpenAPI 3.1 document of every endpoint, generated from the same schemas the
  * workers decode with, so it cannot drift from what the service accepts.
  * `apiKeyHeaders` (API_KEY_HEADERS) become alternative security schemes.
@@ -26,6 +54,8 @@ export const buildOpenApi = (
   endpoints: ReadonlyArray<AnyEndpoint>,
   version: string,
   apiKeyHeaders: ReadonlyArray<string> = [],
+  /** PUBLIC_URL: the server clients call, so generated clients and try-it consoles aim at it. */
+  publicUrl = "http://localhost:8080",
 ): Json => {
   const definitions: Record<string, JSONSchema.JsonSchema7> = {};
   const toJson = (schema: Schema.Schema.AnyNoContext, side: "encoded" | "type") =>
@@ -75,13 +105,19 @@ export const buildOpenApi = (
                 endpoint.responseContentType === "application/json"
                   ? toJson(endpoint.response, "type")
                   : { type: "string" },
+              ...(RESPONSE_EXAMPLES[endpoint.operationId] === undefined
+                ? {}
+                : { example: RESPONSE_EXAMPLES[endpoint.operationId] }),
             },
           },
         },
         ...Object.fromEntries(
           Object.entries(ERROR_RESPONSES).map(([status, description]) => [
             status,
-            { description, content: { "application/json": { schema: errorSchema } } },
+            {
+              description,
+              content: { "application/json": { schema: errorSchema, example: ERROR_EXAMPLES[status] } },
+            },
           ]),
         ),
       },
@@ -94,11 +130,14 @@ export const buildOpenApi = (
 
   // Scheme names allow fewer characters than header names, hence numbered names.
   const alternatives = apiKeyHeaders.map((name, i) => [`apiKeyAlt${i + 1}`, name] as const);
+  discriminatePositions(definitions);
   return {
     openapi: "3.1.0",
+    servers: [{ url: publicUrl, description: "This deployment (PUBLIC_URL)." }],
     info: {
       title: "Onchain wallet data service",
       version,
+      license: { name: "Apache-2.0", identifier: "Apache-2.0" },
       description:
         alternatives.length === 0
           ? "Token balances with onchain USD prices, DeFi positions and webhooks for EVM wallets. Every request but the public ones carries X-Svc-Api-Key."

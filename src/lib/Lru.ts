@@ -20,6 +20,9 @@ export class Lru<K, V> {
   readonly #entries = new Map<K, Slot<V>>();
   readonly #budget: ByteBudget<K, V> | undefined;
   #bytes = 0;
+  /** Lookups by `get` that found their key, and those that did not (for cache hit ratios). */
+  hits = 0;
+  misses = 0;
 
   constructor(
     readonly capacity: number,
@@ -30,7 +33,11 @@ export class Lru<K, V> {
 
   get(key: K): V | undefined {
     const slot = this.#entries.get(key);
-    if (slot === undefined) return undefined;
+    if (slot === undefined) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
     this.#entries.delete(key);
     this.#entries.set(key, slot);
     return slot.value;

@@ -47,6 +47,8 @@ export const makeReadCache = <T>(entries: number, maxBytes: number) => {
     size: () => cache.size,
     /** Approximate bytes the resolved reads hold. */
     bytes: () => cache.bytes,
+    /** Reads found in memory (resolved or pending) and reads that had to be made. */
+    lookups: () => ({ hits: cache.hits, misses: cache.misses }),
   } as const;
 };
 

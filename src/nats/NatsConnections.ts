@@ -50,7 +50,11 @@ const openConnection = (address: BrokerAddress, user: NatsUser) =>
     Effect.withSpan("NatsConnections.open", { attributes: { user } }),
   );
 
-export const layer = (address: BrokerAddress): Layer.Layer<NatsConnections> =>
+export const layer = (
+  address: BrokerAddress,
+  /** Told about each connection once it is open (metrics follow its state). */
+  onOpen?: (user: NatsUser, nc: NatsConnection) => void,
+): Layer.Layer<NatsConnections> =>
   Layer.scoped(
     NatsConnections,
     Effect.gen(function* () {
@@ -69,7 +73,10 @@ export const layer = (address: BrokerAddress): Layer.Layer<NatsConnections> =>
         Effect.suspend(() => {
           const existing = opened.get(user);
           if (existing !== undefined) return Effect.promise(() => existing);
-          const pending = Effect.runPromise(openConnection(address, user));
+          const pending = Effect.runPromise(openConnection(address, user)).then((nc) => {
+            onOpen?.(user, nc);
+            return nc;
+          });
           opened.set(user, pending);
           return Effect.tryPromise({
             try: () => pending,

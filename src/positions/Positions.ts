@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect";
+import { Context, Effect, Layer, Option } from "effect";
 import { ChainClients } from "../chains/ChainClients.js";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import { type EachChainRead, readEachChain } from "../chains/readEachChain.js";
@@ -6,6 +6,7 @@ import type { Unavailable } from "../contracts/ApiError.js";
 import type { Position } from "../contracts/Positions.js";
 import { Index } from "../indexer/IndexReader.js";
 import { makeReadCache } from "../lib/readCache.js";
+import { Metrics } from "../metrics/Metrics.js";
 import { readChainPositions } from "./readChainPositions.js";
 
 /** A wallet's positions on the chains asked for, with the chains that could not be read. */
@@ -44,6 +45,8 @@ export const layer = (settings: PositionsSettings): Layer.Layer<Positions, never
       const clients = yield* ChainClients;
       const index = (yield* Index).reader;
       const cache = makeReadCache<ReadonlyArray<Position>>(settings.cacheEntries, settings.cacheBytes);
+      const metrics = yield* Effect.serviceOption(Metrics);
+      if (Option.isSome(metrics)) metrics.value.watchCache("positions_reads", cache.lookups);
 
       const read = (wallet: string, chain: ChainConfig, block: number) =>
         cache.through(`${wallet}|${chain.chain_id}|${block}`, async () => {

@@ -28,6 +28,8 @@ import { Chains } from "../chains/Chains.js";
 import { runIndexer } from "../indexer/Indexer.js";
 import * as IndexReader from "../indexer/IndexReader.js";
 import * as IngestStatusBook from "../ingest/IngestStatusBook.js";
+import { Metrics } from "../metrics/Metrics.js";
+import { watchIndexCaches } from "../metrics/watchIndexCaches.js";
 import { awaitStreams, openBucket } from "../nats/JetStreamSetup.js";
 import { NatsConnections } from "../nats/NatsConnections.js";
 import * as Positions from "../positions/Positions.js";
@@ -135,13 +137,19 @@ export const apiRole = Effect.gen(function* () {
     yield* serveAdmin(nc, makeAdminHandlers(buckets));
     yield* serveDeliveryAdmin(nc);
     yield* Effect.forkScoped(runUsageAggregator(nc, usage));
+    const registry = yield* Chains;
+    const indexCache = (yield* IndexReader.Index).cache;
+    const metrics = yield* Metrics;
+    watchIndexCaches(metrics, indexCache);
     yield* Effect.forkScoped(
       runIndexer({
         nc,
         db: yield* Level,
-        cache: (yield* IndexReader.Index).cache,
-        registry: yield* Chains,
+        cache: indexCache,
+        registry,
         client: (yield* ChainClients.ChainClients).get,
+        onApplied: (chainId, block) =>
+          metrics.indexed(chainId, registry.byId.get(chainId)?.name ?? String(chainId), block),
       }),
     );
     yield* runWebhookNotifier(nc, webhookBuckets.index);

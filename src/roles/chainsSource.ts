@@ -20,6 +20,8 @@ export const chainsSource = Effect.gen(function* () {
   const devnet = yield* devnetResource({
     dataDir: config.dataDir,
     log: (line: string) => Effect.runFork(Effect.logInfo(line)),
+    // A person watching a first start sees each chain's step on one line redrawn in place.
+    ...(process.stderr.isTTY ? { live: process.stderr } : {}),
   });
   const registry = yield* loadChainsFile(devnet.chainsConfigPath);
   yield* Effect.logInfo(`devnet manifest: ${devnet.manifestPath}`);

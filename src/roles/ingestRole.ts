@@ -1,9 +1,10 @@
 import { jetstream } from "@nats-io/jetstream";
-import { Effect } from "effect";
+import { Effect, Option } from "effect";
 import { ChainClients } from "../chains/ChainClients.js";
 import { Chains } from "../chains/Chains.js";
 import { followChain } from "../ingest/ChainFollower.js";
 import { type FollowerStatus, initialStatus } from "../ingest/FollowerStatus.js";
+import { Metrics } from "../metrics/Metrics.js";
 import { awaitStream, bucketStream, managerOf } from "../nats/JetStreamSetup.js";
 import { NatsConnections } from "../nats/NatsConnections.js";
 import { heartbeat } from "../presence/Presence.js";
@@ -53,6 +54,8 @@ export const ingestRole = Effect.gen(function* () {
     for (const status of statuses) nc.publish(`$KV.ingest_status.${status.chain_id}`, JSON.stringify(status));
   });
   yield* Effect.forkScoped(Effect.forever(Effect.zipRight(publishStatus, Effect.sleep(STATUS_EVERY))));
+  const metrics = yield* Effect.serviceOption(Metrics);
+  if (Option.isSome(metrics)) metrics.value.watchFollowers(statuses);
   yield* heartbeat(nc, "ingest");
   return statuses;
 });

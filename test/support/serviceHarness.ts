@@ -101,6 +101,9 @@ export const startService = async (
     webhookCuPerEvent: 2,
     webhookTimeoutMs: 15_000,
     webhookSecretKeys: Option.some([TEST_WEBHOOK_SECRET_KEY]),
+    metricsPort: Option.none(),
+    metricsToken: Option.none(),
+    metricsTeams: [],
     ...options.settings,
   };
   const program = runRoles(nats.broker).pipe(

@@ -134,6 +134,30 @@ describe("AppConfig", () => {
     expect(message).not.toContain(short);
   });
 
+  it("behavior: metrics settings are off by default; a bad port or token is one sentence, the token never echoed", () => {
+    const unset = read({});
+    expect(Either.isRight(unset) && unset.right).toMatchObject({
+      metricsPort: Option.none(),
+      metricsToken: Option.none(),
+      metricsTeams: [],
+    });
+    const token = "0123456789abcdef0123456789abcdef";
+    const set = read({ METRICS_PORT: "9464", METRICS_TOKEN: token, METRICS_TEAMS: " acme, bots ,," });
+    expect(Either.isRight(set) && set.right).toMatchObject({
+      metricsPort: Option.some(9464),
+      metricsToken: Option.some(token),
+      metricsTeams: ["acme", "bots"],
+    });
+    const badPort = read({ METRICS_PORT: "70000" });
+    expect(Either.isLeft(badPort) && describeConfigError(badPort.left)).toEqual([
+      'METRICS_PORT must be an integer from 1 to 65535 (got "70000").',
+    ]);
+    const badToken = read({ METRICS_TOKEN: "short secret" });
+    const message = Either.isLeft(badToken) ? describeConfigError(badToken.left).join(" ") : "";
+    expect(message).toMatch(/^METRICS_TOKEN must be 16 to 512 printable characters/);
+    expect(message).not.toContain("short secret");
+  });
+
   it("behavior: API_KEY_HEADERS is off by default and names extra key headers; a bad name stops start-up", () => {
     const unset = read({});
     expect(Either.isRight(unset) && unset.right.apiKeyHeaders).toEqual([]);

@@ -78,7 +78,7 @@ export const ChainsScreen = ({ client, width, height }: ScreenProps) => {
       <Status at={polled.at} error={polled.error} />
       <HelpLine
         keys={[
-          ["1-4", "screens"],
+          ["1-5", "screens"],
           ["q", "quit"],
         ]}
       />

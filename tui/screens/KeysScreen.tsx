@@ -148,7 +148,7 @@ export const KeysScreen = ({ client, width, height, onLock }: ScreenProps) => {
                 ["↑↓", "select"],
                 ["c", "create"],
                 ["r", "revoke"],
-                ["1-4", "screens"],
+                ["1-5", "screens"],
                 ["q", "quit"],
               ]
         }

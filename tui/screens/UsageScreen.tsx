@@ -109,7 +109,7 @@ export const UsageScreen = ({ client, width, height }: ScreenProps) => {
         keys={[
           ["↑↓", "select"],
           ["g", grouping === "team" ? "by key" : "by team"],
-          ["1-4", "screens"],
+          ["1-5", "screens"],
           ["q", "quit"],
         ]}
       />

@@ -206,7 +206,7 @@ export const WebhookDetailScreen = ({ client, width, height, onLock, id, onBack 
           ["S", "rotate secret"],
           ["d", "redeliver"],
           ["[ ]", "addresses"],
-          ["1-4", "screens"],
+          ["1-5", "screens"],
           ["q", "quit"],
         ]}
       />

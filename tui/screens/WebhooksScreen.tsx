@@ -196,7 +196,7 @@ export const WebhooksScreen = ({ client, width, height, onLock }: ScreenProps) =
                 ["f", "filter"],
                 ["s", "sort"],
                 ["r", "reverse"],
-                ["1-4", "screens"],
+                ["1-5", "screens"],
                 ["q", "quit"],
               ]
             : [

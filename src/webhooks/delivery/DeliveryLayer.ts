@@ -1,12 +1,14 @@
-import { Context, Effect, Layer } from "effect";
+import { Context, Effect, Layer, Option } from "effect";
 import { AppConfig } from "../../AppConfig.js";
 import { UsageRecorder } from "../../api/usage/UsageRecorder.js";
+import { Metrics } from "../../metrics/Metrics.js";
 import { Level } from "../../storage/Level.js";
 import { makeHostAllowList } from "../hostAllowList.js";
 import type { StoreBuckets } from "../store/StoreBuckets.js";
 import * as WebhookSupervisor from "../WebhookSupervisor.js";
 import { makeDispatcher } from "./Dispatcher.js";
 import type { Outbox } from "./Outbox.js";
+import { outboxFigures } from "./outboxFigures.js";
 
 /** This node's delivery outbox, for operator calls (stats, redelivery). */
 export class DeliveryOutbox extends Context.Tag("app/webhooks/delivery/DeliveryOutbox")<
@@ -31,14 +33,18 @@ export const layer = (
     Effect.gen(function* () {
       const config = yield* AppConfig;
       const usage = yield* UsageRecorder;
+      const db = yield* Level;
+      const metrics = Option.getOrUndefined(yield* Effect.serviceOption(Metrics));
+      metrics?.watchOutbox(() => outboxFigures(db));
       const dispatcher = makeDispatcher({
-        db: yield* Level,
+        db,
         buckets,
         allowedHosts: makeHostAllowList(config.webhookAllowedHosts),
         schedule: config.webhookRetrySchedule,
         cuPerEvent: config.webhookCuPerEvent,
         timeoutMs: config.webhookTimeoutMs,
         record: usage.record,
+        ...(metrics === undefined ? {} : { onRecorded: metrics.delivery }),
       });
       yield* Effect.addFinalizer(() => Effect.promise(dispatcher.close));
       return Layer.merge(

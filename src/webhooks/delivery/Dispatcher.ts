@@ -8,7 +8,7 @@ import { WebhookRecord } from "../WebhookRecord.js";
 import type { DeliveryPorts } from "../WebhookSupervisor.js";
 import { attemptDelivery } from "./attemptDelivery.js";
 import { makeHttpSender } from "./HttpSender.js";
-import { makeOutbox } from "./Outbox.js";
+import { type AttemptEnd, makeOutbox } from "./Outbox.js";
 
 export interface DispatcherOptions {
   readonly db: Db;
@@ -21,6 +21,8 @@ export interface DispatcherOptions {
   readonly timeoutMs: number;
   readonly record: (event: UsageEvent) => void;
   readonly now?: () => number;
+  /** Told how each attempt ended (delivery metrics). */
+  readonly onRecorded?: (outcome: AttemptEnd["kind"]) => void;
 }
 
 /** Usage endpoint name of delivered events, per webhook type (`webhooks.activities`, ...). */
@@ -33,7 +35,7 @@ export const usageEndpoint = (type: string) => `webhooks.${type}`;
  * set inactive, which every node's actor then follows).
  */
 export const makeDispatcher = (options: DispatcherOptions) => {
-  const outbox = makeOutbox(options.db);
+  const outbox = makeOutbox(options.db, options.onRecorded);
   const sender = makeHttpSender({
     allowedHosts: options.allowedHosts,
     totalTimeoutMs: options.timeoutMs,

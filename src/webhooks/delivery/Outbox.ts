@@ -42,7 +42,11 @@ export type AttemptEnd =
  * Only the webhook's actor writes its queue entries after the notifier created
  * them, one attempt at a time, so no two writers race on a key.
  */
-export const makeOutbox = (db: Db) => {
+export const makeOutbox = (
+  db: Db,
+  /** Told how each attempt ended once it is recorded (delivery metrics). */
+  onRecorded?: (outcome: AttemptEnd["kind"]) => void,
+) => {
   const counters = async (webhookId: string): Promise<DeliveryCounters> =>
     ((await db.get(countersKey(webhookId))) as DeliveryCounters | undefined) ?? ZERO_COUNTERS;
 
@@ -101,6 +105,7 @@ export const makeOutbox = (db: Db) => {
       for (const key of keys) ops.push({ type: "del", key });
     }
     await db.batch(ops);
+    onRecorded?.(outcome.kind);
   };
 
   /** Moves every dead-lettered delivery of the webhook back to its queue, attempts reset. Returns how many. */

@@ -1,5 +1,9 @@
 import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DevnetService, startDevnetService } from "../../support/devnetService.js";
 import { PROCESS_DEADLINE_MS, REPO_ROOT } from "../../support/runTs.js";
 import { eventually } from "../../support/serviceHarness.js";
 import { createBody, startWebhookEnv, WEBHOOKS, type WebhookEnv } from "../../support/webhookEnv.js";
@@ -11,17 +15,57 @@ const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
 const SOCKET = `svc-tui-test-${process.pid}`;
 const tmux = (...args: ReadonlyArray<string>) =>
   execFileSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8" });
-const screen = () => tmux("capture-pane", "-p", "-t", "tui");
-const until = (pattern: RegExp, what: string, timeoutMs = 30_000) =>
-  eventually(async () => pattern.test(screen()), timeoutMs, `${what}; screen:\n${screen()}`);
-const keys = async (...sequence: ReadonlyArray<string>) => {
-  for (const key of sequence) {
-    tmux("send-keys", "-t", "tui", key);
-    await new Promise((r) => setTimeout(r, 150));
-  }
+/** What a tmux session shows, waiting on it, and typing into it. */
+const pane = (session: string) => {
+  const screen = () => tmux("capture-pane", "-p", "-t", session);
+  return {
+    screen,
+    until: (pattern: RegExp, what: string, timeoutMs = 30_000) =>
+      eventually(async () => pattern.test(screen()), timeoutMs, `${what}; screen:\n${screen()}`),
+    keys: async (...sequence: ReadonlyArray<string>) => {
+      for (const key of sequence) {
+        tmux("send-keys", "-t", session, key);
+        await new Promise((r) => setTimeout(r, 150));
+      }
+    },
+  };
 };
+const { until, keys } = pane("tui");
 
 let env: WebhookEnv;
+
+/** The TUI entry point (what npm run tui starts) on an 80x24 terminal, as the admin NATS user. */
+const startTui = (session: string, natsUrl: string, adminPassword: string) => {
+  // Its own data directory: the operator team's key file goes there, not into the repository's data/.
+  const dataDir = mkdtempSync(join(tmpdir(), "svc-tui-data-"));
+  tmux(
+    "new-session",
+    "-d",
+    "-s",
+    session,
+    "-x",
+    "80",
+    "-y",
+    "24",
+    "-e",
+    `NATS_URL=${natsUrl}`,
+    "-e",
+    "NATS_USER=admin",
+    "-e",
+    `NATS_PASSWORD=${adminPassword}`,
+    "-e",
+    `DATA_DIR=${dataDir}`,
+    // A person's terminal, even when the test itself runs in CI: Ink only draws frames outside CI.
+    "-e",
+    "CI=false",
+    "-e",
+    "CONTINUOUS_INTEGRATION=false",
+    "-c",
+    REPO_ROOT,
+    `${process.execPath} --import tsx tui/index.tsx`,
+  );
+  return dataDir;
+};
 
 beforeAll(async () => {
   if (hasTmux) env = await startWebhookEnv();
@@ -40,30 +84,7 @@ describe.skipIf(!hasTmux)("operator TUI in a terminal", { timeout: PROCESS_DEADL
     const id = (created.json as { id: string }).id;
 
     // Given the real TUI on an 80x24 terminal, as the admin NATS user
-    tmux(
-      "new-session",
-      "-d",
-      "-s",
-      "tui",
-      "-x",
-      "80",
-      "-y",
-      "24",
-      "-e",
-      `NATS_URL=${env.nats.url}`,
-      "-e",
-      "NATS_USER=admin",
-      "-e",
-      `NATS_PASSWORD=${env.nats.credentials.admin}`,
-      // A person's terminal, even when the test itself runs in CI: Ink only draws frames outside CI.
-      "-e",
-      "CI=false",
-      "-e",
-      "CONTINUOUS_INTEGRATION=false",
-      "-c",
-      REPO_ROOT,
-      `${process.execPath} --import tsx tui/index.tsx`,
-    );
+    startTui("tui", env.nats.url, env.nats.credentials.admin);
     // The first screen waits for the TUI process to start (tsx compiles it first).
     await until(/tmux-team\s+tmux target\s+txs\s+yes\s+1/, "the webhook listed", PROCESS_DEADLINE_MS);
 
@@ -94,3 +115,55 @@ describe.skipIf(!hasTmux)("operator TUI in a terminal", { timeout: PROCESS_DEADL
     );
   });
 });
+
+describe.skipIf(!hasTmux)(
+  "operator TUI in a terminal, on the devnet",
+  { timeout: PROCESS_DEADLINE_MS + 180_000 },
+  () => {
+    let devnet: DevnetService;
+    const { screen: screenOf, until: untilOn, keys: keysOn } = pane("wallet");
+
+    beforeAll(async () => {
+      devnet = await startDevnetService();
+    }, 300_000);
+
+    afterAll(async () => {
+      await devnet?.stop();
+    });
+
+    it("end-to-end: the Wallet screen shows a wallet's balances and positions at 80x24, and Usage its positions CU", async () => {
+      const lp = devnet.devnet.manifest.chains.find((chain) => chain.chain_id === 1)!.wallets.v3_lp!;
+      const dataDir = startTui("wallet", devnet.nats.url, devnet.nats.credentials.admin);
+      await untilOn(/Webhooks/, "the TUI started", PROCESS_DEADLINE_MS);
+
+      // When the operator opens Wallet and types an address
+      await keysOn("5");
+      await untilOn(/press \/ to look up an address/, "the Wallet screen");
+      await keysOn("/");
+      await untilOn(/wallet address:/, "the prompt");
+      await keysOn(lp, "Enter");
+
+      // Then balances and the V3 positions appear, within the 80 columns
+      await untilOn(/CU to team operator/, "the lookup's summary", 60_000);
+      const shown = screenOf();
+      expect(shown).toMatch(/ethereum\s+\S+\s+[\d.]+[kMG]?\s+[\d.]+\s+[\d.]+/);
+      expect(shown).toMatch(/Nft\s+\S+\s+\S+\/\S+\s+[\d.]+/);
+      expect(shown).toMatch(/\/ address/);
+      for (const line of shown.split("\n")) expect(line.length).toBeLessThanOrEqual(80);
+
+      // And Usage lists the operator team's positions CU like any endpoint's
+      await keysOn("2");
+      await untilOn(/Endpoints of operator/, "the operator team's usage");
+      // (usage records reach the aggregates a moment after the answers)
+      await untilOn(/getDefiPositions\s+[1-9]\d*\s+1\s+0/, "the positions endpoint's CU");
+      // The operator team's key is kept for the next run, readable by its owner only.
+      expect(statSync(join(dataDir, "operator-api-key")).mode & 0o777).toBe(0o600);
+      await keysOn("q");
+      await eventually(
+        async () => spawnSync("tmux", ["-L", SOCKET, "has-session", "-t", "wallet"]).status !== 0,
+        30_000,
+        "the TUI to exit",
+      );
+    });
+  },
+);
