@@ -1,0 +1,39 @@
+import { type ChainConfig, protocolsOf } from "../chains/ChainsConfig.js";
+import type { DecodedEvent } from "../decoding/index.js";
+import type { Db } from "../storage/Level.js";
+import type { Operation } from "./applyBlock.js";
+import type { RestakeDeposit, UndoEntry } from "./IndexRecords.js";
+import { restakeDepositKey } from "./indexKeys.js";
+
+/**
+ * The writes that record stakers' deposits into restaking strategies: `Deposit` events of registry
+ * StrategyManagers (kind `restake`) only, each (staker, strategy) once with the strategy's token.
+ * Keys are only ever added, so undo deletes what a block added.
+ */
+export const planRestakeViews = async (
+  db: Db,
+  chain: ChainConfig,
+  blockNumber: number,
+  events: ReadonlyArray<DecodedEvent>,
+): Promise<{ readonly ops: ReadonlyArray<Operation>; readonly undo: ReadonlyArray<UndoEntry> }> => {
+  const managers = new Set(protocolsOf(chain).filter((p) => p.kind === "restake").map((p) => p.address));
+  if (managers.size === 0) return { ops: [], undo: [] };
+  const deposits = new Map<string, RestakeDeposit>();
+  for (const event of events)
+    if (event.kind === "restake.deposit" && managers.has(event.address))
+      deposits.set(restakeDepositKey(event.staker, chain.chain_id, event.address, event.strategy), {
+        token: event.token,
+        block: blockNumber,
+      });
+  if (deposits.size === 0) return { ops: [], undo: [] };
+  const writes = [...deposits];
+  const existing = await db.getMany(writes.map(([key]) => key));
+  const ops: Array<Operation> = [];
+  const undo: Array<UndoEntry> = [];
+  writes.forEach(([key, value], i) => {
+    if (existing[i] !== undefined) return;
+    ops.push({ type: "put", key, value });
+    undo.push(key);
+  });
+  return { ops, undo };
+};
