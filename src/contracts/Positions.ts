@@ -215,7 +215,9 @@ export class Erc4626Position extends Schema.Class<Erc4626Position>("Erc4626Posit
   calculated_balance: Schema.Number.annotations({
     description: "`convertToAssets(shares)` in whole units of the underlying token.",
   }),
-  price_in_usd: Schema.optional(Schema.Number.annotations({ description: "USD price of one underlying token." })),
+  price_in_usd: Schema.optional(
+    Schema.Number.annotations({ description: "USD price of one underlying token." }),
+  ),
   shares: HexQuantity.annotations({ description: "Beyond the spec: the vault shares held (`balanceOf`)." }),
 }) {}
 

@@ -113,7 +113,9 @@ export const ManifestRestaking = Schema.Struct({
   protocol: Schema.String,
   strategy_manager: Schema.String,
   delegation_manager: Schema.String,
-  strategies: Schema.Array(Schema.Struct({ address: Schema.String, underlying: Schema.String, symbol: Schema.String })),
+  strategies: Schema.Array(
+    Schema.Struct({ address: Schema.String, underlying: Schema.String, symbol: Schema.String }),
+  ),
   /** One entry per (staker, strategy) deposit, with the operator the staker delegated to. */
   deposits: Schema.Array(
     Schema.Struct({ staker: Schema.String, strategy: Schema.String, operator: Schema.NullOr(Schema.String) }),

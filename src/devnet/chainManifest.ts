@@ -7,9 +7,9 @@ import type { SeededLiquidity } from "./positions/SeededLiquidityPosition.js";
 import type { SeededPool } from "./SeededPool.js";
 import { PAGING_TOKEN_COUNT } from "./seedPagingTokens.js";
 import type { SeededPositions } from "./seedWallets.js";
-import type { SeededVaults } from "./vaults/SeededVaults.js";
 import { tokenDecimals } from "./tokenDecimals.js";
 import { DEPLOYED_TOKENS, type TokenSymbol } from "./tokenSpecs.js";
+import type { SeededVaults } from "./vaults/SeededVaults.js";
 
 /** What seeding one chain produced, before the node has URLs. */
 export interface SeededChain {

@@ -102,7 +102,9 @@ export type VaultRole = (typeof VAULT_ROLES)[number];
 /** Every account with ether on the devnet: anvil's funded ten, then the position, lending and vault roles the seed funds. */
 export const devnetAccounts = (): readonly DevAccount[] => [
   ...fundedAccounts(),
-  ...[...POSITION_ROLES, ...LENDING_ROLES, ...VAULT_ROLES].map((role) => devAccount(ROLE_ACCOUNT_INDEX[role])),
+  ...[...POSITION_ROLES, ...LENDING_ROLES, ...VAULT_ROLES].map((role) =>
+    devAccount(ROLE_ACCOUNT_INDEX[role]),
+  ),
 ];
 
 /** The address playing `role`. */

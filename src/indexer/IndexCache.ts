@@ -1,7 +1,12 @@
 import { approximateBytes } from "../lib/approximateBytes.js";
 import { type ByteBudget, Lru } from "../lib/Lru.js";
 import type { IndexCheckpoint, Operation } from "./applyBlock.js";
-import type { WalletLendingMarket, WalletPositionNft, WalletRestakeDeposit, WalletToken } from "./IndexReader.js";
+import type {
+  WalletLendingMarket,
+  WalletPositionNft,
+  WalletRestakeDeposit,
+  WalletToken,
+} from "./IndexReader.js";
 import type { IndexedPool, LendingToken, TokenMetadata, VaultProbe } from "./IndexRecords.js";
 import { PREFIX } from "./indexKeys.js";
 

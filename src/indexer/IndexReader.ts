@@ -180,7 +180,10 @@ export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
   },
 
   /** ERC-4626 probe results by token; undefined where a token was never probed. */
-  vaultProbes: (chainId: number, tokens: ReadonlyArray<string>): Promise<ReadonlyArray<VaultProbe | undefined>> =>
+  vaultProbes: (
+    chainId: number,
+    tokens: ReadonlyArray<string>,
+  ): Promise<ReadonlyArray<VaultProbe | undefined>> =>
     throughCache(
       tokens,
       (token) => `${chainId}|${token}`,
@@ -199,7 +202,12 @@ export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
     const out: Array<WalletRestakeDeposit> = [];
     for await (const [key, value] of db.iterator({ gte: prefix, lt: `${prefix}~` })) {
       const [chain, manager, strategy] = (key as string).slice(prefix.length).split("!");
-      out.push({ ...(value as RestakeDeposit), chain_id: Number(chain), manager: manager!, strategy: strategy! });
+      out.push({
+        ...(value as RestakeDeposit),
+        chain_id: Number(chain),
+        manager: manager!,
+        strategy: strategy!,
+      });
     }
     cache?.restakes.set(wallet, out);
     return out;

@@ -16,7 +16,11 @@ export const planRestakeViews = async (
   blockNumber: number,
   events: ReadonlyArray<DecodedEvent>,
 ): Promise<{ readonly ops: ReadonlyArray<Operation>; readonly undo: ReadonlyArray<UndoEntry> }> => {
-  const managers = new Set(protocolsOf(chain).filter((p) => p.kind === "restake").map((p) => p.address));
+  const managers = new Set(
+    protocolsOf(chain)
+      .filter((p) => p.kind === "restake")
+      .map((p) => p.address),
+  );
   if (managers.size === 0) return { ops: [], undo: [] };
   const deposits = new Map<string, RestakeDeposit>();
   for (const event of events)

@@ -53,7 +53,11 @@ export const seedRestaking = async (
     );
     const manager = await batch.deploy(
       deployer,
-      encodeDeployData({ abi: strategyManagerAbi, bytecode: code(compiled, "StrategyManager"), args: [delegation] }),
+      encodeDeployData({
+        abi: strategyManagerAbi,
+        bytecode: code(compiled, "StrategyManager"),
+        args: [delegation],
+      }),
     );
     const symbols = Object.keys(DEPOSITS) as (keyof typeof DEPOSITS)[];
     const strategies: Array<{ address: Address; underlying: Address; symbol: keyof typeof DEPOSITS }> = [];
@@ -61,7 +65,11 @@ export const seedRestaking = async (
       const underlying = contracts.tokens[symbol];
       const address = await batch.deploy(
         deployer,
-        encodeDeployData({ abi: strategyBaseAbi, bytecode: code(compiled, "StrategyBase"), args: [manager, underlying] }),
+        encodeDeployData({
+          abi: strategyBaseAbi,
+          bytecode: code(compiled, "StrategyBase"),
+          args: [manager, underlying],
+        }),
       );
       strategies.push({ address, underlying, symbol });
     }
@@ -72,11 +80,29 @@ export const seedRestaking = async (
       functionName: "addStrategiesToDepositWhitelist",
       args: [strategies.map((s) => s.address)],
     });
-    await batch.send({ from: operator, address: delegation, abi: delegationManagerAbi, functionName: "registerAsOperator", args: [] });
+    await batch.send({
+      from: operator,
+      address: delegation,
+      abi: delegationManagerAbi,
+      functionName: "registerAsOperator",
+      args: [],
+    });
     for (const { address, underlying, symbol } of strategies) {
       const amount = units(DEPOSITS[symbol], tokenDecimals(symbol));
-      await batch.send({ from: deployer, address: underlying, abi: erc20Abi, functionName: "transfer", args: [restaker, amount] });
-      await batch.send({ from: restaker, address: underlying, abi: erc20Abi, functionName: "approve", args: [manager, maxUint256] });
+      await batch.send({
+        from: deployer,
+        address: underlying,
+        abi: erc20Abi,
+        functionName: "transfer",
+        args: [restaker, amount],
+      });
+      await batch.send({
+        from: restaker,
+        address: underlying,
+        abi: erc20Abi,
+        functionName: "approve",
+        args: [manager, maxUint256],
+      });
       await batch.send({
         from: restaker,
         address: manager,

@@ -43,9 +43,21 @@ export const seedVaults = async (
   const donatedVault = await deployVault(usdc, "Devnet Yield USDC Vault", "dyUSDC");
 
   const approve = (token: Address, spender: Address) =>
-    batch.send({ from: deployer, address: token, abi: erc20Abi, functionName: "approve", args: [spender, maxUint256] });
+    batch.send({
+      from: deployer,
+      address: token,
+      abi: erc20Abi,
+      functionName: "approve",
+      args: [spender, maxUint256],
+    });
   const deposit = (vault: Address, assets: bigint, receiver: Address) =>
-    batch.send({ from: deployer, address: vault, abi: devVaultAbi, functionName: "deposit", args: [assets, receiver] });
+    batch.send({
+      from: deployer,
+      address: vault,
+      abi: devVaultAbi,
+      functionName: "deposit",
+      args: [assets, receiver],
+    });
   const usdcUnits = (whole: number) => units(whole, tokenDecimals("USDC"));
 
   await approve(usdc, usdcVault);
@@ -66,7 +78,12 @@ export const seedVaults = async (
     args: [donatedVault, usdcUnits(DONATION_USDC)],
   });
   await batch.mine();
-  const vault = (purpose: ManifestVault["purpose"], address: Address, symbol: string, asset: Address): ManifestVault => ({
+  const vault = (
+    purpose: ManifestVault["purpose"],
+    address: Address,
+    symbol: string,
+    asset: Address,
+  ): ManifestVault => ({
     purpose,
     address,
     symbol,

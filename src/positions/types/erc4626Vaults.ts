@@ -35,7 +35,12 @@ export const planErc4626 = (wallet: string, held: ReadonlyArray<HeldVault>, lens
         const converted = uintWord(results[sharePriceAt.get(h.asset)!], 0);
         const shareDecimals = valuation.token(h.asset).decimals;
         const innerDecimals = valuation.token(h.innerAsset).decimals;
-        if (innerPrice === undefined || converted === undefined || shareDecimals === null || innerDecimals === null)
+        if (
+          innerPrice === undefined ||
+          converted === undefined ||
+          shareDecimals === null ||
+          innerDecimals === null
+        )
           return undefined;
         // Whole inner assets per whole share of the inner vault.
         const perShare = wholeTokens(converted, innerDecimals) * (10 ** shareDecimals / Number(PRICE_SHARES));

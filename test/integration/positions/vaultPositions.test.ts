@@ -88,12 +88,19 @@ const answerAtHead = async (wallet: string, chainIds: ReadonlyArray<number>) => 
   const heads = new Map<number, bigint>();
   for (const id of chainIds) heads.set(id, await clientOf(id).getBlockNumber());
   const body = await fetchPositions(wallet, chainIds);
-  for (const id of chainIds) expect(await clientOf(id).getBlockNumber(), "nothing mined meanwhile").toBe(heads.get(id));
+  for (const id of chainIds)
+    expect(await clientOf(id).getBlockNumber(), "nothing mined meanwhile").toBe(heads.get(id));
   return { body, heads };
 };
 
 const read = <T>(id: number, address: string, functionName: string, args: unknown[], blockNumber: bigint) =>
-  clientOf(id).readContract({ address: address as Address, abi, functionName, args, blockNumber } as never) as Promise<T>;
+  clientOf(id).readContract({
+    address: address as Address,
+    abi,
+    functionName,
+    args,
+    blockNumber,
+  } as never) as Promise<T>;
 
 /** `convertToAssets(balanceOf(owner))` in whole units of the vault's asset, at `block`. */
 const vaultAmount = async (id: number, vault: ManifestVault, owner: string, block: bigint) => {
@@ -124,7 +131,10 @@ describe("ERC-4626 vault positions on the devnet", () => {
         expect(entry, what).toBeDefined();
         const expected = await vaultAmount(id, vault, holder, heads.get(id)!);
         expect(BigInt(entry!.shares), what).toBe(expected.shares);
-        expect(closeTo(entry!.calculated_balance, expected.amount), `${what}: ${entry!.calculated_balance} vs ${expected.amount}`).toBe(true);
+        expect(
+          closeTo(entry!.calculated_balance, expected.amount),
+          `${what}: ${entry!.calculated_balance} vs ${expected.amount}`,
+        ).toBe(true);
         expect(entry!.underlying_token, what).toBe(vault.asset.toLowerCase());
         expect(entry!.token_symbol, what).toBe(vault.symbol);
       }
@@ -160,24 +170,47 @@ describe("ERC-4626 vault positions on the devnet", () => {
     const wallet = "0x00000000000000000000000000000000000bad01" as Address;
     const usdc = chain.tokens.USDC!.address as Address;
     const realVault = vaultOf(8453, "usdc");
-    const bytecode = compileSolidity(readFileSync(new URL("../../fixtures/HostileVaults.sol", import.meta.url), "utf8"));
+    const bytecode = compileSolidity(
+      readFileSync(new URL("../../fixtures/HostileVaults.sol", import.meta.url), "utf8"),
+    );
     const client = chainClient(chain.chain_id, chain.name, chain.rpc_url);
     const deployer = roleAddress("deployer");
-    const constructor = (withReal: boolean) =>
+    const constructorAbi = (withReal: boolean) =>
       parseAbi([withReal ? "constructor(address holder, address real)" : "constructor(address holder)"]);
     // Every hostile token and a real deposit in ONE block: the probes of that block share a batch,
     // so a gas burner starving the batch would also lose the real vault.
     const batch = await openTxBatch(client);
     const hostile: Record<string, string> = {};
-    for (const name of ["GarbageVault", "RevertingVault", "GasBurnerVault", "SelfAssetVault", "NoCodeAssetVault"])
-      hostile[name] = await batch.deploy(deployer, encodeDeployData({ abi: constructor(false), bytecode: bytecode[name]!, args: [wallet] }));
+    for (const name of [
+      "GarbageVault",
+      "RevertingVault",
+      "GasBurnerVault",
+      "SelfAssetVault",
+      "NoCodeAssetVault",
+    ])
+      hostile[name] = await batch.deploy(
+        deployer,
+        encodeDeployData({ abi: constructorAbi(false), bytecode: bytecode[name]!, args: [wallet] }),
+      );
     for (const name of ["LongAnswerVault", "BurningConvertVault", "TrapVault"])
       hostile[name] = await batch.deploy(
         deployer,
-        encodeDeployData({ abi: constructor(true), bytecode: bytecode[name]!, args: [wallet, usdc] }),
+        encodeDeployData({ abi: constructorAbi(true), bytecode: bytecode[name]!, args: [wallet, usdc] }),
       );
-    await batch.send({ from: deployer, address: usdc, abi, functionName: "approve", args: [realVault.address as Address, maxUint256] });
-    await batch.send({ from: deployer, address: realVault.address as Address, abi, functionName: "deposit", args: [120_000_000n, wallet] });
+    await batch.send({
+      from: deployer,
+      address: usdc,
+      abi,
+      functionName: "approve",
+      args: [realVault.address as Address, maxUint256],
+    });
+    await batch.send({
+      from: deployer,
+      address: realVault.address as Address,
+      abi,
+      functionName: "deposit",
+      args: [120_000_000n, wallet],
+    });
     await batch.mine();
 
     let body: Body = { positions: [], aggregations: { total_usd_value: 0, total_by_chain: {} } };
@@ -211,8 +244,20 @@ describe("ERC-4626 vault positions on the devnet", () => {
     const start = await clientOf(10).getBlockNumber();
     const batch = await openTxBatch(client);
     const deployer = roleAddress("deployer");
-    await batch.send({ from: deployer, address: chain.tokens.USDC!.address as Address, abi, functionName: "approve", args: [vault.address as Address, maxUint256] });
-    await batch.send({ from: deployer, address: vault.address as Address, abi, functionName: "deposit", args: [250_000_000n, newcomer] });
+    await batch.send({
+      from: deployer,
+      address: chain.tokens.USDC!.address as Address,
+      abi,
+      functionName: "approve",
+      args: [vault.address as Address, maxUint256],
+    });
+    await batch.send({
+      from: deployer,
+      address: vault.address as Address,
+      abi,
+      functionName: "deposit",
+      args: [250_000_000n, newcomer],
+    });
     await batch.mine();
     const reorganised = Number((await clientOf(10).getBlockNumber()) - start);
     const held = async () =>
@@ -233,13 +278,27 @@ describe("restaking strategy positions on the devnet", () => {
     const block = heads.get(1)!;
     const entries = body.positions.filter((e) => e.type === "RestakeStrategy");
     expect(entries).toHaveLength(2);
-    const [strategies, shares] = await read<[string[], bigint[]]>(1, restaking.strategy_manager, "getDeposits", [restaker], block);
+    const [strategies, shares] = await read<[string[], bigint[]]>(
+      1,
+      restaking.strategy_manager,
+      "getDeposits",
+      [restaker],
+      block,
+    );
     for (const [i, strategy] of strategies.entries()) {
       const entry = entries.find((e) => e.token === strategy.toLowerCase())!;
       const what = `strategy ${strategy}`;
       expect(entry, what).toBeDefined();
       expect(BigInt(entry.shares), what).toBe(shares[i]);
-      expect(await read<bigint>(1, restaking.strategy_manager, "stakerStrategyShares", [restaker, strategy], block)).toBe(shares[i]);
+      expect(
+        await read<bigint>(
+          1,
+          restaking.strategy_manager,
+          "stakerStrategyShares",
+          [restaker, strategy],
+          block,
+        ),
+      ).toBe(shares[i]);
       const underlying = await read<string>(1, strategy, "underlyingToken", [], block);
       const raw = await read<bigint>(1, strategy, "sharesToUnderlyingView", [shares[i]], block);
       const decimals = await read<number>(1, underlying, "decimals", [], block);
