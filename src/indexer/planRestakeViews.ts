@@ -1,6 +1,7 @@
 import { type ChainConfig, protocolsOf } from "../chains/ChainsConfig.js";
 import type { DecodedEvent } from "../decoding/index.js";
 import type { Db } from "../storage/Level.js";
+import { addNewKeys } from "./addNewKeys.js";
 import type { Operation } from "./applyBlock.js";
 import type { RestakeDeposit, UndoEntry } from "./IndexRecords.js";
 import { restakeDepositKey } from "./indexKeys.js";
@@ -29,15 +30,5 @@ export const planRestakeViews = async (
         token: event.token,
         block: blockNumber,
       });
-  if (deposits.size === 0) return { ops: [], undo: [] };
-  const writes = [...deposits];
-  const existing = await db.getMany(writes.map(([key]) => key));
-  const ops: Array<Operation> = [];
-  const undo: Array<UndoEntry> = [];
-  writes.forEach(([key, value], i) => {
-    if (existing[i] !== undefined) return;
-    ops.push({ type: "put", key, value });
-    undo.push(key);
-  });
-  return { ops, undo };
+  return addNewKeys(db, [...deposits]);
 };
