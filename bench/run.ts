@@ -4,6 +4,7 @@ import { ingestBench } from "./ingestBench.js";
 import { lendingBench } from "./lendingBench.js";
 import { positionsBench } from "./positionsBench.js";
 import { soakBench } from "./soakBench.js";
+import { vaultsBench } from "./vaultsBench.js";
 import { webhooksBench } from "./webhooksBench.js";
 
 /**
@@ -17,6 +18,7 @@ const all = {
   balances: balancesBench,
   positions: positionsBench,
   lending: lendingBench,
+  vaults: vaultsBench,
   ingest: ingestBench,
   webhooks: webhooksBench,
   soak: soakBench,

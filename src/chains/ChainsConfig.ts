@@ -23,7 +23,8 @@ export type EndpointFamily = typeof EndpointFamily.Type;
  * Protocol designs the service reads: constant-product pools (`v2`), V3-design pools with their
  * NonfungiblePositionManager (`v3`), the V4 singleton (`v4`), Algebra-style pools (`algebra`),
  * Aave V2 and V3 lending pools (`aave_v2`, `aave_v3`), cToken markets under a comptroller
- * (`ctoken`) and Comet-design markets (`comet`). Forks are more entries of the same kind, told
+ * (`ctoken`), Comet-design markets (`comet`) and restaking StrategyManagers of the EigenLayer design
+ * (`restake`). Forks are more entries of the same kind, told
  * apart by address and named by `protocol`.
  */
 export const ProtocolKind = Schema.Literal(
@@ -35,6 +36,7 @@ export const ProtocolKind = Schema.Literal(
   "aave_v3",
   "ctoken",
   "comet",
+  "restake",
 );
 export type ProtocolKind = typeof ProtocolKind.Type;
 
@@ -53,7 +55,7 @@ export class ProtocolConfig extends Schema.Class<ProtocolConfig>("ProtocolConfig
   kind: ProtocolKind,
   /**
    * Factory (v2, v3, algebra), PoolManager (v4), lending pool (aave_v2, aave_v3), comptroller
-   * (ctoken) or the market itself (comet).
+   * (ctoken), the market itself (comet) or the StrategyManager (restake).
    */
   address: AddressString,
   /** Position manager: v3 and algebra NonfungiblePositionManager, v4 PositionManager. */

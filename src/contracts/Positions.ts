@@ -201,7 +201,7 @@ export class LendingV3Position extends Schema.Class<LendingV3Position>("LendingV
   ...lendingExtras,
 }) {}
 
-/** ERC-4626 vault shares. */
+/** ERC-4626 vault shares; amounts are in the vault's asset (for a vault over a vault, the inner vault's shares). */
 export class Erc4626Position extends Schema.Class<Erc4626Position>("Erc4626Position")({
   type: Schema.Literal("Erc4626"),
   ...common,
@@ -212,8 +212,13 @@ export class Erc4626Position extends Schema.Class<Erc4626Position>("Erc4626Posit
   underlying_token_name: Schema.NullOr(Schema.String),
   underlying_token_symbol: Schema.NullOr(Schema.String),
   underlying_token_decimals: Schema.Int,
-  calculated_balance: Schema.Number,
-  price_in_usd: Schema.optional(Schema.Number),
+  calculated_balance: Schema.Number.annotations({
+    description: "`convertToAssets(shares)` in whole units of the underlying token.",
+  }),
+  price_in_usd: Schema.optional(
+    Schema.Number.annotations({ description: "USD price of one underlying token." }),
+  ),
+  shares: HexQuantity.annotations({ description: "Beyond the spec: the vault shares held (`balanceOf`)." }),
 }) {}
 
 /** Principal, yield and LP tokens of a yield-splitting protocol. */
@@ -235,20 +240,29 @@ export class YieldSplitPosition extends Schema.Class<YieldSplitPosition>("YieldS
   price_in_usd: Schema.optional(Schema.Number),
 }) {}
 
-/** Shares of a staker in a restaking strategy. */
+/**
+ * Shares of a staker in a restaking strategy (EigenLayer design). The spec lists no fields: they follow
+ * Erc4626's naming, with the strategy as `token`.
+ */
 export class RestakeStrategyPosition extends Schema.Class<RestakeStrategyPosition>("RestakeStrategyPosition")(
   {
     type: Schema.Literal("RestakeStrategy"),
     ...common,
     protocol: Schema.String,
-    strategy: Address,
-    shares: HexQuantity,
+    token: Address.annotations({ description: "The strategy contract." }),
+    shares: HexQuantity.annotations({ description: "`stakerStrategyShares(staker, strategy)`." }),
     underlying_token: Address,
     underlying_token_name: Schema.NullOr(Schema.String),
     underlying_token_symbol: Schema.NullOr(Schema.String),
     underlying_token_decimals: Schema.Int,
-    calculated_balance: Schema.Number,
+    calculated_balance: Schema.Number.annotations({
+      description: "`sharesToUnderlyingView(shares)` in whole units of the underlying token.",
+    }),
     price_in_usd: Schema.optional(Schema.Number),
+    strategy_manager: Address.annotations({ description: "Beyond the spec: the registry StrategyManager." }),
+    operator: Schema.NullOr(Address).annotations({
+      description: "Beyond the spec: the operator the staker is delegated to (null: not delegated).",
+    }),
   },
 ) {}
 

@@ -3,6 +3,7 @@ import type { DecoderEntry } from "./decoders/Decoder.js";
 import { erc20And721Decoders } from "./decoders/erc20And721Decoders.js";
 import { erc1155Decoders } from "./decoders/erc1155Decoders.js";
 import { lendingDecoders } from "./decoders/lendingDecoders.js";
+import { restakeDecoders } from "./decoders/restakeDecoders.js";
 import { uniswapV2Decoders } from "./decoders/uniswapV2Decoders.js";
 import { uniswapV3Decoders } from "./decoders/uniswapV3Decoders.js";
 import { uniswapV4Decoders } from "./decoders/uniswapV4Decoders.js";
@@ -18,6 +19,7 @@ const entries: ReadonlyArray<DecoderEntry> = [
   ...uniswapV4Decoders,
   ...algebraDecoders,
   ...lendingDecoders,
+  ...restakeDecoders,
 ];
 
 /** One lookup per log: most logs on a real chain match nothing, so the miss must be the cheap path. */

@@ -93,6 +93,36 @@ export const ManifestLendingPosition = Schema.Struct({
 });
 export type ManifestLendingPosition = typeof ManifestLendingPosition.Type;
 
+/**
+ * An ERC-4626 vault the seed deployed (docs/devnet.md, "Vaults and restaking"): over USDC, over WETH,
+ * over another vault's shares (`nested`), or over USDC with its share price raised by a donation.
+ */
+export const ManifestVault = Schema.Struct({
+  purpose: Schema.Literal("usdc", "weth", "nested", "donated"),
+  address: Schema.String,
+  symbol: Schema.String,
+  /** The vault's `asset()`: a token, or for `nested` the other vault. */
+  asset: Schema.String,
+  /** Addresses holding shares after the seed. */
+  holders: Schema.Array(Schema.String),
+});
+export type ManifestVault = typeof ManifestVault.Type;
+
+/** The restaking stand-ins (EigenLayer design) on ethereum, with the seeded deposits. */
+export const ManifestRestaking = Schema.Struct({
+  protocol: Schema.String,
+  strategy_manager: Schema.String,
+  delegation_manager: Schema.String,
+  strategies: Schema.Array(
+    Schema.Struct({ address: Schema.String, underlying: Schema.String, symbol: Schema.String }),
+  ),
+  /** One entry per (staker, strategy) deposit, with the operator the staker delegated to. */
+  deposits: Schema.Array(
+    Schema.Struct({ staker: Schema.String, strategy: Schema.String, operator: Schema.NullOr(Schema.String) }),
+  ),
+});
+export type ManifestRestaking = typeof ManifestRestaking.Type;
+
 /** Everything about one devnet chain. */
 export const ManifestChain = Schema.Struct({
   chain_id: Schema.Number,
@@ -112,6 +142,8 @@ export const ManifestChain = Schema.Struct({
   liquidity_positions: Schema.Array(ManifestLiquidityPosition),
   lending_markets: Schema.optionalWith(Schema.Array(ManifestLendingMarket), { default: () => [] }),
   lending_positions: Schema.optionalWith(Schema.Array(ManifestLendingPosition), { default: () => [] }),
+  vaults: Schema.optionalWith(Schema.Array(ManifestVault), { default: () => [] }),
+  restaking: Schema.optionalWith(Schema.NullOr(ManifestRestaking), { default: () => null }),
 });
 export type ManifestChain = typeof ManifestChain.Type;
 

@@ -9,6 +9,7 @@ import { PAGING_TOKEN_COUNT } from "./seedPagingTokens.js";
 import type { SeededPositions } from "./seedWallets.js";
 import { tokenDecimals } from "./tokenDecimals.js";
 import { DEPLOYED_TOKENS, type TokenSymbol } from "./tokenSpecs.js";
+import type { SeededVaults } from "./vaults/SeededVaults.js";
 
 /** What seeding one chain produced, before the node has URLs. */
 export interface SeededChain {
@@ -19,6 +20,8 @@ export interface SeededChain {
   readonly liquidity: SeededLiquidity;
   /** Lending markets and positions of every lending seed (docs/devnet.md, "Lending markets"). */
   readonly lending: SeededLending;
+  /** ERC-4626 vaults and the restaking stand-ins (docs/devnet.md, "Vaults and restaking"). */
+  readonly vaults: SeededVaults;
   readonly headBlock: number;
   readonly headTimestamp: number;
 }
@@ -49,7 +52,11 @@ const contractsRecord = (c: DeployedContracts): Record<string, string> => ({
 export const manifestRole = (role: WalletRole): string =>
   role.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-const walletsRecord = (spec: DevnetChainSpec, lending: SeededLending): Record<string, string> => ({
+const walletsRecord = (
+  spec: DevnetChainSpec,
+  lending: SeededLending,
+  vaults: SeededVaults,
+): Record<string, string> => ({
   whale: roleAddress("whale"),
   ...(spec.pagingWallet ? { paging: roleAddress("paging") } : {}),
   empty: roleAddress("empty"),
@@ -66,7 +73,20 @@ const walletsRecord = (spec: DevnetChainSpec, lending: SeededLending): Record<st
     : {}),
   // Every wallet holding a lending position, whichever seed opened it.
   ...Object.fromEntries(lending.positions.map((position) => [position.wallet, position.owner])),
+  ...(vaults.vaults.length > 0 ? { vault_holder: roleAddress("vaultHolder") } : {}),
+  ...(vaults.restaking === null
+    ? {}
+    : { restaker: roleAddress("restaker"), restake_operator: roleAddress("restakeOperator") }),
 });
+
+/** Contracts of the restaking stand-ins, when the chain has them. */
+const restakingContracts = (vaults: SeededVaults): Record<string, string> =>
+  vaults.restaking === null
+    ? {}
+    : {
+        restake_strategy_manager: vaults.restaking.strategy_manager,
+        restake_delegation_manager: vaults.restaking.delegation_manager,
+      };
 
 const tokenRole = (symbol: TokenSymbol): string =>
   symbol === "WETH"
@@ -107,8 +127,12 @@ export const chainManifest = (
     hooks: pool.key?.hooks ?? null,
     purpose: pool.purpose,
   })),
-  contracts: { ...contractsRecord(seeded.contracts), ...seeded.liquidity.contracts },
-  wallets: walletsRecord(seeded.spec, seeded.lending),
+  contracts: {
+    ...contractsRecord(seeded.contracts),
+    ...seeded.liquidity.contracts,
+    ...restakingContracts(seeded.vaults),
+  },
+  wallets: walletsRecord(seeded.spec, seeded.lending, seeded.vaults),
   positions: { v3: seeded.positions.v3.map(String), v4: seeded.positions.v4.map(String) },
   liquidity_positions: seeded.liquidity.positions.map((position) => ({
     kind: position.kind,
@@ -124,4 +148,6 @@ export const chainManifest = (
   })),
   lending_markets: [...seeded.lending.markets],
   lending_positions: [...seeded.lending.positions],
+  vaults: [...seeded.vaults.vaults],
+  restaking: seeded.vaults.restaking,
 });

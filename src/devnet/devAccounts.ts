@@ -57,6 +57,9 @@ export const ROLE_ACCOUNT_INDEX = {
   compoundBorrower: 21,
   compoundDebtOnly: 22,
   compoundLiquidated: 23,
+  vaultHolder: 24,
+  restaker: 25,
+  restakeOperator: 26,
 } as const;
 
 export type WalletRole = keyof typeof ROLE_ACCOUNT_INDEX;
@@ -88,10 +91,20 @@ export const LENDING_ROLES = [
 ] as const;
 export type LendingRole = (typeof LENDING_ROLES)[number];
 
-/** Every account with ether on the devnet: anvil's funded ten, then the position and lending roles the seed funds. */
+/**
+ * Roles holding the seeded vault shares and restaking deposits (docs/devnet.md, "Vaults and restaking"):
+ * `vaultHolder` holds shares of every vault on every chain, `restaker` deposited into both strategies on
+ * ethereum and delegated to `restakeOperator`. Funded and impersonated like {@link POSITION_ROLES}.
+ */
+export const VAULT_ROLES = ["vaultHolder", "restaker", "restakeOperator"] as const;
+export type VaultRole = (typeof VAULT_ROLES)[number];
+
+/** Every account with ether on the devnet: anvil's funded ten, then the position, lending and vault roles the seed funds. */
 export const devnetAccounts = (): readonly DevAccount[] => [
   ...fundedAccounts(),
-  ...[...POSITION_ROLES, ...LENDING_ROLES].map((role) => devAccount(ROLE_ACCOUNT_INDEX[role])),
+  ...[...POSITION_ROLES, ...LENDING_ROLES, ...VAULT_ROLES].map((role) =>
+    devAccount(ROLE_ACCOUNT_INDEX[role]),
+  ),
 ];
 
 /** The address playing `role`. */

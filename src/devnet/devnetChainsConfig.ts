@@ -69,6 +69,16 @@ const protocols = (chain: ManifestChain): ProtocolConfig[] => {
         ]),
     ...aaveProtocols(chain),
     ...compoundProtocols(chain),
+    // The restaking stand-ins are on ethereum only (docs/devnet.md, "Vaults and restaking").
+    ...(chain.restaking === null
+      ? []
+      : [
+          new ProtocolConfig({
+            protocol: chain.restaking.protocol,
+            kind: "restake",
+            address: lower(chain.restaking.strategy_manager),
+          }),
+        ]),
   ];
 };
 

@@ -17,6 +17,7 @@ import { HISTORY_HOURS_BEFORE_END, seedHistory } from "./seedHistory.js";
 import { seedPagingTokens } from "./seedPagingTokens.js";
 import type { SeedStep } from "./seedProgress.js";
 import { seedWallets } from "./seedWallets.js";
+import { seedVaultsAndRestaking } from "./vaults/seedVaultsAndRestaking.js";
 
 /** Chain time before the end of seeding at which the genesis block is dated: history needs 31 days. */
 const GENESIS_AGE_SECONDS = 32 * 24 * 3600;
@@ -68,6 +69,8 @@ export const seedChain = async (options: {
       await seedAave(client, spec, contracts),
       await seedCompoundLending(client, spec, contracts, options.compiled),
     );
+    options.progress?.("opening vault and restaking positions");
+    const vaults = await seedVaultsAndRestaking(client, contracts, options.compiled);
     options.progress?.("mining history");
     await seedHistory(client, contracts, pools, endTimestamp - 600);
     if (spec.pagingWallet) await seedPagingTokens(client, contracts, endTimestamp - 300);
@@ -84,6 +87,7 @@ export const seedChain = async (options: {
       positions,
       liquidity,
       lending,
+      vaults,
       headBlock: Number(head.number),
       headTimestamp: Number(head.timestamp),
     };

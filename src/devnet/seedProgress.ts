@@ -6,6 +6,7 @@ export const SEED_STEPS = [
   "funding wallets",
   "opening liquidity positions",
   "opening lending positions",
+  "opening vault and restaking positions",
   "mining history",
   "done",
 ] as const;
@@ -20,6 +21,7 @@ const SHORT: Record<SeedStep, string> = {
   "funding wallets": "wallets",
   "opening liquidity positions": "liquidity",
   "opening lending positions": "lending",
+  "opening vault and restaking positions": "vaults",
   "mining history": "history",
   done: "done",
 };

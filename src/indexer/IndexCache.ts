@@ -1,13 +1,19 @@
 import { approximateBytes } from "../lib/approximateBytes.js";
 import { type ByteBudget, Lru } from "../lib/Lru.js";
 import type { IndexCheckpoint, Operation } from "./applyBlock.js";
-import type { WalletLendingMarket, WalletPositionNft, WalletToken } from "./IndexReader.js";
-import type { IndexedPool, LendingToken, TokenMetadata } from "./IndexRecords.js";
+import type {
+  WalletLendingMarket,
+  WalletPositionNft,
+  WalletRestakeDeposit,
+  WalletToken,
+} from "./IndexReader.js";
+import type { IndexedPool, LendingToken, TokenMetadata, VaultProbe } from "./IndexRecords.js";
 import { PREFIX } from "./indexKeys.js";
 
 const WALLET_PREFIX = `${PREFIX}wt!`;
 const WALLET_NFT_PREFIX = `${PREFIX}wn!`;
 const WALLET_LENDING_PREFIX = `${PREFIX}lw!`;
+const WALLET_RESTAKE_PREFIX = `${PREFIX}rs!`;
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
 /** A byte budget that weighs keys and values by their approximate heap size. */
@@ -18,8 +24,9 @@ const weighed = <V>(maxBytes: number): ByteBudget<string, V> => ({
 
 /**
  * Memory in front of the index views, for the request path: which tokens a
- * wallet touched, which position NFTs it holds and which lending markets it is
- * in, the pools of a token, pools and lending tokens by address, token metadata
+ * wallet touched, which position NFTs it holds, which lending markets it is
+ * in and where it restaked, the pools of a token, pools, lending tokens and
+ * vault probes by address, token metadata
  * and each chain's checkpoint. The indexer of the same process reports every batch it writes,
  * and exactly what that batch changes is forgotten (a wallet's tokens when the
  * block touched that wallet, pools and metadata when the block added some), so
@@ -35,6 +42,9 @@ export class IndexCache {
   readonly poolsById: Lru<string, IndexedPool | null>;
   /** Lending tokens by `<chain>|<token>` (null: not one). */
   readonly lending: Lru<string, LendingToken | null>;
+  readonly restakes: Lru<string, ReadonlyArray<WalletRestakeDeposit>>;
+  /** Vault probes by `<chain>|<token>` (null: never probed). */
+  readonly vaults: Lru<string, VaultProbe | null>;
   readonly metadata: Lru<string, TokenMetadata | null>;
   readonly checkpoints = new Map<number, IndexCheckpoint>();
 
@@ -48,8 +58,10 @@ export class IndexCache {
     this.markets = new Lru(100_000, weighed(maxBytes * 0.1));
     this.pools = new Lru(100_000, weighed(maxBytes * 0.1));
     this.poolsById = new Lru(200_000, weighed(maxBytes * 0.05));
-    this.lending = new Lru(500_000, weighed(maxBytes * 0.1));
-    this.metadata = new Lru(500_000, weighed(maxBytes * 0.2));
+    this.lending = new Lru(500_000, weighed(maxBytes * 0.05));
+    this.restakes = new Lru(100_000, weighed(maxBytes * 0.02));
+    this.vaults = new Lru(500_000, weighed(maxBytes * 0.08));
+    this.metadata = new Lru(500_000, weighed(maxBytes * 0.15));
   }
 
   /** Forgets what `ops` change; records the chain's new checkpoint. */
@@ -57,6 +69,7 @@ export class IndexCache {
     let pools = false;
     let metadata = false;
     let lending = false;
+    let vaults = false;
     for (const op of ops) {
       if (op.key.startsWith(WALLET_PREFIX))
         this.wallets.delete(op.key.slice(WALLET_PREFIX.length, WALLET_PREFIX.length + 42));
@@ -64,9 +77,12 @@ export class IndexCache {
         this.nfts.delete(op.key.slice(WALLET_NFT_PREFIX.length, WALLET_NFT_PREFIX.length + 42));
       else if (op.key.startsWith(WALLET_LENDING_PREFIX))
         this.markets.delete(op.key.slice(WALLET_LENDING_PREFIX.length, WALLET_LENDING_PREFIX.length + 42));
+      else if (op.key.startsWith(WALLET_RESTAKE_PREFIX))
+        this.restakes.delete(op.key.slice(WALLET_RESTAKE_PREFIX.length, WALLET_RESTAKE_PREFIX.length + 42));
       else if (op.key.startsWith(`${PREFIX}pool!`) || op.key.startsWith(`${PREFIX}tp!`)) pools = true;
       else if (op.key.startsWith(`${PREFIX}tm!`)) metadata = true;
       else if (op.key.startsWith(`${PREFIX}lt!`)) lending = true;
+      else if (op.key.startsWith(`${PREFIX}vt!`)) vaults = true;
     }
     if (pools) {
       this.pools.clear();
@@ -74,6 +90,7 @@ export class IndexCache {
     }
     if (metadata) this.metadata.clear();
     if (lending) this.lending.clear();
+    if (vaults) this.vaults.clear();
     this.checkpoints.set(chainId, checkpoint);
   }
 
@@ -85,6 +102,8 @@ export class IndexCache {
     this.pools.clear();
     this.poolsById.clear();
     this.lending.clear();
+    this.restakes.clear();
+    this.vaults.clear();
     this.metadata.clear();
     this.checkpoints.set(chainId, checkpoint);
   }

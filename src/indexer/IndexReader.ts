@@ -8,8 +8,10 @@ import type {
   IndexedPool,
   LendingToken,
   NftRecord,
+  RestakeDeposit,
   TokenMetadata,
   TouchedToken,
+  VaultProbe,
   WalletNft,
 } from "./IndexRecords.js";
 import {
@@ -19,10 +21,12 @@ import {
   lendingTokenKey,
   nftKey,
   poolKey,
+  restakeDepositPrefix,
   timeBlockBound,
   timeBlockPrefix,
   tokenMetadataKey,
   tokenPoolPrefix,
+  vaultProbeKey,
   walletNftPrefix,
   walletTokenPrefix,
 } from "./indexKeys.js";
@@ -39,6 +43,13 @@ export interface WalletLendingMarket {
   readonly market: string;
   /** A Comet collateral asset; undefined for the market itself. */
   readonly asset: string | undefined;
+}
+
+/** A restaking deposit of a wallet: the registry StrategyManager, the strategy and its token. */
+export interface WalletRestakeDeposit extends RestakeDeposit {
+  readonly chain_id: number;
+  readonly manager: string;
+  readonly strategy: string;
 }
 
 /** A position NFT a wallet holds, with where it was minted when the index saw the mint. */
@@ -165,6 +176,40 @@ export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
       out.push({ chain_id: Number(chain), market: market!, asset: asset === "-" ? undefined : asset });
     }
     cache?.markets.set(wallet, out);
+    return out;
+  },
+
+  /** ERC-4626 probe results by token; undefined where a token was never probed. */
+  vaultProbes: (
+    chainId: number,
+    tokens: ReadonlyArray<string>,
+  ): Promise<ReadonlyArray<VaultProbe | undefined>> =>
+    throughCache(
+      tokens,
+      (token) => `${chainId}|${token}`,
+      (missing) =>
+        db.getMany(missing.map((token) => vaultProbeKey(chainId, token))) as Promise<
+          ReadonlyArray<VaultProbe | undefined>
+        >,
+      cache?.vaults,
+    ),
+
+  /** Restaking deposits the wallet made into registry StrategyManagers, ascending by chain, manager and strategy. */
+  restakeDeposits: async (wallet: string): Promise<ReadonlyArray<WalletRestakeDeposit>> => {
+    const cached = cache?.restakes.get(wallet);
+    if (cached !== undefined) return cached;
+    const prefix = restakeDepositPrefix(wallet);
+    const out: Array<WalletRestakeDeposit> = [];
+    for await (const [key, value] of db.iterator({ gte: prefix, lt: `${prefix}~` })) {
+      const [chain, manager, strategy] = (key as string).slice(prefix.length).split("!");
+      out.push({
+        ...(value as RestakeDeposit),
+        chain_id: Number(chain),
+        manager: manager!,
+        strategy: strategy!,
+      });
+    }
+    cache?.restakes.set(wallet, out);
     return out;
   },
 

@@ -77,3 +77,22 @@ export interface LendingToken {
 export interface LendingParticipation {
   readonly block: number;
 }
+
+/**
+ * What probing a token for ERC-4626 found (`idx!vt!`), once per token, the first time a wallet
+ * touches it: the vault's `asset()`, or null when the token is not a vault (see VaultLens.sol for
+ * what a token must answer to count as one).
+ */
+export interface VaultProbe {
+  readonly asset: string | null;
+}
+
+/**
+ * A staker's deposit into a restaking strategy of a registry StrategyManager (`idx!rs!`), from its
+ * `Deposit` event, with the strategy's token. Kept once seen; the shares read at request time say
+ * what is left.
+ */
+export interface RestakeDeposit {
+  readonly token: string;
+  readonly block: number;
+}

@@ -12,6 +12,7 @@ import type { IndexCache } from "./IndexCache.js";
 import { indexCheckpointKey, PREFIX } from "./indexKeys.js";
 import { readTokenMetadata } from "./readTokenMetadata.js";
 import { readUnderlying } from "./readUnderlying.js";
+import { readVaultProbes } from "./readVaultProbes.js";
 
 /** Stream sequence of the last CHAIN_EVENTS message applied, written in the same batch as its effects. */
 export const STREAM_SEQ_KEY = `${PREFIX}seq`;
@@ -59,6 +60,8 @@ const plan = async (
         : readTokenMetadata(client, tokens),
     underlying: (contracts) =>
       client === undefined ? Promise.resolve(contracts.map(() => null)) : readUnderlying(client, contracts),
+    vaults: (tokens) =>
+      client === undefined ? Promise.resolve(tokens.map(() => null)) : readVaultProbes(client, tokens),
   });
 };
 

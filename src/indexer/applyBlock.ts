@@ -15,6 +15,8 @@ import {
 } from "./indexKeys.js";
 import { planLendingViews, type ReadUnderlying } from "./planLendingViews.js";
 import { planPositionNfts } from "./planPositionNfts.js";
+import { planRestakeViews } from "./planRestakeViews.js";
+import { type ProbeVaults, planVaultProbes } from "./planVaultProbes.js";
 
 /** One write of a LevelDB batch. */
 export type Operation =
@@ -32,16 +34,17 @@ export interface IndexCheckpoint {
  * The writes that index one block, with what it changes recorded for undo:
  * tokens each wallet touched (first block kept), pools of configured factories
  * and the tokens they pair, position NFTs each wallet holds and where each was
- * minted, lending tokens and wallets' parts in lending markets, block time both
- * ways, and metadata for tokens seen for the first time (read through `reads`,
- * one multicall per block).
+ * minted, lending tokens and wallets' parts in lending markets, restaking
+ * deposits, block time both ways, and metadata and an ERC-4626 probe for tokens
+ * seen for the first time (read through `reads`, one multicall each per block).
  * Native touches are not indexed: the native balance is read on every request,
  * and history blocks (logs only) could not rebuild them.
  */
-/** What indexing reads from the chain itself: metadata of new tokens, underlying of new cTokens. */
+/** What indexing reads from the chain itself: metadata of new tokens, underlying of new cTokens, vault probes. */
 export interface BlockReads {
   readonly metadata: (tokens: ReadonlyArray<string>) => Promise<ReadonlyArray<TokenMetadata>>;
   readonly underlying: ReadUnderlying;
+  readonly vaults: ProbeVaults;
 }
 
 export const planBlock = async (
@@ -109,9 +112,14 @@ export const planBlock = async (
     ops.push({ type: "put", key: tokenMetadataKey(block.chain_id, token), value: metadata[i] });
   });
 
+  const fungible = [
+    ...new Set(touches.filter((t) => t.standard === "erc20").map((t) => t.token_address)),
+  ].filter((token) => token !== NATIVE_ZERO);
   for (const views of [
     await planPositionNfts(db, chain, block.number, events),
     await planLendingViews(db, chain, block.number, events, reads.underlying),
+    await planRestakeViews(db, chain, block.number, events),
+    await planVaultProbes(db, block.chain_id, fungible, reads.vaults),
   ]) {
     ops.push(...views.ops);
     added.push(...views.undo);

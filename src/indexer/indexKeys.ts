@@ -45,6 +45,17 @@ export const lendingParticipationKey = (
 ) => `${PREFIX}lw!${wallet}!${pad(chainId)}!${market}!${asset ?? "-"}`;
 export const lendingParticipationPrefix = (wallet: string) => `${PREFIX}lw!${wallet}!`;
 
+/** ERC-4626 probe result: `idx!vt!<chain>!<token>` -> VaultProbe. */
+export const vaultProbeKey = (chainId: number, token: string) => `${PREFIX}vt!${pad(chainId)}!${token}`;
+
+/**
+ * A staker's restaking deposit: `idx!rs!<staker>!<chain>!<strategy manager>!<strategy>` -> RestakeDeposit.
+ * Prefix-scan by staker.
+ */
+export const restakeDepositKey = (staker: string, chainId: number, manager: string, strategy: string) =>
+  `${PREFIX}rs!${staker}!${pad(chainId)}!${manager}!${strategy}`;
+export const restakeDepositPrefix = (staker: string) => `${PREFIX}rs!${staker}!`;
+
 /** Token metadata: `idx!tm!<chain>!<token>` -> TokenMetadata. */
 export const tokenMetadataKey = (chainId: number, token: string) => `${PREFIX}tm!${pad(chainId)}!${token}`;
 
@@ -77,6 +88,17 @@ export const undoKey = (chainId: number, number: number) => `${PREFIX}undo!${pad
 export const undoPrefix = (chainId: number) => `${PREFIX}undo!${pad(chainId)}!`;
 
 /** Start of the range of keys for one view (for comparisons and rebuilds). */
-export const VIEW_PREFIXES = ["wt!", "wn!", "nft!", "lt!", "lw!", "tm!", "pool!", "tp!", "bt!", "tb!"].map(
-  (view) => PREFIX + view,
-);
+export const VIEW_PREFIXES = [
+  "wt!",
+  "wn!",
+  "nft!",
+  "lt!",
+  "lw!",
+  "vt!",
+  "rs!",
+  "tm!",
+  "pool!",
+  "tp!",
+  "bt!",
+  "tb!",
+].map((view) => PREFIX + view);

@@ -1,6 +1,7 @@
 import { type ChainConfig, protocolsOf } from "../chains/ChainsConfig.js";
 import type { DecodedEvent } from "../decoding/index.js";
 import type { Db } from "../storage/Level.js";
+import { addNewKeys } from "./addNewKeys.js";
 import type { Operation } from "./applyBlock.js";
 import type { LendingParticipation, LendingToken, UndoEntry } from "./IndexRecords.js";
 import { lendingParticipationKey, lendingTokenKey } from "./indexKeys.js";
@@ -117,14 +118,5 @@ export const planLendingViews = async (
     ...tokens,
     ...[...participation].map((key): [string, LendingParticipation] => [key, { block: blockNumber }]),
   ];
-  if (writes.length === 0) return { ops: [], undo: [] };
-  const existing = await db.getMany(writes.map(([key]) => key));
-  const ops: Array<Operation> = [];
-  const undo: Array<UndoEntry> = [];
-  writes.forEach(([key, value], i) => {
-    if (existing[i] !== undefined) return;
-    ops.push({ type: "put", key, value });
-    undo.push(key);
-  });
-  return { ops, undo };
+  return addNewKeys(db, writes);
 };

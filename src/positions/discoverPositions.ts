@@ -4,6 +4,8 @@ import type { IndexedPool } from "../indexer/IndexRecords.js";
 import { positionManagersOf } from "../indexer/planPositionNfts.js";
 import type { PositionManager } from "../indexer/positionNftEvents.js";
 import { discoverLending, type LendingCandidates } from "./lending/discoverLending.js";
+import { discoverRestaking, type HeldStrategy } from "./restaking/discoverRestaking.js";
+import { discoverVaults, type HeldVault } from "./vaults/discoverVaults.js";
 
 /** A position NFT the wallet holds, with its manager and pool as the index knows them. */
 export interface HeldNft {
@@ -20,13 +22,17 @@ export interface Candidates {
   readonly lpPools: ReadonlyArray<IndexedPool>;
   readonly nfts: ReadonlyArray<HeldNft>;
   readonly lending: LendingCandidates;
+  /** ERC-4626 vaults among the tokens the wallet touched. */
+  readonly vaults: ReadonlyArray<HeldVault>;
+  readonly restaking: ReadonlyArray<HeldStrategy>;
 }
 
 /**
  * Finds where a wallet may hold positions on a chain, from the index only: LP tokens of known
  * V2 factories among the tokens it touched, the registry position NFTs it holds with the pool
- * each was minted in, and its lending markets (discoverLending). NFTs minted before the index's
- * history (pool unknown) are left out.
+ * each was minted in, its lending markets (discoverLending), the ERC-4626 vaults among its tokens
+ * (discoverVaults) and its restaking strategies (discoverRestaking). NFTs minted before the
+ * index's history (pool unknown) are left out.
  */
 export const discoverPositions = async (
   index: IndexReader,
@@ -63,5 +69,13 @@ export const discoverPositions = async (
     wallet,
     touched.map((t) => t.token),
   );
-  return { lpPools, nfts, lending };
+  const [vaults, restaking] = await Promise.all([
+    discoverVaults(
+      index,
+      chain.chain_id,
+      touched.map((t) => t.token),
+    ),
+    discoverRestaking(index, chain, wallet),
+  ]);
+  return { lpPools, nfts, lending, vaults, restaking };
 };

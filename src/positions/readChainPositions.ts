@@ -9,14 +9,18 @@ import { logoUrl } from "../logos/logoUrl.js";
 import { planPricing } from "../pricing/planPricing.js";
 import { discoverPositions } from "./discoverPositions.js";
 import { lendingLensCode } from "./lens/lendingLens.js";
+import { restakeLensCode } from "./lens/restakeLens.js";
+import { vaultLensCode } from "./lens/vaultLens.js";
 import type { PositionPlan, TokenInfo, Valuation } from "./PositionPlan.js";
 import { planAaveTokens } from "./types/aaveTokens.js";
 import { planAmmV2 } from "./types/ammV2.js";
 import { planCometMarkets } from "./types/cometMarkets.js";
 import { algebraReads, v3Reads } from "./types/concentratedReads.js";
 import { planCTokenMarkets } from "./types/cTokenMarkets.js";
+import { planErc4626 } from "./types/erc4626Vaults.js";
 import { planConcentratedNfts } from "./types/nftConcentrated.js";
 import { planV4Nfts } from "./types/nftV4.js";
+import { planRestakeStrategies } from "./types/restakeStrategies.js";
 
 export interface ReadPositionsParameters {
   readonly chain: ChainConfig;
@@ -65,6 +69,8 @@ export const readChainPositions = async (
   const stateViews = new Map(protocolsOf(chain).map((p) => [p.address, p.state_view]));
   const { lending } = candidates;
   const lensCode = lending.cTokens.length + lending.comets.length > 0 ? await lendingLensCode() : "0x";
+  const vaultCode = candidates.vaults.length > 0 ? await vaultLensCode() : "0x";
+  const restakeCode = candidates.restaking.length > 0 ? await restakeLensCode() : "0x";
   const plans: ReadonlyArray<PositionPlan> = [
     planAmmV2(wallet, candidates.lpPools),
     planConcentratedNfts(
@@ -82,6 +88,8 @@ export const readChainPositions = async (
     planAaveTokens(wallet, lending.aave),
     planCTokenMarkets(wallet, lending.cTokens, lensCode),
     planCometMarkets(wallet, lending.comets, lensCode),
+    planErc4626(wallet, candidates.vaults, vaultCode),
+    planRestakeStrategies(wallet, candidates.restaking, restakeCode),
   ];
   const calls = plans.flatMap((plan) => plan.calls);
   if (calls.length === 0) return [];

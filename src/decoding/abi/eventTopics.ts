@@ -34,4 +34,5 @@ export const EVENT_TOPICS = {
   cometWithdraw: toEventSelector("Withdraw(address,address,uint256)"),
   cometSupplyCollateral: toEventSelector("SupplyCollateral(address,address,address,uint256)"),
   cometWithdrawCollateral: toEventSelector("WithdrawCollateral(address,address,address,uint256)"),
+  restakeDeposit: toEventSelector("Deposit(address,address,address,uint256)"),
 } as const;

@@ -1,5 +1,6 @@
 import type { AlgebraEvent } from "./AlgebraEvent.js";
 import type { LendingEvent } from "./LendingEvent.js";
+import type { RestakeEvent } from "./RestakeEvent.js";
 import type { TokenEvent } from "./TokenEvent.js";
 import type { UniswapV2Event } from "./UniswapV2Event.js";
 import type { UniswapV3Event } from "./UniswapV3Event.js";
@@ -15,7 +16,8 @@ export type DecodedEvent =
   | UniswapV3Event
   | UniswapV4Event
   | AlgebraEvent
-  | LendingEvent;
+  | LendingEvent
+  | RestakeEvent;
 
 /** The `kind` tags, e.g. `"erc20.transfer"`, `"v3.swap"`. */
 export type DecodedEventKind = DecodedEvent["kind"];

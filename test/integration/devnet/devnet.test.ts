@@ -132,7 +132,10 @@ describe("devnet", () => {
       "AaveV3",
       "CompoundV2",
       "CompoundV3",
+      "EigenLayer",
     ]);
+    // The restaking stand-ins are on ethereum only.
+    expect(decoded.chains[1]!.protocols.some((p) => p.kind === "restake")).toBe(false);
   });
 
   it("behavior: the whale holds every kind of asset on every chain, read through Multicall3", async () => {

@@ -26,11 +26,11 @@ describe("devnet seed progress", () => {
     time.advance(500);
     progress.finish();
     expect(lines).toEqual([
-      "devnet ethereum [1/8] starting node (0s)",
-      "devnet ethereum [2/8] deploying protocols (4s)",
-      "devnet base [3/8] creating markets (12s)",
-      "devnet ethereum [8/8] done (12s)",
-      "devnet base [8/8] done (12s)",
+      "devnet ethereum [1/9] starting node (0s)",
+      "devnet ethereum [2/9] deploying protocols (4s)",
+      "devnet base [3/9] creating markets (12s)",
+      "devnet ethereum [9/9] done (12s)",
+      "devnet base [9/9] done (12s)",
       "devnet seeded 2 chains in 13s",
     ]);
   });

@@ -71,6 +71,7 @@ const apply = async (db: Db, b: ChainBlock, seen: Array<string> = []) =>
   db.batch([
     ...(await planBlock(db, chain, b, {
       metadata: metadataReader(seen),
+      vaults: async (tokens) => tokens.map(() => null),
       underlying: async (contracts) => contracts.map(() => null),
     })),
   ]);

@@ -76,6 +76,7 @@ const apply = async (db: Db, b: ChainBlock) =>
   db.batch([
     ...(await planBlock(db, chain, b, {
       metadata: async (tokens) => tokens.map(() => ({ name: null, symbol: null, decimals: 18 })),
+      vaults: async (tokens) => tokens.map(() => null),
       underlying: async (contracts) =>
         contracts.map(({ contract, kind }) =>
           kind === "comet" ? USDC : (underlyingOf.get(contract) ?? null),

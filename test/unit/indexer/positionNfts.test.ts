@@ -106,6 +106,7 @@ const apply = async (db: Db, b: ChainBlock) =>
   db.batch([
     ...(await planBlock(db, chain, b, {
       metadata: async (tokens) => tokens.map(() => ({ name: null, symbol: null, decimals: 18 })),
+      vaults: async (tokens) => tokens.map(() => null),
       underlying: async (contracts) => contracts.map(() => null),
     })),
   ]);
