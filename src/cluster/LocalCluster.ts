@@ -66,14 +66,17 @@ const credentialsFile = async (
   return path;
 };
 
-const waitHealthy = async (url: string, deadline: number) => {
+const waitHealthy = async (url: string, process: ServiceProcess, deadline: number) => {
   for (;;) {
     const status = await fetch(`${url}/healthz`).then(
       (response) => response.status,
       () => 0,
     );
     if (status === 200) return;
-    if (Date.now() > deadline) throw new Error(`${url}/healthz did not answer 200 in time (last: ${status})`);
+    if (Date.now() > deadline || !process.running())
+      throw new Error(
+        `${url}/healthz did not answer 200 in time (last: ${status}; process ${process.running() ? "running" : "exited"}): ${process.output().slice(-2_000)}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 };
@@ -171,7 +174,7 @@ export const startLocalCluster = async (options: LocalClusterOptions): Promise<L
       connectAs,
       ready: async (timeoutMs) => {
         const deadline = Date.now() + timeoutMs;
-        await Promise.all(apis.map((api) => waitHealthy(api.url, deadline)));
+        await Promise.all(apis.map((api) => waitHealthy(api.url, api.process, deadline)));
       },
       stop: async () => {
         await Promise.all(started.map((process) => process.stop()));
