@@ -76,7 +76,7 @@ const main = async () => {
     say(`  nats-server ${node.name}  ${node.url}  (store ${node.storeDir})`);
   for (const api of cluster.apis)
     say(`  gateway+api ${api.name}  ${api.url}  (pid ${api.process.pid()}, data ${join(dir, api.name)})`);
-  cluster.ingest.forEach((ingest, i) => say(`  ingest${i + 1}  (pid ${ingest.pid()})`));
+  for (const [i, ingest] of cluster.ingest.entries()) say(`  ingest${i + 1}  (pid ${ingest.pid()})`);
   for (const chain of devnet.manifest.chains)
     say(`  devnet ${chain.name} (${chain.chain_id})  ${chain.rpc_url}`);
   say("");
