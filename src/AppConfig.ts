@@ -30,6 +30,11 @@ export interface AppSettings {
   readonly natsTls: NatsTls | undefined;
   /** Copies JetStream keeps of every stream and bucket the service provisions: 1 on one server, 3 in a cluster. */
   readonly jetstreamReplicas: number;
+  /**
+   * How long an ingest process that stops renewing its lease on a chain keeps it,
+   * in ms: a standby takes the chain over after that much silence.
+   */
+  readonly ingestLeaseMs: number;
   /** Directory for LevelDB indexes, the spawned nats-server store and the devnet. */
   readonly dataDir: string;
   /** Path of a chains file (see src/chains/ChainsConfig.ts); `None` runs the embedded devnet. */
@@ -257,6 +262,7 @@ const settingsFields = Config.all({
   natsTls,
   // JetStream allows at most 5 replicas; more than the cluster's servers is refused when provisioning.
   jetstreamReplicas: integer("JETSTREAM_REPLICAS", 1, 1, 5),
+  ingestLeaseMs: integer("INGEST_LEASE_MS", 10_000, 1_000, 300_000),
   dataDir: optionalString("DATA_DIR").pipe(Config.map(Option.getOrElse(() => "./data"))),
   chainsConfig: optionalString("CHAINS_CONFIG"),
   logLevel,

@@ -30,6 +30,7 @@ const settings: AppSettings = {
   natsCredentialsFile: Option.none(),
   natsTls: undefined,
   jetstreamReplicas: Number(process.env.JETSTREAM_REPLICAS ?? 1),
+  ingestLeaseMs: 10_000,
   dataDir: process.env.DATA_DIR ?? "./data",
   chainsConfig: Option.some(process.env.CHAINS_CONFIG ?? ""),
   logLevel: LogLevel.Warning,

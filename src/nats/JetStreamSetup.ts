@@ -38,6 +38,9 @@ export const BUCKETS = {
   presence: { history: 1, ttl: 15_000 },
   // Each chain follower's progress (head, processed, lag, events/s), refreshed every second.
   ingest_status: { history: 1, ttl: 0 },
+  // One lease per chain: which ingest process follows it, and where it stands (src/ingest/ChainLease.ts).
+  // No TTL: the checkpoint in it must outlive its holder; a dead holder is recognised by silence.
+  chain_leases: { history: 1, ttl: 0 },
 } as const;
 
 export type BucketName = keyof typeof BUCKETS;

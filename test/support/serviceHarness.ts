@@ -81,6 +81,7 @@ export const startService = async (
     natsCredentialsFile: Option.none(),
     natsTls: undefined,
     jetstreamReplicas: 1,
+    ingestLeaseMs: 10_000,
     dataDir,
     chainsConfig: Option.fromNullable(options.chainsConfig),
     logLevel: process.env.TEST_LOG === "debug" ? LogLevel.Debug : LogLevel.Warning,
