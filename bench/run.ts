@@ -1,7 +1,9 @@
 import { balancesBench } from "./balancesBench.js";
 import { gatewayBench } from "./gatewayBench.js";
 import { ingestBench } from "./ingestBench.js";
+import { joiningWorkerBench } from "./joiningWorkerBench.js";
 import { positionsBench } from "./positionsBench.js";
+import { scaleOutBench } from "./scaleOutBench.js";
 import { soakBench } from "./soakBench.js";
 import { webhooksBench } from "./webhooksBench.js";
 
@@ -18,6 +20,8 @@ const all = {
   ingest: ingestBench,
   webhooks: webhooksBench,
   soak: soakBench,
+  "scale-out": scaleOutBench,
+  joining: joiningWorkerBench,
 };
 const only = process.argv.slice(2);
 const benches = Object.entries(all)
