@@ -8,6 +8,7 @@ import {
   type LeaseStore,
   LeaseStoreError,
 } from "../../../src/ingest/lease/LeaseStore.js";
+import { leadChain } from "../../../src/ingest/lease/leadChain.js";
 import { SilenceWatch } from "../../../src/ingest/lease/SilenceWatch.js";
 
 const LEASE_MS = 10_000;
@@ -174,6 +175,47 @@ describe("chain lease", () => {
         const holders = [yield* held(b.fiber), yield* held(c.fiber)].filter((l) => l !== undefined);
         expect(holders).toHaveLength(1);
         expect(["b", "c"]).toContain(bucket.owner("1"));
+      }),
+    ));
+});
+
+describe("leading a chain", () => {
+  it("behavior: a holder cut off from NATS stops following before the standby starts, and never both follow", () =>
+    run(
+      Effect.gen(function* () {
+        const bucket = memoryBucket();
+        const following = new Set<string>();
+        let both = false;
+        const process = (name: string, store: LeaseStore) =>
+          Effect.fork(
+            leadChain({
+              store,
+              chainId: 1,
+              owner: name,
+              timing,
+              follow: () => Effect.never,
+              onLeading: (now) =>
+                Effect.sync(() => {
+                  if (now) following.add(name);
+                  else following.delete(name);
+                  if (following.size > 1) both = true;
+                }),
+            }),
+          );
+        const aView = bucket.view();
+        yield* process("a", aView.store);
+        yield* TestClock.adjust(1);
+        yield* process("b", bucket.view().store);
+        yield* TestClock.adjust(LEASE_MS);
+        expect([...following]).toEqual(["a"]);
+
+        aView.cutOff();
+        yield* TestClock.adjust(LEASE_MS / 2 + LEASE_MS / 4);
+        // `a` gave up within half a period (plus one renewal interval); `b` still waits for a whole one.
+        expect([...following]).toEqual([]);
+        yield* TestClock.adjust(LEASE_MS);
+        expect([...following]).toEqual(["b"]);
+        expect(both).toBe(false);
       }),
     ));
 });
