@@ -1,4 +1,3 @@
-import { execSync } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +10,7 @@ import { startTestNats } from "../test/support/natsServer.js";
 import { startChild } from "./lib/child.js";
 import { measureCpu } from "./lib/cpu.js";
 import { type LoadResult, load } from "./lib/load.js";
+import { natsServerPid } from "./lib/natsServerPid.js";
 import { sequential } from "./lib/sequential.js";
 import { median, spread } from "./lib/stats.js";
 import { natsRoundTrip } from "./natsRoundTrip.js";
@@ -77,12 +77,7 @@ export const gatewayBench = async () => {
     const bare1: Array<{ p50Ms: number; p99Ms: number }> = [];
     const gateway1: Array<{ p50Ms: number; p99Ms: number }> = [];
     const cpu: Array<Record<string, number>> = [];
-    const natsPid = Number(
-      execSync(`pgrep -f "nats-server.*-p ${nats.url.split(":").at(-1)}"`)
-        .toString()
-        .trim()
-        .split("\n")[0],
-    );
+    const natsPid = natsServerPid(nats.url);
     const natsRtt: Array<number> = [];
     for (let i = 0; i < REPETITIONS; i++) {
       bare.push(await load(helloUrl, { connections: CONNECTIONS, seconds: SECONDS }));

@@ -1,8 +1,10 @@
 import { balancesBench } from "./balancesBench.js";
 import { gatewayBench } from "./gatewayBench.js";
 import { ingestBench } from "./ingestBench.js";
+import { joiningWorkerBench } from "./joiningWorkerBench.js";
 import { lendingBench } from "./lendingBench.js";
 import { positionsBench } from "./positionsBench.js";
+import { scaleOutBench } from "./scaleOutBench.js";
 import { soakBench } from "./soakBench.js";
 import { vaultsBench } from "./vaultsBench.js";
 import { webhooksBench } from "./webhooksBench.js";
@@ -22,6 +24,8 @@ const all = {
   ingest: ingestBench,
   webhooks: webhooksBench,
   soak: soakBench,
+  "scale-out": scaleOutBench,
+  joining: joiningWorkerBench,
 };
 const only = process.argv.slice(2);
 const benches = Object.entries(all)

@@ -1,6 +1,7 @@
 import { Config, ConfigError, Context, Effect, Either, Layer, LogLevel, Option } from "effect";
 import { ALL_ROLES, type Role } from "./domain/Role.js";
 import { parseApiKeyHeaders } from "./gateway/apiKeyHeaders.js";
+import { type NatsTls, parseNatsTls } from "./nats/natsTls.js";
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from "./webhooks/delivery/retrySchedule.js";
 import { parseAllowEntry } from "./webhooks/hostAllowList.js";
 import { isSecretKey } from "./webhooks/secretSealing.js";
@@ -19,6 +20,21 @@ export interface AppSettings {
    * set, this process creates or updates the streams and buckets at start.
    */
   readonly natsProvisionPassword: Option.Option<string>;
+  /**
+   * A JSON file of passwords by NATS user (as the service writes under DATA_DIR):
+   * with NATS_URL, each role of this process connects as its own user from it,
+   * so one process can run several roles under least privilege.
+   */
+  readonly natsCredentialsFile: Option.Option<string>;
+  /** TLS for NATS connections (NATS_TLS_CA, NATS_TLS_CERT, NATS_TLS_KEY); `undefined`: plain connections. */
+  readonly natsTls: NatsTls | undefined;
+  /** Copies JetStream keeps of every stream and bucket the service provisions: 1 on one server, 3 in a cluster. */
+  readonly jetstreamReplicas: number;
+  /**
+   * How long an ingest process that stops renewing its lease on a chain keeps it,
+   * in ms: a standby takes the chain over after that much silence.
+   */
+  readonly ingestLeaseMs: number;
   /** Directory for LevelDB indexes, the spawned nats-server store and the devnet. */
   readonly dataDir: string;
   /** Path of a chains file (see src/chains/ChainsConfig.ts); `None` runs the embedded devnet. */
@@ -128,6 +144,23 @@ const natsUrl = optionalString("NATS_URL").pipe(
     return ok
       ? Either.right(value)
       : Either.left(invalid("NATS_URL", "a comma-separated list of nats://host:port URLs", value.value));
+  }),
+);
+
+const natsTls = Config.all({
+  ca: optionalString("NATS_TLS_CA"),
+  cert: optionalString("NATS_TLS_CERT"),
+  key: optionalString("NATS_TLS_KEY"),
+}).pipe(
+  Config.mapOrFail((values) => {
+    const parsed = parseNatsTls({
+      ca: Option.getOrUndefined(values.ca),
+      cert: Option.getOrUndefined(values.cert),
+      key: Option.getOrUndefined(values.key),
+    });
+    return "problems" in parsed
+      ? Either.left(ConfigError.InvalidData([], parsed.problems.join(" ")))
+      : Either.right(parsed.tls);
   }),
 );
 
@@ -267,6 +300,11 @@ const settingsFields = Config.all({
   natsUser: optionalString("NATS_USER"),
   natsPassword: optionalString("NATS_PASSWORD"),
   natsProvisionPassword: optionalString("NATS_PROVISION_PASSWORD"),
+  natsCredentialsFile: optionalString("NATS_CREDENTIALS_FILE"),
+  natsTls,
+  // JetStream allows at most 5 replicas; more than the cluster's servers is refused when provisioning.
+  jetstreamReplicas: integer("JETSTREAM_REPLICAS", 1, 1, 5),
+  ingestLeaseMs: integer("INGEST_LEASE_MS", 10_000, 1_000, 300_000),
   dataDir: optionalString("DATA_DIR").pipe(Config.map(Option.getOrElse(() => "./data"))),
   chainsConfig: optionalString("CHAINS_CONFIG"),
   logLevel,

@@ -6,7 +6,7 @@ import { serveMetrics } from "./metrics/metricsServer.js";
 import { resolveBroker } from "./nats/Broker.js";
 import type { BrokerAddress } from "./nats/NatsConnections.js";
 import * as NatsConnections from "./nats/NatsConnections.js";
-import { describeProvisioning, provisionJetStream } from "./nats/provisionJetStream.js";
+import { describeProvisioning, provisionWhenReady } from "./nats/provisionJetStream.js";
 import { apiRole } from "./roles/apiRole.js";
 import { chainsSource } from "./roles/chainsSource.js";
 import { provisionDemoKey } from "./roles/demoKey.js";
@@ -57,7 +57,11 @@ export const runRoles = (broker: BrokerAddress) =>
       // After the reset, so a dropped stream is created again before any role binds to it.
       if (broker.canProvision)
         yield* Effect.logInfo(
-          describeProvisioning(yield* provisionJetStream(yield* connections.get("provision"))),
+          describeProvisioning(
+            yield* provisionWhenReady(yield* connections.get("provision"), {
+              replicas: config.jetstreamReplicas,
+            }),
+          ),
         );
       if (chains !== undefined) {
         const chainLayer = Layer.provideMerge(ChainClients.layer, chains.layer);

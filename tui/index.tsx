@@ -27,6 +27,7 @@ const adminConnection = (settings: AppConfig.AppSettings) => {
       reconnectTimeWait: 500,
       inboxPrefix: inboxPrefix("admin"),
       ...broker.right.credentials("admin"),
+      ...(broker.right.tls === undefined ? {} : { tls: broker.right.tls }),
     });
   };
   return {

@@ -13,7 +13,11 @@ export interface Child {
  * never shares an event loop with the load generator) and resolves once it prints
  * `ready` on stdout.
  */
-export const startChild = (script: string, env: NodeJS.ProcessEnv = {}): Promise<Child> =>
+export const startChild = (
+  script: string,
+  env: NodeJS.ProcessEnv = {},
+  readyWithinMs = 60_000,
+): Promise<Child> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", script], {
       cwd: ROOT,
@@ -26,7 +30,10 @@ export const startChild = (script: string, env: NodeJS.ProcessEnv = {}): Promise
         child.once("exit", () => done());
         child.kill("SIGTERM");
       });
-    const timer = setTimeout(() => reject(new Error(`${script} did not get ready in 60 s`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${script} did not get ready in ${readyWithinMs / 1000} s`)),
+      readyWithinMs,
+    );
     child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
       if (chunk.includes("ready")) {
         clearTimeout(timer);

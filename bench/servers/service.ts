@@ -7,8 +7,10 @@ import { runRoles } from "../../src/Service.js";
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from "../../src/webhooks/delivery/retrySchedule.js";
 
 /**
- * The service (gateway and api roles) in a process of its own, against the
- * benchmark's nats-server with per-role credentials (given as JSON in BENCH_NATS).
+ * The service in a process of its own (every role, or those in ROLES, e.g.
+ * `gateway,api`), against the benchmark's nats-server with per-role credentials
+ * (given as JSON in BENCH_NATS). Prints `ready` once /healthz answers 200, or at
+ * once when it runs no gateway.
  * WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOWED_HOSTS and WEBHOOK_RETRY_SCHEDULE pass
  * through, so tests can aim webhooks at local receivers.
  */
@@ -27,10 +29,17 @@ const settings: AppSettings = {
   natsUser: Option.none(),
   natsPassword: Option.none(),
   natsProvisionPassword: Option.none(),
+  natsCredentialsFile: Option.none(),
+  natsTls: undefined,
+  jetstreamReplicas: Number(process.env.JETSTREAM_REPLICAS ?? 1),
+  ingestLeaseMs: 10_000,
   dataDir: process.env.DATA_DIR ?? "./data",
   chainsConfig: Option.some(process.env.CHAINS_CONFIG ?? ""),
   logLevel: LogLevel.Warning,
-  roles: ALL_ROLES,
+  roles:
+    process.env.ROLES === undefined
+      ? ALL_ROLES
+      : ALL_ROLES.filter((r) => process.env.ROLES!.split(",").includes(r)),
   requestTimeoutMs: 10_000,
   apiKeyHeaders: [],
   publicUrl: `http://127.0.0.1:${process.env.PORT}`,
@@ -61,7 +70,9 @@ const fiber = Effect.runFork(
     Logger.withMinimumLogLevel(LogLevel.Warning),
   ),
 );
+if (!settings.roles.includes("gateway")) process.stdout.write("ready\n");
 const poll = setInterval(async () => {
+  if (!settings.roles.includes("gateway")) return clearInterval(poll);
   try {
     if ((await fetch(`http://127.0.0.1:${settings.port}/healthz`)).status === 200) {
       clearInterval(poll);

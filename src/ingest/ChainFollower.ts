@@ -3,11 +3,11 @@ import { Duration, Effect, Queue, Schedule } from "effect";
 import type { PublicClient } from "viem";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import { BLOCK_MESSAGE_VERSION, type ChainBlock, ChainReorg } from "../domain/ChainBlock.js";
-import type { Db } from "../storage/Level.js";
 import { publishBlocks, publishReorg } from "./BlockPublisher.js";
-import { type Checkpoint, loadCheckpoint, saveCheckpoint } from "./CheckpointStore.js";
+import type { Checkpoint } from "./CheckpointStore.js";
 import { type FollowerStatus, RateMeter } from "./FollowerStatus.js";
 import { headSignals } from "./headSignals.js";
+import { type HeldLease, LeaseLost } from "./lease/ChainLease.js";
 import {
   type BlockRef,
   type BlockWindow,
@@ -26,7 +26,10 @@ export interface FollowerOptions {
   readonly chain: ChainConfig;
   readonly client: PublicClient;
   readonly js: JetStreamClient;
-  readonly db: Db;
+  /** This process's lease on the chain: checked before every publish, and where the checkpoint is saved. */
+  readonly lease: HeldLease;
+  /** Where to resume when the lease holds no checkpoint yet (one saved locally by an earlier version). */
+  readonly legacyCheckpoint: Checkpoint | undefined;
   readonly status: FollowerStatus;
   /** How often the head is polled; a WebSocket subscription wakes the loop sooner. */
   readonly pollMs: number;
@@ -48,15 +51,19 @@ const refOf = (block: ChainBlock): BlockRef => ({
 const retrySchedule = Schedule.exponential("200 millis").pipe(Schedule.union(Schedule.spaced("10 seconds")));
 
 /**
- * Follows one chain: reads each new block (whole, or in bulk as history before
- * the first start), detects reorgs by parent hash against the unfinalised window,
- * publishes blocks and reorgs to CHAIN_EVENTS, and checkpoints after every
- * acknowledged publish. Errors are retried on a schedule inside this chain's
- * fiber, so one chain's node being down never stalls another chain.
+ * Follows one chain while this process holds its lease: reads each new block
+ * (whole, or in bulk as history before the first start), detects reorgs by
+ * parent hash against the unfinalised window, publishes blocks and reorgs to
+ * CHAIN_EVENTS, and saves the checkpoint into the lease after every
+ * acknowledged publish. It resumes from the lease's checkpoint, so a process
+ * taking the chain over continues exactly where the previous holder's
+ * acknowledged publishes ended. Errors are retried on a schedule inside this
+ * chain's fiber, so one chain's node being down never stalls another chain;
+ * it ends only with LeaseLost.
  */
 export const followChain = (options: FollowerOptions) =>
   Effect.gen(function* () {
-    const { chain, client, js, db, status } = options;
+    const { chain, client, js, lease, status } = options;
     const chainId = chain.chain_id;
     const meter = new RateMeter();
     const wake = yield* headSignals(chain.ws_url);
@@ -76,7 +83,8 @@ export const followChain = (options: FollowerOptions) =>
       );
 
     let checkpoint: Checkpoint =
-      (yield* loadCheckpoint(db, chainId)) ??
+      lease.checkpoint ??
+      options.legacyCheckpoint ??
       (yield* Effect.map(headNumber, (head) => ({
         window: [],
         historyUntil: head,
@@ -88,9 +96,10 @@ export const followChain = (options: FollowerOptions) =>
 
     const commit = (blocks: ReadonlyArray<ChainBlock>, window: BlockWindow) =>
       Effect.gen(function* () {
+        yield* lease.fence;
         yield* publishBlocks(js, blocks, options.maxPayload);
         checkpoint = { ...checkpoint, window };
-        yield* saveCheckpoint(db, chainId, checkpoint);
+        yield* lease.save(checkpoint);
         let logs = 0;
         for (const block of blocks) logs += block.logs.length;
         meter.add(logs);
@@ -116,6 +125,7 @@ export const followChain = (options: FollowerOptions) =>
           `chain ${chainId}: reorg deeper than the ${window.length}-block window; re-reading it`,
         );
       }
+      yield* lease.fence;
       yield* publishReorg(
         js,
         ChainReorg.make({
@@ -129,7 +139,7 @@ export const followChain = (options: FollowerOptions) =>
         found.ancestor.number < oldest.number
           ? { ...checkpoint, window: [], start: oldest.number }
           : { ...checkpoint, window: rewind(window, found.ancestor) };
-      yield* saveCheckpoint(db, chainId, checkpoint);
+      yield* lease.save(checkpoint);
       status.reorgs++;
       yield* Effect.logWarning(
         `chain ${chainId}: reorg of ${found.removed.length} block(s) above ${found.ancestor.number}`,
@@ -183,6 +193,7 @@ export const followChain = (options: FollowerOptions) =>
 
     const onFailure = (error: ChainRpcError | { readonly message: string }) =>
       Effect.sync(() => {
+        if (error instanceof LeaseLost) return;
         status.rpc_errors++;
         status.last_error = error.message.slice(0, 300);
       });
@@ -194,7 +205,8 @@ export const followChain = (options: FollowerOptions) =>
           Effect.retry({
             schedule: retrySchedule,
             while: (error) =>
-              !(error instanceof ChainRpcError) || isRetryable(error) || error.reason === "BadResponse",
+              !(error instanceof LeaseLost) &&
+              (!(error instanceof ChainRpcError) || isRetryable(error) || error.reason === "BadResponse"),
           }),
         );
         status.events_per_second = meter.perSecond();

@@ -3,9 +3,10 @@ import type { Db } from "../storage/Level.js";
 import type { BlockWindow } from "./reconcile.js";
 
 /**
- * Where a chain's follower stands, saved after every publish so that a restart
- * resumes with no gap: the unfinalised window (its tip is the last block
- * published) and the height up to which blocks are read as history.
+ * Where a chain's follower stands, saved into the chain's lease after every
+ * publish so that a restart or a takeover by another ingest process resumes
+ * with no gap: the unfinalised window (its tip is the last block published)
+ * and the height up to which blocks are read as history.
  */
 export interface Checkpoint {
   readonly window: BlockWindow;
@@ -19,8 +20,11 @@ export interface Checkpoint {
 export const checkpointKey = (chainId: number): string =>
   `ingest!checkpoint!${String(chainId).padStart(12, "0")}`;
 
+/**
+ * The checkpoint an earlier version kept in this process's LevelDB. Read only
+ * when the chain's lease has none yet (the first start after upgrading), so
+ * an existing deployment resumes instead of reading the chain again; never
+ * written, since a local copy goes stale as soon as another process follows.
+ */
 export const loadCheckpoint = (db: Db, chainId: number): Effect.Effect<Checkpoint | undefined> =>
   Effect.promise(async () => (await db.get(checkpointKey(chainId))) as Checkpoint | undefined);
-
-export const saveCheckpoint = (db: Db, chainId: number, checkpoint: Checkpoint): Effect.Effect<void> =>
-  Effect.promise(() => db.put(checkpointKey(chainId), checkpoint));

@@ -4,7 +4,7 @@ import type { AppSettings } from "../AppConfig.js";
 import type { BrokerAddress } from "./NatsConnections.js";
 import { isListening, spawnNatsServer } from "./NatsServerProcess.js";
 import type { NatsUser } from "./NatsUser.js";
-import { loadOrCreateCredentials, readCredentials } from "./natsCredentials.js";
+import { loadOrCreateCredentials, readCredentials, readCredentialsFile } from "./natsCredentials.js";
 
 const DEFAULT_HOST = "127.0.0.1";
 const DEFAULT_PORT = 4222;
@@ -30,7 +30,9 @@ const withCredentials = (
  * the credentials file under DATA_DIR, if a previous start spawned it); otherwise,
  * when `spawnIfAbsent`, a nats-server started now as a child process of this scope.
  *
- * With `NATS_URL`, every role connects as `NATS_USER`, and the `provision` user
+ * With `NATS_URL` and `NATS_CREDENTIALS_FILE`, each role connects as its own
+ * user with the file's password (and provisions when the file holds `provision`'s).
+ * With `NATS_URL` alone, every role connects as `NATS_USER`, and the `provision` user
  * is available only when `NATS_PROVISION_PASSWORD` is set (or when no user is
  * configured at all: a server without users has nothing to separate).
  */
@@ -39,6 +41,16 @@ export const resolveBroker = (
   options: { readonly spawnIfAbsent: boolean },
 ): Effect.Effect<BrokerAddress, BrokerUnavailable, Scope.Scope> =>
   Effect.gen(function* () {
+    const tls = settings.natsTls === undefined ? {} : { tls: settings.natsTls };
+    if (Option.isSome(settings.natsUrl) && Option.isSome(settings.natsCredentialsFile)) {
+      const path = settings.natsCredentialsFile.value;
+      const credentials = yield* Effect.promise(() => readCredentialsFile(path));
+      if (credentials === undefined)
+        return yield* new BrokerUnavailable({
+          message: `NATS_CREDENTIALS_FILE must name a readable JSON file of passwords by NATS user, e.g. {"gateway": "...", "api": "..."} (got "${path}").`,
+        });
+      return { ...withCredentials(settings.natsUrl.value, credentials), ...tls };
+    }
     if (Option.isSome(settings.natsUrl)) {
       const user = Option.getOrUndefined(settings.natsUser);
       const pass = Option.getOrUndefined(settings.natsPassword);
@@ -50,6 +62,7 @@ export const resolveBroker = (
           return user === undefined || pass === undefined ? undefined : { user, pass };
         },
         canProvision: provisionPass !== undefined || user === undefined,
+        ...tls,
       };
     }
     const servers = `nats://${DEFAULT_HOST}:${DEFAULT_PORT}`;

@@ -38,6 +38,9 @@ export const BUCKETS = {
   presence: { history: 1, ttl: 15_000 },
   // Each chain follower's progress (head, processed, lag, events/s), refreshed every second.
   ingest_status: { history: 1, ttl: 0 },
+  // One lease per chain: which ingest process follows it, and where it stands (src/ingest/ChainLease.ts).
+  // No TTL: the checkpoint in it must outlive its holder; a dead holder is recognised by silence.
+  chain_leases: { history: 1, ttl: 0 },
 } as const;
 
 export type BucketName = keyof typeof BUCKETS;
@@ -50,6 +53,17 @@ export const isStreamNotFound = (error: unknown): boolean =>
   error instanceof JetStreamApiError
     ? error.code === JetStreamApiCodes.StreamNotFound
     : error instanceof Error && /stream not found/i.test(error.message);
+
+/**
+ * Whether a JetStream call failed only because the cluster is not ready: no
+ * meta leader yet (nodes still starting, or one just lost), the stream's
+ * leader being elected, or no server answering in time. Such calls succeed
+ * when tried again a little later.
+ */
+export const isClusterNotReady = (error: unknown): boolean =>
+  error instanceof Error &&
+  ((error instanceof JetStreamApiError && (error.code === 10008 || error.status === 503)) ||
+    /temporarily unavailable|no responders|timeout|TIMEOUT|not current|leader/i.test(error.message));
 
 /** The JetStream management API of a connection (asks the server's `$JS.API.INFO` once). */
 export const managerOf = (nc: NatsConnection): Effect.Effect<JetStreamManager, JetStreamSetupError> =>
@@ -74,9 +88,13 @@ export const awaitStream = (
     for (let attempt = 0; ; attempt++) {
       const info = yield* Effect.either(Effect.tryPromise(() => jsm.streams.info(stream)));
       if (Either.isRight(info)) return info.right;
-      if (!isStreamNotFound(info.left.error))
+      const notReady = isClusterNotReady(info.left.error);
+      if (!isStreamNotFound(info.left.error) && !notReady)
         return yield* new JetStreamSetupError({ name: `stream ${stream}`, cause: info.left.error });
-      if (attempt % LOG_EVERY === 0)
+      if (notReady) {
+        if (attempt % LOG_EVERY === 0)
+          yield* Effect.logWarning(`JetStream is not ready yet (${String(info.left.error)}): waiting`);
+      } else if (attempt % LOG_EVERY === 0)
         yield* Effect.logWarning(
           `JetStream stream ${stream} does not exist yet: waiting for it to be provisioned (\`npm run provision\` as the NATS user provision; see docs/operations.md)`,
         );

@@ -3,6 +3,7 @@ import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { Context, Effect, Layer, Schedule } from "effect";
 import { NatsConnectionError } from "./NatsError.js";
 import { inboxPrefix, type NatsUser } from "./NatsUser.js";
+import type { NatsTls } from "./natsTls.js";
 
 /** Where the broker is and how each user authenticates to it. */
 export interface BrokerAddress {
@@ -15,6 +16,8 @@ export interface BrokerAddress {
    * and buckets): it knows that user's password, or the server has no users at all.
    */
   readonly canProvision: boolean;
+  /** TLS for every connection (NATS_TLS_*); `undefined` connects as the URLs say. */
+  readonly tls?: NatsTls;
 }
 
 /**
@@ -42,6 +45,7 @@ const openConnection = (address: BrokerAddress, user: NatsUser) =>
         // Replies come back under the user's own prefix, the only inboxes nats.conf lets it read.
         inboxPrefix: inboxPrefix(user),
         ...address.credentials(user),
+        ...(address.tls === undefined ? {} : { tls: address.tls }),
       }),
     catch: (cause) => new NatsConnectionError({ servers: address.servers, cause }),
   }).pipe(

@@ -20,13 +20,40 @@ export interface NatsServerOptions {
   readonly log?: (line: string) => void;
   /** Executable to run; `nats-server` from PATH by default. */
   readonly binary?: string;
+  /** Membership of a cluster: this server's name, its route port and the routes to its peers. */
+  readonly cluster?: ClusterMembership;
 }
+
+/** What makes a server one node of a JetStream cluster (see NatsCluster.ts). */
+export interface ClusterMembership {
+  readonly name: string;
+  readonly serverName: string;
+  readonly routePort: number;
+  /** Every node's route URL (its own included, which nats-server ignores). */
+  readonly routes: ReadonlyArray<string>;
+}
+
+const clusterArgs = (host: string, cluster: ClusterMembership | undefined): ReadonlyArray<string> =>
+  cluster === undefined
+    ? []
+    : [
+        "--server_name",
+        cluster.serverName,
+        "--cluster_name",
+        cluster.name,
+        "--cluster",
+        `nats://${host}:${cluster.routePort}`,
+        "--routes",
+        cluster.routes.join(","),
+      ];
 
 export interface SpawnedNatsServer {
   readonly url: string;
   readonly process: ChildProcess;
   /** Sends SIGTERM and waits for the process to exit (SIGKILL after 5 s). */
   readonly stop: () => Promise<void>;
+  /** Sends SIGKILL (a crash: nothing flushed, no goodbye to peers) and waits for the exit. */
+  readonly kill: () => Promise<void>;
 }
 
 /** Whether something accepts TCP connections at host:port within `timeoutMs`. */
@@ -61,6 +88,7 @@ export const spawnNatsServer = async (options: NatsServerOptions): Promise<Spawn
     String(options.port),
     "-sd",
     options.storeDir,
+    ...clusterArgs(options.host, options.cluster),
   ];
   const child = spawn(options.binary ?? "nats-server", args, { env, stdio: ["ignore", "ignore", "pipe"] });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
@@ -78,6 +106,11 @@ export const spawnNatsServer = async (options: NatsServerOptions): Promise<Spawn
     const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
     await exited;
     clearTimeout(timer);
+  };
+  const kill = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGKILL");
+    await exited;
   };
   const deadline = Date.now() + 10_000;
   for (;;) {
@@ -98,5 +131,5 @@ export const spawnNatsServer = async (options: NatsServerOptions): Promise<Spawn
       throw new Error(`nats-server did not accept connections within 10 s: ${stderr.join("").slice(-500)}`);
     }
   }
-  return { url: `nats://${options.host}:${options.port}`, process: child, stop };
+  return { url: `nats://${options.host}:${options.port}`, process: child, stop, kill };
 };

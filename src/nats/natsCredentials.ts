@@ -28,11 +28,20 @@ export const loadOrCreateCredentials = async (dataDir: string): Promise<NatsCred
 };
 
 /** The passwords the credentials file holds (possibly not every user's), or `undefined` when absent or unreadable. */
-export const readCredentials = async (
-  dataDir: string,
+export const readCredentials = (dataDir: string): Promise<Partial<Record<NatsUser, string>> | undefined> =>
+  readCredentialsFile(credentialsPath(dataDir));
+
+/**
+ * The passwords of a credentials file (`{"gateway": "...", "api": "..."}`, the
+ * layout above), or `undefined` when it is absent, unreadable or names no user.
+ * A process given such a file (NATS_CREDENTIALS_FILE) connects each of its
+ * roles as that role's own user.
+ */
+export const readCredentialsFile = async (
+  path: string,
 ): Promise<Partial<Record<NatsUser, string>> | undefined> => {
   try {
-    const parsed: unknown = JSON.parse(await readFile(credentialsPath(dataDir), "utf8"));
+    const parsed: unknown = JSON.parse(await readFile(path, "utf8"));
     if (typeof parsed !== "object" || parsed === null) return undefined;
     const entries = NATS_USERS.flatMap((user) => {
       const pass = (parsed as Record<string, unknown>)[user];

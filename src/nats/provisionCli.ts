@@ -2,7 +2,7 @@ import { Effect, Layer } from "effect";
 import * as AppConfig from "../AppConfig.js";
 import { resolveBroker } from "./Broker.js";
 import { NatsConnections, layer as natsLayer } from "./NatsConnections.js";
-import { provisionJetStream } from "./provisionJetStream.js";
+import { provisionWhenReady } from "./provisionJetStream.js";
 
 const USAGE = `Usage: npm run provision
 
@@ -13,7 +13,8 @@ role processes that do not provision themselves, and after upgrading the service
 
 Connects to NATS_URL as NATS_USER/NATS_PASSWORD (or as provision with
 NATS_PROVISION_PASSWORD), or to 127.0.0.1:4222 with the credentials the
-service wrote under DATA_DIR.`;
+service wrote under DATA_DIR. JETSTREAM_REPLICAS (default 1; 3 on a three-node
+cluster) sets the copies of every stream and bucket, existing ones included.`;
 
 const print = (line: string) => Effect.sync(() => process.stdout.write(`${line}\n`));
 
@@ -24,7 +25,9 @@ const main = Effect.gen(function* () {
   const settings = yield* AppConfig.appSettings;
   const broker = yield* resolveBroker(settings, { spawnIfAbsent: false });
   yield* Effect.gen(function* () {
-    const outcomes = yield* provisionJetStream(yield* (yield* NatsConnections).get("provision"));
+    const outcomes = yield* provisionWhenReady(yield* (yield* NatsConnections).get("provision"), {
+      replicas: settings.jetstreamReplicas,
+    });
     for (const { name, outcome } of outcomes) yield* print(`${name}: ${outcome}`);
   }).pipe(Effect.provide(Layer.fresh(natsLayer(broker))));
 }).pipe(

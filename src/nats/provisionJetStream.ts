@@ -1,11 +1,12 @@
 import type { JetStreamManager } from "@nats-io/jetstream";
 import { Kvm } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { Effect } from "effect";
+import { Effect, Schedule } from "effect";
 import {
   BUCKETS,
   type BucketName,
   bucketStream,
+  isClusterNotReady,
   isStreamNotFound,
   managerOf,
   STREAMS,
@@ -21,9 +22,18 @@ const infoOrUndefined = (jsm: JetStreamManager, stream: string) =>
     throw error;
   });
 
-const ensureStream = (jsm: JetStreamManager, config: (typeof STREAMS)[number]) =>
+/** How provisioning is asked to shape what it creates. */
+export interface ProvisionOptions {
+  /** Copies of every stream and bucket (JETSTREAM_REPLICAS): 1 on one server, 3 in a three-node cluster. */
+  readonly replicas: number;
+}
+
+const SINGLE: ProvisionOptions = { replicas: 1 };
+
+const ensureStream = (jsm: JetStreamManager, base: (typeof STREAMS)[number], replicas: number) =>
   Effect.tryPromise({
     try: async (): Promise<ProvisionOutcome> => {
+      const config = { ...base, num_replicas: replicas };
       const info = await infoOrUndefined(jsm, config.name);
       if (info === undefined) {
         await jsm.streams.add(config);
@@ -32,25 +42,30 @@ const ensureStream = (jsm: JetStreamManager, config: (typeof STREAMS)[number]) =
       const same =
         info.config.max_age === config.max_age &&
         info.config.duplicate_window === config.duplicate_window &&
+        info.config.num_replicas === replicas &&
         JSON.stringify(info.config.subjects) === JSON.stringify(config.subjects);
       if (same) return "unchanged";
       await jsm.streams.update(config.name, config);
       return "updated";
     },
-    catch: (cause) => new JetStreamSetupError({ name: `stream ${config.name}`, cause }),
+    catch: (cause) => new JetStreamSetupError({ name: `stream ${base.name}`, cause }),
   });
 
-const ensureBucket = (nc: NatsConnection, jsm: JetStreamManager, name: BucketName) =>
+const ensureBucket = (nc: NatsConnection, jsm: JetStreamManager, name: BucketName, replicas: number) =>
   Effect.tryPromise({
     try: async (): Promise<ProvisionOutcome> => {
       const wanted = BUCKETS[name];
       const info = await infoOrUndefined(jsm, bucketStream(name));
       if (info === undefined) {
-        await new Kvm(nc).create(name, wanted);
+        await new Kvm(nc).create(name, { ...wanted, replicas });
         return "created";
       }
       const maxAge = wanted.ttl * 1_000_000;
-      if (info.config.max_msgs_per_subject === wanted.history && info.config.max_age === maxAge)
+      if (
+        info.config.max_msgs_per_subject === wanted.history &&
+        info.config.max_age === maxAge &&
+        info.config.num_replicas === replicas
+      )
         return "unchanged";
       // The server refuses a duplicate window longer than the values live (a TTL given to a bucket later).
       const window =
@@ -59,6 +74,7 @@ const ensureBucket = (nc: NatsConnection, jsm: JetStreamManager, name: BucketNam
         max_msgs_per_subject: wanted.history,
         max_age: maxAge,
         duplicate_window: window,
+        num_replicas: replicas,
       });
       return "updated";
     },
@@ -67,20 +83,42 @@ const ensureBucket = (nc: NatsConnection, jsm: JetStreamManager, name: BucketNam
 
 /**
  * Creates the streams and KV buckets of the architecture, or brings an existing
- * one's configuration up to date (never a second copy). Safe to run on every
- * start and from several processes at once. Needs the `provision` user, the
- * only one nats.conf lets create or change streams. Answers what it did to each.
+ * one's configuration up to date (never a second copy), including its number
+ * of replicas: raising JETSTREAM_REPLICAS on a cluster copies the existing
+ * streams to more servers. Safe to run on every start and from several
+ * processes at once. Needs the `provision` user, the only one nats.conf lets
+ * create or change streams. Answers what it did to each.
  */
-export const provisionJetStream = (nc: NatsConnection) =>
+export const provisionJetStream = (nc: NatsConnection, options: ProvisionOptions = SINGLE) =>
   Effect.gen(function* () {
     const jsm = yield* managerOf(nc);
     const outcomes: Array<{ readonly name: string; readonly outcome: ProvisionOutcome }> = [];
     for (const stream of STREAMS)
-      outcomes.push({ name: `stream ${stream.name}`, outcome: yield* ensureStream(jsm, stream) });
+      outcomes.push({
+        name: `stream ${stream.name}`,
+        outcome: yield* ensureStream(jsm, stream, options.replicas),
+      });
     for (const bucket of Object.keys(BUCKETS) as ReadonlyArray<BucketName>)
-      outcomes.push({ name: `bucket ${bucket}`, outcome: yield* ensureBucket(nc, jsm, bucket) });
+      outcomes.push({
+        name: `bucket ${bucket}`,
+        outcome: yield* ensureBucket(nc, jsm, bucket, options.replicas),
+      });
     return outcomes;
   }).pipe(Effect.withSpan("provisionJetStream"));
+
+/**
+ * Provisions as soon as JetStream can take it: a cluster that has just started
+ * (or just lost its meta leader) answers "temporarily unavailable" for a few
+ * seconds, so such failures are tried again for up to a minute.
+ */
+export const provisionWhenReady = (nc: NatsConnection, options: ProvisionOptions = SINGLE) =>
+  provisionJetStream(nc, options).pipe(
+    Effect.retry({
+      schedule: Schedule.spaced("500 millis"),
+      times: 120,
+      while: (error) => isClusterNotReady(error.cause),
+    }),
+  );
 
 /** One line saying what provisioning changed, for the log and the CLI. */
 export const describeProvisioning = (

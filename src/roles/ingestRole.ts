@@ -1,11 +1,17 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import { jetstream } from "@nats-io/jetstream";
 import { Effect, Option } from "effect";
+import { AppConfig } from "../AppConfig.js";
 import { ChainClients } from "../chains/ChainClients.js";
 import { Chains } from "../chains/Chains.js";
 import { followChain } from "../ingest/ChainFollower.js";
+import { loadCheckpoint } from "../ingest/CheckpointStore.js";
 import { type FollowerStatus, initialStatus } from "../ingest/FollowerStatus.js";
+import { kvLeaseStore } from "../ingest/lease/LeaseStore.js";
+import { leadChain } from "../ingest/lease/leadChain.js";
 import { Metrics } from "../metrics/Metrics.js";
-import { awaitStream, bucketStream, managerOf } from "../nats/JetStreamSetup.js";
+import { awaitStream, bucketStream, managerOf, openBucket } from "../nats/JetStreamSetup.js";
 import { NatsConnections } from "../nats/NatsConnections.js";
 import { heartbeat } from "../presence/Presence.js";
 import { Level } from "../storage/Level.js";
@@ -16,8 +22,11 @@ const STATUS_EVERY = "1 second";
 /**
  * The ingest role: one follower per configured chain, each in its own fiber
  * (a chain whose node is down retries on its own without holding up others),
- * publishing to CHAIN_EVENTS as the `ingest` user. Starts once the stream and
- * the buckets it writes exist (only the `provision` user creates them).
+ * publishing to CHAIN_EVENTS as the `ingest` user. Each chain is followed only
+ * while this process holds its lease in `chain_leases`, so several ingest
+ * processes may serve the same chains: one follows each chain, the others
+ * stand by (src/ingest/lease/). Starts once the stream and the buckets it
+ * writes exist (only the `provision` user creates them).
  */
 export const ingestRole = Effect.gen(function* () {
   const nc = yield* (yield* NatsConnections).get("ingest");
@@ -27,31 +36,50 @@ export const ingestRole = Effect.gen(function* () {
   yield* awaitStream(jsm, bucketStream("presence"));
   yield* awaitStream(jsm, bucketStream("ingest_status"));
   const js = jetstream(nc);
+  const leases = kvLeaseStore(yield* openBucket(nc, "chain_leases"));
+  const timing = { leaseMs: (yield* AppConfig).ingestLeaseMs };
+  const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const registry = yield* Chains;
   const clients = yield* ChainClients;
   const db = yield* Level;
   const statuses: Array<FollowerStatus> = [];
+  // Chains this process follows now: only their statuses are published (a standby's would be stale).
+  const leading = new Set<number>();
   for (const chain of registry.chains) {
     const client = clients.get(chain.chain_id);
     if (client === undefined) continue;
     const status = initialStatus(chain.chain_id, chain.name);
     statuses.push(status);
     yield* Effect.forkScoped(
-      followChain({
-        chain,
-        client,
-        js,
-        db,
-        status,
-        pollMs: chain.ws_url === undefined ? 250 : 1_000,
-        historyRange: 500,
-        prefetch: 8,
-        maxPayload: nc.info?.max_payload ?? 1024 * 1024,
-      }).pipe(Effect.scoped, Effect.annotateLogs({ chain: chain.chain_id })),
+      leadChain({
+        store: leases,
+        chainId: chain.chain_id,
+        owner,
+        timing,
+        onLeading: (now) =>
+          Effect.sync(() => (now ? leading.add(chain.chain_id) : leading.delete(chain.chain_id))),
+        follow: (lease) =>
+          Effect.flatMap(loadCheckpoint(db, chain.chain_id), (legacyCheckpoint) =>
+            followChain({
+              chain,
+              client,
+              js,
+              lease,
+              legacyCheckpoint,
+              status,
+              pollMs: chain.ws_url === undefined ? 250 : 1_000,
+              historyRange: 500,
+              prefetch: 8,
+              maxPayload: nc.info?.max_payload ?? 1024 * 1024,
+            }),
+          ),
+      }).pipe(Effect.annotateLogs({ chain: chain.chain_id })),
     );
   }
   const publishStatus = Effect.sync(() => {
-    for (const status of statuses) nc.publish(`$KV.ingest_status.${status.chain_id}`, JSON.stringify(status));
+    for (const status of statuses)
+      if (leading.has(status.chain_id))
+        nc.publish(`$KV.ingest_status.${status.chain_id}`, JSON.stringify(status));
   });
   yield* Effect.forkScoped(Effect.forever(Effect.zipRight(publishStatus, Effect.sleep(STATUS_EVERY))));
   const metrics = yield* Effect.serviceOption(Metrics);

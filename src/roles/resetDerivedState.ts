@@ -1,6 +1,7 @@
 import { jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect } from "effect";
+import { bucketStream } from "../nats/JetStreamSetup.js";
 import { clearDatabaseExcept } from "../storage/clearExcept.js";
 import { levelPath } from "../storage/dataDirDb.js";
 import { OUTBOX_RECORD_PREFIXES } from "../webhooks/delivery/outboxKeys.js";
@@ -10,7 +11,8 @@ import { OUTBOX_RECORD_PREFIXES } from "../webhooks/delivery/outboxKeys.js";
  * earlier run indexed no longer exist. Everything derived from them (ingest
  * checkpoints, indexes and webhook block records in LevelDB, the CHAIN_EVENTS
  * stream) is dropped so it is rebuilt from the seeded chain, which takes about a
- * second. The webhook outbox in the same LevelDB is kept: its deliveries are
+ * second. The chain leases go too: their checkpoints point into the dropped
+ * stream. The webhook outbox in the same LevelDB is kept: its deliveries are
  * owed to receivers whatever happened to the chain. Never used with
  * a CHAINS_CONFIG: real chains keep their history and their derived state.
  * `nc` is the `provision` user's connection: no other user may delete a stream.
@@ -21,6 +23,7 @@ export const resetDerivedState = (nc: NatsConnection, dataDir: string) =>
     yield* Effect.promise(async () => {
       const jsm = await jetstreamManager(nc);
       await jsm.streams.delete("CHAIN_EVENTS").catch(() => false);
+      await jsm.streams.delete(bucketStream("chain_leases")).catch(() => false);
     });
     yield* Effect.logInfo("devnet restarted from its seed: chain indexes are rebuilt from it");
   });

@@ -14,7 +14,12 @@ export interface ForbiddenAction {
 }
 
 /** Keys the test writes before trying (as their owners), so a read that got through would return them. */
-export const SEEDED = { webhook: "hook.seeded", key: "hash.seeded", setting: "cursor_secret" } as const;
+export const SEEDED = {
+  webhook: "hook.seeded",
+  key: "hash.seeded",
+  setting: "cursor_secret",
+  lease: "1",
+} as const;
 
 const STREAMS = [
   "CHAIN_EVENTS",
@@ -27,6 +32,7 @@ const STREAMS = [
   "KV_webhook_addresses",
   "KV_presence",
   "KV_ingest_status",
+  "KV_chain_leases",
 ] as const;
 
 /** A JetStream API call (or any request) on `subject`. */

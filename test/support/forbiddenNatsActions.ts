@@ -20,11 +20,13 @@ const gateway: ReadonlyArray<ForbiddenAction> = [
   ...readBucket("gateway", "keys", SEEDED.key),
   ...readBucket("gateway", "webhooks", SEEDED.webhook),
   ...readBucket("gateway", "settings", SEEDED.setting),
+  ...readBucket("gateway", "chain_leases", SEEDED.lease),
   ...[
     "$KV.keys.hash.forged",
     "$KV.webhooks.hook.forged",
     "$KV.presence.api.forged",
     "$KV.ingest_status.1",
+    "$KV.chain_leases.1",
   ].map((s) => publish("gateway", s)),
   ...["chain.1.block", "usage.team", "admin.keys.list", "webhooks.node.deliveries.redeliver"].map((s) =>
     publish("gateway", s),
@@ -91,9 +93,14 @@ const api: ReadonlyArray<ForbiddenAction> = [
     "$JS.API.STREAM.CREATE.KV_evil",
     JSON.stringify({ name: "KV_evil", subjects: ["$KV.evil.>"] }),
   ),
-  ...["$KV.ingest_status.1", "$KV.presence.ingest.forged", "$KV.presence.gateway.forged"].map((s) =>
-    publish("api", s),
-  ),
+  ...[
+    "$KV.ingest_status.1",
+    "$KV.chain_leases.1",
+    "$KV.presence.ingest.forged",
+    "$KV.presence.gateway.forged",
+  ].map((s) => publish("api", s)),
+  // Which process follows a chain, and where it stands, is the ingest processes' alone.
+  ...readBucket("api", "chain_leases", SEEDED.lease, { withSubscribe: false }),
   ...["admin.keys.list", "svc.v1.account.get"].map((s) => publish("api", s)),
   call(
     "api",
@@ -113,11 +120,13 @@ const admin: ReadonlyArray<ForbiddenAction> = [
   ...readBucket("admin", "webhooks", SEEDED.webhook, { withSubscribe: false }),
   ...readBucket("admin", "webhook_addresses", "seeded", { withSubscribe: true }),
   ...readBucket("admin", "settings", SEEDED.setting),
+  ...readBucket("admin", "chain_leases", SEEDED.lease),
   ...[
     "$KV.webhooks.hook.forged",
     "$KV.settings.cursor_secret",
     "$KV.presence.api.forged",
     "$KV.ingest_status.1",
+    "$KV.chain_leases.1",
   ].map((s) => publish("admin", s)),
   ...["chain.1.block", "usage.team", "webhooks.node.deliveries.redeliver"].map((s) => publish("admin", s)),
   call("admin", "read CHAIN_EVENTS through a consumer", "$JS.API.CONSUMER.CREATE.CHAIN_EVENTS.snoop"),
@@ -137,7 +146,10 @@ const provision: ReadonlyArray<ForbiddenAction> = [
   ...readBucket("provision", "webhooks", SEEDED.webhook),
   ...readBucket("provision", "keys", SEEDED.key),
   ...readBucket("provision", "settings", SEEDED.setting),
-  ...["$KV.keys.hash.forged", "$KV.webhooks.hook.forged"].map((s) => publish("provision", s)),
+  ...readBucket("provision", "chain_leases", SEEDED.lease),
+  ...["$KV.keys.hash.forged", "$KV.webhooks.hook.forged", "$KV.chain_leases.1"].map((s) =>
+    publish("provision", s),
+  ),
   ...["chain.1.block", "usage.team", "svc.v1.account.get", "admin.keys.list"].map((s) =>
     publish("provision", s),
   ),
@@ -149,7 +161,7 @@ const provision: ReadonlyArray<ForbiddenAction> = [
     "$JS.API.STREAM.CREATE.SNOOP_provision",
     JSON.stringify({ name: "SNOOP_provision", subjects: ["svc.>"] }),
   ),
-  ...destroy("provision", ["CHAIN_EVENTS"]),
+  ...destroy("provision", ["CHAIN_EVENTS", "KV_chain_leases"]),
 ];
 
 /**

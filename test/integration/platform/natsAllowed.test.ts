@@ -85,8 +85,21 @@ describe("NATS permissions of nats.conf: what each role does still works", () =>
     expect(await watched(status, "1")).toBe('{"chain_id":1}');
   });
 
+  it("behavior: ingest takes, renews and reads a chain's lease, and a write at a stale revision is refused", async () => {
+    const leases = await bucket("ingest", "chain_leases");
+    const taken = await leases.create("7", '{"owner":"a"}');
+    const renewed = await leases.update("7", '{"owner":"a","renewed":1}', taken);
+    expect((await leases.get("7"))?.string()).toBe('{"owner":"a","renewed":1}');
+    // A second ingest process that read the lease before the renewal cannot take it with that revision.
+    await expect(leases.update("7", '{"owner":"b"}', taken)).rejects.toThrow(/wrong last sequence/);
+    await expect(leases.create("7", '{"owner":"b"}')).rejects.toThrow();
+    expect((await leases.get("7"))?.revision).toBe(renewed);
+  });
+
   it("behavior: api binds every bucket and reads, writes, watches and lists the ones it owns", async () => {
     for (const name of Object.keys(BUCKETS) as ReadonlyArray<BucketName>) {
+      // The chain leases are the ingest processes' alone (see the ingest test above).
+      if (name === "chain_leases") continue;
       const kv = await bucket("api", name);
       expect((await kv.status()).bucket).toBe(name);
       if (name === "presence" || name === "ingest_status") continue;

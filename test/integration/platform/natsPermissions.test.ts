@@ -34,7 +34,9 @@ const seed = async (api: NatsConnection, admin: NatsConnection) => {
     deliver_policy: DeliverPolicy.New,
   });
   await jsm.consumers.add("USAGE", { durable_name: "usage-aggregator", ack_policy: AckPolicy.Explicit });
-  await jetstream(await nats.connectAs("ingest")).publish("chain.1.block", "{}", { msgID: "seed" });
+  const ingest = await nats.connectAs("ingest");
+  await jetstream(ingest).publish("chain.1.block", "{}", { msgID: "seed" });
+  await (await Effect.runPromise(openBucket(ingest, "chain_leases"))).put(SEEDED.lease, '{"owner":"seeded"}');
 };
 
 beforeAll(async () => {

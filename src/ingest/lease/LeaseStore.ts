@@ -1,0 +1,92 @@
+import type { KV } from "@nats-io/kv";
+import { Data, Effect, Schema } from "effect";
+
+const BlockRefSchema = Schema.Struct({
+  number: Schema.Number,
+  hash: Schema.String,
+  parentHash: Schema.String,
+});
+
+/**
+ * What a chain's lease says: who follows the chain (`null` once its holder let
+ * it go) and where the chain stands in CHAIN_EVENTS, written by the holder
+ * after every acknowledged publish. `renewed_at` is for people reading the
+ * bucket; liveness is judged by the record changing, not by clocks.
+ */
+export const LeaseRecord = Schema.Struct({
+  owner: Schema.NullOr(Schema.String),
+  renewed_at: Schema.String,
+  checkpoint: Schema.NullOr(
+    Schema.Struct({
+      window: Schema.Array(BlockRefSchema),
+      historyUntil: Schema.Number,
+      start: Schema.Number,
+    }),
+  ),
+});
+export type LeaseRecord = typeof LeaseRecord.Type;
+
+const LeaseRecordJson = Schema.parseJson(LeaseRecord);
+const decodeRecord = Schema.decodeUnknownSync(LeaseRecordJson);
+const encodeRecord = Schema.encodeSync(LeaseRecordJson);
+
+/** A lease record and its revision in the bucket, which every write must name. */
+export interface LeaseEntry {
+  readonly record: LeaseRecord;
+  readonly revision: number;
+}
+
+/** A revision-checked write lost the race: someone else wrote the lease since it was read. */
+export class LeaseConflict extends Data.TaggedError("LeaseConflict")<{ readonly key: string }> {}
+
+/** The bucket could not be read or written (a broker restarting, a timeout): worth trying again. */
+export class LeaseStoreError extends Data.TaggedError("LeaseStoreError")<{
+  readonly key: string;
+  readonly cause: unknown;
+}> {
+  override get message(): string {
+    return `Lease ${this.key}: ${this.cause instanceof Error ? this.cause.message : String(this.cause)}`;
+  }
+}
+
+/** Where leases live: reads, and writes that succeed only against the revision they name. */
+export interface LeaseStore {
+  readonly read: (key: string) => Effect.Effect<LeaseEntry | undefined, LeaseStoreError>;
+  /** Writes the first record of `key`; fails with LeaseConflict if one exists. */
+  readonly create: (
+    key: string,
+    record: LeaseRecord,
+  ) => Effect.Effect<number, LeaseConflict | LeaseStoreError>;
+  /** Replaces the record at `revision`; fails with LeaseConflict if the key moved on. */
+  readonly update: (
+    key: string,
+    record: LeaseRecord,
+    revision: number,
+  ) => Effect.Effect<number, LeaseConflict | LeaseStoreError>;
+}
+
+/** JetStream's answer when the expected last revision of a key does not match (10071). */
+const isWrongRevision = (error: unknown): boolean =>
+  error instanceof Error && /wrong last sequence|key exists/i.test(error.message);
+
+const write = (key: string, attempt: () => Promise<number>) =>
+  Effect.tryPromise({
+    try: attempt,
+    catch: (cause) =>
+      isWrongRevision(cause) ? new LeaseConflict({ key }) : new LeaseStoreError({ key, cause }),
+  });
+
+/** Leases in the `chain_leases` KV bucket, revision-checked by JetStream itself. */
+export const kvLeaseStore = (kv: KV): LeaseStore => ({
+  read: (key) =>
+    Effect.tryPromise({
+      try: async () => {
+        const entry = await kv.get(key);
+        if (entry === null || entry.operation !== "PUT") return undefined;
+        return { record: decodeRecord(entry.string()), revision: entry.revision };
+      },
+      catch: (cause) => new LeaseStoreError({ key, cause }),
+    }),
+  create: (key, record) => write(key, () => kv.create(key, encodeRecord(record))),
+  update: (key, record, revision) => write(key, () => kv.update(key, encodeRecord(record), revision)),
+});

@@ -1,0 +1,251 @@
+import { jetstreamManager } from "@nats-io/jetstream";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { Effect } from "effect";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKey } from "../../../src/api/keys/KeyStore.js";
+import { BUCKETS, bucketStream, STREAMS } from "../../../src/nats/JetStreamSetup.js";
+import { provisionWhenReady } from "../../../src/nats/provisionJetStream.js";
+import {
+  type ClusterFixture,
+  failoverGap,
+  startClusterFixture,
+  startLoad,
+} from "../../support/clusterFixture.js";
+import { startNotifierBarrier } from "../../support/notifierBarrier.js";
+import { PROCESS_DEADLINE_MS } from "../../support/runTs.js";
+import { eventually } from "../../support/serviceHarness.js";
+import { chainPublisher, syntheticBlock } from "../../support/syntheticBlocks.js";
+import { addressOf, type Caller, callerFor, WEBHOOKS } from "../../support/webhookEnv.js";
+import { type Receiver, startReceiver } from "../../support/webhookReceiver.js";
+
+const ALL_STREAMS = [
+  ...STREAMS.map((s) => s.name),
+  ...Object.keys(BUCKETS).map((b) => bucketStream(b as never)),
+];
+const WALLET = addressOf(0xc1);
+
+let f: ClusterFixture;
+let receiver: Receiver;
+let key: string;
+let secret: string;
+let ingest: NatsConnection;
+let provision: NatsConnection;
+/** Hashes of the synthetic blocks whose publish JetStream acknowledged: each must be delivered once. */
+const acknowledged: Array<string> = [];
+let nextBlock = 9_000_000;
+
+const callVia = (url: string): Caller => callerFor(url, key);
+
+/** Publishes one block touching WALLET as ingestion would; records it when the stream acknowledged it. */
+const publishBlock = async () => {
+  const block = syntheticBlock(1, nextBlock++, WALLET, addressOf(2), "cluster");
+  try {
+    await chainPublisher(ingest).block(block);
+    acknowledged.push(block.transactions[0].hash);
+  } catch {
+    // Not acknowledged (no stream leader for a moment): ingestion would publish it again; not owed.
+  }
+};
+
+/** Publishes a block every `everyMs` until stopped. */
+const publishing = (everyMs: number) => {
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      await publishBlock();
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop;
+  };
+};
+
+/** Every acknowledged block's event arrives, each under exactly one webhook-id (one delivery, retries aside). */
+const expectEachDeliveredOnce = async (timeoutMs: number) => {
+  const idsByHash = () => {
+    const ids = new Map<string, Set<string>>();
+    for (const event of receiver.events()) {
+      const hash = event.hash as string;
+      ids.set(hash, (ids.get(hash) ?? new Set()).add(event.webhook_id as string));
+    }
+    return ids;
+  };
+  await eventually(
+    async () => acknowledged.every((hash) => idsByHash().has(hash)),
+    timeoutMs,
+    "every acknowledged block delivered",
+  ).catch((error) => {
+    const missing = acknowledged.filter((hash) => !idsByHash().has(hash));
+    throw new Error(`${String(error)}: ${missing.length} of ${acknowledged.length} missing`);
+  });
+  const doubled = [...idsByHash()].filter(([, ids]) => ids.size > 1);
+  expect(doubled).toEqual([]);
+  expect(receiver.unverified(secret)).toEqual([]);
+};
+
+/** Waits until every stream and bucket has a leader and all its replicas are current. */
+const allReplicasCurrent = async (timeoutMs: number) => {
+  const jsm = await jetstreamManager(provision);
+  await eventually(
+    async () => {
+      for (const name of ALL_STREAMS) {
+        const info = await jsm.streams.info(name).catch(() => undefined);
+        const cluster = info?.cluster;
+        if (cluster?.leader === undefined || (cluster.replicas ?? []).some((r) => !r.current)) return false;
+        if ((cluster.replicas ?? []).length !== 2) return false;
+      }
+      return true;
+    },
+    timeoutMs,
+    "every stream with a leader and two current replicas",
+  );
+};
+
+beforeAll(async () => {
+  f = await startClusterFixture();
+  await f.cluster.ready(PROCESS_DEADLINE_MS);
+  key = (await Effect.runPromise(createKey(f.buckets, "faults"))).key;
+  ingest = await f.cluster.connectAs("ingest");
+  provision = await f.cluster.connectAs("provision");
+  receiver = await startReceiver();
+  const created = await callVia(f.cluster.apis[0]!.url)("POST", WEBHOOKS, {
+    name: "cluster",
+    url: receiver.url,
+    type: "transactions",
+    addresses: [WALLET],
+  });
+  expect(created.status, created.text).toBe(200);
+  secret = created.json.secret as string;
+  // The barrier's webhook belongs to another team, so this team's CU count only its own deliveries.
+  const barrierKey = (await Effect.runPromise(createKey(f.buckets, "barrier"))).key;
+  const barrier = await startNotifierBarrier(
+    callerFor(f.cluster.apis[1]!.url, barrierKey),
+    chainPublisher(ingest),
+    () => nextBlock++,
+  );
+  await barrier.pass();
+  await barrier.stop();
+}, 2 * PROCESS_DEADLINE_MS);
+
+afterAll(async () => {
+  await receiver?.stop();
+  await ingest?.close();
+  await provision?.close();
+  await f?.stop();
+});
+
+describe("scale-out on a three-node NATS cluster", { timeout: 2 * PROCESS_DEADLINE_MS }, () => {
+  it("behavior: kill -9 of the nats-server leading CHAIN_EVENTS under load: requests go on through the others, no acknowledged key, block, delivery or usage is lost", async () => {
+    await allReplicasCurrent(60_000);
+    const jsm = await jetstreamManager(provision);
+    const leader = (await jsm.streams.info("CHAIN_EVENTS")).cluster?.leader;
+    const node = f.cluster.nats.nodes.find((n) => n.name === leader);
+    if (node === undefined) throw new Error(`CHAIN_EVENTS is led by ${leader}, not a node of the cluster`);
+
+    const urls = f.cluster.apis.map((api) => api.url);
+    const load = startLoad(() => urls, "/v1/account", key);
+    const stopPublishing = publishing(100);
+    const keys: Array<string> = [];
+    let writing = true;
+    const writer = (async () => {
+      while (writing) {
+        const made = await Effect.runPromise(Effect.either(createKey(f.buckets, "faults")));
+        if (made._tag === "Right") keys.push(made.right.key);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+
+    await new Promise((r) => setTimeout(r, 2_000));
+    const killedAt = load.now();
+    await node.kill();
+    await new Promise((r) => setTimeout(r, 12_000));
+    writing = false;
+    await Promise.all([writer, stopPublishing()]);
+    const samples = await load.stop();
+
+    const gap = failoverGap(samples.filter((s) => s.at >= killedAt - 1_000));
+    const after = samples.filter((s) => s.at > killedAt + 10_000);
+    console.info(
+      `nats node ${node.name} killed: ${samples.length} requests, ${gap.failed} failed, gap ${gap.gapMs} ms`,
+    );
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.every((s) => s.status === 200)).toBe(true);
+
+    // Every key whose write was acknowledged works, through either gateway.
+    expect(keys.length).toBeGreaterThan(20);
+    for (const [i, made] of keys.entries()) {
+      const answer = await callerFor(urls[i % 2]!, made)("GET", "/v1/account");
+      expect(answer.status, `key ${i} of ${keys.length}`).toBe(200);
+    }
+    await expectEachDeliveredOnce(60_000);
+
+    // Usage records survived too: every delivered event is charged once (2 CU each).
+    await eventually(
+      async () => {
+        const account = await callVia(urls[0]!)("GET", "/v1/account");
+        return account.json.cu_used_this_month === 2 * acknowledged.length;
+      },
+      30_000,
+      "2 CU per delivered event",
+    );
+
+    await node.start();
+    await allReplicasCurrent(90_000);
+  });
+
+  it("behavior: kill -9 of one gateway+api process: the other gateway answers and delivers; the killed one rejoins when restarted", async () => {
+    const [first, second] = f.cluster.apis;
+    const load = startLoad(() => [second!.url], "/v1/account", key);
+    const stopPublishing = publishing(100);
+    await new Promise((r) => setTimeout(r, 2_000));
+    const killedAt = load.now();
+    await first!.process.kill();
+    await new Promise((r) => setTimeout(r, 10_000));
+    await stopPublishing();
+    const samples = await load.stop();
+    const gap = failoverGap(samples);
+    console.info(`api process killed: ${samples.length} requests, ${gap.failed} failed, gap ${gap.gapMs} ms`);
+    // Only requests the dead worker had taken fail (504 after REQUEST_TIMEOUT_MS); then the survivor answers all.
+    expect(gap.failed).toBeLessThan(samples.length / 10);
+    expect(samples.filter((s) => s.at > killedAt + 5_000).every((s) => s.status === 200)).toBe(true);
+
+    // Blocks published after the kill are delivered by the survivor; anything the dead one had
+    // queued is sent once it is back (its outbox is on its disk).
+    first!.process.start();
+    await f.cluster.ready(PROCESS_DEADLINE_MS);
+    await expectEachDeliveredOnce(60_000);
+    // Presence heartbeats every 5 s: the restarted process's are seen by the other within a beat.
+    await eventually(
+      async () => {
+        const health = (await (await fetch(`${second!.url}/healthz`)).json()) as {
+          roles?: Record<string, number>;
+        };
+        return health.roles?.api === 2 && health.roles.gateway === 2 && health.roles.ingest === 1;
+      },
+      45_000,
+      "both gateway+api processes live again",
+    );
+  });
+  it("behavior: after the faults, provisioning brings the existing streams and buckets to JETSTREAM_REPLICAS, never a second copy", async () => {
+    const jsm = await jetstreamManager(provision);
+    const replicasOf = async () =>
+      Object.fromEntries(
+        await Promise.all(
+          ALL_STREAMS.map(async (name) => [name, (await jsm.streams.info(name)).config.num_replicas]),
+        ),
+      );
+    expect(Object.values(await replicasOf())).toEqual(ALL_STREAMS.map(() => 3));
+    const down = await Effect.runPromise(provisionWhenReady(provision, { replicas: 1 }));
+    expect(down.map((o) => o.outcome)).toEqual(ALL_STREAMS.map(() => "updated"));
+    expect(Object.values(await replicasOf())).toEqual(ALL_STREAMS.map(() => 1));
+    const up = await Effect.runPromise(provisionWhenReady(provision, { replicas: 3 }));
+    expect(up.map((o) => o.outcome)).toEqual(ALL_STREAMS.map(() => "updated"));
+    const again = await Effect.runPromise(provisionWhenReady(provision, { replicas: 3 }));
+    expect(again.map((o) => o.outcome)).toEqual(ALL_STREAMS.map(() => "unchanged"));
+    // Streams are named: an update that created a copy would have failed instead; each still holds its data.
+    expect((await jsm.streams.info("KV_keys")).state.messages).toBeGreaterThan(0);
+    await allReplicasCurrent(60_000);
+  });
+});
