@@ -57,7 +57,21 @@ export const ingestRole = Effect.gen(function* () {
         owner,
         timing,
         onLeading: (now) =>
-          Effect.sync(() => (now ? leading.add(chain.chain_id) : leading.delete(chain.chain_id))),
+          Effect.sync(() => {
+            if (now) {
+              leading.add(chain.chain_id);
+              Object.assign(status, initialStatus(chain.chain_id, chain.name));
+            } else leading.delete(chain.chain_id);
+            // Say at once that the chain's follower changed: a new holder starts from "starting", and
+            // one that stops leaves "starting" behind, not its last live figures, which /healthz
+            // would take for a live follower until another process took the lease.
+            const said = now ? status : { ...status, mode: "starting", updated_at: new Date().toISOString() };
+            try {
+              nc.publish(`$KV.ingest_status.${chain.chain_id}`, JSON.stringify(said));
+            } catch {
+              // The connection is already closing (the process is stopping): nothing to tell.
+            }
+          }),
         follow: (lease) =>
           Effect.flatMap(loadCheckpoint(db, chain.chain_id), (legacyCheckpoint) =>
             followChain({

@@ -80,6 +80,8 @@ export const makeHealthRoute = Effect.gen(function* () {
       const roles = presence.liveInstances();
       const missingRoles = ALL_ROLES.filter((role) => (roles[role] ?? 0) === 0);
       const failing = chains.filter((chain) => !chain.ok);
+      // No status yet: no ingest process has taken the chain's lease and started following it.
+      const unfollowed = chains.filter((chain) => chain.ok && !("ingest_mode" in chain));
       // Balances are complete only once a chain's history is indexed.
       const catchingUp = chains.filter((chain) => "ingest_mode" in chain && chain.ingest_mode !== "live");
       // ...and once this node's index has applied what ingestion published.
@@ -94,6 +96,11 @@ export const makeHealthRoute = Effect.gen(function* () {
         ...(missingRoles.length > 0 ? [`no live instance of role ${missingRoles.join(", ")}`] : []),
         ...(failing.length > 0
           ? [`chain ${failing.map((c) => `${c.name} (${c.chain_id})`).join(", ")} not answering`]
+          : []),
+        ...(unfollowed.length > 0
+          ? [
+              `chain ${unfollowed.map((c) => `${c.name} (${c.chain_id})`).join(", ")} not followed by ingest yet`,
+            ]
           : []),
         ...(catchingUp.length > 0
           ? [`chain ${catchingUp.map((c) => `${c.name} (${c.chain_id})`).join(", ")} still reading history`]
