@@ -81,7 +81,12 @@ describe("index views under reorgs and restarts", { timeout: 300_000 }, () => {
     await runActivityAction(ctx, "swap_v3");
     service = await startService(nats, { chainsConfig, dataDir });
     await healthy(service);
-    expect(await strangerTokens()).toEqual([]);
+    // The restarted follower reads the reorg from the chain: the orphaned transfer goes once it has.
+    await eventually(
+      async () => (await strangerTokens()).length === 0,
+      60_000,
+      "the orphaned transfer reverted",
+    );
     await service.stop();
     const live = await dumpViews(dataDir);
 
