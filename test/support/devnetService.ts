@@ -1,6 +1,8 @@
 import { Effect } from "effect";
+import { createPublicClient, http, type PublicClient } from "viem";
 import type { AppSettings } from "../../src/AppConfig.js";
 import { createKey } from "../../src/api/keys/KeyStore.js";
+import type { ManifestChain } from "../../src/devnet/DevnetManifest.js";
 import { adminBuckets } from "./anvilService.js";
 import { startTestDevnet, type TestDevnet } from "./devnetFixture.js";
 import { startTestNats, type TestNats } from "./natsServer.js";
@@ -41,4 +43,23 @@ export const startDevnetService = async (settings: Partial<AppSettings> = {}): P
       await nats.stop();
     },
   };
+};
+
+/**
+ * The devnet chain of an id, and one viem client per chain without a block-number cache (tests compare
+ * the head before and after a request). `service` is read on each call: tests start it in `beforeAll`.
+ */
+export const devnetChains = (service: () => DevnetService) => {
+  const clients = new Map<number, PublicClient>();
+  const chainOf = (id: number): ManifestChain =>
+    service().devnet.manifest.chains.find((c) => c.chain_id === id)!;
+  const clientOf = (id: number): PublicClient => {
+    let client = clients.get(id);
+    if (client === undefined) {
+      client = createPublicClient({ transport: http(chainOf(id).rpc_url), cacheTime: 0 }) as PublicClient;
+      clients.set(id, client);
+    }
+    return client;
+  };
+  return { chainOf, clientOf };
 };

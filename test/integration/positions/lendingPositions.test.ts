@@ -1,8 +1,8 @@
 import { headers as natsHeaders } from "@nats-io/transport-node";
-import { type Address, createPublicClient, createTestClient, http, type PublicClient } from "viem";
+import { type Address, createTestClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ManifestChain, ManifestLendingPosition } from "../../../src/devnet/DevnetManifest.js";
-import { type DevnetService, startDevnetService } from "../../support/devnetService.js";
+import { type DevnetService, devnetChains, startDevnetService } from "../../support/devnetService.js";
 import { eventually } from "../../support/serviceHarness.js";
 import { aaveSupplyFor, accrueInterest, dropAavePriceAndLiquidate } from "./lendingActions.js";
 import { closeTo, lendingReader } from "./lendingReference.js";
@@ -46,18 +46,7 @@ interface Body {
 
 const CHAINS = [1, 8453, 10];
 let env: DevnetService;
-const clients = new Map<number, PublicClient>();
-
-const chainOf = (id: number): ManifestChain => env.devnet.manifest.chains.find((c) => c.chain_id === id)!;
-const clientOf = (id: number): PublicClient => {
-  let client = clients.get(id);
-  if (client === undefined) {
-    // No block-number cache: the tests compare heads before and after each request.
-    client = createPublicClient({ transport: http(chainOf(id).rpc_url), cacheTime: 0 }) as PublicClient;
-    clients.set(id, client);
-  }
-  return client;
-};
+const { chainOf, clientOf } = devnetChains(() => env);
 const positionsOf = (id: number, purpose?: ManifestLendingPosition["purpose"]) =>
   chainOf(id).lending_positions.filter((p) => purpose === undefined || p.purpose === purpose);
 const ownerOf = (purpose: ManifestLendingPosition["purpose"]) => positionsOf(1, purpose)[0]!.owner;

@@ -2,21 +2,19 @@ import { readFileSync } from "node:fs";
 import { headers as natsHeaders } from "@nats-io/transport-node";
 import {
   type Address,
-  createPublicClient,
   createTestClient,
   encodeDeployData,
   formatUnits,
   http,
   maxUint256,
-  type PublicClient,
   parseAbi,
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chainClient } from "../../../src/devnet/ChainClient.js";
-import type { ManifestChain, ManifestVault } from "../../../src/devnet/DevnetManifest.js";
+import type { ManifestVault } from "../../../src/devnet/DevnetManifest.js";
 import { roleAddress } from "../../../src/devnet/devAccounts.js";
 import { openTxBatch } from "../../../src/devnet/lending/txBatch.js";
-import { type DevnetService, startDevnetService } from "../../support/devnetService.js";
+import { type DevnetService, devnetChains, startDevnetService } from "../../support/devnetService.js";
 import { eventually } from "../../support/serviceHarness.js";
 import { compileSolidity } from "../../support/solidity.js";
 import { closeTo } from "./lendingReference.js";
@@ -63,17 +61,7 @@ const abi = parseAbi([
 ]);
 
 let env: DevnetService;
-const clients = new Map<number, PublicClient>();
-const chainOf = (id: number): ManifestChain => env.devnet.manifest.chains.find((c) => c.chain_id === id)!;
-const clientOf = (id: number): PublicClient => {
-  let client = clients.get(id);
-  if (client === undefined) {
-    // No block-number cache: the tests compare heads before and after each request.
-    client = createPublicClient({ transport: http(chainOf(id).rpc_url), cacheTime: 0 }) as PublicClient;
-    clients.set(id, client);
-  }
-  return client;
-};
+const { chainOf, clientOf } = devnetChains(() => env);
 const vaultOf = (id: number, purpose: ManifestVault["purpose"]) =>
   chainOf(id).vaults.find((v) => v.purpose === purpose)!;
 
