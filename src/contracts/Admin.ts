@@ -73,6 +73,8 @@ export const ChainStatus = Schema.Struct({
   name: Schema.String,
   head: Schema.NullOr(Schema.Number),
   processed: Schema.NullOr(Schema.Number),
+  /** Hash of the processed block: with the index checkpoint's, it tells a replaced block apart. */
+  processed_hash: Schema.optionalWith(Schema.NullOr(Schema.String), { exact: true }),
   lag: Schema.NullOr(Schema.Number),
   mode: Schema.Literal("starting", "history", "live"),
   events_per_second: Schema.Number,

@@ -94,6 +94,22 @@ export const followChain = (options: FollowerOptions) =>
     /** The next block to read: above the window's tip, or the start when nothing was published. */
     const next = () => (checkpoint.window.at(-1)?.number ?? checkpoint.start - 1) + 1;
 
+    /** What operators and /healthz see as published: the window's tip. */
+    const showProcessed = () => {
+      const tip = checkpoint.window.at(-1);
+      if (tip === undefined) return;
+      status.processed = tip.number;
+      status.processed_hash = tip.hash;
+    };
+    showProcessed();
+
+    /**
+     * Whether the resume point has been checked against the chain. Until it has, the status stays
+     * `starting`: a reorg that happened while no process followed the chain is only seen by reading
+     * the chain, and /healthz must not call the index complete before that.
+     */
+    let verified = false;
+
     const commit = (blocks: ReadonlyArray<ChainBlock>, window: BlockWindow) =>
       Effect.gen(function* () {
         yield* lease.fence;
@@ -104,7 +120,7 @@ export const followChain = (options: FollowerOptions) =>
         for (const block of blocks) logs += block.logs.length;
         meter.add(logs);
         status.blocks_published += blocks.length;
-        status.processed = window.at(-1)?.number ?? status.processed;
+        showProcessed();
       });
 
     /**
@@ -140,6 +156,8 @@ export const followChain = (options: FollowerOptions) =>
           ? { ...checkpoint, window: [], start: oldest.number }
           : { ...checkpoint, window: rewind(window, found.ancestor) };
       yield* lease.save(checkpoint);
+      status.processed = found.ancestor.number;
+      status.processed_hash = found.ancestor.hash;
       status.reorgs++;
       yield* Effect.logWarning(
         `chain ${chainId}: reorg of ${found.removed.length} block(s) above ${found.ancestor.number}`,
@@ -167,13 +185,44 @@ export const followChain = (options: FollowerOptions) =>
         }
       });
 
+    /**
+     * At start, with nothing new to read, the window's tip must still be the chain's block at that
+     * height: a reorg onto a branch no longer than ours while no process followed the chain brings no
+     * new block whose parent hash would reveal it. `unknown` when the node has no block at that height
+     * (a node behind the one we read before, or a shorter chain): the next poll asks again, and a new
+     * block's parent hash settles it, so a lagging node never makes us publish a reorg.
+     */
+    const checkTip = Effect.gen(function* () {
+      const tip = checkpoint.window.at(-1);
+      if (tip === undefined) return "same" as const;
+      const hash = yield* Effect.promise(() => canonicalHash(tip.number));
+      return hash === undefined
+        ? ("unknown" as const)
+        : hash === tip.hash
+          ? ("same" as const)
+          : ("replaced" as const);
+    });
+
     const step = Effect.gen(function* () {
       const head = yield* headNumber;
       status.head = head;
       const from = next();
-      status.mode = from <= checkpoint.historyUntil ? "history" : "live";
+      const phase = from <= checkpoint.historyUntil ? "history" : "live";
+      status.mode = phase === "live" && !verified ? "starting" : phase;
       status.lag = Math.max(0, head - (status.processed ?? from - 1));
-      if (from > head) return false;
+      if (from > head) {
+        if (!verified) {
+          const tip = yield* checkTip;
+          if (tip === "replaced") {
+            yield* handleFork;
+            return true;
+          }
+          if (tip === "unknown") return false;
+        }
+        verified = true;
+        status.mode = phase;
+        return false;
+      }
       if (from <= checkpoint.historyUntil) {
         const to = Math.min(checkpoint.historyUntil, from + options.historyRange - 1);
         yield* apply(yield* fetchHistoryBlocks(client, { chainId, from, to }));
@@ -185,6 +234,7 @@ export const followChain = (options: FollowerOptions) =>
           { concurrency: options.prefetch },
         );
         const present = blocks.filter((block): block is ChainBlock => block !== undefined);
+        // Applying checks the first block's parent against the window: a fork is handled there.
         yield* apply(present);
       }
       status.lag = Math.max(0, head - (status.processed ?? head));

@@ -6,9 +6,15 @@ export interface FollowerStatus {
   head: number | null;
   /** Last block published to CHAIN_EVENTS. */
   processed: number | null;
+  /** Hash of that block. */
+  processed_hash?: string | null;
   /** head - processed. */
   lag: number | null;
-  /** `history` while reading blocks from before the first start in bulk, `live` after. */
+  /**
+   * `starting` until the follower has checked where it resumes against the chain (a reorg while no
+   * process followed it is found then), `history` while reading blocks from before the first start in
+   * bulk, `live` after.
+   */
   mode: "starting" | "history" | "live";
   /** Logs published per second over the last 10 seconds. */
   events_per_second: number;
@@ -24,6 +30,7 @@ export const initialStatus = (chainId: number, name: string): FollowerStatus => 
   name,
   head: null,
   processed: null,
+  processed_hash: null,
   lag: null,
   mode: "starting",
   events_per_second: 0,

@@ -63,6 +63,21 @@ export const makeHealthRoute = Effect.gen(function* () {
       const indexed = yield* Effect.promise(() =>
         Promise.all(probed.map((chain) => index.checkpoint(chain.chain_id))),
       );
+      // A block of the index that ingestion has since replaced (a reorg to the same height): not complete.
+      const replaced = new Set(
+        probed
+          .filter((chain, i) => {
+            const status = ingest.get(chain.chain_id);
+            const at = indexed[i];
+            return (
+              at !== undefined &&
+              status?.processed_hash != null &&
+              at.number === status.processed &&
+              at.hash !== status.processed_hash
+            );
+          })
+          .map((chain) => chain.chain_id),
+      );
       const chains = probed.map((chain, i) => {
         const status = ingest.get(chain.chain_id);
         const indexedBlock = indexed[i]?.number ?? null;
@@ -88,6 +103,7 @@ export const makeHealthRoute = Effect.gen(function* () {
       const indexing = chains.filter(
         (chain) =>
           chain.indexed_block === null ||
+          replaced.has(chain.chain_id) ||
           ("processed_block" in chain &&
             chain.processed_block !== null &&
             chain.indexed_block < chain.processed_block - 1),
