@@ -23,8 +23,8 @@ export type EndpointFamily = typeof EndpointFamily.Type;
  * Protocol designs the service reads: constant-product pools (`v2`), V3-design pools with their
  * NonfungiblePositionManager (`v3`), the V4 singleton (`v4`), Algebra-style pools (`algebra`),
  * Aave V2 and V3 lending pools (`aave_v2`, `aave_v3`), cToken markets under a comptroller
- * (`ctoken`), Comet-design markets (`comet`) and restaking StrategyManagers of the EigenLayer design
- * (`restake`). Forks are more entries of the same kind, told
+ * (`ctoken`), Comet-design markets (`comet`), restaking StrategyManagers of the EigenLayer design
+ * (`restake`) and yield-splitting factories of the Pendle V2 design (`pendle`). Forks are more entries of the same kind, told
  * apart by address and named by `protocol`.
  */
 export const ProtocolKind = Schema.Literal(
@@ -37,6 +37,7 @@ export const ProtocolKind = Schema.Literal(
   "ctoken",
   "comet",
   "restake",
+  "pendle",
 );
 export type ProtocolKind = typeof ProtocolKind.Type;
 
@@ -55,7 +56,8 @@ export class ProtocolConfig extends Schema.Class<ProtocolConfig>("ProtocolConfig
   kind: ProtocolKind,
   /**
    * Factory (v2, v3, algebra), PoolManager (v4), lending pool (aave_v2, aave_v3), comptroller
-   * (ctoken), the market itself (comet) or the StrategyManager (restake).
+   * (ctoken), the market itself (comet), the StrategyManager (restake) or the yield contract factory
+   * (pendle), whose `CreateYieldContract` events list the PT and YT tokens.
    */
   address: AddressString,
   /** Position manager: v3 and algebra NonfungiblePositionManager, v4 PositionManager. */
@@ -70,6 +72,8 @@ export class ProtocolConfig extends Schema.Class<ProtocolConfig>("ProtocolConfig
   fork: Schema.optional(Schema.Boolean),
   /** ctoken: blocks a year on this chain, to turn per-block rates into APYs (none given: no APY shown). */
   blocks_per_year: Schema.optional(Schema.Int.pipe(Schema.positive())),
+  /** pendle: the market factory, whose `CreateNewMarket` events list the markets (LP tokens) of its PTs. */
+  market_factory: Schema.optional(AddressString),
   /** Block the factory was deployed at (informational: history is read from the chain's `start_block`). */
   start_block: Schema.optional(Schema.NonNegativeInt),
 }) {}

@@ -221,23 +221,49 @@ export class Erc4626Position extends Schema.Class<Erc4626Position>("Erc4626Posit
   shares: HexQuantity.annotations({ description: "Beyond the spec: the vault shares held (`balanceOf`)." }),
 }) {}
 
-/** Principal, yield and LP tokens of a yield-splitting protocol. */
+/**
+ * Principal, yield and LP tokens of a yield-splitting protocol (Pendle V2 design). `calculated_balance`
+ * is the token amount in whole tokens and `price_in_usd` the USD price of one whole token.
+ */
 export class YieldSplitPosition extends Schema.Class<YieldSplitPosition>("YieldSplitPosition")({
   type: Schema.Literal("YieldSplit"),
   ...common,
+  protocol: Schema.String.annotations({ description: "Beyond the spec: the registry deployment's name." }),
   token: Address,
   token_type: Schema.Literal("Principal", "Yield", "LP"),
-  balance: HexQuantity,
+  balance: HexQuantity.annotations({ description: "The token held (`balanceOf`)." }),
   token_name: Schema.NullOr(Schema.String),
   token_symbol: Schema.NullOr(Schema.String),
   token_decimals: Schema.Int,
-  market: Schema.NullOr(Address),
-  asset: Address,
+  market: Schema.NullOr(Address).annotations({
+    description: "The market trading the PT (for LP, the market itself); null when the PT has none.",
+  }),
+  asset: Address.annotations({ description: "The SY's asset: what one PT redeems for at expiry." }),
   asset_name: Schema.NullOr(Schema.String),
   asset_symbol: Schema.NullOr(Schema.String),
   asset_decimals: Schema.Int,
-  calculated_balance: Schema.Number,
-  price_in_usd: Schema.optional(Schema.Number),
+  calculated_balance: Schema.Number.annotations({ description: "`balance` in whole tokens." }),
+  price_in_usd: Schema.optional(
+    Schema.Number.annotations({
+      description:
+        "USD price of one whole token: PT = asset price (after expiry) or asset price × exp(−implied rate × time left) before it; YT = asset price − PT price; LP = its share of the market's PT and SY.",
+    }),
+  ),
+  expiry: Schema.Int.annotations({ description: "Beyond the spec: the expiry, unix seconds." }),
+  expired: Schema.Boolean.annotations({
+    description: "Beyond the spec: whether the read's block is at or past expiry.",
+  }),
+  implied_apy: Schema.optional(
+    Schema.Number.annotations({
+      description: "Beyond the spec: the market's implied APY (before expiry, with a market).",
+    }),
+  ),
+  asset_rewards: Schema.optional(
+    Schema.Number.annotations({
+      description:
+        "Beyond the spec, Yield only: interest accrued to the holder and not yet claimed, in whole asset tokens, net of the protocol's fee; counted in `usd_value`.",
+    }),
+  ),
 }) {}
 
 /**

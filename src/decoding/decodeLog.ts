@@ -8,6 +8,7 @@ import { uniswapV2Decoders } from "./decoders/uniswapV2Decoders.js";
 import { uniswapV3Decoders } from "./decoders/uniswapV3Decoders.js";
 import { uniswapV4Decoders } from "./decoders/uniswapV4Decoders.js";
 import { wethDecoders } from "./decoders/wethDecoders.js";
+import { yieldSplitDecoders } from "./decoders/yieldSplitDecoders.js";
 import type { DecodedEvent, LogLike } from "./events/DecodedEvent.js";
 
 const entries: ReadonlyArray<DecoderEntry> = [
@@ -20,6 +21,7 @@ const entries: ReadonlyArray<DecoderEntry> = [
   ...algebraDecoders,
   ...lendingDecoders,
   ...restakeDecoders,
+  ...yieldSplitDecoders,
 ];
 
 /** One lookup per log: most logs on a real chain match nothing, so the miss must be the cheap path. */

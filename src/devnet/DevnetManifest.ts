@@ -123,6 +123,33 @@ export const ManifestRestaking = Schema.Struct({
 });
 export type ManifestRestaking = typeof ManifestRestaking.Type;
 
+/**
+ * The Pendle V2 deployment (docs/devnet.md, "Pendle"): an SY over a devnet ERC-4626 vault, PT and YT
+ * of one expiry the seed's time passes (`past`) and one still ahead (`future`, with its market), and
+ * who holds PT, YT and LP after the seed.
+ */
+export const ManifestPendle = Schema.Struct({
+  protocol: Schema.String,
+  yield_contract_factory: Schema.String,
+  market_factory: Schema.String,
+  gauge_controller: Schema.String,
+  ve_pendle: Schema.String,
+  vault: Schema.String,
+  sy: Schema.String,
+  asset: Schema.String,
+  expiries: Schema.Array(
+    Schema.Struct({
+      purpose: Schema.Literal("past", "future"),
+      expiry: Schema.Number,
+      pt: Schema.String,
+      yt: Schema.String,
+      market: Schema.NullOr(Schema.String),
+    }),
+  ),
+  holders: Schema.Array(Schema.String),
+});
+export type ManifestPendle = typeof ManifestPendle.Type;
+
 /** Everything about one devnet chain. */
 export const ManifestChain = Schema.Struct({
   chain_id: Schema.Number,
@@ -144,6 +171,7 @@ export const ManifestChain = Schema.Struct({
   lending_positions: Schema.optionalWith(Schema.Array(ManifestLendingPosition), { default: () => [] }),
   vaults: Schema.optionalWith(Schema.Array(ManifestVault), { default: () => [] }),
   restaking: Schema.optionalWith(Schema.NullOr(ManifestRestaking), { default: () => null }),
+  pendle: Schema.optionalWith(Schema.NullOr(ManifestPendle), { default: () => null }),
 });
 export type ManifestChain = typeof ManifestChain.Type;
 

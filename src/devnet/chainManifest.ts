@@ -1,5 +1,5 @@
 import type { DevnetChainSpec } from "./chainSpecs.js";
-import type { ManifestChain } from "./DevnetManifest.js";
+import type { ManifestChain, ManifestPendle } from "./DevnetManifest.js";
 import type { DeployedContracts } from "./deployContracts.js";
 import { POSITION_ROLES, roleAddress, type WalletRole } from "./devAccounts.js";
 import type { SeededLending } from "./lending/SeededLending.js";
@@ -22,6 +22,8 @@ export interface SeededChain {
   readonly lending: SeededLending;
   /** ERC-4626 vaults and the restaking stand-ins (docs/devnet.md, "Vaults and restaking"). */
   readonly vaults: SeededVaults;
+  /** The Pendle V2 deployment and its holders (docs/devnet.md, "Pendle"); null where the chain has none. */
+  readonly pendle: ManifestPendle | null;
   readonly headBlock: number;
   readonly headTimestamp: number;
 }
@@ -56,6 +58,7 @@ const walletsRecord = (
   spec: DevnetChainSpec,
   lending: SeededLending,
   vaults: SeededVaults,
+  pendle: ManifestPendle | null,
 ): Record<string, string> => ({
   whale: roleAddress("whale"),
   ...(spec.pagingWallet ? { paging: roleAddress("paging") } : {}),
@@ -77,7 +80,20 @@ const walletsRecord = (
   ...(vaults.restaking === null
     ? {}
     : { restaker: roleAddress("restaker"), restake_operator: roleAddress("restakeOperator") }),
+  ...(pendle === null ? {} : { pendle_holder: roleAddress("pendleHolder") }),
 });
+
+/** Contracts of the Pendle deployment, when the chain has one. */
+const pendleContracts = (pendle: ManifestPendle | null): Record<string, string> =>
+  pendle === null
+    ? {}
+    : {
+        pendle_yield_contract_factory: pendle.yield_contract_factory,
+        pendle_market_factory: pendle.market_factory,
+        pendle_gauge_controller: pendle.gauge_controller,
+        pendle_ve_pendle: pendle.ve_pendle,
+        pendle_sy: pendle.sy,
+      };
 
 /** Contracts of the restaking stand-ins, when the chain has them. */
 const restakingContracts = (vaults: SeededVaults): Record<string, string> =>
@@ -131,8 +147,9 @@ export const chainManifest = (
     ...contractsRecord(seeded.contracts),
     ...seeded.liquidity.contracts,
     ...restakingContracts(seeded.vaults),
+    ...pendleContracts(seeded.pendle),
   },
-  wallets: walletsRecord(seeded.spec, seeded.lending, seeded.vaults),
+  wallets: walletsRecord(seeded.spec, seeded.lending, seeded.vaults, seeded.pendle),
   positions: { v3: seeded.positions.v3.map(String), v4: seeded.positions.v4.map(String) },
   liquidity_positions: seeded.liquidity.positions.map((position) => ({
     kind: position.kind,
@@ -150,4 +167,5 @@ export const chainManifest = (
   lending_positions: [...seeded.lending.positions],
   vaults: [...seeded.vaults.vaults],
   restaking: seeded.vaults.restaking,
+  pendle: seeded.pendle,
 });

@@ -60,6 +60,7 @@ export const ROLE_ACCOUNT_INDEX = {
   vaultHolder: 24,
   restaker: 25,
   restakeOperator: 26,
+  pendleHolder: 27,
 } as const;
 
 export type WalletRole = keyof typeof ROLE_ACCOUNT_INDEX;
@@ -99,10 +100,16 @@ export type LendingRole = (typeof LENDING_ROLES)[number];
 export const VAULT_ROLES = ["vaultHolder", "restaker", "restakeOperator"] as const;
 export type VaultRole = (typeof VAULT_ROLES)[number];
 
+/**
+ * Roles holding the seeded yield-splitting positions (docs/devnet.md, "Pendle"): `pendleHolder` holds PT
+ * and YT of both expiries and LP of the market on ethereum, base and optimism. Funded like the others.
+ */
+export const YIELD_SPLIT_ROLES = ["pendleHolder"] as const;
+
 /** Every account with ether on the devnet: anvil's funded ten, then the position, lending and vault roles the seed funds. */
 export const devnetAccounts = (): readonly DevAccount[] => [
   ...fundedAccounts(),
-  ...[...POSITION_ROLES, ...LENDING_ROLES, ...VAULT_ROLES].map((role) =>
+  ...[...POSITION_ROLES, ...LENDING_ROLES, ...VAULT_ROLES, ...YIELD_SPLIT_ROLES].map((role) =>
     devAccount(ROLE_ACCOUNT_INDEX[role]),
   ),
 ];

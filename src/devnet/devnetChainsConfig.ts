@@ -79,6 +79,17 @@ const protocols = (chain: ManifestChain): ProtocolConfig[] => {
             address: lower(chain.restaking.strategy_manager),
           }),
         ]),
+    // Pendle V2 is on ethereum, base and optimism (docs/devnet.md, "Pendle").
+    ...(chain.pendle === null
+      ? []
+      : [
+          new ProtocolConfig({
+            protocol: chain.pendle.protocol,
+            kind: "pendle",
+            address: lower(chain.pendle.yield_contract_factory),
+            market_factory: lower(chain.pendle.market_factory),
+          }),
+        ]),
   ];
 };
 

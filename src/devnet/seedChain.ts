@@ -12,6 +12,7 @@ import { seedAave } from "./lending/aave/seedAave.js";
 import { accrueCompoundInterest } from "./lending/accrueCompoundInterest.js";
 import { mergeLending } from "./lending/SeededLending.js";
 import { seedCompoundLending } from "./lending/seedCompoundLending.js";
+import { seedPendle } from "./pendle/seedPendle.js";
 import { seedLiquidityPositions } from "./positions/seedLiquidityPositions.js";
 import { HISTORY_HOURS_BEFORE_END, seedHistory } from "./seedHistory.js";
 import { seedPagingTokens } from "./seedPagingTokens.js";
@@ -71,6 +72,9 @@ export const seedChain = async (options: {
     );
     options.progress?.("opening vault and restaking positions");
     const vaults = await seedVaultsAndRestaking(client, contracts, options.compiled);
+    // Before the history: the month it mines passes the `past` expiry and lets the YT holders' interest stand.
+    options.progress?.("opening yield-splitting positions");
+    const pendle = await seedPendle(client, contracts, options.compiled, [roleAddress("pendleHolder")]);
     options.progress?.("mining history");
     await seedHistory(client, contracts, pools, endTimestamp - 600);
     if (spec.pagingWallet) await seedPagingTokens(client, contracts, endTimestamp - 300);
@@ -88,6 +92,7 @@ export const seedChain = async (options: {
       liquidity,
       lending,
       vaults,
+      pendle,
       headBlock: Number(head.number),
       headTimestamp: Number(head.timestamp),
     };

@@ -7,6 +7,7 @@ export const SEED_STEPS = [
   "opening liquidity positions",
   "opening lending positions",
   "opening vault and restaking positions",
+  "opening yield-splitting positions",
   "mining history",
   "done",
 ] as const;
@@ -22,6 +23,7 @@ const SHORT: Record<SeedStep, string> = {
   "opening liquidity positions": "liquidity",
   "opening lending positions": "lending",
   "opening vault and restaking positions": "vaults",
+  "opening yield-splitting positions": "pendle",
   "mining history": "history",
   done: "done",
 };

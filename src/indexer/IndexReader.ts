@@ -13,6 +13,7 @@ import type {
   TouchedToken,
   VaultProbe,
   WalletNft,
+  YieldSplitToken,
 } from "./IndexRecords.js";
 import {
   blockTimeKey,
@@ -29,6 +30,8 @@ import {
   vaultProbeKey,
   walletNftPrefix,
   walletTokenPrefix,
+  yieldSplitMarketKey,
+  yieldSplitTokenKey,
 } from "./indexKeys.js";
 
 export interface WalletToken extends TouchedToken {
@@ -193,6 +196,28 @@ export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
         >,
       cache?.vaults,
     ),
+
+  /** Yield-splitting tokens (PT, YT, market) of registry factories, by address; undefined where a token is not one. */
+  yieldSplitTokens: (
+    chainId: number,
+    tokens: ReadonlyArray<string>,
+  ): Promise<ReadonlyArray<YieldSplitToken | undefined>> =>
+    tokens.length === 0
+      ? Promise.resolve([])
+      : (db.getMany(tokens.map((token) => yieldSplitTokenKey(chainId, token))) as Promise<
+          ReadonlyArray<YieldSplitToken | undefined>
+        >),
+
+  /** The first market of each principal token; undefined where a PT has none. */
+  yieldSplitMarkets: (
+    chainId: number,
+    pts: ReadonlyArray<string>,
+  ): Promise<ReadonlyArray<string | undefined>> =>
+    pts.length === 0
+      ? Promise.resolve([])
+      : (db.getMany(pts.map((pt) => yieldSplitMarketKey(chainId, pt))) as Promise<
+          ReadonlyArray<string | undefined>
+        >),
 
   /** Restaking deposits the wallet made into registry StrategyManagers, ascending by chain, manager and strategy. */
   restakeDeposits: async (wallet: string): Promise<ReadonlyArray<WalletRestakeDeposit>> => {

@@ -96,3 +96,22 @@ export interface RestakeDeposit {
   readonly token: string;
   readonly block: number;
 }
+
+/**
+ * A principal token, yield token or market (LP token) of a registry yield contract factory of the
+ * Pendle V2 design (`idx!ys!`), from the factory's `CreateYieldContract` and its market factory's
+ * `CreateNewMarket`, with the SY's asset read once (`assetInfo()`). Every token of one expiry carries
+ * the same SY, PT, YT, expiry and asset.
+ */
+export interface YieldSplitToken {
+  readonly role: "pt" | "yt" | "lp";
+  /** The registry yield contract factory. */
+  readonly factory: string;
+  readonly sy: string;
+  readonly pt: string;
+  readonly yt: string;
+  /** Unix seconds. */
+  readonly expiry: number;
+  /** The SY's `assetInfo()` asset: what one PT redeems for at expiry. */
+  readonly asset: string;
+}

@@ -17,6 +17,7 @@ import { planLendingViews, type ReadUnderlying } from "./planLendingViews.js";
 import { planPositionNfts } from "./planPositionNfts.js";
 import { planRestakeViews } from "./planRestakeViews.js";
 import { type ProbeVaults, planVaultProbes } from "./planVaultProbes.js";
+import { planYieldSplitViews } from "./planYieldSplitViews.js";
 
 /** One write of a LevelDB batch. */
 export type Operation =
@@ -35,12 +36,12 @@ export interface IndexCheckpoint {
  * tokens each wallet touched (first block kept), pools of configured factories
  * and the tokens they pair, position NFTs each wallet holds and where each was
  * minted, lending tokens and wallets' parts in lending markets, restaking
- * deposits, block time both ways, and metadata and an ERC-4626 probe for tokens
+ * deposits, yield-splitting tokens (PT, YT, market) of registry factories, block time both ways, and metadata and an ERC-4626 probe for tokens
  * seen for the first time (read through `reads`, one multicall each per block).
  * Native touches are not indexed: the native balance is read on every request,
  * and history blocks (logs only) could not rebuild them.
  */
-/** What indexing reads from the chain itself: metadata of new tokens, underlying of new cTokens, vault probes. */
+/** What indexing reads from the chain itself: metadata of new tokens, assets of new cTokens, Comets and SYs, vault probes. */
 export interface BlockReads {
   readonly metadata: (tokens: ReadonlyArray<string>) => Promise<ReadonlyArray<TokenMetadata>>;
   readonly underlying: ReadUnderlying;
@@ -119,6 +120,7 @@ export const planBlock = async (
     await planPositionNfts(db, chain, block.number, events),
     await planLendingViews(db, chain, block.number, events, reads.underlying),
     await planRestakeViews(db, chain, block.number, events),
+    await planYieldSplitViews(db, chain, events, reads.underlying),
     await planVaultProbes(db, block.chain_id, fungible, reads.vaults),
   ]) {
     ops.push(...views.ops);

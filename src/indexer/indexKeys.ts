@@ -56,6 +56,12 @@ export const restakeDepositKey = (staker: string, chainId: number, manager: stri
   `${PREFIX}rs!${staker}!${pad(chainId)}!${manager}!${strategy}`;
 export const restakeDepositPrefix = (staker: string) => `${PREFIX}rs!${staker}!`;
 
+/** A yield-splitting token (PT, YT or market): `idx!ys!<chain>!<token>` -> YieldSplitToken. */
+export const yieldSplitTokenKey = (chainId: number, token: string) => `${PREFIX}ys!${pad(chainId)}!${token}`;
+
+/** The first market (LP token) of a principal token: `idx!ym!<chain>!<pt>` -> market address. */
+export const yieldSplitMarketKey = (chainId: number, pt: string) => `${PREFIX}ym!${pad(chainId)}!${pt}`;
+
 /** Token metadata: `idx!tm!<chain>!<token>` -> TokenMetadata. */
 export const tokenMetadataKey = (chainId: number, token: string) => `${PREFIX}tm!${pad(chainId)}!${token}`;
 

@@ -2,15 +2,23 @@ import type { PublicClient } from "viem";
 import { aggregate3 } from "../chains/multicall3.js";
 import { addressWord, rawCall } from "../chains/rawCalls.js";
 
-/** A lending contract whose asset the index needs: a cToken's underlying or a Comet's base token. */
+/** A contract whose asset the index needs: a cToken's underlying, a Comet's base token, an SY's asset. */
 export interface AssetOf {
   readonly contract: string;
-  readonly kind: "ctoken" | "comet";
+  readonly kind: "ctoken" | "comet" | "sy";
 }
 
+/** The call that answers each kind's asset, and the word of the answer that holds it. */
+const ASSET_CALLS = {
+  ctoken: { signature: "underlying()", word: 0 },
+  comet: { signature: "baseToken()", word: 0 },
+  // `assetInfo()` answers (assetType, assetAddress, assetDecimals).
+  sy: { signature: "assetInfo()", word: 1 },
+} as const;
+
 /**
- * Each contract's asset in one multicall: a cToken's `underlying()`, a Comet's `baseToken()`;
- * null where the call reverts or answers nothing, which is how a native-currency cToken market
+ * Each contract's asset in one multicall: a cToken's `underlying()`, a Comet's `baseToken()`, a
+ * Pendle SY's `assetInfo()` asset; null where the call reverts or answers nothing, which is how a native-currency cToken market
  * (cETH, vBNB) answers.
  */
 export const readUnderlying = async (
@@ -20,9 +28,7 @@ export const readUnderlying = async (
   if (contracts.length === 0) return [];
   const results = await aggregate3(
     client,
-    contracts.map(({ contract, kind }) =>
-      rawCall(contract, kind === "ctoken" ? "underlying()" : "baseToken()"),
-    ),
+    contracts.map(({ contract, kind }) => rawCall(contract, ASSET_CALLS[kind].signature)),
   );
-  return contracts.map((_, i) => addressWord(results[i], 0) ?? null);
+  return contracts.map(({ kind }, i) => addressWord(results[i], ASSET_CALLS[kind].word) ?? null);
 };

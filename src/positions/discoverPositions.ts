@@ -6,6 +6,7 @@ import type { PositionManager } from "../indexer/positionNftEvents.js";
 import { discoverLending, type LendingCandidates } from "./lending/discoverLending.js";
 import { discoverRestaking, type HeldStrategy } from "./restaking/discoverRestaking.js";
 import { discoverVaults, type HeldVault } from "./vaults/discoverVaults.js";
+import { discoverYieldSplit, type HeldYieldToken } from "./yieldSplit/discoverYieldSplit.js";
 
 /** A position NFT the wallet holds, with its manager and pool as the index knows them. */
 export interface HeldNft {
@@ -25,13 +26,16 @@ export interface Candidates {
   /** ERC-4626 vaults among the tokens the wallet touched. */
   readonly vaults: ReadonlyArray<HeldVault>;
   readonly restaking: ReadonlyArray<HeldStrategy>;
+  /** PT, YT and market LP tokens of registry yield-splitting factories among the tokens the wallet touched. */
+  readonly yieldSplit: ReadonlyArray<HeldYieldToken>;
 }
 
 /**
  * Finds where a wallet may hold positions on a chain, from the index only: LP tokens of known
  * V2 factories among the tokens it touched, the registry position NFTs it holds with the pool
  * each was minted in, its lending markets (discoverLending), the ERC-4626 vaults among its tokens
- * (discoverVaults) and its restaking strategies (discoverRestaking). NFTs minted before the
+ * (discoverVaults), its restaking strategies (discoverRestaking) and its yield-splitting tokens
+ * (discoverYieldSplit). NFTs minted before the
  * index's history (pool unknown) are left out.
  */
 export const discoverPositions = async (
@@ -69,13 +73,18 @@ export const discoverPositions = async (
     wallet,
     touched.map((t) => t.token),
   );
-  const [vaults, restaking] = await Promise.all([
+  const [vaults, restaking, yieldSplit] = await Promise.all([
     discoverVaults(
       index,
       chain.chain_id,
       touched.map((t) => t.token),
     ),
     discoverRestaking(index, chain, wallet),
+    discoverYieldSplit(
+      index,
+      chain,
+      touched.map((t) => t.token),
+    ),
   ]);
-  return { lpPools, nfts, lending, vaults, restaking };
+  return { lpPools, nfts, lending, vaults, restaking, yieldSplit };
 };

@@ -21,6 +21,7 @@ import { planErc4626 } from "./types/erc4626Vaults.js";
 import { planConcentratedNfts } from "./types/nftConcentrated.js";
 import { planV4Nfts } from "./types/nftV4.js";
 import { planRestakeStrategies } from "./types/restakeStrategies.js";
+import { planYieldSplit } from "./types/yieldSplitTokens.js";
 
 export interface ReadPositionsParameters {
   readonly chain: ChainConfig;
@@ -90,6 +91,7 @@ export const readChainPositions = async (
     planCometMarkets(wallet, lending.comets, lensCode),
     planErc4626(wallet, candidates.vaults, vaultCode),
     planRestakeStrategies(wallet, candidates.restaking, restakeCode),
+    planYieldSplit(wallet, candidates.yieldSplit),
   ];
   const calls = plans.flatMap((plan) => plan.calls);
   if (calls.length === 0) return [];

@@ -35,4 +35,6 @@ export const EVENT_TOPICS = {
   cometSupplyCollateral: toEventSelector("SupplyCollateral(address,address,address,uint256)"),
   cometWithdrawCollateral: toEventSelector("WithdrawCollateral(address,address,address,uint256)"),
   restakeDeposit: toEventSelector("Deposit(address,address,address,uint256)"),
+  pendleCreateYieldContract: toEventSelector("CreateYieldContract(address,uint256,address,address)"),
+  pendleCreateNewMarket: toEventSelector("CreateNewMarket(address,address,int256,int256,uint256)"),
 } as const;

@@ -5,6 +5,7 @@ import type { TokenEvent } from "./TokenEvent.js";
 import type { UniswapV2Event } from "./UniswapV2Event.js";
 import type { UniswapV3Event } from "./UniswapV3Event.js";
 import type { UniswapV4Event } from "./UniswapV4Event.js";
+import type { YieldSplitEvent } from "./YieldSplitEvent.js";
 
 /**
  * Every event the library decodes, tagged by `kind` (`<family>.<event>`). Addresses are lower case,
@@ -17,7 +18,8 @@ export type DecodedEvent =
   | UniswapV4Event
   | AlgebraEvent
   | LendingEvent
-  | RestakeEvent;
+  | RestakeEvent
+  | YieldSplitEvent;
 
 /** The `kind` tags, e.g. `"erc20.transfer"`, `"v3.swap"`. */
 export type DecodedEventKind = DecodedEvent["kind"];

@@ -133,9 +133,17 @@ describe("devnet", () => {
       "CompoundV2",
       "CompoundV3",
       "EigenLayer",
+      "PendleV2",
     ]);
     // The restaking stand-ins are on ethereum only.
     expect(decoded.chains[1]!.protocols.some((p) => p.kind === "restake")).toBe(false);
+    // Pendle is on ethereum, base and optimism, not on ink.
+    expect(decoded.chains.map((c) => c.protocols.some((p) => p.kind === "pendle"))).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
 
   it("behavior: the whale holds every kind of asset on every chain, read through Multicall3", async () => {
