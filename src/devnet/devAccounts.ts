@@ -60,6 +60,7 @@ export const ROLE_ACCOUNT_INDEX = {
   vaultHolder: 24,
   restaker: 25,
   restakeOperator: 26,
+  everyType: 27,
 } as const;
 
 export type WalletRole = keyof typeof ROLE_ACCOUNT_INDEX;
@@ -99,10 +100,16 @@ export type LendingRole = (typeof LENDING_ROLES)[number];
 export const VAULT_ROLES = ["vaultHolder", "restaker", "restakeOperator"] as const;
 export type VaultRole = (typeof VAULT_ROLES)[number];
 
+/**
+ * The role holding one position of every type the devnet deploys, on each chain with liquidity positions
+ * (docs/devnet.md, "Every position type"). Funded and impersonated like {@link POSITION_ROLES}.
+ */
+export const EVERY_TYPE_ROLE = "everyType" as const;
+
 /** Every account with ether on the devnet: anvil's funded ten, then the position, lending and vault roles the seed funds. */
 export const devnetAccounts = (): readonly DevAccount[] => [
   ...fundedAccounts(),
-  ...[...POSITION_ROLES, ...LENDING_ROLES, ...VAULT_ROLES].map((role) =>
+  ...[...POSITION_ROLES, ...LENDING_ROLES, ...VAULT_ROLES, EVERY_TYPE_ROLE].map((role) =>
     devAccount(ROLE_ACCOUNT_INDEX[role]),
   ),
 ];

@@ -8,6 +8,7 @@ import type { CompiledContracts } from "./compileContracts.js";
 import { approveAllAmms, createMarkets } from "./createMarkets.js";
 import { deployContracts } from "./deployContracts.js";
 import { roleAddress } from "./devAccounts.js";
+import { seedEveryType, withEveryTypeHolder } from "./everyType/seedEveryType.js";
 import { seedAave } from "./lending/aave/seedAave.js";
 import { accrueCompoundInterest } from "./lending/accrueCompoundInterest.js";
 import { mergeLending } from "./lending/SeededLending.js";
@@ -62,15 +63,32 @@ export const seedChain = async (options: {
     options.progress?.("funding wallets");
     const positions = await seedWallets(client, contracts, pools);
     options.progress?.("opening liquidity positions");
-    const liquidity = await seedLiquidityPositions(client, spec, contracts, options.compiled, pools);
+    const seededLiquidity = await seedLiquidityPositions(client, spec, contracts, options.compiled, pools);
     options.progress?.("opening lending positions");
     // Every lending seed adds its markets and positions here, before the history, so interest accrues.
-    const lending = mergeLending(
-      await seedAave(client, spec, contracts),
-      await seedCompoundLending(client, spec, contracts, options.compiled),
-    );
+    const aave = await seedAave(client, spec, contracts);
+    const compound = await seedCompoundLending(client, spec, contracts, options.compiled);
     options.progress?.("opening vault and restaking positions");
-    const vaults = await seedVaultsAndRestaking(client, contracts, options.compiled);
+    const seededVaults = await seedVaultsAndRestaking(client, contracts, options.compiled);
+    options.progress?.("opening every position type for one wallet");
+    const started = performance.now();
+    const everyType = await seedEveryType({
+      client,
+      spec,
+      contracts,
+      pools,
+      liquidity: seededLiquidity,
+      aave,
+      compound,
+      vaults: seededVaults,
+    });
+    log(`${spec.name}: every position type for one wallet in ${Math.round(performance.now() - started)} ms`);
+    const liquidity = {
+      ...seededLiquidity,
+      positions: [...seededLiquidity.positions, ...everyType.liquidity],
+    };
+    const lending = mergeLending(aave, compound, { markets: [], positions: everyType.lending });
+    const vaults = withEveryTypeHolder(seededVaults, everyType);
     options.progress?.("mining history");
     await seedHistory(client, contracts, pools, endTimestamp - 600);
     if (spec.pagingWallet) await seedPagingTokens(client, contracts, endTimestamp - 300);

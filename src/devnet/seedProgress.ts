@@ -7,6 +7,7 @@ export const SEED_STEPS = [
   "opening liquidity positions",
   "opening lending positions",
   "opening vault and restaking positions",
+  "opening every position type for one wallet",
   "mining history",
   "done",
 ] as const;
@@ -22,6 +23,7 @@ const SHORT: Record<SeedStep, string> = {
   "opening liquidity positions": "liquidity",
   "opening lending positions": "lending",
   "opening vault and restaking positions": "vaults",
+  "opening every position type for one wallet": "every type",
   "mining history": "history",
   done: "done",
 };

@@ -26,11 +26,11 @@ describe("devnet seed progress", () => {
     time.advance(500);
     progress.finish();
     expect(lines).toEqual([
-      "devnet ethereum [1/9] starting node (0s)",
-      "devnet ethereum [2/9] deploying protocols (4s)",
-      "devnet base [3/9] creating markets (12s)",
-      "devnet ethereum [9/9] done (12s)",
-      "devnet base [9/9] done (12s)",
+      "devnet ethereum [1/10] starting node (0s)",
+      "devnet ethereum [2/10] deploying protocols (4s)",
+      "devnet base [3/10] creating markets (12s)",
+      "devnet ethereum [10/10] done (12s)",
+      "devnet base [10/10] done (12s)",
       "devnet seeded 2 chains in 13s",
     ]);
   });
