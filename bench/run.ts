@@ -1,4 +1,5 @@
 import { balancesBench } from "./balancesBench.js";
+import { everyTypeBench } from "./everyTypeBench.js";
 import { gatewayBench } from "./gatewayBench.js";
 import { ingestBench } from "./ingestBench.js";
 import { joiningWorkerBench } from "./joiningWorkerBench.js";
@@ -21,6 +22,7 @@ const all = {
   positions: positionsBench,
   lending: lendingBench,
   vaults: vaultsBench,
+  "every-type": everyTypeBench,
   ingest: ingestBench,
   webhooks: webhooksBench,
   soak: soakBench,

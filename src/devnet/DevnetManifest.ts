@@ -48,6 +48,7 @@ export const ManifestLiquidityPosition = Schema.Struct({
     "transferred",
     "burned",
     "algebra",
+    "every_type",
   ),
 });
 export type ManifestLiquidityPosition = typeof ManifestLiquidityPosition.Type;
@@ -89,7 +90,7 @@ export const ManifestLendingPosition = Schema.Struct({
   market: Schema.String,
   asset: Schema.String,
   side: Schema.Literal("supply", "debt", "collateral"),
-  purpose: Schema.Literal("supplier", "borrower", "every_market", "debt_only", "liquidated"),
+  purpose: Schema.Literal("supplier", "borrower", "every_market", "debt_only", "liquidated", "every_type"),
 });
 export type ManifestLendingPosition = typeof ManifestLendingPosition.Type;
 

@@ -1,7 +1,8 @@
 import type { DevnetChainSpec } from "./chainSpecs.js";
 import type { ManifestChain, ManifestPendle } from "./DevnetManifest.js";
 import type { DeployedContracts } from "./deployContracts.js";
-import { POSITION_ROLES, roleAddress, type WalletRole } from "./devAccounts.js";
+import { EVERY_TYPE_ROLE, POSITION_ROLES, roleAddress, type WalletRole } from "./devAccounts.js";
+import { holdsEveryType } from "./everyType/seedEveryType.js";
 import type { SeededLending } from "./lending/SeededLending.js";
 import type { SeededLiquidity } from "./positions/SeededLiquidityPosition.js";
 import type { SeededPool } from "./SeededPool.js";
@@ -77,6 +78,7 @@ const walletsRecord = (
   // Every wallet holding a lending position, whichever seed opened it.
   ...Object.fromEntries(lending.positions.map((position) => [position.wallet, position.owner])),
   ...(vaults.vaults.length > 0 ? { vault_holder: roleAddress("vaultHolder") } : {}),
+  ...(holdsEveryType(spec) ? { every_type: roleAddress(EVERY_TYPE_ROLE) } : {}),
   ...(vaults.restaking === null
     ? {}
     : { restaker: roleAddress("restaker"), restake_operator: roleAddress("restakeOperator") }),

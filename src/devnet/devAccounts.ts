@@ -61,6 +61,7 @@ export const ROLE_ACCOUNT_INDEX = {
   restaker: 25,
   restakeOperator: 26,
   pendleHolder: 27,
+  everyType: 28,
 } as const;
 
 export type WalletRole = keyof typeof ROLE_ACCOUNT_INDEX;
@@ -106,11 +107,17 @@ export type VaultRole = (typeof VAULT_ROLES)[number];
  */
 export const YIELD_SPLIT_ROLES = ["pendleHolder"] as const;
 
+/**
+ * The role holding one position of every type the devnet deploys, on each chain with liquidity positions
+ * (docs/devnet.md, "Every position type"). Funded and impersonated like {@link POSITION_ROLES}.
+ */
+export const EVERY_TYPE_ROLE = "everyType" as const;
+
 /** Every account with ether on the devnet: anvil's funded ten, then the position, lending and vault roles the seed funds. */
 export const devnetAccounts = (): readonly DevAccount[] => [
   ...fundedAccounts(),
-  ...[...POSITION_ROLES, ...LENDING_ROLES, ...VAULT_ROLES, ...YIELD_SPLIT_ROLES].map((role) =>
-    devAccount(ROLE_ACCOUNT_INDEX[role]),
+  ...[...POSITION_ROLES, ...LENDING_ROLES, ...VAULT_ROLES, ...YIELD_SPLIT_ROLES, EVERY_TYPE_ROLE].map(
+    (role) => devAccount(ROLE_ACCOUNT_INDEX[role]),
   ),
 ];
 

@@ -8,6 +8,7 @@ import type { CompiledContracts } from "./compileContracts.js";
 import { approveAllAmms, createMarkets } from "./createMarkets.js";
 import { deployContracts } from "./deployContracts.js";
 import { roleAddress } from "./devAccounts.js";
+import { seedEveryType, withEveryTypeHolder } from "./everyType/seedEveryType.js";
 import { seedAave } from "./lending/aave/seedAave.js";
 import { accrueCompoundInterest } from "./lending/accrueCompoundInterest.js";
 import { mergeLending } from "./lending/SeededLending.js";
@@ -63,18 +64,36 @@ export const seedChain = async (options: {
     options.progress?.("funding wallets");
     const positions = await seedWallets(client, contracts, pools);
     options.progress?.("opening liquidity positions");
-    const liquidity = await seedLiquidityPositions(client, spec, contracts, options.compiled, pools);
+    const seededLiquidity = await seedLiquidityPositions(client, spec, contracts, options.compiled, pools);
     options.progress?.("opening lending positions");
     // Every lending seed adds its markets and positions here, before the history, so interest accrues.
-    const lending = mergeLending(
-      await seedAave(client, spec, contracts),
-      await seedCompoundLending(client, spec, contracts, options.compiled),
-    );
+    const aave = await seedAave(client, spec, contracts);
+    const compound = await seedCompoundLending(client, spec, contracts, options.compiled);
     options.progress?.("opening vault and restaking positions");
-    const vaults = await seedVaultsAndRestaking(client, contracts, options.compiled);
+    const seededVaults = await seedVaultsAndRestaking(client, contracts, options.compiled);
     // Before the history: the month it mines passes the `past` expiry and lets the YT holders' interest stand.
     options.progress?.("opening yield-splitting positions");
-    const pendle = await seedPendle(client, contracts, options.compiled, [roleAddress("pendleHolder")]);
+    const pendle = await seedPendle(client, contracts, options.compiled, [
+      roleAddress("pendleHolder"),
+      roleAddress("everyType"),
+    ]);
+    options.progress?.("opening every position type for one wallet");
+    const everyType = await seedEveryType({
+      client,
+      spec,
+      contracts,
+      pools,
+      liquidity: seededLiquidity,
+      aave,
+      compound,
+      vaults: seededVaults,
+    });
+    const liquidity = {
+      ...seededLiquidity,
+      positions: [...seededLiquidity.positions, ...everyType.liquidity],
+    };
+    const lending = mergeLending(aave, compound, { markets: [], positions: everyType.lending });
+    const vaults = withEveryTypeHolder(seededVaults, everyType);
     options.progress?.("mining history");
     await seedHistory(client, contracts, pools, endTimestamp - 600);
     if (spec.pagingWallet) await seedPagingTokens(client, contracts, endTimestamp - 300);

@@ -8,6 +8,7 @@ export const SEED_STEPS = [
   "opening lending positions",
   "opening vault and restaking positions",
   "opening yield-splitting positions",
+  "opening every position type for one wallet",
   "mining history",
   "done",
 ] as const;
@@ -24,6 +25,7 @@ const SHORT: Record<SeedStep, string> = {
   "opening lending positions": "lending",
   "opening vault and restaking positions": "vaults",
   "opening yield-splitting positions": "pendle",
+  "opening every position type for one wallet": "every type",
   "mining history": "history",
   done: "done",
 };

@@ -101,9 +101,10 @@ const removeStaleSeeds = async (): Promise<void> => {
  * Seeds the shared devnet once, whichever process gets here first; the others wait for it. A seed counts
  * only when `readSeed` accepts it (current seed version, every state dump present), so a half-written one
  * is made again rather than half-used. The integration tests' global setup calls it before any test file
- * starts (test/support/devnetSeedSetup.ts), so no file's hook timeout has to cover the seeding.
+ * starts (test/support/devnetSeedSetup.ts), so no file's hook timeout has to cover the seeding. `log`
+ * gets the seed's progress lines (the seed step timings, for measuring a change to the seed).
  */
-export const ensureSeed = async (): Promise<void> => {
+export const ensureSeed = async (log?: (line: string) => void): Promise<void> => {
   const seeded = async () => (await readSeed(devnetPaths(SEED_DIR))) !== undefined;
   for (;;) {
     if (await seeded()) return;
@@ -120,7 +121,7 @@ export const ensureSeed = async (): Promise<void> => {
       if (!(await seeded())) {
         await removeStaleSeeds();
         await rm(SEED_DIR, { recursive: true, force: true });
-        await (await startDevnet({ dataDir: SEED_DIR })).stop();
+        await (await startDevnet({ dataDir: SEED_DIR, ...(log === undefined ? {} : { log }) })).stop();
       }
     } finally {
       await rm(LOCK_DIR, { recursive: true, force: true });

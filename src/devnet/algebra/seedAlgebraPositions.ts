@@ -2,10 +2,10 @@ import { type Address, parseEventLogs, zeroAddress } from "viem";
 import { approveMax, FAR_DEADLINE } from "../ammActions.js";
 import { type ChainClient, execute, send } from "../ChainClient.js";
 import type { DeployedContracts } from "../deployContracts.js";
-import { roleAddress } from "../devAccounts.js";
+import { roleAddress, type WalletRole } from "../devAccounts.js";
 import { fullRangeTicks, sortPair, sqrtPriceX96FromAmounts } from "../poolMath.js";
 import { inPoolOrder, rangeAround } from "../positions/positionMath.js";
-import type { SeededLiquidityPosition } from "../positions/SeededLiquidityPosition.js";
+import type { LiquidityPurpose, SeededLiquidityPosition } from "../positions/SeededLiquidityPosition.js";
 import { units } from "../tokenSpecs.js";
 import {
   algebraFactoryAbi,
@@ -14,6 +14,67 @@ import {
   algebraSwapRouterAbi,
 } from "./algebraAbis.js";
 import { type AlgebraDeployment, deployAlgebra } from "./deployAlgebra.js";
+
+/**
+ * Mints an Algebra position of 2 WETH and 6,000 USDC (at most) in the WETH/USDC `pool` over `range`, owned
+ * through `positionManager`, owned by `holder` and paid by `payer` (which must have approved it).
+ */
+export const mintAlgebraPosition = async (
+  client: ChainClient,
+  contracts: DeployedContracts,
+  positionManager: Address,
+  p: {
+    readonly pool: Address;
+    readonly range: { readonly tickLower: number; readonly tickUpper: number };
+    readonly payer: Address;
+    readonly holder: WalletRole;
+    readonly purpose: LiquidityPurpose;
+  },
+): Promise<SeededLiquidityPosition> => {
+  const { WETH: weth, USDC: usdc } = contracts.tokens;
+  const [token0, token1] = sortPair({ address: weth }, { address: usdc }).map((side) => side.address) as [
+    Address,
+    Address,
+  ];
+  const { amount0, amount1 } = inPoolOrder(token0, weth, units(2, 18), units(6_000, 6));
+  const recipient = roleAddress(p.holder);
+  const receipt = await execute(client, {
+    from: p.payer,
+    address: positionManager,
+    abi: algebraPositionManagerAbi,
+    functionName: "mint",
+    args: [
+      {
+        token0,
+        token1,
+        deployer: zeroAddress,
+        ...p.range,
+        amount0Desired: amount0,
+        amount1Desired: amount1,
+        amount0Min: 0n,
+        amount1Min: 0n,
+        recipient,
+        deadline: FAR_DEADLINE,
+      },
+    ],
+  });
+  const [event] = parseEventLogs({
+    abi: algebraPositionManagerAbi,
+    eventName: "IncreaseLiquidity",
+    logs: receipt.logs,
+  });
+  if (event === undefined) throw new Error("Algebra mint emitted no IncreaseLiquidity");
+  return {
+    kind: "algebra",
+    protocol: "AlgebraIntegral",
+    wallet: p.holder,
+    tokenId: event.args.tokenId,
+    pool: p.pool,
+    positionManager,
+    ...p.range,
+    purpose: p.purpose,
+  };
+};
 
 /**
  * Deploys Algebra Integral and opens its positions: a WETH/USDC pool created through the position manager
@@ -59,45 +120,16 @@ export const seedAlgebraPositions = async (
   }
 
   const positions: SeededLiquidityPosition[] = [];
-  for (const range of [rangeAround(tick, spacing, -1200, 1200), fullRangeTicks(spacing)]) {
-    const receipt = await execute(client, {
-      from: owner,
-      address: positionManager,
-      abi: algebraPositionManagerAbi,
-      functionName: "mint",
-      args: [
-        {
-          token0,
-          token1,
-          deployer: zeroAddress,
-          ...range,
-          ...(({ amount0, amount1 }) => ({ amount0Desired: amount0, amount1Desired: amount1 }))(
-            inPoolOrder(token0, weth, units(2, 18), units(6_000, 6)),
-          ),
-          amount0Min: 0n,
-          amount1Min: 0n,
-          recipient: owner,
-          deadline: FAR_DEADLINE,
-        },
-      ],
-    });
-    const [event] = parseEventLogs({
-      abi: algebraPositionManagerAbi,
-      eventName: "IncreaseLiquidity",
-      logs: receipt.logs,
-    });
-    if (event === undefined) throw new Error("Algebra mint emitted no IncreaseLiquidity");
-    positions.push({
-      kind: "algebra",
-      protocol: "AlgebraIntegral",
-      wallet: "liquidity",
-      tokenId: event.args.tokenId,
-      pool,
-      positionManager,
-      ...range,
-      purpose: "algebra",
-    });
-  }
+  for (const range of [rangeAround(tick, spacing, -1200, 1200), fullRangeTicks(spacing)])
+    positions.push(
+      await mintAlgebraPosition(client, contracts, positionManager, {
+        pool,
+        range,
+        payer: owner,
+        holder: "liquidity",
+        purpose: "algebra",
+      }),
+    );
 
   const swap = (tokenIn: Address, tokenOut: Address, amountIn: bigint) =>
     send(client, {

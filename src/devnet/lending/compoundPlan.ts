@@ -2,13 +2,14 @@ import type { ManifestLendingPosition } from "../DevnetManifest.js";
 import type { WalletRole } from "../devAccounts.js";
 import { type LendingSymbol, openingPriceUsd } from "./openingPrices.js";
 
-/** The wallets of the cToken and Comet markets: the shared `lendingAll` and the four `compound*` roles. */
+/** The wallets of the cToken and Comet markets: the shared `lendingAll`, the four `compound*` roles and `everyType`. */
 export type CompoundRole =
   | "lendingAll"
   | "compoundSupplier"
   | "compoundBorrower"
   | "compoundDebtOnly"
-  | "compoundLiquidated";
+  | "compoundLiquidated"
+  | "everyType";
 
 /** What one wallet does in one market: supply (cToken mint, Comet base supply or collateral), then borrow. */
 export interface WalletPlan {

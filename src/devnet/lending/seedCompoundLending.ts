@@ -5,12 +5,12 @@ import type { CompiledContracts } from "../compileContracts.js";
 import type { DeployedContracts } from "../deployContracts.js";
 import { roleAddress } from "../devAccounts.js";
 import { COMET_PLAN } from "./comet/cometPlan.js";
-import { deployComet } from "./comet/deployComet.js";
+import { type CometDeployment, deployComet } from "./comet/deployComet.js";
 import { seedCometPositions } from "./comet/seedCometPositions.js";
 import { cometMarket, ctokenMarket } from "./compoundManifest.js";
 import { fundCompoundWallets } from "./compoundWallets.js";
 import { CTOKEN_PLAN } from "./ctoken/ctokenPlan.js";
-import { type CTokenBrand, deployCTokenMarket } from "./ctoken/deployCTokenMarket.js";
+import { type CTokenBrand, type CTokenDeployment, deployCTokenMarket } from "./ctoken/deployCTokenMarket.js";
 import { seedCTokenPositions } from "./ctoken/seedCTokenPositions.js";
 import type { LendingSymbol } from "./openingPrices.js";
 import { NO_LENDING, type SeededLending } from "./SeededLending.js";
@@ -32,6 +32,15 @@ const CTOKEN_BRAND_BY_CHAIN: Readonly<Record<number, CTokenBrand>> = {
   10: CTOKEN_FORK,
 };
 
+/** The chain's cToken and Comet markets in manifest shape, and their deployments (null on a chain without them). */
+export interface SeededCompound extends SeededLending {
+  readonly deployments: {
+    readonly ctoken: CTokenDeployment;
+    readonly comet: CometDeployment;
+    readonly tokens: Readonly<Record<LendingSymbol, Address>>;
+  } | null;
+}
+
 /**
  * Deploys a cToken market (the original on ethereum, the fork on base and optimism) and a Comet market on
  * the chains that hold lending positions, and opens the wallets' positions in them, liquidation included.
@@ -42,9 +51,9 @@ export const seedCompoundLending = async (
   spec: DevnetChainSpec,
   contracts: DeployedContracts,
   compiled: CompiledContracts,
-): Promise<SeededLending> => {
+): Promise<SeededCompound> => {
   const brand = CTOKEN_BRAND_BY_CHAIN[spec.chainId];
-  if (brand === undefined) return NO_LENDING;
+  if (brand === undefined) return { ...NO_LENDING, deployments: null };
   const deployer = roleAddress("deployer");
   const tokens: Record<LendingSymbol, Address> = {
     WETH: contracts.tokens.WETH,
@@ -63,6 +72,7 @@ export const seedCompoundLending = async (
     const cometPositions = await seedCometPositions(batch, comet, tokens);
     await batch.mine();
     return {
+      deployments: { ctoken, comet, tokens },
       markets: [ctokenMarket(ctoken, tokens), cometMarket(comet, tokens)],
       positions: [...ctokenPositions, ...cometPositions],
     };

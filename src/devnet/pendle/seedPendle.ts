@@ -131,8 +131,12 @@ export const seedPendle = async (
   const expiryAfter = (days: number) => (Math.floor(now / DAY) + days) * DAY;
   const expiries = { past: expiryAfter(PAST_EXPIRY_DAYS), future: expiryAfter(FUTURE_EXPIRY_DAYS) };
 
-  // Ether for gas, so a holder can move its tokens itself (the tests do).
-  for (const holder of holders) await client.rpc("anvil_setBalance", [holder, numberToHex(parseEther("1"))]);
+  // Ether for gas, so a holder can move its tokens itself (the tests do); a holder with more keeps it.
+  for (const holder of holders) {
+    const balance = await client.publicClient.getBalance({ address: holder });
+    if (balance < parseEther("1"))
+      await client.rpc("anvil_setBalance", [holder, numberToHex(parseEther("1"))]);
+  }
   const setup = await openTxBatch(client);
   const vault = await setup.deploy(
     deployer,

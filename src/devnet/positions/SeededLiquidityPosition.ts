@@ -16,7 +16,8 @@ export type LiquidityPurpose =
   | "hooked"
   | "transferred"
   | "burned"
-  | "algebra";
+  | "algebra"
+  | "every_type";
 
 /** One liquidity position the seed opened, as the manifest's `liquidity_positions[]` describes it. */
 export interface SeededLiquidityPosition {

@@ -3,7 +3,7 @@ import { positionManagerV3Abi, v3FactoryAbi, v3PoolAbi } from "../abis.js";
 import { approveMax, v3Mint, v3Swap } from "../ammActions.js";
 import { type ChainClient, execute } from "../ChainClient.js";
 import type { DeployedContracts } from "../deployContracts.js";
-import { roleAddress } from "../devAccounts.js";
+import { roleAddress, type WalletRole } from "../devAccounts.js";
 import { sqrtPriceX96FromAmounts } from "../poolMath.js";
 import { units } from "../tokenSpecs.js";
 import { inPoolOrder, rangeAround } from "./positionMath.js";
@@ -23,6 +23,54 @@ const RANGES: ReadonlyArray<readonly [LiquidityPurpose, "liquidity" | "nftSender
   ["transferred", "nftSender", -1800, 1800],
   ["burned", "nftSender", -1800, 1800],
 ];
+
+/**
+ * Mints a position of 2 WETH and 6,000 USDC (at most) in the positions' own Uniswap V3 pool, its range
+ * `lowerOffset` to `upperOffset` ticks from the pool's current tick, owned by `holder` and paid by `payer`
+ * (which must have approved the position manager).
+ */
+export const mintV3Position = async (
+  client: ChainClient,
+  contracts: DeployedContracts,
+  p: {
+    readonly pool: Address;
+    readonly payer: Address;
+    readonly holder: WalletRole;
+    readonly lowerOffset: number;
+    readonly upperOffset: number;
+    readonly purpose: LiquidityPurpose;
+  },
+): Promise<SeededLiquidityPosition> => {
+  const { WETH: weth, USDC: usdc } = contracts.tokens;
+  const { positionManager } = contracts.uniswapV3;
+  const [token0, token1] = BigInt(weth) < BigInt(usdc) ? [weth, usdc] : [usdc, weth];
+  const [, tick] = await client.publicClient.readContract({
+    address: p.pool,
+    abi: v3PoolAbi,
+    functionName: "slot0",
+  });
+  const range = rangeAround(tick, TICK_SPACING, p.lowerOffset, p.upperOffset);
+  const { tokenId } = await v3Mint(client, {
+    from: p.payer,
+    positionManager,
+    token0,
+    token1,
+    fee: FEE,
+    ...range,
+    ...inPoolOrder(token0, weth, units(2, 18), units(6_000, 6)),
+    recipient: roleAddress(p.holder),
+  });
+  return {
+    kind: "v3",
+    protocol: "UniswapV3",
+    wallet: p.holder,
+    tokenId,
+    pool: p.pool,
+    positionManager,
+    ...range,
+    purpose: p.purpose,
+  };
+};
 
 /**
  * Opens the V3 positions of docs/devnet.md in a WETH/USDC pool of their own (so the history's price walk
@@ -52,11 +100,6 @@ export const seedV3Positions = async (
     functionName: "getPool",
     args: [token0, token1, FEE],
   });
-  const [, tick] = await client.publicClient.readContract({
-    address: pool,
-    abi: v3PoolAbi,
-    functionName: "slot0",
-  });
   for (const token of [weth, usdc]) {
     for (const role of ["liquidity", "nftSender"] as const)
       await approveMax(client, roleAddress(role), token, positionManager);
@@ -64,30 +107,17 @@ export const seedV3Positions = async (
   }
 
   const positions: SeededLiquidityPosition[] = [];
-  for (const [purpose, role, lowerOffset, upperOffset] of RANGES) {
-    const range = rangeAround(tick, TICK_SPACING, lowerOffset, upperOffset);
-    const owner = roleAddress(role);
-    const { tokenId } = await v3Mint(client, {
-      from: owner,
-      positionManager,
-      token0,
-      token1,
-      fee: FEE,
-      ...range,
-      ...inPoolOrder(token0, weth, units(2, 18), units(6_000, 6)),
-      recipient: owner,
-    });
-    positions.push({
-      kind: "v3",
-      protocol: "UniswapV3",
-      wallet: role,
-      tokenId,
-      pool,
-      positionManager,
-      ...range,
-      purpose,
-    });
-  }
+  for (const [purpose, role, lowerOffset, upperOffset] of RANGES)
+    positions.push(
+      await mintV3Position(client, contracts, {
+        pool,
+        payer: roleAddress(role),
+        holder: role,
+        lowerOffset,
+        upperOffset,
+        purpose,
+      }),
+    );
 
   const swapper = roleAddress("swapper");
   const roundTrip = async () => {

@@ -11,7 +11,7 @@ import {
 import { type ChainClient, execute } from "../ChainClient.js";
 import type { CompiledContracts } from "../compileContracts.js";
 import type { DeployedContracts } from "../deployContracts.js";
-import { roleAddress } from "../devAccounts.js";
+import { roleAddress, type WalletRole } from "../devAccounts.js";
 import { type PoolKey, sortPair, sqrtPriceX96FromAmounts, v4PoolId } from "../poolMath.js";
 import { units } from "../tokenSpecs.js";
 import { burnPositionData } from "../v4Actions.js";
@@ -53,6 +53,65 @@ const openPool = (weth: Address, usdc: Address, hooks: Address, native: boolean)
   };
 };
 
+/** The positions' native-ETH/USDC pool (no hooks), once {@link seedV4Positions} has initialized it. */
+export const nativeEthPool = (contracts: DeployedContracts): V4Pool =>
+  openPool(contracts.tokens.WETH, contracts.tokens.USDC, zeroAddress, true);
+
+/**
+ * Mints a V4 position of `ether` ETH and 3,000 USDC per ETH in `pool`, `halfWidth` ticks either side of the
+ * current tick, owned by `holder` and paid by `payer` (which must have approved the PositionManager through
+ * Permit2).
+ */
+export const mintV4Position = async (
+  client: ChainClient,
+  contracts: DeployedContracts,
+  p: {
+    readonly pool: V4Pool;
+    readonly payer: Address;
+    readonly holder: WalletRole;
+    readonly halfWidth: number;
+    readonly ether: number;
+    readonly purpose: LiquidityPurpose;
+  },
+): Promise<SeededLiquidityPosition> => {
+  const { positionManager, stateView } = contracts.uniswapV4;
+  const poolId = v4PoolId(p.pool.key);
+  const [sqrtPriceX96, tick] = await client.publicClient.readContract({
+    address: stateView,
+    abi: stateViewAbi,
+    functionName: "getSlot0",
+    args: [poolId],
+  });
+  const range = rangeAround(tick, TICK_SPACING, -p.halfWidth, p.halfWidth);
+  const { amount0, amount1 } = inPoolOrder(
+    p.pool.key.currency0,
+    p.pool.ethCurrency,
+    units(p.ether, 18),
+    units(3_000 * p.ether, 6),
+  );
+  const { tokenId } = await v4Mint(client, {
+    from: p.payer,
+    positionManager,
+    key: p.pool.key,
+    ...range,
+    liquidity: liquidityForAmounts(sqrtPriceX96, range.tickLower, range.tickUpper, amount0, amount1),
+    amount0Max: amount0,
+    amount1Max: amount1,
+    owner: roleAddress(p.holder),
+    ...(p.pool.native ? { value: amount0 } : {}),
+  });
+  return {
+    kind: "v4",
+    protocol: "UniswapV4",
+    wallet: p.holder,
+    tokenId,
+    pool: poolId,
+    positionManager,
+    ...range,
+    purpose: p.purpose,
+  };
+};
+
 /**
  * Opens the V4 positions of docs/devnet.md: `liquidity` holds one in a native-ETH/USDC pool (currency0 is
  * address zero) and one in a WETH/USDC pool whose hook counts swaps; `nftSender` opens a native-ETH
@@ -65,10 +124,10 @@ export const seedV4Positions = async (
   compiled: CompiledContracts,
   deployer: Address,
 ): Promise<{ positions: SeededLiquidityPosition[]; hook: Address }> => {
-  const { poolManager, positionManager, poolSwapTest, stateView } = contracts.uniswapV4;
+  const { poolManager, positionManager, poolSwapTest } = contracts.uniswapV4;
   const { WETH: weth, USDC: usdc } = contracts.tokens;
   const hook = await placeSwapCounterHook(client, compiled, deployer, poolManager);
-  const nativePool = openPool(weth, usdc, zeroAddress, true);
+  const nativePool = nativeEthPool(contracts);
   const hookedPool = openPool(weth, usdc, hook, false);
   for (const pool of [nativePool, hookedPool])
     await v4Initialize(client, deployer, poolManager, pool.key, pool.sqrtPriceX96);
@@ -85,44 +144,17 @@ export const seedV4Positions = async (
       ["burned", "nftSender", nativePool, 1800, 1],
     ];
   const positions: SeededLiquidityPosition[] = [];
-  for (const [purpose, role, pool, halfWidth, ether] of mints) {
-    const poolId = v4PoolId(pool.key);
-    const [sqrtPriceX96, tick] = await client.publicClient.readContract({
-      address: stateView,
-      abi: stateViewAbi,
-      functionName: "getSlot0",
-      args: [poolId],
-    });
-    const range = rangeAround(tick, TICK_SPACING, -halfWidth, halfWidth);
-    const { amount0, amount1 } = inPoolOrder(
-      pool.key.currency0,
-      pool.ethCurrency,
-      units(ether, 18),
-      units(3_000 * ether, 6),
+  for (const [purpose, role, pool, halfWidth, ether] of mints)
+    positions.push(
+      await mintV4Position(client, contracts, {
+        pool,
+        payer: roleAddress(role),
+        holder: role,
+        halfWidth,
+        ether,
+        purpose,
+      }),
     );
-    const owner = roleAddress(role);
-    const { tokenId } = await v4Mint(client, {
-      from: owner,
-      positionManager,
-      key: pool.key,
-      ...range,
-      liquidity: liquidityForAmounts(sqrtPriceX96, range.tickLower, range.tickUpper, amount0, amount1),
-      amount0Max: amount0,
-      amount1Max: amount1,
-      owner,
-      ...(pool.native ? { value: amount0 } : {}),
-    });
-    positions.push({
-      kind: "v4",
-      protocol: "UniswapV4",
-      wallet: role,
-      tokenId,
-      pool: poolId,
-      positionManager,
-      ...range,
-      purpose,
-    });
-  }
 
   const swapper = roleAddress("swapper");
   for (let round = 0; round < 3; round++) {

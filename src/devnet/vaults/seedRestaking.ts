@@ -5,7 +5,7 @@ import type { CompiledContracts } from "../compileContracts.js";
 import type { ManifestRestaking } from "../DevnetManifest.js";
 import type { DeployedContracts } from "../deployContracts.js";
 import { roleAddress } from "../devAccounts.js";
-import { openTxBatch } from "../lending/txBatch.js";
+import { openTxBatch, type TxBatch } from "../lending/txBatch.js";
 import { tokenDecimals } from "../tokenDecimals.js";
 import { units } from "../tokenSpecs.js";
 import { delegationManagerAbi, strategyBaseAbi, strategyManagerAbi } from "./vaultAbis.js";
@@ -24,6 +24,44 @@ const code = (compiled: CompiledContracts, name: string) => {
   const bytecode = compiled[name]?.bytecode;
   if (bytecode === undefined) throw new Error(`contract ${name} missing from the solc build`);
   return bytecode;
+};
+
+/**
+ * Queues a deposit of `amount` of `underlying` into `strategy` through `manager` by `staker` (which the node
+ * must impersonate), the tokens sent to it by `funder` first.
+ */
+export const depositIntoStrategyFor = async (
+  batch: TxBatch,
+  p: {
+    readonly funder: Address;
+    readonly staker: Address;
+    readonly manager: Address;
+    readonly strategy: Address;
+    readonly underlying: Address;
+    readonly amount: bigint;
+  },
+): Promise<void> => {
+  await batch.send({
+    from: p.funder,
+    address: p.underlying,
+    abi: erc20Abi,
+    functionName: "transfer",
+    args: [p.staker, p.amount],
+  });
+  await batch.send({
+    from: p.staker,
+    address: p.underlying,
+    abi: erc20Abi,
+    functionName: "approve",
+    args: [p.manager, maxUint256],
+  });
+  await batch.send({
+    from: p.staker,
+    address: p.manager,
+    abi: strategyManagerAbi,
+    functionName: "depositIntoStrategy",
+    args: [p.strategy, p.underlying, p.amount],
+  });
 };
 
 /**
@@ -87,30 +125,15 @@ export const seedRestaking = async (
       functionName: "registerAsOperator",
       args: [],
     });
-    for (const { address, underlying, symbol } of strategies) {
-      const amount = units(DEPOSITS[symbol], tokenDecimals(symbol));
-      await batch.send({
-        from: deployer,
-        address: underlying,
-        abi: erc20Abi,
-        functionName: "transfer",
-        args: [restaker, amount],
+    for (const { address, underlying, symbol } of strategies)
+      await depositIntoStrategyFor(batch, {
+        funder: deployer,
+        staker: restaker,
+        manager,
+        strategy: address,
+        underlying,
+        amount: units(DEPOSITS[symbol], tokenDecimals(symbol)),
       });
-      await batch.send({
-        from: restaker,
-        address: underlying,
-        abi: erc20Abi,
-        functionName: "approve",
-        args: [manager, maxUint256],
-      });
-      await batch.send({
-        from: restaker,
-        address: manager,
-        abi: strategyManagerAbi,
-        functionName: "depositIntoStrategy",
-        args: [address, underlying, amount],
-      });
-    }
     await batch.send({
       from: restaker,
       address: delegation,

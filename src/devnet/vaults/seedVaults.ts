@@ -5,7 +5,7 @@ import type { CompiledContracts } from "../compileContracts.js";
 import type { ManifestVault } from "../DevnetManifest.js";
 import type { DeployedContracts } from "../deployContracts.js";
 import { roleAddress } from "../devAccounts.js";
-import { openTxBatch } from "../lending/txBatch.js";
+import { openTxBatch, type TxBatch } from "../lending/txBatch.js";
 import { tokenDecimals } from "../tokenDecimals.js";
 import { units } from "../tokenSpecs.js";
 import { devVaultAbi } from "./vaultAbis.js";
@@ -16,6 +16,16 @@ const DEPOSIT_WETH = 2;
 const NESTED_USDC = 3_000;
 const DONATED_DEPOSIT_USDC = 1_000;
 const DONATION_USDC = 500;
+
+/** Queues `from`'s deposit of `assets` into `vault` for `receiver` (`from` must have approved the vault). */
+export const depositInVault = (
+  batch: TxBatch,
+  from: Address,
+  vault: Address,
+  assets: bigint,
+  receiver: Address,
+): Promise<void> =>
+  batch.send({ from, address: vault, abi: devVaultAbi, functionName: "deposit", args: [assets, receiver] });
 
 /**
  * Deploys four OpenZeppelin ERC-4626 vaults and gives `vaultHolder` shares in each, all in one block:
@@ -51,13 +61,7 @@ export const seedVaults = async (
       args: [spender, maxUint256],
     });
   const deposit = (vault: Address, assets: bigint, receiver: Address) =>
-    batch.send({
-      from: deployer,
-      address: vault,
-      abi: devVaultAbi,
-      functionName: "deposit",
-      args: [assets, receiver],
-    });
+    depositInVault(batch, deployer, vault, assets, receiver);
   const usdcUnits = (whole: number) => units(whole, tokenDecimals("USDC"));
 
   await approve(usdc, usdcVault);

@@ -5,7 +5,7 @@ import type { ManifestChain, ManifestLendingPosition } from "../../../src/devnet
 import { type DevnetService, devnetChains, startDevnetService } from "../../support/devnetService.js";
 import { eventually } from "../../support/serviceHarness.js";
 import { aaveSupplyFor, accrueInterest, dropAavePriceAndLiquidate } from "./lendingActions.js";
-import { closeTo, lendingReader } from "./lendingReference.js";
+import { closeTo, type LendingEntry, lendingEntryFor, lendingReader } from "./lendingReference.js";
 
 /**
  * The seeded lending positions of the devnet (docs/devnet.md, "Lending positions") through the
@@ -14,31 +14,7 @@ import { closeTo, lendingReader } from "./lendingReference.js";
  * interest accrues, an account is liquidated and a reorg takes a deposit away.
  */
 
-interface Quote {
-  calculated_balance: number;
-  price_in_usd?: number;
-  usd_value?: number;
-}
-interface Entry {
-  type: string;
-  chain_id: number;
-  protocol?: string;
-  token_type?: string;
-  token?: string;
-  market?: string;
-  lending_pool?: string;
-  underlying_token?: string;
-  calculated_balance?: number;
-  price_in_usd?: number;
-  usd_value?: number;
-  supply_quote?: Quote;
-  debt_quote?: Quote;
-  collateral?: Array<Quote & { token: string }>;
-  health_factor?: number | null;
-  collateral_enabled?: boolean;
-  supply_apy?: number;
-  borrow_apy?: number;
-}
+type Entry = LendingEntry;
 interface Body {
   positions: Entry[];
   aggregations: { total_usd_value: number; total_by_chain: Record<string, number> };
@@ -67,34 +43,6 @@ const answerAtHead = async (wallet: string) => {
   return { body, heads };
 };
 
-/** The service's entry for one manifest position, and the quote that holds its amount. */
-const entryFor = (body: Body, chain: ManifestChain, position: ManifestLendingPosition, token: string) => {
-  const here = body.positions.filter((e) => e.chain_id === chain.chain_id);
-  switch (position.kind) {
-    case "aave_v2":
-    case "aave_v3": {
-      const entry = here.find((e) => e.type === "Tokenized" && e.token === token);
-      return { entry, amount: entry?.calculated_balance };
-    }
-    case "ctoken": {
-      const tokenType = position.side === "debt" ? "Borrow" : "Supply";
-      const entry = here.find((e) => e.token === token && e.token_type === tokenType);
-      const quote = position.side === "debt" ? entry?.debt_quote : entry?.supply_quote;
-      return { entry, amount: quote?.calculated_balance };
-    }
-    case "comet": {
-      const entry = here.find((e) => e.type === "LendingV3" && e.market === position.market);
-      const quote =
-        position.side === "collateral"
-          ? entry?.collateral?.find((c) => c.token === position.asset)
-          : position.side === "debt"
-            ? entry?.debt_quote
-            : entry?.supply_quote;
-      return { entry, amount: quote?.calculated_balance };
-    }
-  }
-};
-
 /** Every seeded position of `owner` on every chain equals a direct read at the block the answer came from. */
 const expectAmountsMatch = async (owner: string, body: Body, heads: Map<number, bigint>) => {
   let checked = 0;
@@ -103,7 +51,7 @@ const expectAmountsMatch = async (owner: string, body: Body, heads: Map<number, 
     const reader = lendingReader(clientOf(id), chain, heads.get(id)!);
     for (const position of chain.lending_positions.filter((p) => p.owner === owner)) {
       const expected = await reader.amount(position);
-      const { entry, amount } = entryFor(body, chain, position, reader.tokenOf(position));
+      const { entry, amount } = lendingEntryFor(body.positions, chain, position, reader.tokenOf(position));
       const what = `${chain.name} ${position.protocol} ${position.side} ${position.asset}`;
       if (expected === 0) {
         expect(amount, what).toBeUndefined();

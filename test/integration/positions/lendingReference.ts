@@ -160,3 +160,67 @@ export const lendingReader = (client: PublicClient, chain: ManifestChain, blockN
 /** `a` equals `b` to `digits` significant digits (both from the same integers, rounded differently). */
 export const closeTo = (a: number, b: number, digits = 12): boolean =>
   a === b || Math.abs(a - b) <= Math.abs(b) * 10 ** -digits;
+
+interface Quote {
+  calculated_balance: number;
+  price_in_usd?: number;
+  usd_value?: number;
+}
+
+/** A lending entry of a positions answer, as far as these tests read it. */
+export interface LendingEntry {
+  type: string;
+  chain_id: number;
+  protocol?: string;
+  token_type?: string;
+  token?: string;
+  market?: string;
+  lending_pool?: string;
+  underlying_token?: string;
+  calculated_balance?: number;
+  price_in_usd?: number;
+  usd_value?: number;
+  supply_quote?: Quote;
+  debt_quote?: Quote;
+  collateral?: Array<Quote & { token: string }>;
+  health_factor?: number | null;
+  collateral_enabled?: boolean;
+  supply_apy?: number;
+  borrow_apy?: number;
+}
+
+/**
+ * The entry of an answer's `positions` that holds one manifest lending position, and the quote with its
+ * amount. `token` is the reader's {@link lendingReader}`.tokenOf(position)`.
+ */
+export const lendingEntryFor = <E extends LendingEntry>(
+  positions: readonly E[],
+  chain: ManifestChain,
+  position: ManifestLendingPosition,
+  token: string,
+) => {
+  const here = positions.filter((e) => e.chain_id === chain.chain_id);
+  switch (position.kind) {
+    case "aave_v2":
+    case "aave_v3": {
+      const entry = here.find((e) => e.type === "Tokenized" && e.token === token);
+      return { entry, amount: entry?.calculated_balance };
+    }
+    case "ctoken": {
+      const tokenType = position.side === "debt" ? "Borrow" : "Supply";
+      const entry = here.find((e) => e.token === token && e.token_type === tokenType);
+      const quote = position.side === "debt" ? entry?.debt_quote : entry?.supply_quote;
+      return { entry, amount: quote?.calculated_balance };
+    }
+    case "comet": {
+      const entry = here.find((e) => e.type === "LendingV3" && e.market === position.market);
+      const quote =
+        position.side === "collateral"
+          ? entry?.collateral?.find((c) => c.token === position.asset)
+          : position.side === "debt"
+            ? entry?.debt_quote
+            : entry?.supply_quote;
+      return { entry, amount: quote?.calculated_balance };
+    }
+  }
+};

@@ -26,11 +26,11 @@ describe("devnet seed progress", () => {
     time.advance(500);
     progress.finish();
     expect(lines).toEqual([
-      "devnet ethereum [1/10] starting node (0s)",
-      "devnet ethereum [2/10] deploying protocols (4s)",
-      "devnet base [3/10] creating markets (12s)",
-      "devnet ethereum [10/10] done (12s)",
-      "devnet base [10/10] done (12s)",
+      "devnet ethereum [1/11] starting node (0s)",
+      "devnet ethereum [2/11] deploying protocols (4s)",
+      "devnet base [3/11] creating markets (12s)",
+      "devnet ethereum [11/11] done (12s)",
+      "devnet base [11/11] done (12s)",
       "devnet seeded 2 chains in 13s",
     ]);
   });

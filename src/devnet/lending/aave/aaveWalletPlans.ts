@@ -1,5 +1,5 @@
 import type { ManifestLendingPosition } from "../../DevnetManifest.js";
-import type { LendingRole } from "../../devAccounts.js";
+import type { WalletRole } from "../../devAccounts.js";
 import { AAVE_RESERVES, type AaveReserveSymbol } from "./aaveReserves.js";
 
 /** Whole tokens per reserve. */
@@ -7,7 +7,7 @@ export type AaveAmounts = Partial<Record<AaveReserveSymbol, number>>;
 
 /** What one wallet does in every Aave market of a chain: supply (which makes it collateral), then borrow at a variable rate. */
 export interface AaveWalletPlan {
-  readonly role: LendingRole;
+  readonly role: WalletRole;
   readonly purpose: ManifestLendingPosition["purpose"];
   readonly supply: AaveAmounts;
   readonly borrow: AaveAmounts;

@@ -43,6 +43,11 @@ const deployMarket = (
   });
 };
 
+/** The chain's Aave markets in manifest shape, and their deployments, for seeds that open more positions in them. */
+export interface SeededAave extends SeededLending {
+  readonly deployments: readonly AaveDeployment[];
+}
+
 /**
  * Deploys the chain's Aave markets from the protocols' npm artifacts and opens the seeded wallets'
  * positions in each (docs/devnet.md, "Lending markets"): the deployer supplies liquidity, every wallet
@@ -54,9 +59,9 @@ export const seedAave = async (
   client: ChainClient,
   spec: DevnetChainSpec,
   contracts: DeployedContracts,
-): Promise<SeededLending> => {
+): Promise<SeededAave> => {
   const versions = AAVE_MARKETS[spec.chainId] ?? [];
-  if (versions.length === 0) return NO_LENDING;
+  if (versions.length === 0) return { ...NO_LENDING, deployments: [] };
   const deployer = roleAddress("deployer");
   const batch = await openTxBatch(client);
   const stopImpersonating = await fundAaveWallets(
@@ -84,6 +89,7 @@ export const seedAave = async (
     for (const deployment of deployments)
       markets.push({ deployment, tokens: await readMinedAaveMarket(client, deployment) });
     return {
+      deployments,
       markets: markets.map(aaveManifestMarket),
       positions: deployments.flatMap((market) =>
         AAVE_WALLET_PLANS.flatMap((plan) => aaveManifestPositions(market, plan)),

@@ -16,7 +16,13 @@ type Tokens = Readonly<Record<LendingSymbol, Address>>;
 
 const amount = (symbol: LendingSymbol, whole: number): bigint => units(whole, tokenDecimals(symbol));
 
-const runPlan = async (batch: TxBatch, market: CometDeployment, tokens: Tokens, plan: WalletPlan) => {
+/** Queues one wallet's plan in a Comet market: supply each asset (base or collateral), then borrow base. */
+export const openCometPlan = async (
+  batch: TxBatch,
+  market: CometDeployment,
+  tokens: Tokens,
+  plan: WalletPlan,
+): Promise<void> => {
   const owner = roleAddress(plan.role);
   for (const [symbol, whole] of Object.entries(plan.supply) as [LendingSymbol, number][]) {
     await batch.send({
@@ -74,7 +80,7 @@ const absorb = async (batch: TxBatch, market: CometDeployment) => {
  * The manifest's positions of one plan: base supply, a collateral per other asset supplied, base debt for
  * the borrow. The absorbed wallet keeps only what `absorb` credited beyond its debt: a base supply.
  */
-const planPositions = (
+export const cometPlanPositions = (
   market: CometDeployment,
   tokens: Tokens,
   plan: WalletPlan,
@@ -111,7 +117,7 @@ export const seedCometPositions = async (
   market: CometDeployment,
   tokens: Tokens,
 ): Promise<ManifestLendingPosition[]> => {
-  for (const plan of COMET_PLAN) await runPlan(batch, market, tokens, plan);
+  for (const plan of COMET_PLAN) await openCometPlan(batch, market, tokens, plan);
   await absorb(batch, market);
-  return COMET_PLAN.flatMap((plan) => planPositions(market, tokens, plan));
+  return COMET_PLAN.flatMap((plan) => cometPlanPositions(market, tokens, plan));
 };

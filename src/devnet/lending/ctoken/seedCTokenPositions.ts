@@ -17,7 +17,13 @@ type Tokens = Readonly<Record<LendingSymbol, Address>>;
 
 const amount = (symbol: LendingSymbol, whole: number): bigint => units(whole, tokenDecimals(symbol));
 
-const runPlan = async (batch: TxBatch, market: CTokenDeployment, tokens: Tokens, plan: WalletPlan) => {
+/** Queues one wallet's plan in a cToken deployment: mint each supply, then enter those markets and borrow. */
+export const openCTokenPlan = async (
+  batch: TxBatch,
+  market: CTokenDeployment,
+  tokens: Tokens,
+  plan: WalletPlan,
+): Promise<void> => {
   const owner = roleAddress(plan.role);
   const supplied = Object.entries(plan.supply) as [LendingSymbol, number][];
   for (const [symbol, whole] of supplied) {
@@ -99,7 +105,7 @@ const liquidate = async (batch: TxBatch, market: CTokenDeployment, tokens: Token
 };
 
 /** The manifest's lending positions of one plan: a supply per asset supplied, a debt for the borrow. */
-const planPositions = (
+export const cTokenPlanPositions = (
   market: CTokenDeployment,
   tokens: Tokens,
   plan: WalletPlan,
@@ -130,7 +136,7 @@ export const seedCTokenPositions = async (
   market: CTokenDeployment,
   tokens: Tokens,
 ): Promise<ManifestLendingPosition[]> => {
-  for (const plan of CTOKEN_PLAN) await runPlan(batch, market, tokens, plan);
+  for (const plan of CTOKEN_PLAN) await openCTokenPlan(batch, market, tokens, plan);
   await liquidate(batch, market, tokens);
-  return CTOKEN_PLAN.flatMap((plan) => planPositions(market, tokens, plan));
+  return CTOKEN_PLAN.flatMap((plan) => cTokenPlanPositions(market, tokens, plan));
 };
