@@ -95,6 +95,7 @@ export const apiRole = Effect.gen(function* () {
     index: yield* openBucket(nc, "webhook_addresses"),
     sealer: yield* secretSealer,
   };
+  const outboxBucket = yield* openBucket(nc, "webhook_outbox");
 
   const services = Layer.mergeAll(
     KeyDirectory.layer(buckets),
@@ -112,7 +113,7 @@ export const apiRole = Effect.gen(function* () {
     WebhookPolicy.layer,
     WebhookStore.layer(webhookBuckets),
     // Starts an actor for every stored webhook (and its outbox queue) before any route is served.
-    DeliveryLayer.layer(webhookBuckets),
+    DeliveryLayer.layer(webhookBuckets, outboxBucket),
     // Every team's webhooks with address counts, for the operator list (admin.webhooks.list).
     WebhookCatalog.layer(webhookBuckets.webhooks),
   ).pipe(Layer.provideMerge(Layer.merge(IndexReader.layer, UsageRecorder.layer(jetstream(nc)))));
@@ -154,6 +155,7 @@ export const apiRole = Effect.gen(function* () {
     );
     yield* runWebhookNotifier(nc, webhookBuckets.index);
     yield* Presence.heartbeat(nc, "api");
+    yield* DeliveryLayer.runOutboxOwnership(outboxBucket);
   }).pipe(Effect.provide(context));
 
   return buckets;

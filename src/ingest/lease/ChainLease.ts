@@ -123,8 +123,7 @@ const holdLease = (store: LeaseStore, key: string, owner: string, timing: LeaseT
             state.renewedAt = now;
             return;
           }
-          if (written.left._tag === "LeaseConflict")
-            return yield* lose("another ingest process took it over");
+          if (written.left._tag === "LeaseConflict") return yield* lose("another process took it over");
           yield* fence;
           return yield* Effect.fail(written.left);
         }),
