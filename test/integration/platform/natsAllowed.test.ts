@@ -145,14 +145,10 @@ describe("NATS permissions of nats.conf: what each role does still works", () =>
     expect(await usage?.ackAck()).toBe(true);
   });
 
-  it("behavior: api processes gather delivery figures from each other and answer admin calls", async () => {
-    const other = await nats.connectAs("api");
-    other.subscribe("webhooks.node.deliveries.get", { callback: (_, m) => void m.respond("figures") });
+  // The webhook outbox (replicated deliveries and partition leases) is one of the buckets api writes (below).
+  it("behavior: api processes answer admin calls", async () => {
     as("api").subscribe("admin.test.ping", { queue: "admin", callback: (_, m) => void m.respond("pong") });
-    await Promise.all([other.flush(), as("api").flush()]);
-    expect((await as("api").request("webhooks.node.deliveries.get", "{}", { timeout: 5_000 })).string()).toBe(
-      "figures",
-    );
+    await as("api").flush();
     expect((await as("admin").request("admin.test.ping", "{}", { timeout: 5_000 })).string()).toBe("pong");
   });
 
