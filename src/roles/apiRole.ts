@@ -30,7 +30,7 @@ import * as IndexReader from "../indexer/IndexReader.js";
 import * as IngestStatusBook from "../ingest/IngestStatusBook.js";
 import { Metrics } from "../metrics/Metrics.js";
 import { watchIndexCaches } from "../metrics/watchIndexCaches.js";
-import { awaitStreams, openBucket } from "../nats/JetStreamSetup.js";
+import { awaitStreams, managerOf, openBucket } from "../nats/JetStreamSetup.js";
 import { NatsConnections } from "../nats/NatsConnections.js";
 import * as Positions from "../positions/Positions.js";
 import * as Presence from "../presence/Presence.js";
@@ -155,7 +155,7 @@ export const apiRole = Effect.gen(function* () {
     );
     yield* runWebhookNotifier(nc, webhookBuckets.index);
     yield* Presence.heartbeat(nc, "api");
-    yield* DeliveryLayer.runOutboxOwnership(outboxBucket);
+    yield* DeliveryLayer.runOutboxOwnership(outboxBucket, yield* managerOf(nc));
   }).pipe(Effect.provide(context));
 
   return buckets;

@@ -23,6 +23,10 @@ const gateway: ReadonlyArray<ForbiddenAction> = [
   ...readBucket("gateway", "chain_leases", SEEDED.lease),
   // Webhook bodies, delivery state and the outbox partitions' leases are the API processes' alone.
   ...readBucket("gateway", "webhook_outbox", SEEDED.delivery),
+  {
+    ...call("gateway", "purge the webhook outbox", "$JS.API.STREAM.PURGE.KV_webhook_outbox"),
+    destructive: true,
+  },
   ...[
     "$KV.keys.hash.forged",
     "$KV.webhooks.hook.forged",
@@ -53,6 +57,10 @@ const gateway: ReadonlyArray<ForbiddenAction> = [
 const ingest: ReadonlyArray<ForbiddenAction> = [
   call("ingest", "list streams", "$JS.API.STREAM.LIST"),
   ...readBucket("ingest", "webhook_outbox", SEEDED.delivery),
+  {
+    ...call("ingest", "purge the webhook outbox", "$JS.API.STREAM.PURGE.KV_webhook_outbox"),
+    destructive: true,
+  },
   ...readBucket("ingest", "webhooks", SEEDED.webhook),
   ...readBucket("ingest", "keys", SEEDED.key),
   ...readBucket("ingest", "settings", SEEDED.setting),
@@ -127,6 +135,10 @@ const admin: ReadonlyArray<ForbiddenAction> = [
   ...readBucket("admin", "settings", SEEDED.setting),
   ...readBucket("admin", "chain_leases", SEEDED.lease),
   ...readBucket("admin", "webhook_outbox", SEEDED.delivery),
+  {
+    ...call("admin", "purge the webhook outbox", "$JS.API.STREAM.PURGE.KV_webhook_outbox"),
+    destructive: true,
+  },
   ...[
     "$KV.webhooks.hook.forged",
     "$KV.settings.cursor_secret",
@@ -155,6 +167,10 @@ const provision: ReadonlyArray<ForbiddenAction> = [
   ...readBucket("provision", "settings", SEEDED.setting),
   ...readBucket("provision", "chain_leases", SEEDED.lease),
   ...readBucket("provision", "webhook_outbox", SEEDED.delivery),
+  {
+    ...call("provision", "purge the webhook outbox", "$JS.API.STREAM.PURGE.KV_webhook_outbox"),
+    destructive: true,
+  },
   ...[
     "$KV.keys.hash.forged",
     "$KV.webhooks.hook.forged",

@@ -1,10 +1,12 @@
 import { hostname } from "node:os";
+import type { JetStreamManager } from "@nats-io/jetstream";
 import type { KV } from "@nats-io/kv";
 import { Context, Effect, Layer, Option } from "effect";
 import { AppConfig } from "../../AppConfig.js";
 import { UsageRecorder } from "../../api/usage/UsageRecorder.js";
 import { kvLeaseStore } from "../../ingest/lease/LeaseStore.js";
 import { Metrics } from "../../metrics/Metrics.js";
+import { bucketStream } from "../../nats/JetStreamSetup.js";
 import { LIVE_FOR_MS, Presence } from "../../presence/Presence.js";
 import { Level } from "../../storage/Level.js";
 import { makeHostAllowList } from "../hostAllowList.js";
@@ -75,7 +77,7 @@ export const layer = (
  * a fair share of them (PARTITIONS over the live API processes), any number
  * while a dead process's leases expire. Woken actors load their queue.
  */
-export const runOutboxOwnership = (outboxBucket: KV) =>
+export const runOutboxOwnership = (outboxBucket: KV, jsm: JetStreamManager) =>
   Effect.gen(function* () {
     const config = yield* AppConfig;
     const outbox = yield* DeliveryOutbox;
@@ -83,7 +85,9 @@ export const runOutboxOwnership = (outboxBucket: KV) =>
     const presence = yield* Presence;
     yield* ownPartitions(
       {
-        source: bucketSource(outboxBucket),
+        source: bucketSource(outboxBucket, async (key) => {
+          await jsm.streams.purge(bucketStream("webhook_outbox"), { filter: `$KV.webhook_outbox.${key}` });
+        }),
         leases: kvLeaseStore(outboxBucket),
         owner: `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`,
         timing: { leaseMs: config.webhookLeaseMs },

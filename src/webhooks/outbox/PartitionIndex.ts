@@ -47,6 +47,15 @@ export class PartitionIndex {
     return value.state === "queued" && held?.value.state !== "queued";
   }
 
+  /** Forgets a key removed from the bucket without a change the watch reports (a purged done marker). */
+  drop(key: string): void {
+    const parsed = parseDeliveryKey(key);
+    if (parsed === undefined) return;
+    const queue = this.#byWebhook.get(parsed.webhookId);
+    queue?.delete(parsed.order);
+    if (queue?.size === 0) this.#byWebhook.delete(parsed.webhookId);
+  }
+
   /** The entry of `key`, if held. */
   get(key: string): IndexedDelivery | undefined {
     const parsed = parseDeliveryKey(key);

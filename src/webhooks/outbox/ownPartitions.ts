@@ -71,18 +71,33 @@ const loadPartition = (kv: KV) => (partition: number, index: PartitionIndex, wak
     loaded = true;
   });
 
-/** Deletes the partition's done markers older than DONE_KEPT_MS, each only at the revision this owner holds. */
-const sweepDone = (kv: KV) => (index: PartitionIndex) =>
+/**
+ * Removes the partition's done markers older than DONE_KEPT_MS from the bucket's
+ * stream altogether: a KV delete would leave a marker per delivered key for
+ * ever. Nothing else writes a done marker, and no replay comes that late.
+ */
+export const sweepDone = (purge: (key: string) => Promise<void>) => (index: PartitionIndex) =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis;
     const old = index.doneBefore(now - DONE_KEPT_MS);
-    yield* Effect.promise(() =>
-      Promise.all(old.map((e) => kv.delete(e.key, { previousSeq: e.revision }).catch(() => undefined))),
-    );
+    for (let i = 0; i < old.length; i += 64)
+      yield* Effect.promise(() =>
+        Promise.all(
+          old.slice(i, i + 64).map((e) =>
+            purge(e.key).then(
+              () => index.drop(e.key),
+              () => undefined,
+            ),
+          ),
+        ),
+      );
   });
 
-/** The partitions as the `webhook_outbox` bucket holds them. */
-export const bucketSource = (kv: KV): PartitionSource => ({ load: loadPartition(kv), sweep: sweepDone(kv) });
+/** The partitions as the `webhook_outbox` bucket holds them; `purge` removes a key's messages from its stream. */
+export const bucketSource = (kv: KV, purge: (key: string) => Promise<void>): PartitionSource => ({
+  load: loadPartition(kv),
+  sweep: sweepDone(purge),
+});
 
 /** Waits until the partition's in-flight attempts have ended (each is bounded by the attempt deadline). */
 const drained = (owned: OwnedPartitions, partition: number) =>

@@ -43,15 +43,26 @@ let nextBlock = 9_000_000;
 
 const callVia = (url: string): Caller => callerFor(url, key);
 
-/** Publishes one block touching WALLET as ingestion would; records it when the stream acknowledged it. */
+/**
+ * Publishes one block touching WALLET as ingestion would: a publish that is not acknowledged (no
+ * stream leader for a moment) is sent again with the same message id until it is, since it may
+ * have been stored all the same; the stream drops the copies. So every block in the stream is
+ * owed once, and counted once here.
+ */
 const publishBlock = async () => {
   const block = syntheticBlock(1, nextBlock++, WALLET, addressOf(2), "cluster");
-  try {
-    await chainPublisher(ingest).block(block);
-    acknowledged.push(block.transactions[0].hash);
-  } catch {
-    // Not acknowledged (no stream leader for a moment): ingestion would publish it again; not owed.
-  }
+  await eventually(
+    () =>
+      chainPublisher(ingest)
+        .block(block)
+        .then(
+          () => true,
+          () => false,
+        ),
+    60_000,
+    `block ${block.number} acknowledged`,
+  );
+  acknowledged.push(block.transactions[0].hash);
 };
 
 /** Publishes a block every `everyMs` until stopped. */

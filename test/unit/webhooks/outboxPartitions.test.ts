@@ -1,16 +1,24 @@
 import { Effect, Logger, LogLevel, Scope, TestClock, TestContext } from "effect";
 import { describe, expect, it } from "vitest";
 import type { QueuedDelivery } from "../../../src/webhooks/delivery/QueuedDelivery.js";
+import { NotPartitionOwner, OwnedPartitions } from "../../../src/webhooks/outbox/OwnedPartitions.js";
 import {
   deliveryKey,
   deliveryOrder,
   PARTITIONS,
   partitionOf,
 } from "../../../src/webhooks/outbox/outboxBucketKeys.js";
-import { NotPartitionOwner, OwnedPartitions } from "../../../src/webhooks/outbox/OwnedPartitions.js";
-import { ownPartitions, type PartitionSource } from "../../../src/webhooks/outbox/ownPartitions.js";
+import {
+  ownPartitions,
+  type PartitionSource,
+  sweepDone,
+} from "../../../src/webhooks/outbox/ownPartitions.js";
 import { PartitionIndex } from "../../../src/webhooks/outbox/PartitionIndex.js";
-import type { OwedDelivery, StoredDelivery } from "../../../src/webhooks/outbox/StoredDelivery.js";
+import {
+  DONE_KEPT_MS,
+  type OwedDelivery,
+  type StoredDelivery,
+} from "../../../src/webhooks/outbox/StoredDelivery.js";
 import { memoryBucket } from "../../support/memoryLeaseBucket.js";
 
 const LEASE_MS = 10_000;
@@ -39,6 +47,11 @@ const owed = (webhookId: string, seq: number, over: Partial<OwedDelivery> = {}):
 });
 const keyOf = (d: QueuedDelivery) => deliveryKey(d.webhook_id, d.order);
 
+const run = <A, E>(effect: Effect.Effect<A, E>) =>
+  Effect.runPromise(
+    effect.pipe(Logger.withMinimumLogLevel(LogLevel.None), Effect.provide(TestContext.TestContext)),
+  );
+
 describe("a partition's index", () => {
   it("behavior: the head is the webhook's first queued delivery in send order, whatever order changes arrive in", () => {
     const index = new PartitionIndex();
@@ -48,7 +61,13 @@ describe("a partition's index", () => {
     index.apply(keyOf(second), 2, second);
     index.apply(keyOf(first), 4, { ...first, attempts: 1, next_attempt_at: 5 });
     expect(index.head("w")?.value.id).toBe(first.id);
-    const done: StoredDelivery = { state: "done", id: first.id, webhook_id: "w", order: first.order, done_at: 1 };
+    const done: StoredDelivery = {
+      state: "done",
+      id: first.id,
+      webhook_id: "w",
+      order: first.order,
+      done_at: 1,
+    };
     index.apply(keyOf(first), 5, done);
     expect(index.head("w")?.value.id).toBe(second.id);
     index.apply(keyOf(second), 6, { ...second, state: "dead" });
@@ -74,6 +93,35 @@ describe("a partition's index", () => {
   });
 });
 
+describe("the done-marker sweep", () => {
+  it("behavior: done markers are purged once DONE_KEPT_MS old, and only they", () =>
+    run(
+      Effect.gen(function* () {
+        const index = new PartitionIndex();
+        const [delivered, later, waiting] = [owed("w", 1), owed("w", 2), owed("w", 3)];
+        const done = (d: QueuedDelivery, at: number): StoredDelivery => ({
+          state: "done",
+          id: d.id,
+          webhook_id: "w",
+          order: d.order,
+          done_at: at,
+        });
+        index.apply(keyOf(delivered), 1, done(delivered, 0));
+        index.apply(keyOf(later), 2, done(later, 60_000));
+        index.apply(keyOf(waiting), 3, waiting);
+        const purged: Array<string> = [];
+        yield* TestClock.adjust(DONE_KEPT_MS + 1);
+        yield* sweepDone(async (key) => {
+          purged.push(key);
+        })(index);
+        expect(purged).toEqual([keyOf(delivered)]);
+        expect(index.get(keyOf(delivered))).toBeUndefined();
+        expect(index.get(keyOf(later))).toBeDefined();
+        expect(index.head("w")?.value.id).toBe(waiting.id);
+      }),
+    ));
+});
+
 /** One webhook per partition, each with one queued delivery, as the fake source loads them. */
 const webhookOfPartition = new Map<number, string>();
 for (let i = 0; webhookOfPartition.size < PARTITIONS; i++) {
@@ -90,11 +138,7 @@ const fakeSource: PartitionSource = {
 };
 
 /** An API process taking part in the ownership; its scope stands for its life. */
-const apiProcess = (
-  bucket: ReturnType<typeof memoryBucket>,
-  name: string,
-  share: () => number,
-) =>
+const apiProcess = (bucket: ReturnType<typeof memoryBucket>, name: string, share: () => number) =>
   Effect.gen(function* () {
     const view = bucket.view();
     const owned = new OwnedPartitions();
@@ -120,11 +164,6 @@ const apiProcess = (
       [...webhookOfPartition].filter(([, id]) => owned.indexOf(id) !== undefined).map(([p]) => p);
     return { owned, woken, scope, sending, kill: view.cutOff };
   });
-
-const run = <A, E>(effect: Effect.Effect<A, E>) =>
-  Effect.runPromise(
-    effect.pipe(Logger.withMinimumLogLevel(LogLevel.None), Effect.provide(TestContext.TestContext)),
-  );
 
 /** Advances the clock in steps, checking after each that no partition is sent by two processes. */
 const advance = (
