@@ -1,5 +1,5 @@
 import { type KV, KvWatchInclude } from "@nats-io/kv";
-import { Clock, Effect, Exit, type Scope } from "effect";
+import { Clock, Deferred, Effect, Exit, type Scope } from "effect";
 import { acquireLease, type LeaseTiming } from "../../ingest/lease/ChainLease.js";
 import type { LeaseStore } from "../../ingest/lease/LeaseStore.js";
 import type { OwnedPartitions } from "./OwnedPartitions.js";
@@ -9,12 +9,16 @@ import { DONE_KEPT_MS, decodeValue, type StoredDelivery } from "./StoredDelivery
 
 /** Where a partition's deliveries come from (the outbox bucket; a fake in unit tests). */
 export interface PartitionSource {
-  /** Fills `index` with the partition's stored deliveries and keeps it current until the scope closes; `wake` is told of newly sendable ones. */
+  /**
+   * Fills `index` with the partition's stored deliveries and keeps it current until the scope
+   * closes; `wake` is told of newly sendable ones. Answers an effect that completes if the
+   * feed stops on its own (a watch lost with a server), after which the index is stale.
+   */
   readonly load: (
     partition: number,
     index: PartitionIndex,
     wake: (webhookId: string) => void,
-  ) => Effect.Effect<void, unknown, Scope.Scope>;
+  ) => Effect.Effect<Effect.Effect<void>, unknown, Scope.Scope>;
   /** Deletes the partition's old done markers. */
   readonly sweep: (index: PartitionIndex) => Effect.Effect<void>;
 }
@@ -48,14 +52,19 @@ const loadPartition = (kv: KV) => (partition: number, index: PartitionIndex, wak
       kv.watch({ key: filter, include: KvWatchInclude.UpdatesOnly }),
     );
     let loaded = false;
+    const stopped = yield* Deferred.make<void>();
     yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
     yield* Effect.forkScoped(
       Effect.promise(async () => {
-        for await (const entry of watch) {
-          const fresh = index.apply(entry.key, entry.revision, storedValue(entry.operation, entry.value));
-          if (fresh && loaded) wake(entry.key.split(".")[2]!);
+        try {
+          for await (const entry of watch) {
+            const fresh = index.apply(entry.key, entry.revision, storedValue(entry.operation, entry.value));
+            if (fresh && loaded) wake(entry.key.split(".")[2]!);
+          }
+        } catch {
+          // Ended all the same: said below.
         }
-      }),
+      }).pipe(Effect.zipRight(Deferred.succeed(stopped, undefined))),
     );
     yield* Effect.tryPromise(async () => {
       const keys: Array<string> = [];
@@ -69,6 +78,7 @@ const loadPartition = (kv: KV) => (partition: number, index: PartitionIndex, wak
         );
     });
     loaded = true;
+    return Deferred.await(stopped);
   });
 
 /**
@@ -106,8 +116,8 @@ const drained = (owned: OwnedPartitions, partition: number) =>
   });
 
 /**
- * Owns one partition whenever this process can: waits for its lease (while
- * below its share), loads the partition's deliveries, wakes their webhooks'
+ * Owns one partition whenever this process can: waits for its lease (taking
+ * a free one only while below its share, a silent holder's at once), loads the partition's deliveries, wakes their webhooks'
  * actors, and sends them until the lease is lost or, when this process holds
  * more than its share for a whole `handBackAfterMs`, hands the partition back
  * (after its attempts in flight end) so a process with fewer takes it.
@@ -115,7 +125,6 @@ const drained = (owned: OwnedPartitions, partition: number) =>
 const ownPartition = (options: PartitionOwnerOptions, partition: number, handBackAfterMs: number) =>
   Effect.forever(
     Effect.gen(function* () {
-      while (options.owned.size >= options.share()) yield* Effect.sleep(options.timing.leaseMs / 4);
       const handedBack = yield* Effect.scoped(
         Effect.gen(function* () {
           const lease = yield* acquireLease(
@@ -123,9 +132,18 @@ const ownPartition = (options: PartitionOwnerOptions, partition: number, handBac
             leaseKey(partition),
             options.owner,
             options.timing,
+            // Free partitions only up to the share; a dead process's at once, whatever the share.
+            () => options.owned.size < options.share(),
           );
           const index = new PartitionIndex();
-          yield* options.source.load(partition, index, options.wake);
+          // A watch or listing can hang while a server is lost: holding the lease meanwhile would
+          // keep the partition from everyone, so give it back and try again.
+          const feedStopped = yield* options.source.load(partition, index, options.wake).pipe(
+            Effect.timeoutFail({
+              duration: options.timing.leaseMs,
+              onTimeout: () => new Error("loading it took longer than a lease period"),
+            }),
+          );
           // The fence reads the time from the clock the lease was taken with.
           const clock = yield* Effect.clock;
           options.owned.add(partition, {
@@ -155,13 +173,22 @@ const ownPartition = (options: PartitionOwnerOptions, partition: number, handBac
               if (since !== undefined && now - since >= handBackAfterMs) return true;
             }
           });
-          const ended = yield* Effect.raceFirst(Effect.as(lease.lost, false), overShare);
-          yield* Effect.logInfo(
-            ended
-              ? `webhook outbox partition ${partition}: handed back (more than this process's share)`
-              : `webhook outbox partition ${partition}: lease lost; standing by`,
-          );
-          return ended;
+          const ended = yield* Effect.raceAll([
+            Effect.as(lease.lost, "lost" as const),
+            Effect.as(overShare, "handedBack" as const),
+            // Blind to new deliveries: hand it back and load it afresh.
+            Effect.as(feedStopped, "reload" as const),
+          ]);
+          yield* ended === "handedBack"
+            ? Effect.logInfo(
+                `webhook outbox partition ${partition}: handed back (more than this process's share)`,
+              )
+            : ended === "reload"
+              ? Effect.logWarning(
+                  `webhook outbox partition ${partition}: its watch stopped; loading it again`,
+                )
+              : Effect.logWarning(`webhook outbox partition ${partition}: lease lost; standing by`);
+          return ended === "handedBack";
         }),
       ).pipe(
         // The bucket unreachable while loading (a broker restarting): the lease is handed back; try again.

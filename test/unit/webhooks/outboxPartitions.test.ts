@@ -133,6 +133,7 @@ const fakeSource: PartitionSource = {
     Effect.sync(() => {
       const d = owed(webhookOfPartition.get(partition)!, partition + 1);
       index.apply(keyOf(d), 1, d);
+      return Effect.never;
     }),
   sweep: () => Effect.void,
 };
@@ -197,7 +198,7 @@ describe("outbox partition ownership", () => {
         // The killed process stops sending once it cannot renew for half a lease period.
         yield* advance(LEASE_MS / 2, [a, b]);
         expect(a.sending()).toEqual([]);
-        live = 1;
+        // Presence still counts the dead process: the takeover does not wait for it.
         let takenAt: number | undefined;
         for (let t = 0; t < 4 * LEASE_MS && takenAt === undefined; t += 250) {
           yield* advance(250, [a, b]);
@@ -208,6 +209,10 @@ describe("outbox partition ownership", () => {
         expect(takenAt! - killedAt).toBeGreaterThanOrEqual(LEASE_MS);
         expect(takenAt! - killedAt).toBeLessThanOrEqual(1.5 * LEASE_MS + 1_000);
         for (const p of hadA) expect(b.woken).toContain(webhookOfPartition.get(p));
+        // Once presence has forgotten the dead process, the survivor keeps them all.
+        live = 1;
+        yield* advance(HAND_BACK_AFTER_MS + LEASE_MS, [a, b], 1_000);
+        expect(b.sending().length).toBe(PARTITIONS);
         yield* Scope.close(b.scope, Effect.void as never);
       }),
     ));
