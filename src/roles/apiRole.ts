@@ -96,6 +96,7 @@ export const apiRole = Effect.gen(function* () {
     sealer: yield* secretSealer,
   };
   const outboxBucket = yield* openBucket(nc, "webhook_outbox");
+  const jsm = yield* managerOf(nc);
 
   const services = Layer.mergeAll(
     KeyDirectory.layer(buckets),
@@ -113,7 +114,7 @@ export const apiRole = Effect.gen(function* () {
     WebhookPolicy.layer,
     WebhookStore.layer(webhookBuckets),
     // Starts an actor for every stored webhook (and its outbox queue) before any route is served.
-    DeliveryLayer.layer(webhookBuckets, outboxBucket),
+    DeliveryLayer.layer(webhookBuckets, outboxBucket, jsm),
     // Every team's webhooks with address counts, for the operator list (admin.webhooks.list).
     WebhookCatalog.layer(webhookBuckets.webhooks),
   ).pipe(Layer.provideMerge(Layer.merge(IndexReader.layer, UsageRecorder.layer(jetstream(nc)))));
@@ -155,7 +156,7 @@ export const apiRole = Effect.gen(function* () {
     );
     yield* runWebhookNotifier(nc, webhookBuckets.index);
     yield* Presence.heartbeat(nc, "api");
-    yield* DeliveryLayer.runOutboxOwnership(outboxBucket, yield* managerOf(nc));
+    yield* DeliveryLayer.runOutboxOwnership(outboxBucket, jsm);
   }).pipe(Effect.provide(context));
 
   return buckets;

@@ -10,6 +10,7 @@ import { bucketStream } from "../../nats/JetStreamSetup.js";
 import { LIVE_FOR_MS, Presence } from "../../presence/Presence.js";
 import { Level } from "../../storage/Level.js";
 import { makeHostAllowList } from "../hostAllowList.js";
+import { listOutboxKeys } from "../outbox/listOutboxKeys.js";
 import { migrateLocalOutbox } from "../outbox/migrateLocalOutbox.js";
 import { OwnedPartitions } from "../outbox/OwnedPartitions.js";
 import { PARTITIONS } from "../outbox/outboxBucketKeys.js";
@@ -36,6 +37,7 @@ export class DeliveryOutbox extends Context.Tag("app/webhooks/delivery/DeliveryO
 export const layer = (
   buckets: StoreBuckets,
   outboxBucket: KV,
+  jsm: JetStreamManager,
 ): Layer.Layer<
   WebhookSupervisor.WebhookSupervisor | DeliveryOutbox,
   never,
@@ -46,7 +48,13 @@ export const layer = (
       const config = yield* AppConfig;
       const usage = yield* UsageRecorder;
       const metrics = Option.getOrUndefined(yield* Effect.serviceOption(Metrics));
-      const outbox = makeOutbox(outboxBucket, new OwnedPartitions(), Date.now, metrics?.delivery);
+      const outbox = makeOutbox(
+        outboxBucket,
+        listOutboxKeys(jsm),
+        new OwnedPartitions(),
+        Date.now,
+        metrics?.delivery,
+      );
       yield* migrateLocalOutbox(yield* Level, outbox).pipe(
         Effect.catchAll((error) =>
           Effect.logWarning(
@@ -85,7 +93,7 @@ export const runOutboxOwnership = (outboxBucket: KV, jsm: JetStreamManager) =>
     const presence = yield* Presence;
     yield* ownPartitions(
       {
-        source: bucketSource(outboxBucket, async (key) => {
+        source: bucketSource(outboxBucket, listOutboxKeys(jsm), async (key) => {
           await jsm.streams.purge(bucketStream("webhook_outbox"), { filter: `$KV.webhook_outbox.${key}` });
         }),
         leases: kvLeaseStore(outboxBucket),

@@ -31,12 +31,6 @@ export const isRevisionConflict = (error: unknown): boolean =>
 
 const ZERO_STATS: DeliveryStats = { counters: ZERO_COUNTERS, recent: [] };
 
-const listKeys = async (kv: KV, filter: string) => {
-  const keys: Array<string> = [];
-  for await (const key of await kv.keys(filter)) keys.push(key);
-  return keys;
-};
-
 const readDelivery = async (kv: KV, key: string) => {
   const entry = await kv.get(key);
   if (entry === null || entry.operation !== "PUT") return undefined;
@@ -44,9 +38,12 @@ const readDelivery = async (kv: KV, key: string) => {
   return value === undefined ? undefined : { key, revision: entry.revision, value };
 };
 
+/** Lists the outbox keys matching a filter (listOutboxKeys.ts). */
+export type ListKeys = (filter: string) => Promise<Array<string>>;
+
 /** The webhook's deliveries as stored, in send order (read by any process, for operators). */
-const storedDeliveries = async (kv: KV, webhookId: string) => {
-  const keys = (await listKeys(kv, webhookDeliveriesFilter(webhookId))).sort();
+const storedDeliveries = async (kv: KV, listKeys: ListKeys, webhookId: string) => {
+  const keys = (await listKeys(webhookDeliveriesFilter(webhookId))).sort();
   const entries = await Promise.all(keys.map((key) => readDelivery(kv, key)));
   return entries.filter((e) => e !== undefined);
 };
@@ -104,6 +101,7 @@ const afterAttempt = (
  */
 export const makeOutbox = (
   kv: KV,
+  listKeys: ListKeys,
   owned: OwnedPartitions,
   now: () => number = Date.now,
   /** Told how each attempt ended once it is recorded (delivery metrics). */
@@ -186,7 +184,7 @@ export const makeOutbox = (
 
   /** Queues every dead-lettered delivery of the webhook again, attempts reset. Returns how many. */
   const redeliver = async (webhookId: string): Promise<number> => {
-    const dead = (await storedDeliveries(kv, webhookId)).filter((e) => e.value.state === "dead");
+    const dead = (await storedDeliveries(kv, listKeys, webhookId)).filter((e) => e.value.state === "dead");
     const requeued = await Promise.all(
       dead.map((e) =>
         kv
@@ -210,7 +208,10 @@ export const makeOutbox = (
 
   /** Everything operators see about one webhook, read from the bucket by whichever process is asked. */
   const report = async (webhookId: string) => {
-    const [stored, { stats }] = await Promise.all([storedDeliveries(kv, webhookId), readStats(webhookId)]);
+    const [stored, { stats }] = await Promise.all([
+      storedDeliveries(kv, listKeys, webhookId),
+      readStats(webhookId),
+    ]);
     const queued = stored.flatMap((e) => (e.value.state === "queued" ? [e.value] : []));
     const dead = stored.flatMap((e) => (e.value.state === "dead" ? [e.value] : []));
     return {
@@ -227,7 +228,7 @@ export const makeOutbox = (
   /** Drops the webhook's deliveries, counters and attempts (it was deleted). Any process may; purges are idempotent. */
   const forget = async (webhookId: string) => {
     statsCache.delete(webhookId);
-    const keys = await listKeys(kv, webhookDeliveriesFilter(webhookId));
+    const keys = await listKeys(webhookDeliveriesFilter(webhookId));
     await Promise.all([...keys, statsKey(webhookId)].map((key) => kv.purge(key)));
   };
 

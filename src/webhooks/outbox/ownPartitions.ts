@@ -45,41 +45,42 @@ const storedValue = (operation: string, bytes: Uint8Array) =>
  * newest revision of each key). Resolves once the stored keys are read; the
  * watch stops with the scope.
  */
-const loadPartition = (kv: KV) => (partition: number, index: PartitionIndex, wake: (id: string) => void) =>
-  Effect.gen(function* () {
-    const filter = partitionFilter(partition);
-    const watch = yield* Effect.tryPromise(() =>
-      kv.watch({ key: filter, include: KvWatchInclude.UpdatesOnly }),
-    );
-    let loaded = false;
-    const stopped = yield* Deferred.make<void>();
-    yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
-    yield* Effect.forkScoped(
-      Effect.promise(async () => {
-        try {
-          for await (const entry of watch) {
-            const fresh = index.apply(entry.key, entry.revision, storedValue(entry.operation, entry.value));
-            if (fresh && loaded) wake(entry.key.split(".")[2]!);
+const loadPartition =
+  (kv: KV, listKeys: (filter: string) => Promise<Array<string>>) =>
+  (partition: number, index: PartitionIndex, wake: (id: string) => void) =>
+    Effect.gen(function* () {
+      const filter = partitionFilter(partition);
+      const watch = yield* Effect.tryPromise(() =>
+        kv.watch({ key: filter, include: KvWatchInclude.UpdatesOnly }),
+      );
+      let loaded = false;
+      const stopped = yield* Deferred.make<void>();
+      yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
+      yield* Effect.forkScoped(
+        Effect.promise(async () => {
+          try {
+            for await (const entry of watch) {
+              const fresh = index.apply(entry.key, entry.revision, storedValue(entry.operation, entry.value));
+              if (fresh && loaded) wake(entry.key.split(".")[2]!);
+            }
+          } catch {
+            // Ended all the same: said below.
           }
-        } catch {
-          // Ended all the same: said below.
-        }
-      }).pipe(Effect.zipRight(Deferred.succeed(stopped, undefined))),
-    );
-    yield* Effect.tryPromise(async () => {
-      const keys: Array<string> = [];
-      for await (const key of await kv.keys(filter)) keys.push(key);
-      for (let i = 0; i < keys.length; i += 64)
-        await Promise.all(
-          keys.slice(i, i + 64).map(async (key) => {
-            const entry = await kv.get(key);
-            if (entry !== null) index.apply(key, entry.revision, storedValue(entry.operation, entry.value));
-          }),
-        );
+        }).pipe(Effect.zipRight(Deferred.succeed(stopped, undefined))),
+      );
+      yield* Effect.tryPromise(async () => {
+        const keys = await listKeys(filter);
+        for (let i = 0; i < keys.length; i += 64)
+          await Promise.all(
+            keys.slice(i, i + 64).map(async (key) => {
+              const entry = await kv.get(key);
+              if (entry !== null) index.apply(key, entry.revision, storedValue(entry.operation, entry.value));
+            }),
+          );
+      });
+      loaded = true;
+      return Deferred.await(stopped);
     });
-    loaded = true;
-    return Deferred.await(stopped);
-  });
 
 /**
  * Removes the partition's done markers older than DONE_KEPT_MS from the bucket's
@@ -104,8 +105,12 @@ export const sweepDone = (purge: (key: string) => Promise<void>) => (index: Part
   });
 
 /** The partitions as the `webhook_outbox` bucket holds them; `purge` removes a key's messages from its stream. */
-export const bucketSource = (kv: KV, purge: (key: string) => Promise<void>): PartitionSource => ({
-  load: loadPartition(kv),
+export const bucketSource = (
+  kv: KV,
+  listKeys: (filter: string) => Promise<Array<string>>,
+  purge: (key: string) => Promise<void>,
+): PartitionSource => ({
+  load: loadPartition(kv, listKeys),
   sweep: sweepDone(purge),
 });
 
