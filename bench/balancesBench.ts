@@ -1,4 +1,7 @@
-import type { Hex } from "viem";
+import type { Address, Hex } from "viem";
+import { pagingTokenFactoryAbi } from "../src/devnet/abis.js";
+import { chainClient, send } from "../src/devnet/ChainClient.js";
+import { roleAddress } from "../src/devnet/devAccounts.js";
 import { freePort } from "../src/devnet/freePort.js";
 import { startTestDevnet } from "../test/support/devnetFixture.js";
 import { devnetWallet } from "../test/support/devnetWallet.js";
@@ -15,6 +18,23 @@ import { sequential } from "./lib/sequential.js";
 import { median, percentile, spread } from "./lib/stats.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+/** Wallets of these many distinct tokens (besides the 1,200-token paging wallet) for the growth figures. */
+const GROWTH_SIZES = (process.env.BENCH_BALANCES_GROWTH ?? "10,100").split(",").map(Number);
+
+/** `count` new ERC-20 clones minted to `holder` through the devnet's paging-token factory, 100 per transaction. */
+const mintTokens = async (rpcUrl: string, factory: Address, holder: Address, count: number) => {
+  const client = chainClient(1, "ethereum", rpcUrl);
+  for (let made = 0; made < count; made += 100) {
+    await send(client, {
+      from: roleAddress("deployer"),
+      address: factory,
+      abi: pagingTokenFactoryAbi,
+      functionName: "createBatch",
+      args: [holder, BigInt(Math.min(100, count - made)), 10n ** 18n],
+      gas: 25_000_000n,
+    });
+  }
+};
 const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 3);
 
 /**
@@ -120,6 +140,44 @@ export const balancesBench = async () => {
       return { ms: performance.now() - start, count, pages };
     };
     const pagingCold = await pageAll(cold.url, keyC);
+
+    // Cost against the number of tokens: one cold first page (all balances read, 100 shaped) of
+    // wallets holding 10 .. 10,000 tokens, next to its own multicall replayed alone.
+    const holders = new Map<number, string>(
+      GROWTH_SIZES.map((n, i) => [n, `0x00000000000000000000000000000000000c${String(i).padStart(4, "0")}`]),
+    );
+    holders.set(1_200, chain.wallets.paging!);
+    for (const [n, holder] of holders) {
+      if (holder !== chain.wallets.paging)
+        await mintTokens(
+          chain.rpc_url,
+          chain.contracts.paging_token_factory as Address,
+          holder as Address,
+          n,
+        );
+    }
+    const growth: Array<string> = [];
+    for (const [n, holder] of [...holders].sort((a, b) => a[0] - b[0])) {
+      const path = `/v1/evm/balances/${holder}?chain_ids=1&limit=100`;
+      // Wait until the cold service's index has every token of the wallet.
+      for (;;) {
+        const res = await fetch(`${cold.url}${path.replace("limit=100", "limit=1")}`, {
+          headers: { "x-svc-api-key": keyC },
+        });
+        const body = (await res.json()) as { balances: Array<unknown>; next_offset?: string };
+        if (res.status === 200 && body.balances.length > 0) {
+          const page = await fetch(`${counted.url}${path}`, { headers: { "x-svc-api-key": keyB } });
+          if (page.status === 200) break;
+        }
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const run = await sequential(`${cold.url}${path}`, SECONDS, { "x-svc-api-key": keyC });
+      await sequential(`${counted.url}${path}`, 0.1, { "x-svc-api-key": keyB });
+      const alone = await replay(chain.rpc_url, counter.lastCall()!, 20);
+      growth.push(
+        `cold first page, ${n.toLocaleString("en")} tokens: p50 ${run.p50Ms.toFixed(1)} ms, its multicall alone ${alone.p50Ms.toFixed(1)} ms (${(run.p50Ms / alone.p50Ms).toFixed(2)}x), ${((1000 * run.p50Ms) / n).toFixed(0)} µs per token`,
+      );
+    }
     await pageAll(cached.url, keyA);
     const pagingWarm = await pageAll(cached.url, keyA);
 
@@ -161,6 +219,7 @@ export const balancesBench = async () => {
         `R_cold (cold p50 / (gateway p50 + 2 x direct p50)): ${spread(rCold)}  target <= 1`,
         `paging the ${pagingWarm.count}-token wallet by 100: ${pagingCold.pages} pages in ${pagingCold.ms.toFixed(0)} ms cold, ${pagingWarm.ms.toFixed(0)} ms cached`,
         `freshness (transfer mined -> visible in balances), 20 transfers: p50 ${percentile(freshness, 50).toFixed(1)} ms, p99 ${percentile(freshness, 99).toFixed(1)} ms`,
+        ...growth,
       ],
     };
   } finally {
