@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { balancesBench } from "./balancesBench.js";
 import { gatewayBench } from "./gatewayBench.js";
 import { ingestBench } from "./ingestBench.js";
+import { ingestGrowthBench } from "./ingestGrowthBench.js";
 import { joiningWorkerBench } from "./joiningWorkerBench.js";
 import { lendingBench } from "./lendingBench.js";
 import { notifierBench } from "./notifierBench.js";
@@ -24,6 +25,7 @@ const all = {
   lending: lendingBench,
   vaults: vaultsBench,
   ingest: ingestBench,
+  "ingest-growth": ingestGrowthBench,
   webhooks: webhooksBench,
   notifier: notifierBench,
   soak: soakBench,
