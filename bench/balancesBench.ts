@@ -1,4 +1,7 @@
-import type { Hex } from "viem";
+import type { Address, Hex } from "viem";
+import { pagingTokenFactoryAbi } from "../src/devnet/abis.js";
+import { chainClient, send } from "../src/devnet/ChainClient.js";
+import { roleAddress } from "../src/devnet/devAccounts.js";
 import { freePort } from "../src/devnet/freePort.js";
 import { startTestDevnet } from "../test/support/devnetFixture.js";
 import { devnetWallet } from "../test/support/devnetWallet.js";
@@ -7,20 +10,46 @@ import { benchKey, rewriteChainsFile, startServiceProcess } from "./lib/benchEnv
 import { startChild } from "./lib/child.js";
 import { measureCpu } from "./lib/cpu.js";
 import { load } from "./lib/load.js";
+import { natsServerPid } from "./lib/natsServerPid.js";
+import { pinning, pinToCpu } from "./lib/pin.js";
 import { replay } from "./lib/replay.js";
 import { startRpcCounter } from "./lib/rpcCounter.js";
 import { sequential } from "./lib/sequential.js";
 import { median, percentile, spread } from "./lib/stats.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+/** Wallets of these many distinct tokens (besides the 1,200-token paging wallet) for the growth figures. */
+const GROWTH_SIZES = (process.env.BENCH_BALANCES_GROWTH ?? "10,100").split(",").map(Number);
+
+/** `count` new ERC-20 clones minted to `holder` through the devnet's paging-token factory, 100 per transaction. */
+const mintTokens = async (rpcUrl: string, factory: Address, holder: Address, count: number) => {
+  const client = chainClient(1, "ethereum", rpcUrl);
+  for (let made = 0; made < count; made += 100) {
+    await send(client, {
+      from: roleAddress("deployer"),
+      address: factory,
+      abi: pagingTokenFactoryAbi,
+      functionName: "createBatch",
+      args: [holder, BigInt(Math.min(100, count - made)), 10n ** 18n],
+      gas: 25_000_000n,
+    });
+  }
+};
 const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 3);
 
 /**
- * Issue-5 figures, in one run: cached balances vs a bare node:http hello at 32
- * connections (R_app, target >= 0.4); latency at 1 and 32 clients; a cold
- * request (cache off) vs a direct replay of the same multicall against anvil
- * (target <= 1.5x) and its eth_call count; paging the 1,200-token wallet; and
- * freshness (transfer mined -> visible).
+ * In one run: cached balances vs a bare node:http hello at 32 connections (R_app)
+ * and vs the gateway path's own `/v1/account` on the same service (R_cached,
+ * target >= 0.8; BENCH_PIN=1 pins that service and its nats-server to CPU 0 and
+ * the load generator to CPU 1); latency at 1 and 32 clients; a cold request
+ * (cache off) against the gateway path plus twice a direct replay of the same
+ * multicall against anvil (R_cold, target <= 1), and its eth_call count; paging
+ * the 1,200-token wallet; and freshness (transfer mined -> visible).
+ *
+ * Cold latency is measured on a service that reaches anvil directly; eth_calls
+ * are counted, and the multicall to replay captured, on a second cold service
+ * whose chain-1 RPC goes through the counting proxy (the proxy's own hop is
+ * neither the service's cost nor the chain's).
  */
 export const balancesBench = async () => {
   const devnet = await startTestDevnet();
@@ -29,22 +58,37 @@ export const balancesBench = async () => {
   const chains = await rewriteChainsFile(devnet.devnet.chainsConfigPath, new Map([[1, counter.url]]));
   const natsA = await startTestNats();
   const natsB = await startTestNats();
+  const natsC = await startTestNats();
   const cached = await startServiceProcess(natsA, chains);
-  const cold = await startServiceProcess(natsB, chains, { env: { BALANCES_CACHE_ENTRIES: "0" } });
+  const counted = await startServiceProcess(natsB, chains, { env: { BALANCES_CACHE_ENTRIES: "0" } });
+  const cold = await startServiceProcess(natsC, devnet.devnet.chainsConfigPath, {
+    env: { BALANCES_CACHE_ENTRIES: "0" },
+  });
   const keyA = await benchKey(natsA, "bench");
   const keyB = await benchKey(natsB, "bench");
+  const keyC = await benchKey(natsC, "bench");
+  if (pinning) {
+    pinToCpu(cached.pid, 0);
+    pinToCpu(natsServerPid(natsA.url), 0);
+    pinToCpu(process.pid, 1);
+  }
   const helloPort = await freePort();
   const hello = await startChild("bench/servers/hello.ts", { PORT: String(helloPort) });
   const helloUrl = `http://127.0.0.1:${helloPort}/`;
   const whale = chain.wallets.whale!;
   const cachedUrl = `${cached.url}/v1/evm/balances/${whale}`;
-  const coldUrl = `${cold.url}/v1/evm/balances/${whale}?chain_ids=1`;
+  const accountUrl = `${cached.url}/v1/account`;
+  const coldPath = `/v1/evm/balances/${whale}?chain_ids=1`;
   try {
     await load(helloUrl, { connections: 32, seconds: 2 });
     await load(cachedUrl, { connections: 32, seconds: 2, headers: { "x-svc-api-key": keyA } });
-    await sequential(coldUrl, 1, { "x-svc-api-key": keyB });
+    await load(accountUrl, { connections: 32, seconds: 2, headers: { "x-svc-api-key": keyA } });
+    await sequential(`${counted.url}${coldPath}`, 1, { "x-svc-api-key": keyB });
+    await sequential(`${cold.url}${coldPath}`, 1, { "x-svc-api-key": keyC });
 
     const bare: Array<number> = [];
+    const account: Array<number> = [];
+    const gateway1: Array<number> = [];
     const hot: Array<number> = [];
     const hot32p50: Array<number> = [];
     const hot32p99: Array<number> = [];
@@ -55,6 +99,10 @@ export const balancesBench = async () => {
     const cpu: Array<number> = [];
     for (let i = 0; i < REPETITIONS; i++) {
       bare.push((await load(helloUrl, { connections: 32, seconds: SECONDS })).requestsPerSecond);
+      account.push(
+        (await load(accountUrl, { connections: 32, seconds: SECONDS, headers: { "x-svc-api-key": keyA } }))
+          .requestsPerSecond,
+      );
       const measured = await measureCpu({ service: cached.pid }, () =>
         load(cachedUrl, { connections: 32, seconds: SECONDS, headers: { "x-svc-api-key": keyA } }),
       );
@@ -64,9 +112,10 @@ export const balancesBench = async () => {
       cpu.push((measured.cpuMs.service! * 1000) / (measured.result.requestsPerSecond * SECONDS));
       hot1.push(await sequential(cachedUrl, SECONDS, { "x-svc-api-key": keyA }));
       const callsBefore = counter.count("eth_call");
-      const coldRun = await sequential(coldUrl, SECONDS, { "x-svc-api-key": keyB });
-      cold1.push(coldRun);
-      callsPerCold.push((counter.count("eth_call") - callsBefore) / coldRun.count);
+      const countedRun = await sequential(`${counted.url}${coldPath}`, 1, { "x-svc-api-key": keyB });
+      callsPerCold.push((counter.count("eth_call") - callsBefore) / countedRun.count);
+      gateway1.push((await sequential(`${cold.url}/v1/account`, SECONDS, { "x-svc-api-key": keyC })).p50Ms);
+      cold1.push(await sequential(`${cold.url}${coldPath}`, SECONDS, { "x-svc-api-key": keyC }));
       direct.push(await replay(chain.rpc_url, counter.lastCall()!, 200));
     }
 
@@ -90,7 +139,45 @@ export const balancesBench = async () => {
       } while (offset !== undefined);
       return { ms: performance.now() - start, count, pages };
     };
-    const pagingCold = await pageAll(cold.url, keyB);
+    const pagingCold = await pageAll(cold.url, keyC);
+
+    // Cost against the number of tokens: one cold first page (all balances read, 100 shaped) of
+    // wallets holding 10 .. 10,000 tokens, next to its own multicall replayed alone.
+    const holders = new Map<number, string>(
+      GROWTH_SIZES.map((n, i) => [n, `0x00000000000000000000000000000000000c${String(i).padStart(4, "0")}`]),
+    );
+    holders.set(1_200, chain.wallets.paging!);
+    for (const [n, holder] of holders) {
+      if (holder !== chain.wallets.paging)
+        await mintTokens(
+          chain.rpc_url,
+          chain.contracts.paging_token_factory as Address,
+          holder as Address,
+          n,
+        );
+    }
+    const growth: Array<string> = [];
+    for (const [n, holder] of [...holders].sort((a, b) => a[0] - b[0])) {
+      const path = `/v1/evm/balances/${holder}?chain_ids=1&limit=100`;
+      // Wait until the cold service's index has every token of the wallet.
+      for (;;) {
+        const res = await fetch(`${cold.url}${path.replace("limit=100", "limit=1")}`, {
+          headers: { "x-svc-api-key": keyC },
+        });
+        const body = (await res.json()) as { balances: Array<unknown>; next_offset?: string };
+        if (res.status === 200 && body.balances.length > 0) {
+          const page = await fetch(`${counted.url}${path}`, { headers: { "x-svc-api-key": keyB } });
+          if (page.status === 200) break;
+        }
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const run = await sequential(`${cold.url}${path}`, SECONDS, { "x-svc-api-key": keyC });
+      await sequential(`${counted.url}${path}`, 0.1, { "x-svc-api-key": keyB });
+      const alone = await replay(chain.rpc_url, counter.lastCall()!, 20);
+      growth.push(
+        `cold first page, ${n.toLocaleString("en")} tokens: p50 ${run.p50Ms.toFixed(1)} ms, its multicall alone ${alone.p50Ms.toFixed(1)} ms (${(run.p50Ms / alone.p50Ms).toFixed(2)}x), ${((1000 * run.p50Ms) / n).toFixed(0)} µs per token`,
+      );
+    }
     await pageAll(cached.url, keyA);
     const pagingWarm = await pageAll(cached.url, keyA);
 
@@ -114,26 +201,33 @@ export const balancesBench = async () => {
     freshness.sort((a, b) => a - b);
 
     const rApp = bare.map((b, i) => hot[i]! / b);
-    const rCold = cold1.map((c, i) => c.p50Ms / direct[i]!.p50Ms);
+    const rCached = account.map((a, i) => hot[i]! / a);
+    const rCold = cold1.map((c, i) => c.p50Ms / (gateway1[i]! + 2 * direct[i]!.p50Ms));
+    const coldOverDirect = cold1.map((c, i) => c.p50Ms / direct[i]!.p50Ms);
     return {
       name: "balances",
       lines: [
         `bare node:http, 32 conns: ${spread(bare, 0)} req/s`,
         `balances of the whale (3 default chains, cached), 32 conns: ${spread(hot, 0)} req/s, p50 ${median(hot32p50)} ms, p99 ${median(hot32p99)} ms; service CPU ${median(cpu).toFixed(0)} µs/request`,
-        `R_app (cached balances / bare req/s): ${spread(rApp)}  target >= 0.4`,
+        `R_app (cached balances / bare req/s): ${spread(rApp)}`,
+        `/v1/account on the same service, 32 conns: ${spread(account, 0)} req/s${pinning ? " (service and its nats-server on CPU 0, load generator on CPU 1)" : ""}`,
+        `R_cached (cached balances / /v1/account req/s): ${spread(rCached)}  target >= 0.8`,
         `cached, 1 client: p50 ${median(hot1.map((r) => r.p50Ms)).toFixed(2)} ms, p99 ${median(hot1.map((r) => r.p99Ms)).toFixed(2)} ms`,
         `cold (cache off, chain 1), 1 client: p50 ${median(cold1.map((r) => r.p50Ms)).toFixed(2)} ms, p99 ${median(cold1.map((r) => r.p99Ms)).toFixed(2)} ms; eth_calls per request ${spread(callsPerCold)}`,
-        `direct replay of the same aggregate3 against anvil: p50 ${median(direct.map((r) => r.p50Ms)).toFixed(2)} ms`,
-        `R_cold (cold p50 / direct multicall p50): ${spread(rCold)}  target <= 1.5`,
+        `gateway path (/v1/account on the cold service), 1 client: p50 ${median(gateway1).toFixed(2)} ms`,
+        `direct replay of the same aggregate3 against anvil: p50 ${median(direct.map((r) => r.p50Ms)).toFixed(2)} ms; cold / direct ${spread(coldOverDirect)}`,
+        `R_cold (cold p50 / (gateway p50 + 2 x direct p50)): ${spread(rCold)}  target <= 1`,
         `paging the ${pagingWarm.count}-token wallet by 100: ${pagingCold.pages} pages in ${pagingCold.ms.toFixed(0)} ms cold, ${pagingWarm.ms.toFixed(0)} ms cached`,
         `freshness (transfer mined -> visible in balances), 20 transfers: p50 ${percentile(freshness, 50).toFixed(1)} ms, p99 ${percentile(freshness, 99).toFixed(1)} ms`,
+        ...growth,
       ],
     };
   } finally {
-    await Promise.allSettled([hello.stop(), cached.stop(), cold.stop()]);
+    await Promise.allSettled([hello.stop(), cached.stop(), counted.stop(), cold.stop()]);
     await counter.stop();
     await natsA.stop();
     await natsB.stop();
+    await natsC.stop();
     await devnet.stop();
   }
 };

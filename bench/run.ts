@@ -1,9 +1,12 @@
+import { readFileSync } from "node:fs";
 import { balancesBench } from "./balancesBench.js";
 import { everyTypeBench } from "./everyTypeBench.js";
 import { gatewayBench } from "./gatewayBench.js";
 import { ingestBench } from "./ingestBench.js";
+import { ingestGrowthBench } from "./ingestGrowthBench.js";
 import { joiningWorkerBench } from "./joiningWorkerBench.js";
 import { lendingBench } from "./lendingBench.js";
+import { notifierBench } from "./notifierBench.js";
 import { positionsBench } from "./positionsBench.js";
 import { scaleOutBench } from "./scaleOutBench.js";
 import { soakBench } from "./soakBench.js";
@@ -24,7 +27,9 @@ const all = {
   vaults: vaultsBench,
   "every-type": everyTypeBench,
   ingest: ingestBench,
+  "ingest-growth": ingestGrowthBench,
   webhooks: webhooksBench,
+  notifier: notifierBench,
   soak: soakBench,
   "scale-out": scaleOutBench,
   joining: joiningWorkerBench,
@@ -34,8 +39,14 @@ const benches = Object.entries(all)
   .filter(([name]) => only.length === 0 || only.includes(name))
   .map(([, bench]) => bench);
 
+/** The 1-minute load average: figures on a shared machine mean little without it. */
+const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ")[0];
+
 for (const bench of benches) {
+  const before = loadAverage();
   const result = await bench();
-  process.stdout.write(`\n== ${result.name} ==\n${result.lines.join("\n")}\n`);
+  process.stdout.write(
+    `\n== ${result.name} == (load average ${before} at the start, ${loadAverage()} at the end)\n${result.lines.join("\n")}\n`,
+  );
 }
 process.exit(0);

@@ -13,6 +13,8 @@ import { startChild } from "./child.js";
  * `chainsConfig`, and waits until healthy. A `dataDir` of an earlier run makes
  * it a restart; a fixed `port` lets the caller watch it while it starts; `script`
  * runs a variant of the service (e.g. one that reports its memory on stdout).
+ * BENCH_SERVICE_CPU_PROF=<dir> runs every service process under `--cpu-prof`, its
+ * profile written to that directory when the process stops.
  */
 export const startServiceProcess = async (
   nats: TestNats,
@@ -26,13 +28,19 @@ export const startServiceProcess = async (
 ) => {
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "svc-bench-")));
-  const child = await startChild(options.script ?? "bench/servers/service.ts", {
-    PORT: String(port),
-    BENCH_NATS: JSON.stringify({ url: nats.url, credentials: nats.credentials }),
-    CHAINS_CONFIG: chainsConfig,
-    DATA_DIR: dataDir,
-    ...options.env,
-  });
+  const profileDir = process.env.BENCH_SERVICE_CPU_PROF;
+  const child = await startChild(
+    options.script ?? "bench/servers/service.ts",
+    {
+      PORT: String(port),
+      BENCH_NATS: JSON.stringify({ url: nats.url, credentials: nats.credentials }),
+      CHAINS_CONFIG: chainsConfig,
+      DATA_DIR: dataDir,
+      ...options.env,
+    },
+    undefined,
+    profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`],
+  );
   return {
     url: `http://127.0.0.1:${port}`,
     pid: child.process.pid!,

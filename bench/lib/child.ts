@@ -17,9 +17,10 @@ export const startChild = (
   script: string,
   env: NodeJS.ProcessEnv = {},
   readyWithinMs = 60_000,
+  nodeArgs: ReadonlyArray<string> = [],
 ): Promise<Child> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", script], {
+    const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", script], {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "inherit"],

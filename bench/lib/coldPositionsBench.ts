@@ -15,7 +15,9 @@ const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 3);
  * A positions request for one devnet wallet on several chains, in one run: cold (a service without the
  * read cache) with its `eth_call`s per chain, against the gateway path plus the chains' multicalls
  * replayed directly and at once, as the service sends them (target: cold p50 <= gateway p50 + 2 x
- * direct p50), and cached p50/p99 at 1 and 32 connections.
+ * direct p50), and cached p50/p99 at 1 and 32 connections. Cold latency is measured on a service
+ * that reaches the nodes directly; a second cold service, behind the counting proxies, counts the
+ * eth_calls and yields the multicalls to replay (the proxies' hop is neither side's cost).
  */
 export const coldPositionsBench = async (options: {
   readonly name: string;
@@ -41,16 +43,23 @@ export const coldPositionsBench = async (options: {
   );
   const natsA = await startTestNats();
   const natsB = await startTestNats();
+  const natsC = await startTestNats();
   const cached = await startServiceProcess(natsA, chains);
-  const cold = await startServiceProcess(natsB, chains, { env: { BALANCES_CACHE_ENTRIES: "0" } });
+  // Counts eth_calls through the proxies; `cold` reaches the nodes directly, for latency.
+  const counted = await startServiceProcess(natsB, chains, { env: { BALANCES_CACHE_ENTRIES: "0" } });
+  const cold = await startServiceProcess(natsC, devnet.devnet.chainsConfigPath, {
+    env: { BALANCES_CACHE_ENTRIES: "0" },
+  });
   const keyA = { "x-svc-api-key": await benchKey(natsA, "bench") };
   const keyB = { "x-svc-api-key": await benchKey(natsB, "bench") };
+  const keyC = { "x-svc-api-key": await benchKey(natsC, "bench") };
   const wallet = options.wallet(counters.get(ids[0]!)!.chain);
   const path = `/beta/evm/defi/positions/${wallet}?chain_ids=${ids.join(",")}`;
   const ethCalls = () => ids.map((id) => counters.get(id)!.counter.count("eth_call"));
   try {
     await load(`${cached.url}${path}`, { connections: 32, seconds: 2, headers: keyA });
-    await sequential(`${cold.url}${path}`, 1, keyB);
+    await sequential(`${counted.url}${path}`, 1, keyB);
+    await sequential(`${cold.url}${path}`, 1, keyC);
 
     const gateway: Array<number> = [];
     const coldP50: Array<number> = [];
@@ -59,12 +68,12 @@ export const coldPositionsBench = async (options: {
     const hot1: Array<{ p50Ms: number; p99Ms: number }> = [];
     const hot32: Array<{ requestsPerSecond: number; p50Ms: number; p99Ms: number }> = [];
     for (let i = 0; i < REPETITIONS; i++) {
-      gateway.push((await sequential(`${cold.url}/v1/account`, SECONDS, keyB)).p50Ms);
       const before = ethCalls();
-      const run = await sequential(`${cold.url}${path}`, SECONDS, keyB);
-      coldP50.push(run.p50Ms);
+      const countedRun = await sequential(`${counted.url}${path}`, 1, keyB);
       const after = ethCalls();
-      callsPerChain.push(Math.max(...after.map((n, c) => (n - before[c]!) / run.count)));
+      callsPerChain.push(Math.max(...after.map((n, c) => (n - before[c]!) / countedRun.count)));
+      gateway.push((await sequential(`${cold.url}/v1/account`, SECONDS, keyC)).p50Ms);
+      coldP50.push((await sequential(`${cold.url}${path}`, SECONDS, keyC)).p50Ms);
       const calls = [...counters.values()].map(({ chain, counter }) => ({
         url: chain.rpc_url,
         body: counter.lastCall()!,
@@ -89,10 +98,11 @@ export const coldPositionsBench = async (options: {
       ],
     };
   } finally {
-    await Promise.allSettled([cached.stop(), cold.stop()]);
+    await Promise.allSettled([cached.stop(), counted.stop(), cold.stop()]);
     for (const { counter } of counters.values()) await counter.stop();
     await natsA.stop();
     await natsB.stop();
+    await natsC.stop();
     await devnet.stop();
   }
 };

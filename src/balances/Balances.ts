@@ -12,6 +12,7 @@ import type { ChainHoldings, Holding } from "./ChainHoldings.js";
 import { decorateEntry, type MetadataField, type ResponseEntry } from "./decorateEntry.js";
 import { makeHistoricalPrices } from "./historicalPrices.js";
 import { readChainHoldings } from "./readChainHoldings.js";
+import { makeShapedPages, type ShapedPages } from "./shapedPages.js";
 import { type BalanceEntry, compareEntries, SPAM_LIQUIDITY_USD, toBalanceEntry } from "./toBalanceEntry.js";
 
 /** A wallet's holdings on chosen chains, pinned to one block per chain. */
@@ -56,6 +57,8 @@ export class Balances extends Context.Tag("app/balances/Balances")<
       items: ReadonlyArray<{ readonly chain: ChainConfig; readonly holding: Holding }>,
       options: EntryOptions,
     ) => Effect.Effect<ReadonlyArray<ResponseEntry>>;
+    /** Response pages already shaped, by snapshot and query (see shapedPages.ts). */
+    readonly pages: ShapedPages;
   }
 >() {}
 
@@ -75,9 +78,12 @@ export const layer = Layer.effect(
     const history = makeHistoricalPrices(index, clients.get, config.priceHistoryCacheMb * MB);
     // Bounded by bytes too: a 1,200-token wallet weighs as much as hundreds of small ones.
     const cache = makeReadCache<ChainHoldings>(config.balancesCacheEntries, config.balancesCacheMb * MB);
+    // Pages of cached reads: as many as reads, in a quarter of their budget (a page is a few KB).
+    const pages = makeShapedPages(config.balancesCacheEntries, (config.balancesCacheMb * MB) / 4);
     const metrics = yield* Effect.serviceOption(Metrics);
     if (Option.isSome(metrics)) {
       metrics.value.watchCache("balances_reads", cache.lookups);
+      metrics.value.watchCache("balances_pages", pages.lookups);
       metrics.value.watchCache("historical_prices", history.lookups);
     }
 
@@ -184,6 +190,6 @@ export const layer = Layer.effect(
         });
       });
 
-    return { snapshot, entries } as const;
+    return { snapshot, entries, pages } as const;
   }),
 );

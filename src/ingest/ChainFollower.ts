@@ -1,5 +1,5 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
-import { Duration, Effect, Queue, Schedule } from "effect";
+import { Duration, Effect, Fiber, Queue, Schedule } from "effect";
 import type { PublicClient } from "viem";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import { BLOCK_MESSAGE_VERSION, type ChainBlock, ChainReorg } from "../domain/ChainBlock.js";
@@ -203,6 +203,26 @@ export const followChain = (options: FollowerOptions) =>
           : ("replaced" as const);
     });
 
+    /** Blocks `from`..`to` read whole, `prefetch` at a time. */
+    const fetchRange = (from: number, to: number) =>
+      Effect.forEach(
+        Array.from({ length: to - from + 1 }, (_, i) => from + i),
+        (number) => fetchLiveBlock(client, { chainId, number, traces: chain.traces }),
+        { concurrency: options.prefetch },
+      );
+
+    /**
+     * The next range, being read while the current one is published: catching up, the node's
+     * reads and the bus's acks then overlap instead of taking turns. Used only if the next step
+     * starts exactly there (after a fork or a failure it is dropped and read again).
+     */
+    let ahead:
+      | {
+          readonly from: number;
+          readonly fiber: Fiber.RuntimeFiber<ReadonlyArray<ChainBlock | undefined>, ChainRpcError>;
+        }
+      | undefined;
+
     const step = Effect.gen(function* () {
       const head = yield* headNumber;
       status.head = head;
@@ -227,13 +247,22 @@ export const followChain = (options: FollowerOptions) =>
         const to = Math.min(checkpoint.historyUntil, from + options.historyRange - 1);
         yield* apply(yield* fetchHistoryBlocks(client, { chainId, from, to }));
       } else {
-        const to = Math.min(head, from + options.prefetch - 1);
-        const blocks = yield* Effect.forEach(
-          Array.from({ length: to - from + 1 }, (_, i) => from + i),
-          (number) => fetchLiveBlock(client, { chainId, number, traces: chain.traces }),
-          { concurrency: options.prefetch },
-        );
+        const readAhead = ahead;
+        ahead = undefined;
+        let blocks: ReadonlyArray<ChainBlock | undefined>;
+        if (readAhead?.from === from) blocks = yield* Fiber.join(readAhead.fiber);
+        else {
+          if (readAhead !== undefined) yield* Fiber.interrupt(readAhead.fiber);
+          blocks = yield* fetchRange(from, Math.min(head, from + options.prefetch - 1));
+        }
         const present = blocks.filter((block): block is ChainBlock => block !== undefined);
+        const nextFrom = from + blocks.length;
+        if (present.length === blocks.length && nextFrom <= head) {
+          ahead = {
+            from: nextFrom,
+            fiber: yield* Effect.fork(fetchRange(nextFrom, Math.min(head, nextFrom + options.prefetch - 1))),
+          };
+        }
         // Applying checks the first block's parent against the window: a fork is handled there.
         yield* apply(present);
       }

@@ -57,42 +57,51 @@ export const balancesRoute = route(balances, ({ params, query }) =>
       chains,
       cursor === undefined ? {} : { pinned: new Map(cursor.blocks) },
     );
-    const rows = snapshot.byChain
-      .flatMap(({ chain, holdings }) =>
-        holdings.holdings.map((holding) => ({ chain, holding, entry: toBalanceEntry(chain, holding) })),
-      )
-      .filter(({ entry }) => filters === undefined || (filters === "native") === (entry.address === "native"))
-      .filter(({ entry }) => !(excludeSpam && isSpam(entry)));
-    const rowOf = new Map(rows.map((r) => [`${r.entry.chain_id}|${r.entry.address}`, r]));
-    const { page, more } = pageOf(sortEntries(rows.map((r) => r.entry)), cursor, limit);
-    const shaped = yield* service.entries(
-      page.map((entry) => {
-        const row = rowOf.get(`${entry.chain_id}|${entry.address}`)!;
-        return { chain: row.chain, holding: row.holding };
-      }),
-      { historicalHours, metadata },
-    );
-    const last = page.at(-1);
+    const shape = Effect.gen(function* () {
+      const rows = snapshot.byChain
+        .flatMap(({ chain, holdings }) =>
+          holdings.holdings.map((holding) => ({ chain, holding, entry: toBalanceEntry(chain, holding) })),
+        )
+        .filter(
+          ({ entry }) => filters === undefined || (filters === "native") === (entry.address === "native"),
+        )
+        .filter(({ entry }) => !(excludeSpam && isSpam(entry)));
+      const rowOf = new Map(rows.map((r) => [`${r.entry.chain_id}|${r.entry.address}`, r]));
+      const { page, more } = pageOf(sortEntries(rows.map((r) => r.entry)), cursor, limit);
+      const shaped = yield* service.entries(
+        page.map((entry) => {
+          const row = rowOf.get(`${entry.chain_id}|${entry.address}`)!;
+          return { chain: row.chain, holding: row.holding };
+        }),
+        { historicalHours, metadata },
+      );
+      return { json: JSON.stringify(shaped), continueAfter: more ? page.at(-1) : undefined };
+    });
+    // Everything that shapes the page besides the snapshot; historical prices follow the clock.
+    const pageQuery = JSON.stringify([fingerprint, [...metadata].sort(), limit, cursor?.after ?? null]);
+    const { json, continueAfter } = yield* historicalHours.length === 0
+      ? service.pages.through(snapshot, pageQuery, shape)
+      : shape;
     const next =
-      last !== undefined && more
-        ? nextOffset(secret, last, {
+      continueAfter !== undefined
+        ? nextOffset(secret, continueAfter, {
             wallet,
             query: fingerprint,
             blocks: snapshot.byChain.map(({ chain, holdings }) => [chain.chain_id, holdings.block] as const),
             issued: cursor?.issued ?? nowSeconds,
           })
         : undefined;
+    // The shaped page goes in as JSON text; the rest is small and per request.
+    const rest = JSON.stringify({
+      ...chainErrors(snapshot.failures, "Balances"),
+      ...(warnings.length === 0 ? {} : { warnings }),
+      ...(next === undefined ? {} : { next_offset: next }),
+      request_time: new Date(receivedAt).toISOString(),
+      response_time: new Date().toISOString(),
+    });
     return {
       cu: chains.length,
-      body: {
-        wallet_address: wallet,
-        balances: shaped,
-        ...chainErrors(snapshot.failures, "Balances"),
-        ...(warnings.length === 0 ? {} : { warnings }),
-        ...(next === undefined ? {} : { next_offset: next }),
-        request_time: new Date(receivedAt).toISOString(),
-        response_time: new Date().toISOString(),
-      },
+      body: `{"wallet_address":${JSON.stringify(wallet)},"balances":${json},${rest.slice(1)}`,
     };
   }),
 );

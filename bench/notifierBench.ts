@@ -1,0 +1,139 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { Effect, Exit, Scope } from "effect";
+import type { ChainConfig } from "../src/chains/ChainsConfig.js";
+import type { ChainBlock } from "../src/domain/ChainBlock.js";
+import { openBucket } from "../src/nats/JetStreamSetup.js";
+import { type AddressBook, makeAddressBook } from "../src/webhooks/notifier/AddressBook.js";
+import { matchBlock } from "../src/webhooks/notifier/matchBlock.js";
+import { indexKey } from "../src/webhooks/store/kvKeys.js";
+import { WebhookRecord } from "../src/webhooks/WebhookRecord.js";
+import { startTestNats } from "../test/support/natsServer.js";
+import { syntheticBlock } from "../test/support/syntheticBlocks.js";
+import { median } from "./lib/stats.js";
+
+const SIZES = (process.env.BENCH_NOTIFIER_SIZES ?? "1000,100000,1000000").split(",").map(Number);
+const WEBHOOKS = Number(process.env.BENCH_NOTIFIER_WEBHOOKS ?? 1000);
+const TXS_PER_BLOCK = 100;
+const BLOCKS = 500;
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+const liveHeap = () => {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+};
+
+const address = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
+const webhookId = (w: number) => `wh${String(w).padStart(6, "0")}`;
+/** Watched addresses are 1..size; unwatched ones live far above. */
+const UNWATCHED = 0x1000_0000;
+
+/** A live block of `TXS_PER_BLOCK` native transfers, half of them to a watched address. */
+const block = (number: number, size: number): ChainBlock => {
+  const base = syntheticBlock(1, number, address(UNWATCHED + number), address(1));
+  const tx = base.transactions[0];
+  return {
+    ...base,
+    transactions: Array.from({ length: TXS_PER_BLOCK }, (_, i) => ({
+      ...tx,
+      hash: `${tx.hash.slice(0, -6)}${i.toString(16).padStart(6, "0")}`,
+      index: i,
+      from: address(UNWATCHED + number * TXS_PER_BLOCK + i),
+      to: i % 2 === 0 ? address(1 + ((number * TXS_PER_BLOCK + i) % size)) : address(UNWATCHED - 1 - i),
+    })),
+  } as unknown as ChainBlock;
+};
+
+const chain = { chain_id: 1, wrapped_native: undefined } as unknown as ChainConfig;
+
+/**
+ * The webhook notifier against the number of watched addresses: `size` addresses spread over
+ * WEBHOOKS `transactions` webhooks in the real `webhook_addresses` bucket, loaded by the real
+ * AddressBook (its live heap per 100k addresses), then matchBlock over blocks of 100 transfers, half
+ * of them to a watched address (CPU per block). The per-block cost must not grow with `size`: a
+ * block costs one lookup per address it involves.
+ */
+export const notifierBench = async () => {
+  const lines: Array<string> = [];
+  const perBlock: Array<number> = [];
+  for (const size of SIZES) {
+    const nats = await startTestNats();
+    const nc = await nats.connectAs("api");
+    try {
+      const index = await Effect.runPromise(openBucket(nc, "webhook_addresses"));
+      const value = JSON.stringify({ rev: 1, member: true });
+      const loadStart = performance.now();
+      for (let start = 1; start <= size; start += 5_000) {
+        const puts: Array<Promise<unknown>> = [];
+        for (let n = start; n < Math.min(size + 1, start + 5_000); n++)
+          puts.push(index.put(indexKey(address(n), webhookId(n % WEBHOOKS)), value));
+        await Promise.all(puts);
+      }
+      const putSeconds = (performance.now() - loadStart) / 1000;
+      const bookStart = performance.now();
+      const bookScope = await Effect.runPromise(Scope.make());
+      let book: AddressBook | undefined = await Effect.runPromise(
+        Scope.extend(makeAddressBook(index), bookScope),
+      );
+      const bookSeconds = (performance.now() - bookStart) / 1000;
+
+      const now = new Date().toISOString();
+      const records = new Map(
+        Array.from({ length: WEBHOOKS }, (_, w) => [
+          webhookId(w),
+          new WebhookRecord({
+            id: webhookId(w),
+            team_id: "bench",
+            name: "bench",
+            type: "transactions",
+            url: "https://example.com/hook",
+            active: true,
+            created_at: now,
+            updated_at: now,
+            chain_ids: null,
+            transaction_type: null,
+            counterparty: null,
+            activity_type: null,
+            asset_type: null,
+            token_address: null,
+            secrets: { current: "x", previous: null },
+          }),
+        ]),
+      );
+      const deps = {
+        webhooksFor: (address: string) => book!.webhooksFor(address),
+        recordOf: (id: string) => records.get(id),
+        readBalances: async () => new Map(),
+        publicUrl: "http://127.0.0.1",
+      };
+      const blocks = Array.from({ length: BLOCKS }, (_, i) => block(1_000 + i, size));
+      let matched = 0;
+      for (const b of blocks.slice(0, 50)) await matchBlock(deps, chain, b);
+      const samples: Array<number> = [];
+      for (let round = 0; round < 3; round++) {
+        const cpu = process.cpuUsage();
+        for (const b of blocks) matched += (await matchBlock(deps, chain, b)).length;
+        const used = process.cpuUsage(cpu);
+        samples.push((used.user + used.system) / BLOCKS);
+      }
+      perBlock.push(median(samples));
+      // The book's memory: live heap with it, then without it (its watch stopped, its map dropped).
+      await Effect.runPromise(Scope.close(bookScope, Exit.void));
+      const withBook = liveHeap();
+      book = undefined;
+      const bytes = withBook - liveHeap();
+      lines.push(
+        `${size.toLocaleString("en")} watched addresses over ${WEBHOOKS} webhooks: ${median(samples).toFixed(0)} µs CPU per block of ${TXS_PER_BLOCK} transfers (${matched / (3 * BLOCKS)} webhooks matched per block); address book ${(bytes / 1024 / 1024).toFixed(1)} MB live heap, ${(((bytes / size) * 100_000) / 1024 / 1024).toFixed(1)} MB per 100k addresses, loaded in ${bookSeconds.toFixed(1)} s (KV filled in ${putSeconds.toFixed(1)} s)`,
+      );
+    } finally {
+      await nc.close();
+      await nats.stop();
+    }
+  }
+  lines.push(
+    `per-block cost at the largest size over the smallest: ${(perBlock.at(-1)! / perBlock[0]!).toFixed(2)}  target: flat (about 1)`,
+  );
+  return { name: "notifier", lines };
+};
