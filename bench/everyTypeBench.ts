@@ -2,7 +2,7 @@ import { coldPositionsBench } from "./lib/coldPositionsBench.js";
 import { hostileTokenCost } from "./lib/hostileTokenCost.js";
 
 /**
- * Issue-14 figures: the wallet holding every position type on three chains (see coldPositionsBench), and
+ * Figures: the wallet holding every position type on three chains (see coldPositionsBench), and
  * what one hostile token among a wallet's tokens costs (see hostileTokenCost).
  */
 export const everyTypeBench = async () => {

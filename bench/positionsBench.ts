@@ -40,7 +40,7 @@ export const mintNfts = async (chain: ManifestChain, recipient: Address, count: 
 };
 
 /**
- * Issue-12 figures, in one run: a cold positions request for the wallet with the most positions
+ * Figures, in one run: a cold positions request for the wallet with the most positions
  * (every type the devnet seeds on chain 1) against the gateway path plus a direct replay of its
  * multicall (target: cold p50 <= gateway p50 + 2 x direct p50), its eth_calls; cached p50/p99 at 1
  * and 32 connections; and how a cold request grows with 1, 10 and 100 position NFTs.

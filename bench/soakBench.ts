@@ -36,7 +36,7 @@ const tokensOf = async (url: string, key: string, wallet: string) => {
 };
 
 /**
- * Issue-11 memory figures: minutes of mixed load (soakMix.ts) against the
+ * Memory figures: minutes of mixed load (soakMix.ts) against the
  * service on the devnet, with devnet activity mining new blocks and webhook
  * deliveries flowing, while the service process reports RSS, heap and external
  * memory every BENCH_SOAK_SAMPLE_SECONDS. The verdict compares RSS growth after
