@@ -27,7 +27,8 @@ afterAll(async () => {
   await env?.stop();
 });
 
-const PURPOSES = ["supplier", "borrower", "every_market", "debt_only", "liquidated"];
+/** The lending seed's wallets, and `every_type`, which holds one position of every type (docs/devnet.md). */
+const PURPOSES = ["supplier", "borrower", "every_market", "debt_only", "liquidated", "every_type"];
 const E18 = 10n ** 18n;
 
 const read = (chain: ManifestChain) => {
