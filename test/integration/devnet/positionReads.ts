@@ -52,7 +52,13 @@ export const algebraPositionsAbi = parseAbi([
 
 /** The chains where the seed opened liquidity positions. */
 export const withPositions = (manifest: DevnetManifest): ManifestChain[] =>
-  manifest.chains.filter((c) => c.liquidity_positions.length > 0);
+  manifest.chains
+    .filter((c) => c.liquidity_positions.length > 0)
+    // The liquidity seed's own positions: `every_type`'s have their test (positions/everyType.test.ts).
+    .map((c) => ({
+      ...c,
+      liquidity_positions: c.liquidity_positions.filter((p) => p.purpose !== "every_type"),
+    }));
 
 /** A chain's seeded positions of one kind. */
 export const ofKind = (chain: ManifestChain, kind: ManifestLiquidityPosition["kind"]) =>

@@ -99,7 +99,7 @@ describe("devnet V4 and Algebra positions", () => {
   });
 
   it("behavior: Algebra NFTs on base come from the registered Algebra factory's pool, are in range and earned fees", async () => {
-    const chain = env.manifest.chains.find((c) => c.chain_id === 8453)!;
+    const chain = seededChains().find((c) => c.chain_id === 8453)!;
     const client = clientFor(chain);
     const algebra = ofKind(chain, "algebra");
     expect(algebra).toHaveLength(2);
