@@ -8,7 +8,6 @@ import type { DeliveryPorts } from "../WebhookSupervisor.js";
 import { attemptDelivery } from "./attemptDelivery.js";
 import { makeHttpSender } from "./HttpSender.js";
 import type { Outbox } from "./Outbox.js";
-import { revealOnce } from "./revealedSecrets.js";
 
 export interface DispatcherOptions {
   readonly outbox: Outbox;
@@ -41,7 +40,6 @@ export const makeDispatcher = (options: DispatcherOptions) => {
     connectTimeoutMs: Math.min(5_000, options.timeoutMs),
   });
   const now = options.now ?? Date.now;
-  const sealer = revealOnce(options.buckets.sealer);
   const markGone = (record: WebhookRecord) =>
     Effect.runPromise(
       modifyOwned(options.buckets, record.team_id, record.id, (current) =>
@@ -79,7 +77,7 @@ export const makeDispatcher = (options: DispatcherOptions) => {
                 failed: false,
               }),
             markGone,
-            sealer,
+            sealer: options.buckets.sealer,
           },
           record,
           delivery,
