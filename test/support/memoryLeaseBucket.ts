@@ -46,3 +46,4 @@ export const memoryBucket = () => {
   };
   return { view, owner: (key: string) => entries.get(key)?.record.owner };
 };
+
