@@ -8,19 +8,16 @@ import {
   blockEventsRange,
   end,
   pendingKey,
+  SEQ_KEY,
 } from "../delivery/outboxKeys.js";
-import type { QueuedDelivery } from "../delivery/QueuedDelivery.js";
 import type { BlockEvents, PendingBlock } from "./BlockEvents.js";
-import { type EventSlots, enqueueDeliveries } from "./enqueue.js";
+import { enqueueOps, type SeqCounter } from "./enqueue.js";
 import { type MatchDeps, matchBlock } from "./matchBlock.js";
 
-/**
- * A planned chain event: the deliveries it queues in the replicated outbox, and
- * this node's LevelDB writes (block records, blocks waiting for confirmations).
- */
+/** A planned batch and the webhooks whose queues it adds to (their actors are told after the commit). */
 export interface NotifierPlan {
-  readonly deliveries: ReadonlyArray<QueuedDelivery>;
   readonly ops: ReadonlyArray<Operation>;
+  readonly queued: ReadonlySet<string>;
 }
 
 export interface PlanDeps extends MatchDeps {
@@ -48,12 +45,12 @@ export const planBlock = async (
   deps: PlanDeps,
   chain: ChainConfig,
   block: ChainBlock,
-  slots: EventSlots,
 ): Promise<NotifierPlan> => {
-  if (block.source !== "live") return { deliveries: [], ops: [] };
+  if (block.source !== "live") return { ops: [], queued: new Set() };
+  const seq: SeqCounter = { value: ((await deps.db.get(SEQ_KEY)) as number | undefined) ?? 0 };
   const now = deps.now();
   const ops: Array<Operation> = [];
-  const deliveries: Array<QueuedDelivery> = [];
+  const queued = new Set<string>();
   const matched = await matchBlock(deps, chain, block);
   const keys = matched.map((m) => blockEventsKey(block.chain_id, block.number, block.hash, m.record.id));
   const seen = await deps.db.getMany(keys);
@@ -71,7 +68,10 @@ export const planBlock = async (
       events: m.events,
     };
     ops.push({ type: "put", key: keys[i]!, value: record });
-    if (immediate) deliveries.push(...enqueueDeliveries(record, false, slots, now));
+    if (immediate) {
+      ops.push(...enqueueOps(record, false, seq, now));
+      queued.add(m.record.id);
+    }
   });
 
   if (!immediate) {
@@ -91,7 +91,8 @@ export const planBlock = async (
         if (value.released) continue;
         ops.push({ type: "put", key, value: { ...value, released: true } satisfies BlockEvents });
         if (!isActive(deps, value.webhook_id)) continue;
-        deliveries.push(...enqueueDeliveries(value, false, slots, now));
+        ops.push(...enqueueOps(value, false, seq, now));
+        queued.add(value.webhook_id);
       }
     }
     ops.push({
@@ -103,7 +104,8 @@ export const planBlock = async (
 
   const range = blockEventsRange(chain.chain_id, block.number - chain.finality_depth - chain.confirmations);
   for await (const key of deps.db.keys(range)) ops.push({ type: "del", key: key as string });
-  return { deliveries, ops };
+  ops.push({ type: "put", key: SEQ_KEY, value: seq.value });
+  return { ops, queued };
 };
 
 /**
@@ -116,11 +118,11 @@ export const planReorg = async (
   deps: PlanDeps,
   chain: ChainConfig,
   reorg: ChainReorg,
-  slots: EventSlots,
 ): Promise<NotifierPlan> => {
+  const seq: SeqCounter = { value: ((await deps.db.get(SEQ_KEY)) as number | undefined) ?? 0 };
   const now = deps.now();
   const ops: Array<Operation> = [];
-  const deliveries: Array<QueuedDelivery> = [];
+  const queued = new Set<string>();
   for (const removed of reorg.removed) {
     for (const { key, value } of await recordsOf(
       deps.db,
@@ -128,7 +130,8 @@ export const planReorg = async (
     )) {
       ops.push({ type: "del", key });
       if (!value.released || !isActive(deps, value.webhook_id)) continue;
-      deliveries.push(...enqueueDeliveries(value, true, slots, now));
+      ops.push(...enqueueOps(value, true, seq, now));
+      queued.add(value.webhook_id);
     }
   }
   const pending =
@@ -140,5 +143,6 @@ export const planReorg = async (
       key: pendingKey(chain.chain_id),
       value: pending.filter((p) => !gone.has(p.hash)),
     });
-  return { deliveries, ops };
+  ops.push({ type: "put", key: SEQ_KEY, value: seq.value });
+  return { ops, queued };
 };
