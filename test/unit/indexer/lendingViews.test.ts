@@ -1,11 +1,10 @@
-import { MemoryLevel } from "memory-level";
 import { describe, expect, it } from "vitest";
 import { ChainConfig, NativeAsset, ProtocolConfig } from "../../../src/chains/ChainsConfig.js";
-import type { LogLike } from "../../../src/decoding/index.js";
-import { BLOCK_MESSAGE_VERSION, ChainBlock, ChainLog } from "../../../src/domain/ChainBlock.js";
+import type { ChainBlock } from "../../../src/domain/ChainBlock.js";
 import { planBlock, planRevert } from "../../../src/indexer/applyBlock.js";
 import { makeIndexReader } from "../../../src/indexer/IndexReader.js";
 import type { Db } from "../../../src/storage/Level.js";
+import { blockHash, blockWithLogs, memoryDb } from "../../support/indexerBlocks.js";
 import { ALICE, BOB, encodeLog, WETH } from "../decoding/fixtures.js";
 
 const POOL = "0x7d2768de32b0b80b7a3454c06bdac94a69ddc7a9";
@@ -53,24 +52,6 @@ const chain = ChainConfig.make({
   finality_depth: 4,
 });
 
-const hash = (n: number) => `0x${"aa"}${n.toString(16).padStart(62, "0")}`;
-const block = (number: number, logs: ReadonlyArray<LogLike>) =>
-  ChainBlock.make({
-    version: BLOCK_MESSAGE_VERSION,
-    chain_id: 1,
-    number,
-    hash: hash(number),
-    parent_hash: hash(number - 1),
-    timestamp: 1_700_000_000 + number * 12,
-    source: "live",
-    transactions: [],
-    logs: logs.map((log, i) =>
-      ChainLog.make({ ...log, log_index: i } as ConstructorParameters<typeof ChainLog>[0]),
-    ),
-    internal_transfers: null,
-  });
-
-const newDb = () => new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
 const underlyingOf = new Map([[C_USDC, USDC]]);
 const apply = async (db: Db, b: ChainBlock) =>
   db.batch([
@@ -99,10 +80,10 @@ const reserve = (emitter: string) =>
 
 describe("lending views", () => {
   it("default: a registry configurator's reserve names its supply and debt tokens; a comptroller's market its cToken and underlying", async () => {
-    const db = newDb();
+    const db = memoryDb();
     await apply(
       db,
-      block(10, [
+      blockWithLogs(10, [
         reserve(CONFIGURATOR),
         encodeLog(EVENTS.marketListed, { cToken: C_USDC }, { address: COMPTROLLER }),
         encodeLog(EVENTS.marketListed, { cToken: C_ETH }, { address: COMPTROLLER }),
@@ -123,23 +104,26 @@ describe("lending views", () => {
   });
 
   it("behavior: the same events from contracts outside the registry are ignored", async () => {
-    const db = newDb();
+    const db = memoryDb();
     await apply(
       db,
-      block(10, [reserve(ROGUE), encodeLog(EVENTS.marketListed, { cToken: C_USDC }, { address: ROGUE })]),
+      blockWithLogs(10, [
+        reserve(ROGUE),
+        encodeLog(EVENTS.marketListed, { cToken: C_USDC }, { address: ROGUE }),
+      ]),
     );
     expect(await makeIndexReader(db).lendingTokens(1, [A_USDC, C_USDC])).toEqual([undefined, undefined]);
   });
 
   it("behavior: cToken borrowers and Comet users are in the market, with Comet collateral by asset", async () => {
-    const db = newDb();
+    const db = memoryDb();
     await apply(
       db,
-      block(10, [encodeLog(EVENTS.marketListed, { cToken: C_USDC }, { address: COMPTROLLER })]),
+      blockWithLogs(10, [encodeLog(EVENTS.marketListed, { cToken: C_USDC }, { address: COMPTROLLER })]),
     );
     await apply(
       db,
-      block(11, [
+      blockWithLogs(11, [
         encodeLog(
           EVENTS.borrow,
           { borrower: ALICE, borrowAmount: 5n, accountBorrows: 5n, totalBorrows: 5n },
@@ -172,13 +156,15 @@ describe("lending views", () => {
   });
 
   it("behavior: a reorg removes what the reorganised blocks added", async () => {
-    const db = newDb();
-    await apply(db, block(10, [reserve(CONFIGURATOR)]));
+    const db = memoryDb();
+    await apply(db, blockWithLogs(10, [reserve(CONFIGURATOR)]));
     await apply(
       db,
-      block(11, [encodeLog(EVENTS.supply, { from: ALICE, dst: ALICE, amount: 1n }, { address: COMET })]),
+      blockWithLogs(11, [
+        encodeLog(EVENTS.supply, { from: ALICE, dst: ALICE, amount: 1n }, { address: COMET }),
+      ]),
     );
-    await db.batch([...(await planRevert(db, 1, [{ number: 11 }], { number: 10, hash: hash(10) }))]);
+    await db.batch([...(await planRevert(db, 1, [{ number: 11 }], { number: 10, hash: blockHash(10) }))]);
     const reader = makeIndexReader(db);
     expect(await reader.lendingMarkets(ALICE)).toEqual([]);
     expect((await reader.lendingTokens(1, [A_USDC]))[0]).toBeDefined();

@@ -1,11 +1,10 @@
-import { MemoryLevel } from "memory-level";
 import { describe, expect, it } from "vitest";
 import { ChainConfig, NativeAsset, ProtocolConfig } from "../../../src/chains/ChainsConfig.js";
-import type { LogLike } from "../../../src/decoding/index.js";
-import { BLOCK_MESSAGE_VERSION, ChainBlock, ChainLog } from "../../../src/domain/ChainBlock.js";
+import type { ChainBlock } from "../../../src/domain/ChainBlock.js";
 import { planBlock, planRevert } from "../../../src/indexer/applyBlock.js";
 import { makeIndexReader } from "../../../src/indexer/IndexReader.js";
 import type { Db } from "../../../src/storage/Level.js";
+import { blockHash, blockWithLogs, memoryDb } from "../../support/indexerBlocks.js";
 import { ALICE, BOB, encodeLog, WETH } from "../decoding/fixtures.js";
 
 const MANAGER = "0x858646372cc42e1a627fce94aa7a7033e7cf075a";
@@ -37,25 +36,6 @@ const chain = ChainConfig.make({
   finality_depth: 4,
 });
 
-const hash = (n: number) => `0x${"aa"}${n.toString(16).padStart(62, "0")}`;
-const block = (number: number, logs: ReadonlyArray<LogLike>) =>
-  ChainBlock.make({
-    version: BLOCK_MESSAGE_VERSION,
-    chain_id: 1,
-    number,
-    hash: hash(number),
-    parent_hash: hash(number - 1),
-    timestamp: 1_700_000_000 + number * 12,
-    source: "live",
-    transactions: [],
-    logs: logs.map((log, i) =>
-      ChainLog.make({ ...log, log_index: i } as ConstructorParameters<typeof ChainLog>[0]),
-    ),
-    internal_transfers: null,
-  });
-
-const newDb = () => new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
-
 /** Applies a block; the probe answers VAULT's asset as USDC and records every token it was asked about. */
 const applyWith = (probed: Array<string>) => async (db: Db, b: ChainBlock) =>
   db.batch([
@@ -76,11 +56,11 @@ const deposit = (emitter: string, staker: string) =>
 
 describe("vault probes", () => {
   it("default: each token a wallet touches is probed once, and the index answers its asset or not a vault", async () => {
-    const db = newDb();
+    const db = memoryDb();
     const probed: Array<string> = [];
     const apply = applyWith(probed);
-    await apply(db, block(10, [transfer(VAULT, ALICE), transfer(USDC, ALICE)]));
-    await apply(db, block(11, [transfer(VAULT, BOB), transfer(USDC, ALICE)]));
+    await apply(db, blockWithLogs(10, [transfer(VAULT, ALICE), transfer(USDC, ALICE)]));
+    await apply(db, blockWithLogs(11, [transfer(VAULT, BOB), transfer(USDC, ALICE)]));
     expect(probed.sort()).toEqual([USDC, VAULT].sort());
     expect(await makeIndexReader(db).vaultProbes(1, [VAULT, USDC, ROGUE])).toEqual([
       { asset: USDC },
@@ -90,14 +70,14 @@ describe("vault probes", () => {
   });
 
   it("behavior: a reorg of the block that probed a token removes the answer, and the new branch probes it again", async () => {
-    const db = newDb();
+    const db = memoryDb();
     const probed: Array<string> = [];
     const apply = applyWith(probed);
-    await apply(db, block(10, []));
-    await apply(db, block(11, [transfer(VAULT, ALICE)]));
-    await db.batch([...(await planRevert(db, 1, [{ number: 11 }], { number: 10, hash: hash(10) }))]);
+    await apply(db, blockWithLogs(10, []));
+    await apply(db, blockWithLogs(11, [transfer(VAULT, ALICE)]));
+    await db.batch([...(await planRevert(db, 1, [{ number: 11 }], { number: 10, hash: blockHash(10) }))]);
     expect(await makeIndexReader(db).vaultProbes(1, [VAULT])).toEqual([undefined]);
-    await apply(db, block(11, [transfer(VAULT, BOB)]));
+    await apply(db, blockWithLogs(11, [transfer(VAULT, BOB)]));
     expect(probed).toEqual([VAULT, VAULT]);
     expect(await makeIndexReader(db).vaultProbes(1, [VAULT])).toEqual([{ asset: USDC }]);
   });
@@ -105,10 +85,10 @@ describe("vault probes", () => {
 
 describe("restaking deposits", () => {
   it("default: a registry StrategyManager's Deposit records the staker's strategy and token; another contract's is ignored", async () => {
-    const db = newDb();
+    const db = memoryDb();
     const apply = applyWith([]);
-    await apply(db, block(10, [deposit(MANAGER, ALICE), deposit(ROGUE, BOB)]));
-    await apply(db, block(11, [deposit(MANAGER, ALICE)]));
+    await apply(db, blockWithLogs(10, [deposit(MANAGER, ALICE), deposit(ROGUE, BOB)]));
+    await apply(db, blockWithLogs(11, [deposit(MANAGER, ALICE)]));
     const reader = makeIndexReader(db);
     expect(await reader.restakeDeposits(ALICE)).toEqual([
       { chain_id: 1, manager: MANAGER, strategy: STRATEGY, token: USDC, block: 10 },
@@ -117,11 +97,11 @@ describe("restaking deposits", () => {
   });
 
   it("behavior: a reorg removes a deposit its blocks added", async () => {
-    const db = newDb();
+    const db = memoryDb();
     const apply = applyWith([]);
-    await apply(db, block(10, []));
-    await apply(db, block(11, [deposit(MANAGER, ALICE)]));
-    await db.batch([...(await planRevert(db, 1, [{ number: 11 }], { number: 10, hash: hash(10) }))]);
+    await apply(db, blockWithLogs(10, []));
+    await apply(db, blockWithLogs(11, [deposit(MANAGER, ALICE)]));
+    await db.batch([...(await planRevert(db, 1, [{ number: 11 }], { number: 10, hash: blockHash(10) }))]);
     expect(await makeIndexReader(db).restakeDeposits(ALICE)).toEqual([]);
   });
 });

@@ -1,11 +1,10 @@
-import { MemoryLevel } from "memory-level";
 import { describe, expect, it } from "vitest";
 import { ChainConfig, NativeAsset, ProtocolConfig } from "../../../src/chains/ChainsConfig.js";
-import type { LogLike } from "../../../src/decoding/index.js";
-import { BLOCK_MESSAGE_VERSION, ChainBlock, ChainLog } from "../../../src/domain/ChainBlock.js";
+import type { ChainBlock } from "../../../src/domain/ChainBlock.js";
 import { planBlock, planRevert } from "../../../src/indexer/applyBlock.js";
 import { makeIndexReader } from "../../../src/indexer/IndexReader.js";
 import type { Db } from "../../../src/storage/Level.js";
+import { blockHash, blockWithLogs, memoryDb } from "../../support/indexerBlocks.js";
 import { encodeLog, WETH } from "../decoding/fixtures.js";
 
 const FACTORY = "0xe044814c9ed1e6442af956a817c161192cbae98f";
@@ -50,25 +49,6 @@ const chain = ChainConfig.make({
   finality_depth: 4,
 });
 
-const hash = (n: number) => `0x${"bb"}${n.toString(16).padStart(62, "0")}`;
-const block = (number: number, logs: ReadonlyArray<LogLike>) =>
-  ChainBlock.make({
-    version: BLOCK_MESSAGE_VERSION,
-    chain_id: 1,
-    number,
-    hash: hash(number),
-    parent_hash: hash(number - 1),
-    timestamp: 1_700_000_000 + number * 12,
-    source: "live",
-    transactions: [],
-    logs: logs.map((log, i) =>
-      ChainLog.make({ ...log, log_index: i } as ConstructorParameters<typeof ChainLog>[0]),
-    ),
-    internal_transfers: null,
-  });
-
-const newDb = () => new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
-
 /** Applies a block; every SY's asset reads as USDC, and each asset read is recorded. */
 const applyWith = (read: Array<string>) => async (db: Db, b: ChainBlock) =>
   db.batch([
@@ -94,11 +74,11 @@ const market = (emitter: string, pt = PT) =>
 
 describe("yield-splitting tokens", () => {
   it("default: a registry factory's CreateYieldContract records PT and YT with the SY's asset, and its market factory's CreateNewMarket the LP and the PT's market", async () => {
-    const db = newDb();
+    const db = memoryDb();
     const read: Array<string> = [];
     const apply = applyWith(read);
-    await apply(db, block(10, [created(FACTORY)]));
-    await apply(db, block(11, [market(MARKET_FACTORY)]));
+    await apply(db, blockWithLogs(10, [created(FACTORY)]));
+    await apply(db, blockWithLogs(11, [market(MARKET_FACTORY)]));
     expect(read).toEqual([`sy:${SY}`]);
     const reader = makeIndexReader(db);
     const base = { factory: FACTORY, sy: SY, pt: PT, yt: YT, expiry: Number(EXPIRY), asset: USDC };
@@ -112,10 +92,10 @@ describe("yield-splitting tokens", () => {
   });
 
   it("error: look-alike events of other contracts, and a market of a PT the factory never created, record nothing", async () => {
-    const db = newDb();
+    const db = memoryDb();
     const apply = applyWith([]);
-    await apply(db, block(10, [created(ROGUE), market(ROGUE)]));
-    await apply(db, block(11, [market(MARKET_FACTORY, FAKE_PT)]));
+    await apply(db, blockWithLogs(10, [created(ROGUE), market(ROGUE)]));
+    await apply(db, blockWithLogs(11, [market(MARKET_FACTORY, FAKE_PT)]));
     const reader = makeIndexReader(db);
     expect(await reader.yieldSplitTokens(1, [PT, YT, MARKET, FAKE_PT])).toEqual([
       undefined,
@@ -127,11 +107,11 @@ describe("yield-splitting tokens", () => {
   });
 
   it("behavior: a reorg removes the tokens its block recorded", async () => {
-    const db = newDb();
+    const db = memoryDb();
     const apply = applyWith([]);
-    await apply(db, block(10, []));
-    await apply(db, block(11, [created(FACTORY), market(MARKET_FACTORY)]));
-    await db.batch([...(await planRevert(db, 1, [{ number: 11 }], { number: 10, hash: hash(10) }))]);
+    await apply(db, blockWithLogs(10, []));
+    await apply(db, blockWithLogs(11, [created(FACTORY), market(MARKET_FACTORY)]));
+    await db.batch([...(await planRevert(db, 1, [{ number: 11 }], { number: 10, hash: blockHash(10) }))]);
     const reader = makeIndexReader(db);
     expect(await reader.yieldSplitTokens(1, [PT, YT, MARKET])).toEqual([undefined, undefined, undefined]);
     expect(await reader.yieldSplitMarkets(1, [PT])).toEqual([undefined]);
