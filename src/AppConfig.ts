@@ -35,6 +35,12 @@ export interface AppSettings {
    * in ms: a standby takes the chain over after that much silence.
    */
   readonly ingestLeaseMs: number;
+  /**
+   * How long an API process that stops renewing its lease on a webhook outbox
+   * partition keeps it, in ms: another API process takes the partition's
+   * deliveries over after that much silence.
+   */
+  readonly webhookLeaseMs: number;
   /** Directory for LevelDB indexes, the spawned nats-server store and the devnet. */
   readonly dataDir: string;
   /** Path of a chains file (see src/chains/ChainsConfig.ts); `None` runs the embedded devnet. */
@@ -305,6 +311,7 @@ const settingsFields = Config.all({
   // JetStream allows at most 5 replicas; more than the cluster's servers is refused when provisioning.
   jetstreamReplicas: integer("JETSTREAM_REPLICAS", 1, 1, 5),
   ingestLeaseMs: integer("INGEST_LEASE_MS", 10_000, 1_000, 300_000),
+  webhookLeaseMs: integer("WEBHOOK_LEASE_MS", 10_000, 1_000, 300_000),
   dataDir: optionalString("DATA_DIR").pipe(Config.map(Option.getOrElse(() => "./data"))),
   chainsConfig: optionalString("CHAINS_CONFIG"),
   logLevel,

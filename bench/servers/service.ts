@@ -33,6 +33,7 @@ const settings: AppSettings = {
   natsTls: undefined,
   jetstreamReplicas: Number(process.env.JETSTREAM_REPLICAS ?? 1),
   ingestLeaseMs: 10_000,
+  webhookLeaseMs: 10_000,
   dataDir: process.env.DATA_DIR ?? "./data",
   chainsConfig: Option.some(process.env.CHAINS_CONFIG ?? ""),
   logLevel: LogLevel.Warning,

@@ -1,14 +1,13 @@
 import type { Schema } from "effect";
-import type { DeadLetter, DeliveryAttempt, WebhookDeliveryStats } from "../contracts/Admin.js";
+import type { DeadLetter, WebhookDeliveryStats } from "../contracts/Admin.js";
 import type { Outbox } from "../webhooks/delivery/Outbox.js";
 
 type Stats = Schema.Schema.Type<typeof WebhookDeliveryStats>;
-type Attempt = Schema.Schema.Type<typeof DeliveryAttempt>;
 type Dead = Schema.Schema.Type<typeof DeadLetter>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** One node's figures for one webhook, in the contract's shape (`nodes: 1`). */
+/** The replicated outbox's figures for one webhook, in the contract's shape (`nodes: 1`: one outbox). */
 export const nodeStats = async (outbox: Outbox, webhookId: string): Promise<Stats> => {
   const report = await outbox.report(webhookId);
   const c = report.counters;
@@ -42,53 +41,5 @@ export const nodeStats = async (outbox: Outbox, webhookId: string): Promise<Stat
       }),
     ),
     nodes: 1,
-  };
-};
-
-const later = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a > b ? a : b);
-const sooner = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a < b ? a : b);
-
-/** Sums several nodes' figures for one webhook: counts add, the newest attempt sets the last status. */
-export const mergeStats = (webhookId: string, parts: ReadonlyArray<Stats>): Stats => {
-  const sum = (
-    field:
-      | "delivered"
-      | "failed"
-      | "retrying"
-      | "dead_lettered"
-      | "dead_lettered_total"
-      | "queued"
-      | "events_delivered",
-  ) => parts.reduce((total, p) => total + p[field], 0);
-  const newest = parts.reduce<Stats | undefined>(
-    (best, p) =>
-      p.last_attempt_at !== null &&
-      (best === undefined || later(best.last_attempt_at, p.last_attempt_at) === p.last_attempt_at)
-        ? p
-        : best,
-    undefined,
-  );
-  const attempts: Array<Attempt> = parts
-    .flatMap((p) => [...p.recent_attempts])
-    .sort((a, b) => (a.at < b.at ? 1 : -1));
-  const dead: Array<Dead> = parts
-    .flatMap((p) => [...p.dead_letters])
-    .sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
-  return {
-    webhook_id: webhookId,
-    delivered: sum("delivered"),
-    failed: sum("failed"),
-    retrying: sum("retrying"),
-    dead_lettered: sum("dead_lettered"),
-    dead_lettered_total: sum("dead_lettered_total"),
-    queued: sum("queued"),
-    events_delivered: sum("events_delivered"),
-    last_status: newest?.last_status ?? null,
-    last_latency_ms: newest?.last_latency_ms ?? null,
-    last_attempt_at: newest?.last_attempt_at ?? null,
-    next_attempt_at: parts.reduce<string | null>((at, p) => sooner(at, p.next_attempt_at), null),
-    recent_attempts: attempts.slice(0, 20),
-    dead_letters: dead.slice(0, 20),
-    nodes: parts.length,
   };
 };

@@ -262,7 +262,7 @@ export const WebhookDeliveryStats = Schema.Struct({
   recent_attempts: Schema.Array(DeliveryAttempt),
   /** Oldest first, at most 20. */
   dead_letters: Schema.Array(DeadLetter),
-  /** API nodes that answered (each keeps its own outbox). */
+  /** Outboxes the figures come from: always 1 now that every API process shares the replicated outbox. */
   nodes: Schema.NonNegativeInt,
 });
 

@@ -41,6 +41,8 @@ export const BUCKETS = {
   // One lease per chain: which ingest process follows it, and where it stands (src/ingest/ChainLease.ts).
   // No TTL: the checkpoint in it must outlive its holder; a dead holder is recognised by silence.
   chain_leases: { history: 1, ttl: 0 },
+  // The webhook delivery outbox and its partitions' leases (layout: src/webhooks/outbox/outboxBucketKeys.ts).
+  webhook_outbox: { history: 1, ttl: 0 },
 } as const;
 
 export type BucketName = keyof typeof BUCKETS;

@@ -107,16 +107,25 @@ export const provisionJetStream = (nc: NatsConnection, options: ProvisionOptions
   }).pipe(Effect.withSpan("provisionJetStream"));
 
 /**
+ * A replicated stream that cannot be placed yet: right after a cluster starts, its meta leader
+ * may know fewer servers than the replicas asked for until the others have joined. Past the
+ * retries below it means more replicas than servers, and the error says so.
+ */
+const isPlacementPending = (error: unknown): boolean =>
+  error instanceof Error && /no suitable peers/i.test(error.message);
+
+/**
  * Provisions as soon as JetStream can take it: a cluster that has just started
- * (or just lost its meta leader) answers "temporarily unavailable" for a few
- * seconds, so such failures are tried again for up to a minute.
+ * (or just lost its meta leader) answers "temporarily unavailable", or cannot
+ * place replicas on servers that have not joined yet, for a few seconds, so
+ * such failures are tried again for up to a minute.
  */
 export const provisionWhenReady = (nc: NatsConnection, options: ProvisionOptions = SINGLE) =>
   provisionJetStream(nc, options).pipe(
     Effect.retry({
       schedule: Schedule.spaced("500 millis"),
       times: 120,
-      while: (error) => isClusterNotReady(error.cause),
+      while: (error) => isClusterNotReady(error.cause) || isPlacementPending(error.cause),
     }),
   );
 

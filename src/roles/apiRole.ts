@@ -30,7 +30,7 @@ import * as IndexReader from "../indexer/IndexReader.js";
 import * as IngestStatusBook from "../ingest/IngestStatusBook.js";
 import { Metrics } from "../metrics/Metrics.js";
 import { watchIndexCaches } from "../metrics/watchIndexCaches.js";
-import { awaitStreams, openBucket } from "../nats/JetStreamSetup.js";
+import { awaitStreams, managerOf, openBucket } from "../nats/JetStreamSetup.js";
 import { NatsConnections } from "../nats/NatsConnections.js";
 import * as Positions from "../positions/Positions.js";
 import * as Presence from "../presence/Presence.js";
@@ -95,6 +95,8 @@ export const apiRole = Effect.gen(function* () {
     index: yield* openBucket(nc, "webhook_addresses"),
     sealer: yield* secretSealer,
   };
+  const outboxBucket = yield* openBucket(nc, "webhook_outbox");
+  const jsm = yield* managerOf(nc);
 
   const services = Layer.mergeAll(
     KeyDirectory.layer(buckets),
@@ -112,7 +114,7 @@ export const apiRole = Effect.gen(function* () {
     WebhookPolicy.layer,
     WebhookStore.layer(webhookBuckets),
     // Starts an actor for every stored webhook (and its outbox queue) before any route is served.
-    DeliveryLayer.layer(webhookBuckets),
+    DeliveryLayer.layer(webhookBuckets, outboxBucket, jsm),
     // Every team's webhooks with address counts, for the operator list (admin.webhooks.list).
     WebhookCatalog.layer(webhookBuckets.webhooks),
   ).pipe(Layer.provideMerge(Layer.merge(IndexReader.layer, UsageRecorder.layer(jetstream(nc)))));
@@ -154,6 +156,7 @@ export const apiRole = Effect.gen(function* () {
     );
     yield* runWebhookNotifier(nc, webhookBuckets.index);
     yield* Presence.heartbeat(nc, "api");
+    yield* DeliveryLayer.runOutboxOwnership(outboxBucket, jsm);
   }).pipe(Effect.provide(context));
 
   return buckets;

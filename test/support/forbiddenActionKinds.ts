@@ -19,6 +19,7 @@ export const SEEDED = {
   key: "hash.seeded",
   setting: "cursor_secret",
   lease: "1",
+  delivery: "lease.00",
 } as const;
 
 const STREAMS = [
@@ -33,6 +34,7 @@ const STREAMS = [
   "KV_presence",
   "KV_ingest_status",
   "KV_chain_leases",
+  "KV_webhook_outbox",
 ] as const;
 
 /** A JetStream API call (or any request) on `subject`. */

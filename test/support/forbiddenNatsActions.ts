@@ -21,12 +21,19 @@ const gateway: ReadonlyArray<ForbiddenAction> = [
   ...readBucket("gateway", "webhooks", SEEDED.webhook),
   ...readBucket("gateway", "settings", SEEDED.setting),
   ...readBucket("gateway", "chain_leases", SEEDED.lease),
+  // Webhook bodies, delivery state and the outbox partitions' leases are the API processes' alone.
+  ...readBucket("gateway", "webhook_outbox", SEEDED.delivery),
+  {
+    ...call("gateway", "purge the webhook outbox", "$JS.API.STREAM.PURGE.KV_webhook_outbox"),
+    destructive: true,
+  },
   ...[
     "$KV.keys.hash.forged",
     "$KV.webhooks.hook.forged",
     "$KV.presence.api.forged",
     "$KV.ingest_status.1",
     "$KV.chain_leases.1",
+    "$KV.webhook_outbox.lease.00",
   ].map((s) => publish("gateway", s)),
   ...["chain.1.block", "usage.team", "admin.keys.list", "webhooks.node.deliveries.redeliver"].map((s) =>
     publish("gateway", s),
@@ -49,6 +56,11 @@ const gateway: ReadonlyArray<ForbiddenAction> = [
 
 const ingest: ReadonlyArray<ForbiddenAction> = [
   call("ingest", "list streams", "$JS.API.STREAM.LIST"),
+  ...readBucket("ingest", "webhook_outbox", SEEDED.delivery),
+  {
+    ...call("ingest", "purge the webhook outbox", "$JS.API.STREAM.PURGE.KV_webhook_outbox"),
+    destructive: true,
+  },
   ...readBucket("ingest", "webhooks", SEEDED.webhook),
   ...readBucket("ingest", "keys", SEEDED.key),
   ...readBucket("ingest", "settings", SEEDED.setting),
@@ -57,6 +69,7 @@ const ingest: ReadonlyArray<ForbiddenAction> = [
     "$KV.webhooks.hook.forged",
     "$KV.teams.team.forged",
     "$KV.presence.api.forged",
+    "$KV.webhook_outbox.lease.00",
   ].map((s) => publish("ingest", s)),
   {
     ...publish("ingest", `$KV.keys.${SEEDED.key}`, { "Nats-Rollup": "all" }),
@@ -121,12 +134,18 @@ const admin: ReadonlyArray<ForbiddenAction> = [
   ...readBucket("admin", "webhook_addresses", "seeded", { withSubscribe: true }),
   ...readBucket("admin", "settings", SEEDED.setting),
   ...readBucket("admin", "chain_leases", SEEDED.lease),
+  ...readBucket("admin", "webhook_outbox", SEEDED.delivery),
+  {
+    ...call("admin", "purge the webhook outbox", "$JS.API.STREAM.PURGE.KV_webhook_outbox"),
+    destructive: true,
+  },
   ...[
     "$KV.webhooks.hook.forged",
     "$KV.settings.cursor_secret",
     "$KV.presence.api.forged",
     "$KV.ingest_status.1",
     "$KV.chain_leases.1",
+    "$KV.webhook_outbox.lease.00",
   ].map((s) => publish("admin", s)),
   ...["chain.1.block", "usage.team", "webhooks.node.deliveries.redeliver"].map((s) => publish("admin", s)),
   call("admin", "read CHAIN_EVENTS through a consumer", "$JS.API.CONSUMER.CREATE.CHAIN_EVENTS.snoop"),
@@ -147,9 +166,17 @@ const provision: ReadonlyArray<ForbiddenAction> = [
   ...readBucket("provision", "keys", SEEDED.key),
   ...readBucket("provision", "settings", SEEDED.setting),
   ...readBucket("provision", "chain_leases", SEEDED.lease),
-  ...["$KV.keys.hash.forged", "$KV.webhooks.hook.forged", "$KV.chain_leases.1"].map((s) =>
-    publish("provision", s),
-  ),
+  ...readBucket("provision", "webhook_outbox", SEEDED.delivery),
+  {
+    ...call("provision", "purge the webhook outbox", "$JS.API.STREAM.PURGE.KV_webhook_outbox"),
+    destructive: true,
+  },
+  ...[
+    "$KV.keys.hash.forged",
+    "$KV.webhooks.hook.forged",
+    "$KV.chain_leases.1",
+    "$KV.webhook_outbox.lease.00",
+  ].map((s) => publish("provision", s)),
   ...["chain.1.block", "usage.team", "svc.v1.account.get", "admin.keys.list"].map((s) =>
     publish("provision", s),
   ),

@@ -82,6 +82,7 @@ export const startService = async (
     natsTls: undefined,
     jetstreamReplicas: 1,
     ingestLeaseMs: 10_000,
+    webhookLeaseMs: 10_000,
     dataDir,
     chainsConfig: Option.fromNullable(options.chainsConfig),
     logLevel: process.env.TEST_LOG === "debug" ? LogLevel.Debug : LogLevel.Warning,

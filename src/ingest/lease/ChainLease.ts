@@ -55,6 +55,11 @@ export const acquireLease = (
   key: string,
   owner: string,
   timing: LeaseTiming,
+  /**
+   * Whether to take a lease nobody holds (never taken, or handed back). A silent holder's lease is
+   * taken whatever this says: its work must go on now, and balancing can wait.
+   */
+  takeFree: () => boolean = () => true,
 ): Effect.Effect<HeldLease, never, Scope.Scope> =>
   Effect.gen(function* () {
     const watch = new SilenceWatch(timing.leaseMs);
@@ -65,8 +70,12 @@ export const acquireLease = (
         const entry = seen.right;
         const take =
           entry === undefined
-            ? store.create(key, record(owner, now, null))
-            : entry.record.owner === null || entry.record.owner === owner || watch.silent(entry.revision, now)
+            ? takeFree()
+              ? store.create(key, record(owner, now, null))
+              : undefined
+            : (entry.record.owner === null && takeFree()) ||
+                entry.record.owner === owner ||
+                watch.silent(entry.revision, now)
               ? store.update(key, record(owner, now, entry.record.checkpoint), entry.revision)
               : undefined;
         if (take !== undefined) {
@@ -123,8 +132,7 @@ const holdLease = (store: LeaseStore, key: string, owner: string, timing: LeaseT
             state.renewedAt = now;
             return;
           }
-          if (written.left._tag === "LeaseConflict")
-            return yield* lose("another ingest process took it over");
+          if (written.left._tag === "LeaseConflict") return yield* lose("another process took it over");
           yield* fence;
           return yield* Effect.fail(written.left);
         }),

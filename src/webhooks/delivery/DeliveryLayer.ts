@@ -1,16 +1,26 @@
+import { hostname } from "node:os";
+import type { JetStreamManager } from "@nats-io/jetstream";
+import type { KV } from "@nats-io/kv";
 import { Context, Effect, Layer, Option } from "effect";
 import { AppConfig } from "../../AppConfig.js";
 import { UsageRecorder } from "../../api/usage/UsageRecorder.js";
+import { kvLeaseStore } from "../../ingest/lease/LeaseStore.js";
 import { Metrics } from "../../metrics/Metrics.js";
+import { bucketStream } from "../../nats/JetStreamSetup.js";
+import { LIVE_FOR_MS, Presence } from "../../presence/Presence.js";
 import { Level } from "../../storage/Level.js";
 import { makeHostAllowList } from "../hostAllowList.js";
+import { listOutboxKeys } from "../outbox/listOutboxKeys.js";
+import { migrateLocalOutbox } from "../outbox/migrateLocalOutbox.js";
+import { OwnedPartitions } from "../outbox/OwnedPartitions.js";
+import { PARTITIONS } from "../outbox/outboxBucketKeys.js";
+import { bucketSource, ownPartitions } from "../outbox/ownPartitions.js";
 import type { StoreBuckets } from "../store/StoreBuckets.js";
 import * as WebhookSupervisor from "../WebhookSupervisor.js";
 import { makeDispatcher } from "./Dispatcher.js";
-import type { Outbox } from "./Outbox.js";
-import { outboxFigures } from "./outboxFigures.js";
+import { makeOutbox, type Outbox } from "./Outbox.js";
 
-/** This node's delivery outbox, for operator calls (stats, redelivery). */
+/** The replicated delivery outbox, for the notifier and operator calls (stats, redelivery). */
 export class DeliveryOutbox extends Context.Tag("app/webhooks/delivery/DeliveryOutbox")<
   DeliveryOutbox,
   Outbox
@@ -18,38 +28,81 @@ export class DeliveryOutbox extends Context.Tag("app/webhooks/delivery/DeliveryO
 
 /**
  * The webhook actors with delivery wired in: the supervisor (one actor per
- * webhook, following KV) whose actors send this node's outbox through one
- * shared HTTP sender, charge delivered events to the webhook's team, and apply
- * the retry schedule of the settings. The sender's pools close with the scope.
+ * webhook, following KV) whose actors send the deliveries of the outbox
+ * partitions this process owns through one shared HTTP sender, charge
+ * delivered events to the webhook's team, and apply the retry schedule of the
+ * settings. The sender's pools close with the scope. Partitions are owned
+ * once `runOutboxOwnership` runs.
  */
 export const layer = (
   buckets: StoreBuckets,
+  outboxBucket: KV,
+  jsm: JetStreamManager,
 ): Layer.Layer<
   WebhookSupervisor.WebhookSupervisor | DeliveryOutbox,
   never,
-  AppConfig | Level | UsageRecorder
+  AppConfig | UsageRecorder | Level
 > =>
   Layer.unwrapScoped(
     Effect.gen(function* () {
       const config = yield* AppConfig;
       const usage = yield* UsageRecorder;
-      const db = yield* Level;
       const metrics = Option.getOrUndefined(yield* Effect.serviceOption(Metrics));
-      metrics?.watchOutbox(() => outboxFigures(db));
+      const outbox = makeOutbox(
+        outboxBucket,
+        listOutboxKeys(jsm),
+        new OwnedPartitions(),
+        Date.now,
+        metrics?.delivery,
+      );
+      yield* migrateLocalOutbox(yield* Level, outbox).pipe(
+        Effect.catchAll((error) =>
+          Effect.logWarning(
+            `this node's old outbox could not be moved yet (${String(error)}); retried at the next start`,
+          ),
+        ),
+      );
+      metrics?.watchOutbox(outbox.figures);
       const dispatcher = makeDispatcher({
-        db,
+        outbox,
         buckets,
         allowedHosts: makeHostAllowList(config.webhookAllowedHosts),
         schedule: config.webhookRetrySchedule,
         cuPerEvent: config.webhookCuPerEvent,
         timeoutMs: config.webhookTimeoutMs,
         record: usage.record,
-        ...(metrics === undefined ? {} : { onRecorded: metrics.delivery }),
       });
       yield* Effect.addFinalizer(() => Effect.promise(dispatcher.close));
       return Layer.merge(
         WebhookSupervisor.layer(buckets.webhooks, { now: () => Date.now() }, dispatcher.ports),
-        Layer.succeed(DeliveryOutbox, dispatcher.outbox),
+        Layer.succeed(DeliveryOutbox, outbox),
       );
     }),
   );
+
+/**
+ * Takes part in owning the outbox's partitions until the scope closes: up to
+ * a fair share of them (PARTITIONS over the live API processes), any number
+ * while a dead process's leases expire. Woken actors load their queue.
+ */
+export const runOutboxOwnership = (outboxBucket: KV, jsm: JetStreamManager) =>
+  Effect.gen(function* () {
+    const config = yield* AppConfig;
+    const outbox = yield* DeliveryOutbox;
+    const supervisor = yield* WebhookSupervisor.WebhookSupervisor;
+    const presence = yield* Presence;
+    yield* ownPartitions(
+      {
+        source: bucketSource(outboxBucket, listOutboxKeys(jsm), async (key) => {
+          await jsm.streams.purge(bucketStream("webhook_outbox"), { filter: `$KV.webhook_outbox.${key}` });
+        }),
+        leases: kvLeaseStore(outboxBucket),
+        owner: `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`,
+        timing: { leaseMs: config.webhookLeaseMs },
+        owned: outbox.partitions,
+        share: () => Math.ceil(PARTITIONS / Math.max(1, presence.liveInstances().api ?? 1)),
+        wake: supervisor.notify,
+      },
+      LIVE_FOR_MS + config.webhookLeaseMs,
+    );
+  });

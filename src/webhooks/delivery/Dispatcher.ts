@@ -1,6 +1,5 @@
 import { Effect, Either } from "effect";
 import type { UsageEvent } from "../../api/usage/UsageRecorder.js";
-import type { Db } from "../../storage/Level.js";
 import type { HostAllowList } from "../hostAllowList.js";
 import { modifyOwned } from "../store/hookRecords.js";
 import type { StoreBuckets } from "../store/StoreBuckets.js";
@@ -8,10 +7,10 @@ import { WebhookRecord } from "../WebhookRecord.js";
 import type { DeliveryPorts } from "../WebhookSupervisor.js";
 import { attemptDelivery } from "./attemptDelivery.js";
 import { makeHttpSender } from "./HttpSender.js";
-import { type AttemptEnd, makeOutbox } from "./Outbox.js";
+import type { Outbox } from "./Outbox.js";
 
 export interface DispatcherOptions {
-  readonly db: Db;
+  readonly outbox: Outbox;
   readonly buckets: StoreBuckets;
   readonly allowedHosts: HostAllowList;
   /** Delays between attempts, ms. */
@@ -21,21 +20,20 @@ export interface DispatcherOptions {
   readonly timeoutMs: number;
   readonly record: (event: UsageEvent) => void;
   readonly now?: () => number;
-  /** Told how each attempt ended (delivery metrics). */
-  readonly onRecorded?: (outcome: AttemptEnd["kind"]) => void;
 }
 
 /** Usage endpoint name of delivered events, per webhook type (`webhooks.activities`, ...). */
 export const usageEndpoint = (type: string) => `webhooks.${type}`;
 
 /**
- * The delivery side the webhook actors use: the outbox of this node, one
- * undici sender shared by every webhook (a Pool per receiver origin), CU
- * metering of delivered events, and the 410 rule (the webhook's KV record is
- * set inactive, which every node's actor then follows).
+ * The delivery side the webhook actors use: the replicated outbox (each
+ * process sends only the partitions it owns; an attempt outside them is
+ * refused before anything is sent), one undici sender shared by every webhook
+ * (a Pool per receiver origin), CU metering of delivered events, and the 410
+ * rule (the webhook's KV record is set inactive, which every node's actor then follows).
  */
 export const makeDispatcher = (options: DispatcherOptions) => {
-  const outbox = makeOutbox(options.db, options.onRecorded);
+  const outbox = options.outbox;
   const sender = makeHttpSender({
     allowedHosts: options.allowedHosts,
     totalTimeoutMs: options.timeoutMs,
@@ -62,29 +60,31 @@ export const makeDispatcher = (options: DispatcherOptions) => {
   const ports: DeliveryPorts = {
     loadHead: (webhookId) => outbox.head(webhookId),
     attempt: ({ record, delivery }) =>
-      attemptDelivery(
-        {
-          outbox,
-          sender,
-          schedule: options.schedule,
-          now,
-          random: Math.random,
-          meter: (d) =>
-            options.record({
-              teamId: d.team_id,
-              keyId: "webhooks",
-              endpoint: usageEndpoint(d.type),
-              cu: options.cuPerEvent * d.events,
-              failed: false,
-            }),
-          markGone,
-          sealer: options.buckets.sealer,
-        },
-        record,
-        delivery,
+      outbox.partitions.attempt(record.id, () =>
+        attemptDelivery(
+          {
+            outbox,
+            sender,
+            schedule: options.schedule,
+            now,
+            random: Math.random,
+            meter: (d) =>
+              options.record({
+                teamId: d.team_id,
+                keyId: "webhooks",
+                endpoint: usageEndpoint(d.type),
+                cu: options.cuPerEvent * d.events,
+                failed: false,
+              }),
+            markGone,
+            sealer: options.buckets.sealer,
+          },
+          record,
+          delivery,
+        ),
       ),
     deleted: (webhookId) => {
-      void outbox.forget(webhookId);
+      outbox.forget(webhookId).catch(() => undefined);
     },
   };
   return { ports, outbox, close: sender.close } as const;

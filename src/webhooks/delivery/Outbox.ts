@@ -1,15 +1,14 @@
-import type { Operation } from "../../indexer/applyBlock.js";
-import type { Db } from "../../storage/Level.js";
+import type { KV } from "@nats-io/kv";
+import type { OutboxFigures } from "../../metrics/Metrics.js";
+import type { OwnedPartitions } from "../outbox/OwnedPartitions.js";
+import { deliveryKey, statsKey, webhookDeliveriesFilter } from "../outbox/outboxBucketKeys.js";
 import {
-  attemptKey,
-  attemptPrefix,
-  countersKey,
-  deadKey,
-  deadPrefix,
-  end,
-  queueKey,
-  queuePrefix,
-} from "./outboxKeys.js";
+  type DeliveryStats,
+  decodeValue,
+  encodeValue,
+  type OwedDelivery,
+  type StoredDelivery,
+} from "../outbox/StoredDelivery.js";
 import {
   type AttemptRecord,
   type DeliveryCounters,
@@ -17,17 +16,6 @@ import {
   RECENT_ATTEMPTS,
   ZERO_COUNTERS,
 } from "./QueuedDelivery.js";
-
-const firstValue = async <A>(db: Db, prefix: string, reverse = false): Promise<A | undefined> => {
-  for await (const value of db.values({ gte: prefix, lt: end(prefix), limit: 1, reverse })) return value as A;
-  return undefined;
-};
-
-const allValues = async <A>(db: Db, prefix: string, limit = -1, reverse = false): Promise<Array<A>> => {
-  const out: Array<A> = [];
-  for await (const value of db.values({ gte: prefix, lt: end(prefix), limit, reverse })) out.push(value as A);
-  return out;
-};
 
 /** How one attempt ended, as the dispatcher records it. */
 export type AttemptEnd =
@@ -37,121 +25,231 @@ export type AttemptEnd =
   /** 410: the webhook is made inactive; the delivery stays queued for a reactivation. */
   | { readonly kind: "gone" };
 
+/** JetStream's answer when a key exists (create) or moved on (update at a revision). */
+export const isRevisionConflict = (error: unknown): boolean =>
+  error instanceof Error && /wrong last sequence|key exists/i.test(error.message);
+
+const ZERO_STATS: DeliveryStats = { counters: ZERO_COUNTERS, recent: [] };
+
+const readDelivery = async (kv: KV, key: string) => {
+  const entry = await kv.get(key);
+  if (entry === null || entry.operation !== "PUT") return undefined;
+  const value = decodeValue<StoredDelivery>(entry.value);
+  return value === undefined ? undefined : { key, revision: entry.revision, value };
+};
+
+/** Lists the outbox keys matching a filter (listOutboxKeys.ts). */
+export type ListKeys = (filter: string) => Promise<Array<string>>;
+
+/** The webhook's deliveries as stored, in send order (read by any process, for operators). */
+const storedDeliveries = async (kv: KV, listKeys: ListKeys, webhookId: string) => {
+  const keys = (await listKeys(webhookDeliveriesFilter(webhookId))).sort();
+  const entries = await Promise.all(keys.map((key) => readDelivery(kv, key)));
+  return entries.filter((e) => e !== undefined);
+};
+
+const nextCounters = (
+  before: DeliveryCounters,
+  delivery: QueuedDelivery,
+  attempt: AttemptRecord,
+  outcome: AttemptEnd,
+): DeliveryCounters => {
+  const delivered = outcome.kind === "delivered";
+  return {
+    delivered: before.delivered + (delivered ? 1 : 0),
+    failed: before.failed + (delivered ? 0 : 1),
+    dead_lettered: before.dead_lettered + (outcome.kind === "deadLettered" ? 1 : 0),
+    events_delivered: before.events_delivered + (delivered ? delivery.events : 0),
+    last_status: attempt.status,
+    last_latency_ms: attempt.latency_ms,
+    last_attempt_at: attempt.at,
+  };
+};
+
+/** What a delivery becomes after an attempt. */
+const afterAttempt = (
+  delivery: QueuedDelivery,
+  attempt: AttemptRecord,
+  outcome: AttemptEnd,
+  now: number,
+): StoredDelivery => {
+  if (outcome.kind === "delivered")
+    return {
+      state: "done",
+      id: delivery.id,
+      webhook_id: delivery.webhook_id,
+      order: delivery.order,
+      done_at: now,
+    };
+  const after: OwedDelivery = {
+    ...delivery,
+    state: outcome.kind === "deadLettered" ? "dead" : "queued",
+    attempts: delivery.attempts + 1,
+    last_status: attempt.status,
+    last_error: attempt.error,
+    next_attempt_at: outcome.kind === "retry" ? outcome.at : 0,
+  };
+  return after;
+};
+
 /**
- * The webhook delivery outbox in this node's LevelDB (layout: outboxKeys.ts).
- * Only the webhook's actor writes its queue entries after the notifier created
- * them, one attempt at a time, so no two writers race on a key.
+ * The webhook delivery outbox, replicated in the `webhook_outbox` KV bucket
+ * (layout: src/webhooks/outbox/outboxBucketKeys.ts). The notifier of any API
+ * process queues into it; the process owning a webhook's partition sends its
+ * deliveries and records each attempt with a write that names the revision it
+ * read, so a process that lost the partition cannot overwrite its new owner.
  */
 export const makeOutbox = (
-  db: Db,
+  kv: KV,
+  listKeys: ListKeys,
+  owned: OwnedPartitions,
+  now: () => number = Date.now,
   /** Told how each attempt ended once it is recorded (delivery metrics). */
   onRecorded?: (outcome: AttemptEnd["kind"]) => void,
 ) => {
-  const counters = async (webhookId: string): Promise<DeliveryCounters> =>
-    ((await db.get(countersKey(webhookId))) as DeliveryCounters | undefined) ?? ZERO_COUNTERS;
+  /** Per webhook, the stats this process last wrote and their revision (it is their only writer while it owns the partition). */
+  const statsCache = new Map<string, { readonly stats: DeliveryStats; readonly revision: number }>();
 
-  /** The webhook's oldest queued delivery (the one to send next), if any. */
-  const head = (webhookId: string) => firstValue<QueuedDelivery>(db, queuePrefix(webhookId));
+  const readStats = async (webhookId: string) => {
+    const entry = await kv.get(statsKey(webhookId));
+    if (entry === null || entry.operation !== "PUT") return { stats: ZERO_STATS, revision: 0 };
+    return { stats: decodeValue<DeliveryStats>(entry.value) ?? ZERO_STATS, revision: entry.revision };
+  };
+
+  const writeStats = async (webhookId: string, change: (stats: DeliveryStats) => DeliveryStats) => {
+    // Another process may have written since this one cached them (it owned the partition meanwhile): read again once.
+    for (let attempt = 0; ; attempt++) {
+      const held = (attempt === 0 ? statsCache.get(webhookId) : undefined) ?? (await readStats(webhookId));
+      const next = change(held.stats);
+      try {
+        const revision =
+          held.revision === 0
+            ? await kv.create(statsKey(webhookId), encodeValue(next))
+            : await kv.update(statsKey(webhookId), encodeValue(next), held.revision);
+        statsCache.set(webhookId, { stats: next, revision });
+        return;
+      } catch (error) {
+        statsCache.delete(webhookId);
+        if (attempt > 0 || !isRevisionConflict(error)) throw error;
+      }
+    }
+  };
+
+  /** Queues a chain event's deliveries, all writes in flight at once; keys already there (a replay) are kept as they are. */
+  const enqueue = async (
+    deliveries: ReadonlyArray<QueuedDelivery>,
+    state: OwedDelivery["state"] = "queued",
+  ) => {
+    await Promise.all(
+      deliveries.map((d) =>
+        kv
+          .create(deliveryKey(d.webhook_id, d.order), encodeValue({ ...d, state }))
+          .catch((error: unknown) => {
+            if (!isRevisionConflict(error)) throw error;
+            return 0;
+          }),
+      ),
+    );
+  };
+
+  /** The webhook's next delivery to send, if this process owns its partition. */
+  const head = async (webhookId: string): Promise<QueuedDelivery | undefined> => {
+    const { state: _state, ...delivery } = owned.indexOf(webhookId)?.head(webhookId)?.value ?? { state: "" };
+    return "id" in delivery ? (delivery as QueuedDelivery) : undefined;
+  };
 
   /**
-   * Records an attempt and its consequence in one batch: the queue entry is
-   * deleted (delivered), rescheduled (retry), moved to the dead letters, or
-   * left for reactivation (gone); counters and the recent attempts follow.
+   * Records an attempt and its consequence: the delivery becomes a done marker
+   * (delivered), is rescheduled (retry), dead-lettered, or left queued for a
+   * reactivation (gone); counters and the recent attempts follow. Both writes
+   * go out together; the delivery's names the revision this owner holds.
    */
   const recordAttempt = async (delivery: QueuedDelivery, attempt: AttemptRecord, outcome: AttemptEnd) => {
     const id = delivery.webhook_id;
-    const before = await counters(id);
-    const ops: Array<Operation> = [];
-    const after: QueuedDelivery = {
-      ...delivery,
-      attempts: delivery.attempts + 1,
-      last_status: attempt.status,
-      last_error: attempt.error,
-    };
-    if (outcome.kind === "delivered") ops.push({ type: "del", key: queueKey(id, delivery.seq) });
-    else if (outcome.kind === "retry")
-      ops.push({
-        type: "put",
-        key: queueKey(id, delivery.seq),
-        value: { ...after, next_attempt_at: outcome.at },
-      });
-    else if (outcome.kind === "deadLettered") {
-      ops.push({ type: "del", key: queueKey(id, delivery.seq) });
-      ops.push({ type: "put", key: deadKey(id, delivery.seq), value: after });
-    } else
-      ops.push({ type: "put", key: queueKey(id, delivery.seq), value: { ...after, next_attempt_at: 0 } });
-    const delivered = outcome.kind === "delivered";
-    const next: DeliveryCounters = {
-      delivered: before.delivered + (delivered ? 1 : 0),
-      failed: before.failed + (delivered ? 0 : 1),
-      dead_lettered: before.dead_lettered + (outcome.kind === "deadLettered" ? 1 : 0),
-      events_delivered: before.events_delivered + (delivered ? delivery.events : 0),
-      last_status: attempt.status,
-      last_latency_ms: attempt.latency_ms,
-      last_attempt_at: attempt.at,
-    };
-    ops.push({ type: "put", key: countersKey(id), value: next });
-    const attemptSeq = Date.parse(attempt.at) * 1000 + (delivery.seq % 1000);
-    ops.push({ type: "put", key: attemptKey(id, attemptSeq), value: attempt });
-    const old = await allValues<AttemptRecord>(db, attemptPrefix(id));
-    if (old.length >= RECENT_ATTEMPTS) {
-      const keys: Array<string> = [];
-      for await (const key of db.keys({
-        gte: attemptPrefix(id),
-        lt: end(attemptPrefix(id)),
-        limit: old.length - RECENT_ATTEMPTS + 1,
-      }))
-        keys.push(key as string);
-      for (const key of keys) ops.push({ type: "del", key });
-    }
-    await db.batch(ops);
+    const index = owned.fencedIndexOf(id);
+    const key = deliveryKey(id, delivery.order);
+    const held = index.get(key);
+    if (held === undefined) throw new Error(`delivery ${delivery.id} is no longer in the outbox`);
+    const value = afterAttempt(delivery, attempt, outcome, now());
+    const [revision] = await Promise.all([
+      kv.update(key, encodeValue(value), held.revision),
+      writeStats(id, (stats) => ({
+        counters: nextCounters(stats.counters, delivery, attempt, outcome),
+        recent: [...stats.recent, attempt].slice(-RECENT_ATTEMPTS),
+      })),
+    ]);
+    index.apply(key, revision, value);
     onRecorded?.(outcome.kind);
   };
 
-  /** Moves every dead-lettered delivery of the webhook back to its queue, attempts reset. Returns how many. */
+  /** Queues every dead-lettered delivery of the webhook again, attempts reset. Returns how many. */
   const redeliver = async (webhookId: string): Promise<number> => {
-    const dead = await allValues<QueuedDelivery>(db, deadPrefix(webhookId));
-    if (dead.length === 0) return 0;
-    await db.batch(
-      dead.flatMap(
-        (d): Array<Operation> => [
-          { type: "del", key: deadKey(webhookId, d.seq) },
-          {
-            type: "put",
-            key: queueKey(webhookId, d.seq),
-            value: { ...d, attempts: 0, next_attempt_at: 0 } satisfies QueuedDelivery,
-          },
-        ],
+    const dead = (await storedDeliveries(kv, listKeys, webhookId)).filter((e) => e.value.state === "dead");
+    const requeued = await Promise.all(
+      dead.map((e) =>
+        kv
+          .update(
+            e.key,
+            encodeValue({ ...(e.value as OwedDelivery), state: "queued", attempts: 0, next_attempt_at: 0 }),
+            e.revision,
+          )
+          .then(
+            () => 1,
+            // Requeued or forgotten meanwhile: not this call's to count.
+            (error: unknown) => {
+              if (isRevisionConflict(error)) return 0;
+              throw error;
+            },
+          ),
       ),
     );
-    return dead.length;
+    return requeued.reduce((a: number, b: number) => a + b, 0);
   };
 
-  /** Everything operators see about one webhook on this node. */
+  /** Everything operators see about one webhook, read from the bucket by whichever process is asked. */
   const report = async (webhookId: string) => {
-    const queued = await allValues<QueuedDelivery>(db, queuePrefix(webhookId));
-    const dead = await allValues<QueuedDelivery>(db, deadPrefix(webhookId));
+    const [stored, { stats }] = await Promise.all([
+      storedDeliveries(kv, listKeys, webhookId),
+      readStats(webhookId),
+    ]);
+    const queued = stored.flatMap((e) => (e.value.state === "queued" ? [e.value] : []));
+    const dead = stored.flatMap((e) => (e.value.state === "dead" ? [e.value] : []));
     return {
-      counters: await counters(webhookId),
+      counters: stats.counters,
       queued: queued.length,
       retrying: queued.filter((d) => d.attempts > 0).length,
       dead: dead.length,
       next_attempt_at: queued[0] === undefined ? null : queued[0].next_attempt_at,
-      recent: await allValues<AttemptRecord>(db, attemptPrefix(webhookId), RECENT_ATTEMPTS, true),
+      recent: [...stats.recent].reverse(),
       deadLetters: dead.slice(-RECENT_ATTEMPTS),
     };
   };
 
-  /** Drops the webhook's queue, dead letters, counters and attempts (it was deleted). */
+  /** Drops the webhook's deliveries, counters and attempts (it was deleted). Any process may; purges are idempotent. */
   const forget = async (webhookId: string) => {
-    const ops: Array<Operation> = [{ type: "del", key: countersKey(webhookId) }];
-    for (const prefix of [queuePrefix(webhookId), deadPrefix(webhookId), attemptPrefix(webhookId)])
-      for await (const key of db.keys({ gte: prefix, lt: end(prefix) }))
-        ops.push({ type: "del", key: key as string });
-    await db.batch(ops);
+    statsCache.delete(webhookId);
+    const keys = await listKeys(webhookDeliveriesFilter(webhookId));
+    await Promise.all([...keys, statsKey(webhookId)].map((key) => kv.purge(key)));
   };
 
-  return { head, recordAttempt, redeliver, report, forget, counters } as const;
+  const counters = async (webhookId: string): Promise<DeliveryCounters> =>
+    (await readStats(webhookId)).stats.counters;
+
+  /** Queued, retrying and dead-lettered deliveries of the partitions this process owns. */
+  const figures = async (): Promise<OutboxFigures> => owned.figures();
+
+  return {
+    enqueue,
+    head,
+    recordAttempt,
+    redeliver,
+    report,
+    forget,
+    counters,
+    figures,
+    /** The partitions this process owns, which decide what it sends. */
+    partitions: owned,
+  } as const;
 };
 
 export type Outbox = ReturnType<typeof makeOutbox>;

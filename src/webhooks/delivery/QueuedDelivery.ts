@@ -5,12 +5,14 @@ type WebhookKind = typeof WebhookType.Type;
 /**
  * One delivery in the outbox: a signed-at-send-time POST of `body` to a
  * webhook, for the events of one block on one chain (or part of them, when
- * they did not fit in one body). Written by the notifier in the same LevelDB
- * batch as its record of the block, so it exists before the block is acknowledged.
+ * they did not fit in one body). Written by the notifier to the replicated
+ * outbox (src/webhooks/outbox/) before the chain event is acknowledged.
  */
 export interface QueuedDelivery {
-  /** Outbox sequence: order of the webhook's deliveries on this node. */
+  /** The CHAIN_EVENTS stream sequence of the event that queued it. */
   readonly seq: number;
+  /** Its place among the webhook's deliveries, the last token of its key (outboxBucketKeys.ts). */
+  readonly order: string;
   /** `webhook-id`: `msg_` + 32 hex, the same on every attempt, redelivery and notifier replay. */
   readonly id: string;
   readonly webhook_id: string;
@@ -37,7 +39,7 @@ export interface QueuedDelivery {
   readonly last_error: string | null;
 }
 
-/** Per-webhook totals on this node, kept next to the outbox. */
+/** Per-webhook totals, kept next to the outbox. */
 export interface DeliveryCounters {
   /** Deliveries that got a 2xx. */
   readonly delivered: number;

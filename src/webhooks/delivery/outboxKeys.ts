@@ -1,5 +1,8 @@
 /**
- * Key layout of the webhook delivery outbox in the node's LevelDB (prefix `wh!`).
+ * Key layout of the webhook notifier's records in the node's LevelDB (prefix
+ * `wh!`). The delivery outbox itself is replicated in JetStream
+ * (src/webhooks/outbox/); its `q`, `dl`, `st`, `at` and `seq` keys here are
+ * what versions before it kept, moved over at start (migrateLocalOutbox.ts).
  * Numbers are zero-padded so key order is numeric order: outbox sequence to 16
  * digits (10^16 deliveries), chain ids and block numbers to 12 (as the indexer).
  *
@@ -42,8 +45,8 @@ export const blockEventsRange = (chainId: number, below: number) => ({
 export const pendingKey = (chainId: number) => `${PREFIX}pend!${pad(chainId, 12)}`;
 
 /**
- * The outbox's own records: the sequence, queued and dead-lettered deliveries, counters and
- * recent attempts. They are deliveries owed to receivers, not views of a chain, so resetting
+ * The old local outbox's records: the sequence, queued and dead-lettered deliveries, counters and
+ * recent attempts, until they are moved into the replicated outbox. They are deliveries owed to receivers, not views of a chain, so resetting
  * chain-derived state (the devnet's restart from its seed) keeps them, while block records and
  * pending blocks, which name blocks of the old chain, go with the indexes.
  */

@@ -11,6 +11,8 @@ import {
   PARTS_HEADER,
   UnreadableChainEvent,
 } from "../../ingest/chainEventCodec.js";
+import type { QueuedDelivery } from "../delivery/QueuedDelivery.js";
+import { EventSlots } from "./enqueue.js";
 import { type NotifierPlan, type PlanDeps, planBlock, planReorg } from "./planNotifications.js";
 
 /** The durable consumer every API process's notifier shares: each block is planned by exactly one of them. */
@@ -20,8 +22,8 @@ export interface NotifierOptions {
   readonly nc: NatsConnection;
   readonly registry: ChainRegistry;
   readonly deps: PlanDeps;
-  /** Tells a webhook's actor its queue grew (after the batch is committed). */
-  readonly queued: (webhookId: string) => void;
+  /** Writes deliveries to the replicated outbox; keys already there are kept (a replayed event). */
+  readonly enqueue: (deliveries: ReadonlyArray<QueuedDelivery>) => Promise<void>;
 }
 
 /** How long a notifier may hold a block unacknowledged before another takes it (a crashed node's block). */
@@ -45,7 +47,9 @@ const ensureConsumer = (nc: NatsConnection) =>
       });
     else if (info.config.ack_wait !== ACK_WAIT_NS)
       await jsm.consumers.update("CHAIN_EVENTS", NOTIFIER_DURABLE, { ack_wait: ACK_WAIT_NS });
-    return jsm;
+    // Delivery keys start with the stream's creation time: a stream made again (a devnet restart) restarts its sequences.
+    const stream = await jsm.streams.info("CHAIN_EVENTS");
+    return { jsm, epochMs: new Date(stream.created).getTime() };
   });
 
 /**
@@ -75,14 +79,16 @@ const wholeEvent = async (
 
 /**
  * The notifier: consumes CHAIN_EVENTS through the shared durable consumer,
- * plans each block's deliveries (or a reorg's retractions), writes them to this
- * node's LevelDB outbox in one batch with the block's records, and only then
- * acknowledges the message and wakes the webhooks' actors. A crash before the
- * ack redelivers the block; its records make the replay add nothing.
+ * plans each block's deliveries (or a reorg's retractions), writes them to the
+ * replicated outbox (all at once) and then the block's records to this node's
+ * LevelDB, and only then acknowledges the message; the owner of each webhook's
+ * partition sees the new deliveries through its watch. A crash before the ack
+ * redelivers the block: its records make the replay plan nothing here, and on
+ * another node the replay names the same outbox keys, which are kept as they are.
  */
 export const runNotifier = (options: NotifierOptions) =>
   Effect.gen(function* () {
-    const jsm = yield* ensureConsumer(options.nc);
+    const { jsm, epochMs } = yield* ensureConsumer(options.nc);
     const consumer = yield* Effect.tryPromise(() =>
       jetstream(options.nc).consumers.get("CHAIN_EVENTS", NOTIFIER_DURABLE),
     );
@@ -92,7 +98,7 @@ export const runNotifier = (options: NotifierOptions) =>
       for await (const message of messages) {
         const known = options.registry.byId.get(Number(message.subject.split(".")[1]));
         const chain = known !== undefined && supportsFamily(known, "subscriptions") ? known : undefined;
-        let plan: NotifierPlan = { ops: [], queued: new Set() };
+        let plan: NotifierPlan = { deliveries: [], ops: [] };
         const working = setInterval(() => message.working(), WORKING_EVERY_MS);
         try {
           const data = chain === undefined ? undefined : await wholeEvent(jsm, message);
@@ -108,10 +114,12 @@ export const runNotifier = (options: NotifierOptions) =>
             );
             continue;
           }
+          const slots = new EventSlots(epochMs, message.seq);
           if (chain !== undefined && data !== undefined)
             plan = message.subject.endsWith(".reorg")
-              ? await planReorg(options.deps, chain, data as ChainReorg)
-              : await planBlock(options.deps, chain, data as ChainBlock);
+              ? await planReorg(options.deps, chain, data as ChainReorg, slots)
+              : await planBlock(options.deps, chain, data as ChainBlock, slots);
+          if (plan.deliveries.length > 0) await options.enqueue(plan.deliveries);
           if (plan.ops.length > 0) await options.deps.db.batch([...plan.ops]);
         } catch (error) {
           // An RPC or storage failure: the block is offered again shortly (to this node or another).
@@ -124,7 +132,6 @@ export const runNotifier = (options: NotifierOptions) =>
           clearInterval(working);
         }
         await message.ackAck().catch(() => false);
-        for (const id of plan.queued) options.queued(id);
       }
     });
   }).pipe(

@@ -1,32 +1,48 @@
-import type { Operation } from "../../indexer/applyBlock.js";
-import { queueKey } from "../delivery/outboxKeys.js";
 import type { QueuedDelivery } from "../delivery/QueuedDelivery.js";
+import { deliveryOrder } from "../outbox/outboxBucketKeys.js";
 import type { BlockEvents } from "./BlockEvents.js";
 import { deliveryId, splitBodies } from "./deliveryBodies.js";
 
-/** The notifier's running outbox sequence while it plans one batch. */
-export interface SeqCounter {
-  value: number;
+/**
+ * Where the deliveries planned for one chain event go in their webhooks'
+ * queues: after everything queued by earlier events (the stream's creation
+ * time and the event's sequence), numbered per webhook within the event. The
+ * same event planned again yields the same places, so it queues nothing twice.
+ */
+export class EventSlots {
+  readonly #parts = new Map<string, number>();
+
+  constructor(
+    readonly streamEpochMs: number,
+    readonly streamSeq: number,
+  ) {}
+
+  /** The next place for one of this event's deliveries to `webhookId`. */
+  next(webhookId: string): string {
+    const part = this.#parts.get(webhookId) ?? 0;
+    this.#parts.set(webhookId, part + 1);
+    return deliveryOrder(this.streamEpochMs, this.streamSeq, part);
+  }
 }
 
 /**
- * The outbox writes that queue a block's events for its webhook: one delivery
- * per body (events split when they do not fit one), each with its
- * deterministic `webhook-id`. `removed` marks a retraction after a reorg.
+ * The deliveries that queue a block's events for its webhook: one per body
+ * (events split when they do not fit one), each with its deterministic
+ * `webhook-id`. `removed` marks a retraction after a reorg.
  */
-export const enqueueOps = (
+export const enqueueDeliveries = (
   events: BlockEvents,
   removed: boolean,
-  seq: SeqCounter,
+  slots: EventSlots,
   now: number,
-): ReadonlyArray<Operation> =>
+): ReadonlyArray<QueuedDelivery> =>
   splitBodies(
     events.type,
     events.events.map((event) => ({ ...event, removed })),
-  ).map((part, i): Operation => {
-    seq.value += 1;
-    const delivery: QueuedDelivery = {
-      seq: seq.value,
+  ).map(
+    (part, i): QueuedDelivery => ({
+      seq: slots.streamSeq,
+      order: slots.next(events.webhook_id),
       id: deliveryId(events.webhook_id, events.chain_id, events.block_hash, removed, i),
       webhook_id: events.webhook_id,
       team_id: events.team_id,
@@ -42,6 +58,5 @@ export const enqueueOps = (
       next_attempt_at: 0,
       last_status: null,
       last_error: null,
-    };
-    return { type: "put", key: queueKey(events.webhook_id, seq.value), value: delivery };
-  });
+    }),
+  );

@@ -8,16 +8,19 @@ import {
   blockEventsRange,
   end,
   pendingKey,
-  SEQ_KEY,
 } from "../delivery/outboxKeys.js";
+import type { QueuedDelivery } from "../delivery/QueuedDelivery.js";
 import type { BlockEvents, PendingBlock } from "./BlockEvents.js";
-import { enqueueOps, type SeqCounter } from "./enqueue.js";
+import { type EventSlots, enqueueDeliveries } from "./enqueue.js";
 import { type MatchDeps, matchBlock } from "./matchBlock.js";
 
-/** A planned batch and the webhooks whose queues it adds to (their actors are told after the commit). */
+/**
+ * A planned chain event: the deliveries it queues in the replicated outbox, and
+ * this node's LevelDB writes (block records, blocks waiting for confirmations).
+ */
 export interface NotifierPlan {
+  readonly deliveries: ReadonlyArray<QueuedDelivery>;
   readonly ops: ReadonlyArray<Operation>;
-  readonly queued: ReadonlySet<string>;
 }
 
 export interface PlanDeps extends MatchDeps {
@@ -45,12 +48,12 @@ export const planBlock = async (
   deps: PlanDeps,
   chain: ChainConfig,
   block: ChainBlock,
+  slots: EventSlots,
 ): Promise<NotifierPlan> => {
-  if (block.source !== "live") return { ops: [], queued: new Set() };
-  const seq: SeqCounter = { value: ((await deps.db.get(SEQ_KEY)) as number | undefined) ?? 0 };
+  if (block.source !== "live") return { deliveries: [], ops: [] };
   const now = deps.now();
   const ops: Array<Operation> = [];
-  const queued = new Set<string>();
+  const deliveries: Array<QueuedDelivery> = [];
   const matched = await matchBlock(deps, chain, block);
   const keys = matched.map((m) => blockEventsKey(block.chain_id, block.number, block.hash, m.record.id));
   const seen = await deps.db.getMany(keys);
@@ -68,10 +71,7 @@ export const planBlock = async (
       events: m.events,
     };
     ops.push({ type: "put", key: keys[i]!, value: record });
-    if (immediate) {
-      ops.push(...enqueueOps(record, false, seq, now));
-      queued.add(m.record.id);
-    }
+    if (immediate) deliveries.push(...enqueueDeliveries(record, false, slots, now));
   });
 
   if (!immediate) {
@@ -91,8 +91,7 @@ export const planBlock = async (
         if (value.released) continue;
         ops.push({ type: "put", key, value: { ...value, released: true } satisfies BlockEvents });
         if (!isActive(deps, value.webhook_id)) continue;
-        ops.push(...enqueueOps(value, false, seq, now));
-        queued.add(value.webhook_id);
+        deliveries.push(...enqueueDeliveries(value, false, slots, now));
       }
     }
     ops.push({
@@ -104,8 +103,7 @@ export const planBlock = async (
 
   const range = blockEventsRange(chain.chain_id, block.number - chain.finality_depth - chain.confirmations);
   for await (const key of deps.db.keys(range)) ops.push({ type: "del", key: key as string });
-  ops.push({ type: "put", key: SEQ_KEY, value: seq.value });
-  return { ops, queued };
+  return { deliveries, ops };
 };
 
 /**
@@ -118,11 +116,11 @@ export const planReorg = async (
   deps: PlanDeps,
   chain: ChainConfig,
   reorg: ChainReorg,
+  slots: EventSlots,
 ): Promise<NotifierPlan> => {
-  const seq: SeqCounter = { value: ((await deps.db.get(SEQ_KEY)) as number | undefined) ?? 0 };
   const now = deps.now();
   const ops: Array<Operation> = [];
-  const queued = new Set<string>();
+  const deliveries: Array<QueuedDelivery> = [];
   for (const removed of reorg.removed) {
     for (const { key, value } of await recordsOf(
       deps.db,
@@ -130,8 +128,7 @@ export const planReorg = async (
     )) {
       ops.push({ type: "del", key });
       if (!value.released || !isActive(deps, value.webhook_id)) continue;
-      ops.push(...enqueueOps(value, true, seq, now));
-      queued.add(value.webhook_id);
+      deliveries.push(...enqueueDeliveries(value, true, slots, now));
     }
   }
   const pending =
@@ -143,6 +140,5 @@ export const planReorg = async (
       key: pendingKey(chain.chain_id),
       value: pending.filter((p) => !gone.has(p.hash)),
     });
-  ops.push({ type: "put", key: SEQ_KEY, value: seq.value });
-  return { ops, queued };
+  return { deliveries, ops };
 };

@@ -6,6 +6,7 @@ import { ChainClients } from "../../chains/ChainClients.js";
 import { Chains } from "../../chains/Chains.js";
 import { Index } from "../../indexer/IndexReader.js";
 import { Level } from "../../storage/Level.js";
+import { DeliveryOutbox } from "../delivery/DeliveryLayer.js";
 import { WebhookSupervisor } from "../WebhookSupervisor.js";
 import { makeAddressBook } from "./AddressBook.js";
 import { runNotifier } from "./Notifier.js";
@@ -14,7 +15,7 @@ import { readBalances } from "./readBalances.js";
 /**
  * Starts this API process's notifier: the address book (a watch of the
  * `webhook_addresses` index), then the shared durable consumer of CHAIN_EVENTS,
- * writing deliveries into this node's outbox and waking the webhook actors.
+ * writing deliveries into the replicated outbox.
  */
 export const runWebhookNotifier = (nc: NatsConnection, index: KV) =>
   Effect.gen(function* () {
@@ -40,7 +41,7 @@ export const runWebhookNotifier = (nc: NatsConnection, index: KV) =>
           publicUrl: config.publicUrl,
           now: () => Date.now(),
         },
-        queued: supervisor.notify,
+        enqueue: (yield* DeliveryOutbox).enqueue,
       }),
     );
   });

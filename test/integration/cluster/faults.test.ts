@@ -3,8 +3,9 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../../src/api/keys/KeyStore.js";
-import { BUCKETS, bucketStream, STREAMS } from "../../../src/nats/JetStreamSetup.js";
+import { BUCKETS, bucketStream, openBucket, STREAMS } from "../../../src/nats/JetStreamSetup.js";
 import { provisionWhenReady } from "../../../src/nats/provisionJetStream.js";
+import { leaseKey, partitionOf } from "../../../src/webhooks/outbox/outboxBucketKeys.js";
 import {
   type ClusterFixture,
   failoverGap,
@@ -16,16 +17,22 @@ import { PROCESS_DEADLINE_MS } from "../../support/runTs.js";
 import { eventually } from "../../support/serviceHarness.js";
 import { chainPublisher, syntheticBlock } from "../../support/syntheticBlocks.js";
 import { addressOf, type Caller, callerFor, WEBHOOKS } from "../../support/webhookEnv.js";
-import { type Receiver, startReceiver } from "../../support/webhookReceiver.js";
+import { type Received, type Receiver, startReceiver } from "../../support/webhookReceiver.js";
 
 const ALL_STREAMS = [
   ...STREAMS.map((s) => s.name),
   ...Object.keys(BUCKETS).map((b) => bucketStream(b as never)),
 ];
 const WALLET = addressOf(0xc1);
+/** The wallet of the webhook whose receiver fails first: its deliveries are retrying when its sender dies. */
+const RETRY_WALLET = addressOf(0xc2);
 
 let f: ClusterFixture;
 let receiver: Receiver;
+/** Answers 503 (Retry-After: 2) while `retryFailing`, 200 after. */
+let retryReceiver: Receiver;
+let retryFailing = true;
+let retryWebhookId: string;
 let key: string;
 let secret: string;
 let ingest: NatsConnection;
@@ -36,15 +43,26 @@ let nextBlock = 9_000_000;
 
 const callVia = (url: string): Caller => callerFor(url, key);
 
-/** Publishes one block touching WALLET as ingestion would; records it when the stream acknowledged it. */
+/**
+ * Publishes one block touching WALLET as ingestion would: a publish that is not acknowledged (no
+ * stream leader for a moment) is sent again with the same message id until it is, since it may
+ * have been stored all the same; the stream drops the copies. So every block in the stream is
+ * owed once, and counted once here.
+ */
 const publishBlock = async () => {
   const block = syntheticBlock(1, nextBlock++, WALLET, addressOf(2), "cluster");
-  try {
-    await chainPublisher(ingest).block(block);
-    acknowledged.push(block.transactions[0].hash);
-  } catch {
-    // Not acknowledged (no stream leader for a moment): ingestion would publish it again; not owed.
-  }
+  await eventually(
+    () =>
+      chainPublisher(ingest)
+        .block(block)
+        .then(
+          () => true,
+          () => false,
+        ),
+    60_000,
+    `block ${block.number} acknowledged`,
+  );
+  acknowledged.push(block.transactions[0].hash);
 };
 
 /** Publishes a block every `everyMs` until stopped. */
@@ -118,6 +136,18 @@ beforeAll(async () => {
   });
   expect(created.status, created.text).toBe(200);
   secret = created.json.secret as string;
+  retryReceiver = await startReceiver((_, res) => {
+    if (retryFailing) res.writeHead(503, { "retry-after": "2" }).end();
+    else res.writeHead(200).end("ok");
+  });
+  const retrying = await callVia(f.cluster.apis[0]!.url)("POST", WEBHOOKS, {
+    name: "retrying",
+    url: retryReceiver.url,
+    type: "transactions",
+    addresses: [RETRY_WALLET],
+  });
+  expect(retrying.status, retrying.text).toBe(200);
+  retryWebhookId = retrying.json.id as string;
   // The barrier's webhook belongs to another team, so this team's CU count only its own deliveries.
   const barrierKey = (await Effect.runPromise(createKey(f.buckets, "barrier"))).key;
   const barrier = await startNotifierBarrier(
@@ -131,6 +161,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await receiver?.stop();
+  await retryReceiver?.stop();
   await ingest?.close();
   await provision?.close();
   await f?.stop();
@@ -195,13 +226,44 @@ describe("scale-out on a three-node NATS cluster", { timeout: 2 * PROCESS_DEADLI
     await allReplicasCurrent(90_000);
   });
 
-  it("behavior: kill -9 of one gateway+api process: the other gateway answers and delivers; the killed one rejoins when restarted", async () => {
-    const [first, second] = f.cluster.apis;
-    const load = startLoad(() => [second!.url], "/v1/account", key);
+  it("behavior: while two API processes run every delivery is sent by one of them, once; after kill -9 of one, the other takes over its queued and retrying deliveries, each sent once, in order, without restarting it", async () => {
+    // Both running: every webhook-id reaches the always-answering receiver exactly once.
+    const before = receiver.received.length;
+    const stopBoth = publishing(100);
+    await new Promise((r) => setTimeout(r, 3_000));
+    await stopBoth();
+    await expectEachDeliveredOnce(60_000);
+    const idsWhileBoth = receiver.received.slice(before).map((r) => r.headers["webhook-id"]!);
+    expect(idsWhileBoth.length).toBeGreaterThan(10);
+    expect(new Set(idsWhileBoth).size).toBe(idsWhileBoth.length);
+
+    // The process owning the retrying webhook's partition is the one killed.
+    const api = await f.cluster.connectAs("api");
+    const outbox = await Effect.runPromise(openBucket(api, "webhook_outbox"));
+    const lease = await outbox.get(leaseKey(partitionOf(retryWebhookId)));
+    const owner = String((lease?.json() as { owner?: string } | undefined)?.owner);
+    await api.close();
+    const victim = f.cluster.apis.find((a) => owner.split(":")[1] === String(a.process.pid()));
+    const survivor = f.cluster.apis.find((a) => a !== victim);
+    if (victim === undefined || survivor === undefined)
+      throw new Error(`partition owner ${owner} is not an API process`);
+
+    // Its first delivery fails and waits to retry; four more queue behind it.
+    const retryHashes: Array<string> = [];
+    for (let i = 0; i < 5; i++) {
+      const block = syntheticBlock(1, nextBlock++, RETRY_WALLET, addressOf(3), "cluster");
+      await chainPublisher(ingest).block(block);
+      retryHashes.push(block.transactions[0].hash);
+    }
+    await eventually(async () => retryReceiver.received.length >= 1, 30_000, "the first, failing attempt");
+    const load = startLoad(() => [survivor.url], "/v1/account", key);
     const stopPublishing = publishing(100);
-    await new Promise((r) => setTimeout(r, 2_000));
-    const killedAt = load.now();
-    await first!.process.kill();
+    await new Promise((r) => setTimeout(r, 1_000));
+    const failedAttempts = retryReceiver.received.length;
+    retryFailing = false;
+    const killedAt = performance.now();
+    const killedAtInLoad = load.now();
+    await victim.process.kill();
     await new Promise((r) => setTimeout(r, 10_000));
     await stopPublishing();
     const samples = await load.stop();
@@ -209,17 +271,32 @@ describe("scale-out on a three-node NATS cluster", { timeout: 2 * PROCESS_DEADLI
     console.info(`api process killed: ${samples.length} requests, ${gap.failed} failed, gap ${gap.gapMs} ms`);
     // Only requests the dead worker had taken fail (504 after REQUEST_TIMEOUT_MS); then the survivor answers all.
     expect(gap.failed).toBeLessThan(samples.length / 10);
-    expect(samples.filter((s) => s.at > killedAt + 5_000).every((s) => s.status === 200)).toBe(true);
+    expect(samples.filter((s) => s.at > killedAtInLoad + 5_000).every((s) => s.status === 200)).toBe(true);
 
-    // Blocks published after the kill are delivered by the survivor; anything the dead one had
-    // queued is sent once it is back (its outbox is on its disk).
-    first!.process.start();
-    await f.cluster.ready(PROCESS_DEADLINE_MS);
+    // The survivor sends what the dead process had queued and was retrying, from the stored retry time.
+    const delivered = () => retryReceiver.received.slice(failedAttempts);
+    await eventually(
+      async () => delivered().length >= retryHashes.length,
+      60_000,
+      "the retrying webhook's deliveries",
+    );
+    const takeoverMs = delivered()[0]!.at - killedAt;
+    console.info(`retrying deliveries taken over ${Math.round(takeoverMs)} ms after the kill`);
+    const hashOf = (r: Received) => r.json.transactions?.[0]?.hash as string;
+    // Each once (no second copy arrives), in the order the blocks were published, the failing one first.
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(delivered().map(hashOf)).toEqual(retryHashes);
+    expect(new Set(delivered().map((r) => r.headers["webhook-id"])).size).toBe(retryHashes.length);
+    expect(delivered()[0]!.headers["webhook-id"]).toBe(retryReceiver.received[0]!.headers["webhook-id"]);
+    // Blocks published around the kill reach the other webhook too, before the killed process is back.
     await expectEachDeliveredOnce(60_000);
-    // Presence heartbeats every 5 s: the restarted process's are seen by the other within a beat.
+
+    // Restarted, it rejoins: presence heartbeats every 5 s are seen by the other within a beat.
+    victim.process.start();
+    await f.cluster.ready(PROCESS_DEADLINE_MS);
     await eventually(
       async () => {
-        const health = (await (await fetch(`${second!.url}/healthz`)).json()) as {
+        const health = (await (await fetch(`${survivor.url}/healthz`)).json()) as {
           roles?: Record<string, number>;
         };
         return health.roles?.api === 2 && health.roles.gateway === 2 && health.roles.ingest === 1;
@@ -227,6 +304,10 @@ describe("scale-out on a three-node NATS cluster", { timeout: 2 * PROCESS_DEADLI
       45_000,
       "both gateway+api processes live again",
     );
+    const stopAgain = publishing(100);
+    await new Promise((r) => setTimeout(r, 2_000));
+    await stopAgain();
+    await expectEachDeliveredOnce(60_000);
   });
   it("behavior: after the faults, provisioning brings the existing streams and buckets to JETSTREAM_REPLICAS, never a second copy", async () => {
     const jsm = await jetstreamManager(provision);

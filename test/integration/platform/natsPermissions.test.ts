@@ -26,6 +26,10 @@ const seed = async (api: NatsConnection, admin: NatsConnection) => {
   await (await Effect.runPromise(openBucket(api, "settings"))).put(SEEDED.setting, '"seeded"');
   await (await Effect.runPromise(openBucket(api, "webhook_addresses"))).put("seeded", "{}");
   await (await Effect.runPromise(openBucket(admin, "keys"))).put(SEEDED.key, "{}");
+  await (await Effect.runPromise(openBucket(api, "webhook_outbox"))).put(
+    SEEDED.delivery,
+    '{"owner":"seeded"}',
+  );
   // The consumers other users try to take over exist, as in a running service.
   const jsm = await jetstreamManager(api);
   await jsm.consumers.add("CHAIN_EVENTS", {

@@ -2,58 +2,13 @@ import { Effect, Exit, Fiber, Logger, LogLevel, Option, Scope, TestClock, TestCo
 import { describe, expect, it } from "vitest";
 import type { Checkpoint } from "../../../src/ingest/CheckpointStore.js";
 import { acquireLease, type HeldLease } from "../../../src/ingest/lease/ChainLease.js";
-import {
-  LeaseConflict,
-  type LeaseEntry,
-  type LeaseStore,
-  LeaseStoreError,
-} from "../../../src/ingest/lease/LeaseStore.js";
+import type { LeaseStore } from "../../../src/ingest/lease/LeaseStore.js";
 import { leadChain } from "../../../src/ingest/lease/leadChain.js";
 import { SilenceWatch } from "../../../src/ingest/lease/SilenceWatch.js";
+import { memoryBucket } from "../../support/memoryLeaseBucket.js";
 
 const LEASE_MS = 10_000;
 const timing = { leaseMs: LEASE_MS };
-
-/** One bucket shared by several processes, each seeing it through its own view that can be cut off (as by kill -9). */
-const memoryBucket = () => {
-  const entries = new Map<string, LeaseEntry>();
-  let revision = 0;
-  const view = () => {
-    let cut = false;
-    const reachable = <A>(key: string, op: () => A) =>
-      cut ? Effect.fail(new LeaseStoreError({ key, cause: new Error("process gone") })) : Effect.sync(op);
-    const store: LeaseStore = {
-      read: (key) => reachable(key, () => entries.get(key)),
-      create: (key, record) =>
-        Effect.flatMap(
-          reachable(key, () => entries.has(key)),
-          (exists) =>
-            exists
-              ? Effect.fail(new LeaseConflict({ key }))
-              : Effect.sync(() => {
-                  entries.set(key, { record, revision: ++revision });
-                  return revision;
-                }),
-        ),
-      update: (key, record, expected) =>
-        Effect.flatMap(
-          reachable(key, () => entries.get(key)?.revision),
-          (current) =>
-            current !== expected
-              ? Effect.fail(new LeaseConflict({ key }))
-              : Effect.sync(() => {
-                  entries.set(key, { record, revision: ++revision });
-                  return revision;
-                }),
-        ),
-    };
-    const cutOff = () => {
-      cut = true;
-    };
-    return { store, cutOff };
-  };
-  return { view, owner: (key: string) => entries.get(key)?.record.owner };
-};
 
 const checkpointAt = (n: number): Checkpoint => ({
   window: [{ number: n, hash: `0x${n}`, parentHash: `0x${n - 1}` }],

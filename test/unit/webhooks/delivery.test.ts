@@ -21,6 +21,7 @@ import { webhookMachine } from "../../../src/webhooks/webhookMachine.js";
 
 const delivery = (overrides: Partial<QueuedDelivery> = {}): QueuedDelivery => ({
   seq: 1,
+  order: "0000000000001-00000000000001-00000",
   id: "msg_0123456789abcdef0123456789abcdef",
   webhook_id: "01900000-0000-7000-8000-000000000001",
   team_id: "TEAM",

@@ -125,6 +125,7 @@ describe("the webhook secret key", () => {
 describe("signing with sealed secrets", () => {
   const delivery: QueuedDelivery = {
     seq: 1,
+    order: "0000000000001-00000000000001-00000",
     id: "msg_0123456789abcdef0123456789abcdef",
     webhook_id: HOOK,
     team_id: "TEAM",
