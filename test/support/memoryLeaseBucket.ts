@@ -46,4 +46,3 @@ export const memoryBucket = () => {
   };
   return { view, owner: (key: string) => entries.get(key)?.record.owner };
 };
-
