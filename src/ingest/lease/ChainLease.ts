@@ -30,6 +30,11 @@ export interface HeldLease {
   readonly checkpoint: Checkpoint | undefined;
   /** Fails if the lease may no longer be ours; checked before every publish. */
   readonly fence: Effect.Effect<void, LeaseLost>;
+  /**
+   * The fence's quick answer without running an effect, for a check made per message:
+   * true when the lease is certainly ours at `now`; false means run `fence`, which decides (and records a loss).
+   */
+  readonly freshAt: (now: number) => boolean;
   /** Stores where the chain stands, after a publish was acknowledged (renewing the lease). */
   readonly save: (checkpoint: Checkpoint) => Effect.Effect<void, LeaseLost | LeaseStoreError>;
   /** Completes when the lease is lost (taken over, or not renewed in time). */
@@ -102,9 +107,12 @@ interface LeaseState {
 const holdLease = (store: LeaseStore, key: string, owner: string, timing: LeaseTiming, state: LeaseState) =>
   Effect.gen(function* () {
     const lostSignal = yield* Deferred.make<LeaseLost>();
+    /** Set before lostSignal completes, so freshAt never answers true once the lease is lost. */
+    let lostSeen = false;
     const lock = yield* Effect.makeSemaphore(1);
     const lose = (reason: string) =>
       Effect.gen(function* () {
+        lostSeen = true;
         const lost = new LeaseLost({ key, reason });
         yield* Deferred.succeed(lostSignal, lost);
         return yield* Effect.fail(yield* Deferred.await(lostSignal));
@@ -160,6 +168,7 @@ const holdLease = (store: LeaseStore, key: string, owner: string, timing: LeaseT
     const held: HeldLease = {
       checkpoint: state.checkpoint ?? undefined,
       fence,
+      freshAt: (now) => !lostSeen && now - state.renewedAt < timing.leaseMs / 2,
       save: (checkpoint) => write(checkpoint),
       lost: Deferred.await(lostSignal),
     };

@@ -63,6 +63,13 @@ export const layer = (
         ),
       );
       metrics?.watchOutbox(outbox.figures);
+      // Stats changes still held are written on the way out (a crash loses at most STATS_FLUSH_MS of them).
+      yield* Effect.addFinalizer(() =>
+        Effect.promise(() => outbox.flushStats().catch(() => undefined)).pipe(
+          Effect.timeout("2 seconds"),
+          Effect.ignore,
+        ),
+      );
       const dispatcher = makeDispatcher({
         outbox,
         buckets,

@@ -8,6 +8,7 @@ import type { DeliveryPorts } from "../WebhookSupervisor.js";
 import { attemptDelivery } from "./attemptDelivery.js";
 import { makeHttpSender } from "./HttpSender.js";
 import type { Outbox } from "./Outbox.js";
+import { revealOnce } from "./revealedSecrets.js";
 
 export interface DispatcherOptions {
   readonly outbox: Outbox;
@@ -40,6 +41,7 @@ export const makeDispatcher = (options: DispatcherOptions) => {
     connectTimeoutMs: Math.min(5_000, options.timeoutMs),
   });
   const now = options.now ?? Date.now;
+  const sealer = revealOnce(options.buckets.sealer);
   const markGone = (record: WebhookRecord) =>
     Effect.runPromise(
       modifyOwned(options.buckets, record.team_id, record.id, (current) =>
@@ -77,7 +79,7 @@ export const makeDispatcher = (options: DispatcherOptions) => {
                 failed: false,
               }),
             markGone,
-            sealer: options.buckets.sealer,
+            sealer,
           },
           record,
           delivery,

@@ -2,6 +2,7 @@ import type { KV } from "@nats-io/kv";
 import type { OutboxFigures } from "../../metrics/Metrics.js";
 import type { OwnedPartitions } from "../outbox/OwnedPartitions.js";
 import { deliveryKey, statsKey, webhookDeliveriesFilter } from "../outbox/outboxBucketKeys.js";
+import { PendingStats, STATS_FLUSH_MS } from "../outbox/PendingStats.js";
 import {
   type DeliveryStats,
   decodeValue,
@@ -106,6 +107,8 @@ export const makeOutbox = (
   now: () => number = Date.now,
   /** Told how each attempt ended once it is recorded (delivery metrics). */
   onRecorded?: (outcome: AttemptEnd["kind"]) => void,
+  /** How long a webhook's stats changes are held to be written together (PendingStats.ts). */
+  statsFlushMs: number = STATS_FLUSH_MS,
 ) => {
   /** Per webhook, the stats this process last wrote and their revision (it is their only writer while it owns the partition). */
   const statsCache = new Map<string, { readonly stats: DeliveryStats; readonly revision: number }>();
@@ -135,6 +138,7 @@ export const makeOutbox = (
     }
   };
 
+  const stats = new PendingStats(writeStats, statsFlushMs);
   /** Queues a chain event's deliveries, all writes in flight at once; keys already there (a replay) are kept as they are. */
   const enqueue = async (
     deliveries: ReadonlyArray<QueuedDelivery>,
@@ -161,8 +165,9 @@ export const makeOutbox = (
   /**
    * Records an attempt and its consequence: the delivery becomes a done marker
    * (delivered), is rescheduled (retry), dead-lettered, or left queued for a
-   * reactivation (gone); counters and the recent attempts follow. Both writes
-   * go out together; the delivery's names the revision this owner holds.
+   * reactivation (gone). The write names the revision this owner holds.
+   * Counters and the recent attempts follow in the webhook's next stats write
+   * (PendingStats.ts), off the delivery's path.
    */
   const recordAttempt = async (delivery: QueuedDelivery, attempt: AttemptRecord, outcome: AttemptEnd) => {
     const id = delivery.webhook_id;
@@ -171,14 +176,12 @@ export const makeOutbox = (
     const held = index.get(key);
     if (held === undefined) throw new Error(`delivery ${delivery.id} is no longer in the outbox`);
     const value = afterAttempt(delivery, attempt, outcome, now());
-    const [revision] = await Promise.all([
-      kv.update(key, encodeValue(value), held.revision),
-      writeStats(id, (stats) => ({
-        counters: nextCounters(stats.counters, delivery, attempt, outcome),
-        recent: [...stats.recent, attempt].slice(-RECENT_ATTEMPTS),
-      })),
-    ]);
+    const revision = await kv.update(key, encodeValue(value), held.revision);
     index.apply(key, revision, value);
+    stats.add(id, (before) => ({
+      counters: nextCounters(before.counters, delivery, attempt, outcome),
+      recent: [...before.recent, attempt].slice(-RECENT_ATTEMPTS),
+    }));
     onRecorded?.(outcome.kind);
   };
 
@@ -208,32 +211,36 @@ export const makeOutbox = (
 
   /** Everything operators see about one webhook, read from the bucket by whichever process is asked. */
   const report = async (webhookId: string) => {
-    const [stored, { stats }] = await Promise.all([
+    await stats.flush(webhookId);
+    const [stored, { stats: written }] = await Promise.all([
       storedDeliveries(kv, listKeys, webhookId),
       readStats(webhookId),
     ]);
     const queued = stored.flatMap((e) => (e.value.state === "queued" ? [e.value] : []));
     const dead = stored.flatMap((e) => (e.value.state === "dead" ? [e.value] : []));
     return {
-      counters: stats.counters,
+      counters: written.counters,
       queued: queued.length,
       retrying: queued.filter((d) => d.attempts > 0).length,
       dead: dead.length,
       next_attempt_at: queued[0] === undefined ? null : queued[0].next_attempt_at,
-      recent: [...stats.recent].reverse(),
+      recent: [...written.recent].reverse(),
       deadLetters: dead.slice(-RECENT_ATTEMPTS),
     };
   };
 
   /** Drops the webhook's deliveries, counters and attempts (it was deleted). Any process may; purges are idempotent. */
   const forget = async (webhookId: string) => {
+    stats.forget(webhookId);
     statsCache.delete(webhookId);
     const keys = await listKeys(webhookDeliveriesFilter(webhookId));
     await Promise.all([...keys, statsKey(webhookId)].map((key) => kv.purge(key)));
   };
 
-  const counters = async (webhookId: string): Promise<DeliveryCounters> =>
-    (await readStats(webhookId)).stats.counters;
+  const counters = async (webhookId: string): Promise<DeliveryCounters> => {
+    await stats.flush(webhookId);
+    return (await readStats(webhookId)).stats.counters;
+  };
 
   /** Queued, retrying and dead-lettered deliveries of the partitions this process owns. */
   const figures = async (): Promise<OutboxFigures> => owned.figures();
@@ -247,6 +254,8 @@ export const makeOutbox = (
     forget,
     counters,
     figures,
+    /** Writes every webhook's stats changes still held (at shutdown). */
+    flushStats: () => stats.flushAll(),
     /** The partitions this process owns, which decide what it sends. */
     partitions: owned,
   } as const;

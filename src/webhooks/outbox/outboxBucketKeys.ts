@@ -20,9 +20,19 @@ export const PARTITIONS = 16;
 
 const pad = (n: number, width: number) => String(n).padStart(width, "0");
 
+/** Partitions of the webhooks seen lately: a hash per lookup was a visible share of each delivery's CPU. */
+const partitionCache = new Map<string, number>();
+const PARTITION_CACHE_SIZE = 100_000;
+
 /** The partition of a webhook: a stable hash of its id. */
-export const partitionOf = (webhookId: string): number =>
-  createHash("sha256").update(webhookId).digest().readUInt32BE(0) % PARTITIONS;
+export const partitionOf = (webhookId: string): number => {
+  const cached = partitionCache.get(webhookId);
+  if (cached !== undefined) return cached;
+  const partition = createHash("sha256").update(webhookId).digest().readUInt32BE(0) % PARTITIONS;
+  if (partitionCache.size >= PARTITION_CACHE_SIZE) partitionCache.clear();
+  partitionCache.set(webhookId, partition);
+  return partition;
+};
 
 const pp = (partition: number) => pad(partition, 2);
 

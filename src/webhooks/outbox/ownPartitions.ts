@@ -153,7 +153,10 @@ const ownPartition = (options: PartitionOwnerOptions, partition: number, handBac
           const clock = yield* Effect.clock;
           options.owned.add(partition, {
             index,
-            fenced: () => Exit.isSuccess(Effect.runSyncExit(Effect.withClock(lease.fence, clock))),
+            // Checked several times per delivery: the quick answer first, the fence itself only when in doubt.
+            fenced: () =>
+              lease.freshAt(clock.unsafeCurrentTimeMillis()) ||
+              Exit.isSuccess(Effect.runSyncExit(Effect.withClock(lease.fence, clock))),
           });
           // Runs before the lease is handed back (finalizers run last first): nothing is in flight by then.
           yield* Effect.addFinalizer(() =>

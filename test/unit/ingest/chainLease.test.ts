@@ -1,4 +1,4 @@
-import { Effect, Exit, Fiber, Logger, LogLevel, Option, Scope, TestClock, TestContext } from "effect";
+import { Clock, Effect, Exit, Fiber, Logger, LogLevel, Option, Scope, TestClock, TestContext } from "effect";
 import { describe, expect, it } from "vitest";
 import type { Checkpoint } from "../../../src/ingest/CheckpointStore.js";
 import { acquireLease, type HeldLease } from "../../../src/ingest/lease/ChainLease.js";
@@ -50,6 +50,7 @@ describe("chain lease", () => {
         // The holder renews all along, so it may still publish.
         const lease = yield* held(a.fiber);
         expect(yield* Effect.exit(lease!.fence)).toEqual(Exit.void);
+        expect(lease!.freshAt(yield* Clock.currentTimeMillis)).toBe(true);
       }),
     ));
 
@@ -69,7 +70,8 @@ describe("chain lease", () => {
         // kill -9: the holder's writes stop reaching the bucket.
         aView.cutOff();
         yield* TestClock.adjust(LEASE_MS / 2);
-        // Half a period without a renewal: the old holder no longer publishes...
+        // Half a period without a renewal: the old holder no longer publishes (nor does the quick check say it may)...
+        expect(aLease.freshAt(yield* Clock.currentTimeMillis)).toBe(false);
         expect((yield* Effect.exit(aLease.fence))._tag).toBe("Failure");
         // ...and the standby has not taken over yet (it waits a whole period of silence).
         expect(yield* held(b.fiber)).toBeUndefined();
