@@ -279,7 +279,12 @@ describe("scale-out on a three-node NATS cluster", { timeout: 2 * PROCESS_DEADLI
       async () => delivered().length >= retryHashes.length,
       60_000,
       "the retrying webhook's deliveries",
-    );
+    ).catch((error: Error) => {
+      // What the survivor logged says whether it took the partition and what it did with it.
+      throw new Error(
+        `${error.message}; ${delivered().length} of ${retryHashes.length} arrived; the survivor's log ends:\n${survivor.process.output().slice(-6_000)}`,
+      );
+    });
     const takeoverMs = delivered()[0]!.at - killedAt;
     console.info(`retrying deliveries taken over ${Math.round(takeoverMs)} ms after the kill`);
     const hashOf = (r: Received) => r.json.transactions?.[0]?.hash as string;
