@@ -278,5 +278,5 @@ describe("yield-splitting positions on the devnet", () => {
     await test.revert({ id: snapshot });
     await test.mine({ blocks: reorganised + 2 });
     await eventually(async () => (await held()).length === 0, 60_000, "the reorganised mint gone");
-  });
+  }, 180_000);
 });
