@@ -43,6 +43,9 @@ export const BUCKETS = {
   chain_leases: { history: 1, ttl: 0 },
   // The webhook delivery outbox and its partitions' leases (layout: src/webhooks/outbox/outboxBucketKeys.ts).
   webhook_outbox: { history: 1, ttl: 0 },
+  // What each recent block produced for each webhook, per chain (src/webhooks/notifier/kvBlockRecords.ts):
+  // shared, so whichever API process plans a later block releases or retracts an earlier one's events.
+  webhook_blocks: { history: 1, ttl: 0 },
 } as const;
 
 export type BucketName = keyof typeof BUCKETS;

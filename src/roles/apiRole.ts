@@ -96,6 +96,7 @@ export const apiRole = Effect.gen(function* () {
     sealer: yield* secretSealer,
   };
   const outboxBucket = yield* openBucket(nc, "webhook_outbox");
+  const blocksBucket = yield* openBucket(nc, "webhook_blocks");
   const jsm = yield* managerOf(nc);
 
   const services = Layer.mergeAll(
@@ -154,7 +155,7 @@ export const apiRole = Effect.gen(function* () {
           metrics.indexed(chainId, registry.byId.get(chainId)?.name ?? String(chainId), block),
       }),
     );
-    yield* runWebhookNotifier(nc, webhookBuckets.index);
+    yield* runWebhookNotifier(nc, webhookBuckets.index, blocksBucket, jsm);
     yield* Presence.heartbeat(nc, "api");
     yield* DeliveryLayer.runOutboxOwnership(outboxBucket, jsm);
   }).pipe(Effect.provide(context));

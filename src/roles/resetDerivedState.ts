@@ -9,8 +9,8 @@ import { OUTBOX_RECORD_PREFIXES } from "../webhooks/delivery/outboxKeys.js";
 /**
  * The embedded devnet restarts from its seed every time, so blocks that an
  * earlier run indexed no longer exist. Everything derived from them (ingest
- * checkpoints, indexes and webhook block records in LevelDB, the CHAIN_EVENTS
- * stream) is dropped so it is rebuilt from the seeded chain, which takes about a
+ * checkpoints and indexes in LevelDB, the CHAIN_EVENTS stream, the webhook
+ * block records of `webhook_blocks`) is dropped so it is rebuilt from the seeded chain, which takes about a
  * second. The chain leases go too: their checkpoints point into the dropped
  * stream. The webhook outbox in the same LevelDB is kept: its deliveries are
  * owed to receivers whatever happened to the chain. Never used with
@@ -24,6 +24,7 @@ export const resetDerivedState = (nc: NatsConnection, dataDir: string) =>
       const jsm = await jetstreamManager(nc);
       await jsm.streams.delete("CHAIN_EVENTS").catch(() => false);
       await jsm.streams.delete(bucketStream("chain_leases")).catch(() => false);
+      await jsm.streams.delete(bucketStream("webhook_blocks")).catch(() => false);
     });
     yield* Effect.logInfo("devnet restarted from its seed: chain indexes are rebuilt from it");
   });

@@ -20,6 +20,7 @@ export const SEEDED = {
   setting: "cursor_secret",
   lease: "1",
   delivery: "lease.00",
+  blocks: "c.1",
 } as const;
 
 const STREAMS = [
@@ -35,6 +36,7 @@ const STREAMS = [
   "KV_ingest_status",
   "KV_chain_leases",
   "KV_webhook_outbox",
+  "KV_webhook_blocks",
 ] as const;
 
 /** A JetStream API call (or any request) on `subject`. */

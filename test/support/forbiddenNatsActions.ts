@@ -23,6 +23,7 @@ const gateway: ReadonlyArray<ForbiddenAction> = [
   ...readBucket("gateway", "chain_leases", SEEDED.lease),
   // Webhook bodies, delivery state and the outbox partitions' leases are the API processes' alone.
   ...readBucket("gateway", "webhook_outbox", SEEDED.delivery),
+  ...readBucket("gateway", "webhook_blocks", SEEDED.blocks),
   {
     ...call("gateway", "purge the webhook outbox", "$JS.API.STREAM.PURGE.KV_webhook_outbox"),
     destructive: true,
@@ -34,6 +35,7 @@ const gateway: ReadonlyArray<ForbiddenAction> = [
     "$KV.ingest_status.1",
     "$KV.chain_leases.1",
     "$KV.webhook_outbox.lease.00",
+    "$KV.webhook_blocks.c.1",
   ].map((s) => publish("gateway", s)),
   ...["chain.1.block", "usage.team", "admin.keys.list", "webhooks.node.deliveries.redeliver"].map((s) =>
     publish("gateway", s),
@@ -57,6 +59,7 @@ const gateway: ReadonlyArray<ForbiddenAction> = [
 const ingest: ReadonlyArray<ForbiddenAction> = [
   call("ingest", "list streams", "$JS.API.STREAM.LIST"),
   ...readBucket("ingest", "webhook_outbox", SEEDED.delivery),
+  ...readBucket("ingest", "webhook_blocks", SEEDED.blocks),
   {
     ...call("ingest", "purge the webhook outbox", "$JS.API.STREAM.PURGE.KV_webhook_outbox"),
     destructive: true,
@@ -70,6 +73,7 @@ const ingest: ReadonlyArray<ForbiddenAction> = [
     "$KV.teams.team.forged",
     "$KV.presence.api.forged",
     "$KV.webhook_outbox.lease.00",
+    "$KV.webhook_blocks.c.1",
   ].map((s) => publish("ingest", s)),
   {
     ...publish("ingest", `$KV.keys.${SEEDED.key}`, { "Nats-Rollup": "all" }),
@@ -135,6 +139,7 @@ const admin: ReadonlyArray<ForbiddenAction> = [
   ...readBucket("admin", "settings", SEEDED.setting),
   ...readBucket("admin", "chain_leases", SEEDED.lease),
   ...readBucket("admin", "webhook_outbox", SEEDED.delivery),
+  ...readBucket("admin", "webhook_blocks", SEEDED.blocks),
   {
     ...call("admin", "purge the webhook outbox", "$JS.API.STREAM.PURGE.KV_webhook_outbox"),
     destructive: true,
@@ -146,6 +151,7 @@ const admin: ReadonlyArray<ForbiddenAction> = [
     "$KV.ingest_status.1",
     "$KV.chain_leases.1",
     "$KV.webhook_outbox.lease.00",
+    "$KV.webhook_blocks.c.1",
   ].map((s) => publish("admin", s)),
   ...["chain.1.block", "usage.team", "webhooks.node.deliveries.redeliver"].map((s) => publish("admin", s)),
   call("admin", "read CHAIN_EVENTS through a consumer", "$JS.API.CONSUMER.CREATE.CHAIN_EVENTS.snoop"),
@@ -176,6 +182,7 @@ const provision: ReadonlyArray<ForbiddenAction> = [
     "$KV.webhooks.hook.forged",
     "$KV.chain_leases.1",
     "$KV.webhook_outbox.lease.00",
+    "$KV.webhook_blocks.c.1",
   ].map((s) => publish("provision", s)),
   ...["chain.1.block", "usage.team", "svc.v1.account.get", "admin.keys.list"].map((s) =>
     publish("provision", s),
@@ -188,7 +195,7 @@ const provision: ReadonlyArray<ForbiddenAction> = [
     "$JS.API.STREAM.CREATE.SNOOP_provision",
     JSON.stringify({ name: "SNOOP_provision", subjects: ["svc.>"] }),
   ),
-  ...destroy("provision", ["CHAIN_EVENTS", "KV_chain_leases"]),
+  ...destroy("provision", ["CHAIN_EVENTS", "KV_chain_leases", "KV_webhook_blocks"]),
 ];
 
 /**

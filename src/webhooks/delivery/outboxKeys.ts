@@ -11,10 +11,9 @@
  * - `wh!dl!<webhook>!<seq>`                    -> QueuedDelivery: dead-lettered, kept for redelivery
  * - `wh!st!<webhook>`                          -> DeliveryCounters
  * - `wh!at!<webhook>!<seq>`                    -> AttemptRecord (the last RECENT_ATTEMPTS kept)
- * - `wh!blk!<chain>!<number>!<hash>!<webhook>` -> BlockEvents: what a block produced for a webhook
- *   (kept for the chain's finality depth, so a reorg can retract it; also makes a block
- *   published twice a no-op)
- * - `wh!pend!<chain>`                          -> blocks waiting for their confirmations
+ *
+ * Block records (`wh!blk!`, `wh!pend!`) were kept here too; they now live in the
+ * shared `webhook_blocks` bucket (migrateLocalBlockRecords.ts moves them).
  */
 const pad = (n: number, width: number) => String(n).padStart(width, "0");
 
@@ -32,23 +31,11 @@ export const countersKey = (webhookId: string) => `${PREFIX}st!${webhookId}`;
 export const attemptKey = (webhookId: string, seq: number) => `${PREFIX}at!${webhookId}!${pad(seq, 16)}`;
 export const attemptPrefix = (webhookId: string) => `${PREFIX}at!${webhookId}!`;
 
-export const blockEventsKey = (chainId: number, number: number, hash: string, webhookId: string) =>
-  `${PREFIX}blk!${pad(chainId, 12)}!${pad(number, 12)}!${hash}!${webhookId}`;
-export const blockEventsPrefix = (chainId: number, number: number, hash: string) =>
-  `${PREFIX}blk!${pad(chainId, 12)}!${pad(number, 12)}!${hash}!`;
-/** Every block record of a chain below `number` (for pruning). */
-export const blockEventsRange = (chainId: number, below: number) => ({
-  gte: `${PREFIX}blk!${pad(chainId, 12)}!`,
-  lt: `${PREFIX}blk!${pad(chainId, 12)}!${pad(Math.max(0, below), 12)}`,
-});
-
-export const pendingKey = (chainId: number) => `${PREFIX}pend!${pad(chainId, 12)}`;
-
 /**
  * The old local outbox's records: the sequence, queued and dead-lettered deliveries, counters and
- * recent attempts, until they are moved into the replicated outbox. They are deliveries owed to receivers, not views of a chain, so resetting
- * chain-derived state (the devnet's restart from its seed) keeps them, while block records and
- * pending blocks, which name blocks of the old chain, go with the indexes.
+ * recent attempts, until they are moved into the replicated outbox. They are deliveries owed to
+ * receivers, not views of a chain, so resetting chain-derived state (the devnet's restart from its
+ * seed) keeps them.
  */
 export const OUTBOX_RECORD_PREFIXES: ReadonlyArray<string> = [
   SEQ_KEY,

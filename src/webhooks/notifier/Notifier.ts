@@ -13,7 +13,7 @@ import {
 } from "../../ingest/chainEventCodec.js";
 import type { QueuedDelivery } from "../delivery/QueuedDelivery.js";
 import { EventSlots } from "./enqueue.js";
-import { type NotifierPlan, type PlanDeps, planBlock, planReorg } from "./planNotifications.js";
+import { NOTHING, type NotifierPlan, type PlanDeps, planBlock, planReorg } from "./planNotifications.js";
 
 /** The durable consumer every API process's notifier shares: each block is planned by exactly one of them. */
 export const NOTIFIER_DURABLE = "webhook-notifier";
@@ -80,11 +80,12 @@ const wholeEvent = async (
 /**
  * The notifier: consumes CHAIN_EVENTS through the shared durable consumer,
  * plans each block's deliveries (or a reorg's retractions), writes them to the
- * replicated outbox (all at once) and then the block's records to this node's
- * LevelDB, and only then acknowledges the message; the owner of each webhook's
- * partition sees the new deliveries through its watch. A crash before the ack
- * redelivers the block: its records make the replay plan nothing here, and on
- * another node the replay names the same outbox keys, which are kept as they are.
+ * replicated outbox (all at once) and then the chain's block records to the
+ * replicated `webhook_blocks` bucket, and only then acknowledges the message;
+ * the owner of each webhook's partition sees the new deliveries through its
+ * watch. A crash before the ack redelivers the block: if its records were
+ * written the replay plans nothing, and otherwise it names the same outbox
+ * keys, which are kept as they are.
  */
 export const runNotifier = (options: NotifierOptions) =>
   Effect.gen(function* () {
@@ -98,7 +99,7 @@ export const runNotifier = (options: NotifierOptions) =>
       for await (const message of messages) {
         const known = options.registry.byId.get(Number(message.subject.split(".")[1]));
         const chain = known !== undefined && supportsFamily(known, "subscriptions") ? known : undefined;
-        let plan: NotifierPlan = { deliveries: [], ops: [] };
+        let plan: NotifierPlan = NOTHING;
         const working = setInterval(() => message.working(), WORKING_EVERY_MS);
         try {
           const data = chain === undefined ? undefined : await wholeEvent(jsm, message);
@@ -120,7 +121,7 @@ export const runNotifier = (options: NotifierOptions) =>
               ? await planReorg(options.deps, chain, data as ChainReorg, slots)
               : await planBlock(options.deps, chain, data as ChainBlock, slots);
           if (plan.deliveries.length > 0) await options.enqueue(plan.deliveries);
-          if (plan.ops.length > 0) await options.deps.db.batch([...plan.ops]);
+          if (plan.records !== undefined) await options.deps.records.write(plan.records);
         } catch (error) {
           // An RPC or storage failure: the block is offered again shortly (to this node or another).
           message.nak(1_000);

@@ -1,3 +1,4 @@
+import type { JetStreamManager } from "@nats-io/jetstream";
 import type { KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect } from "effect";
@@ -5,31 +6,39 @@ import { AppConfig } from "../../AppConfig.js";
 import { ChainClients } from "../../chains/ChainClients.js";
 import { Chains } from "../../chains/Chains.js";
 import { Index } from "../../indexer/IndexReader.js";
+import { bucketStream } from "../../nats/JetStreamSetup.js";
 import { Level } from "../../storage/Level.js";
 import { DeliveryOutbox } from "../delivery/DeliveryLayer.js";
 import { WebhookSupervisor } from "../WebhookSupervisor.js";
 import { makeAddressBook } from "./AddressBook.js";
+import { kvBlockRecords } from "./kvBlockRecords.js";
+import { migrateLocalBlockRecords } from "./migrateLocalBlockRecords.js";
 import { runNotifier } from "./Notifier.js";
 import { readBalances } from "./readBalances.js";
 
 /**
  * Starts this API process's notifier: the address book (a watch of the
  * `webhook_addresses` index), then the shared durable consumer of CHAIN_EVENTS,
- * writing deliveries into the replicated outbox.
+ * writing deliveries into the replicated outbox and block records into the
+ * replicated `webhook_blocks` bucket.
  */
-export const runWebhookNotifier = (nc: NatsConnection, index: KV) =>
+export const runWebhookNotifier = (nc: NatsConnection, index: KV, blocks: KV, jsm: JetStreamManager) =>
   Effect.gen(function* () {
     const config = yield* AppConfig;
     const clients = yield* ChainClients;
     const reader = (yield* Index).reader;
     const supervisor = yield* WebhookSupervisor;
     const book = yield* makeAddressBook(index);
+    const records = kvBlockRecords(blocks, async (filter) => {
+      await jsm.streams.purge(bucketStream("webhook_blocks"), { filter: `$KV.webhook_blocks.${filter}` });
+    });
+    yield* migrateLocalBlockRecords(yield* Level, records);
     yield* Effect.forkScoped(
       runNotifier({
         nc,
         registry: yield* Chains,
         deps: {
-          db: yield* Level,
+          records,
           webhooksFor: book.webhooksFor,
           recordOf: (id) => supervisor.versionOf(id)?.record,
           readBalances: (chain, pairs, number) => {

@@ -1,0 +1,43 @@
+import type { BlockEvents } from "../../src/webhooks/notifier/BlockEvents.js";
+import {
+  type BlockRecordStore,
+  joinParts,
+  type RecordedBlock,
+  splitParts,
+} from "../../src/webhooks/notifier/BlockRecords.js";
+
+/**
+ * Block records in memory, with the bucket's rules: a list written at a stale revision fails, parts
+ * are split as stored. `parts` shows what is kept, so a test sees dropped blocks' events go.
+ */
+export const memoryBlockRecords = (budget?: number) => {
+  const lists = new Map<number, { blocks: ReadonlyArray<RecordedBlock>; revision: number }>();
+  const parts = new Map<string, ReadonlyArray<BlockEvents>>();
+  let revision = 0;
+  const partKey = (chainId: number, b: { number: number; hash: string }, i: number) =>
+    `${chainId}.${b.number}.${b.hash}.${i}`;
+  const store: BlockRecordStore = {
+    read: async (chainId) => lists.get(chainId) ?? { blocks: [], revision: 0 },
+    events: async (chainId, block) =>
+      joinParts(Array.from({ length: block.parts }, (_, i) => parts.get(partKey(chainId, block, i)) ?? [])),
+    write: async (change) => {
+      const current = lists.get(change.chainId)?.revision ?? 0;
+      if (current !== change.revision) throw new Error("wrong last sequence");
+      const blocks = [...change.kept];
+      if (change.added !== undefined) {
+        const split = splitParts(change.added.events, budget);
+        for (const [i, part] of split.entries()) parts.set(partKey(change.chainId, change.added, i), part);
+        blocks.push({ ...change.added, parts: split.length });
+        blocks.sort((a, b) => a.number - b.number);
+      }
+      lists.set(change.chainId, {
+        blocks: blocks.map(({ number, hash, released, parts: n }) => ({ number, hash, released, parts: n })),
+        revision: ++revision,
+      });
+      for (const b of change.dropped)
+        for (const key of [...parts.keys()])
+          if (key.startsWith(`${change.chainId}.${b.number}.${b.hash}.`)) parts.delete(key);
+    },
+  };
+  return { store, parts };
+};

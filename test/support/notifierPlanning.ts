@@ -1,0 +1,102 @@
+import type { ChainConfig } from "../../src/chains/ChainsConfig.js";
+import {
+  BLOCK_MESSAGE_VERSION,
+  ChainBlock,
+  ChainReorg,
+  ChainTransaction,
+} from "../../src/domain/ChainBlock.js";
+import type { BlockRecordStore } from "../../src/webhooks/notifier/BlockRecords.js";
+import { EventSlots } from "../../src/webhooks/notifier/enqueue.js";
+import { type PlanDeps, planBlock, planReorg } from "../../src/webhooks/notifier/planNotifications.js";
+import { WebhookRecord } from "../../src/webhooks/WebhookRecord.js";
+import { blockHash } from "./indexerBlocks.js";
+
+/* Webhook planning as one notifier does it, over a given block record store: webhook `W` watches WALLET. */
+
+export const WALLET = "0x00000000000000000000000000000000000000aa";
+const OTHER = "0x00000000000000000000000000000000000000bb";
+
+export const webhook = (id: string, active = true) =>
+  new WebhookRecord({
+    id,
+    team_id: "TEAM",
+    name: id,
+    type: "transactions",
+    url: "https://example.com/",
+    active,
+    created_at: "2026-01-01T00:00:00.000Z",
+    updated_at: "2026-01-01T00:00:00.000Z",
+    chain_ids: null,
+    transaction_type: null,
+    counterparty: null,
+    activity_type: null,
+    asset_type: null,
+    token_address: null,
+    secrets: { current: "whsec_dGVzdA==", previous: null },
+  });
+
+/** Block `number` of chain 1; `payWallet` adds a native transfer from the watched wallet. */
+export const block = (number: number, payWallet: boolean, hash = blockHash(number)) =>
+  ChainBlock.make({
+    version: BLOCK_MESSAGE_VERSION,
+    chain_id: 1,
+    number,
+    hash,
+    parent_hash: blockHash(number - 1),
+    timestamp: 1_700_000_000 + number * 12,
+    source: "live",
+    transactions: payWallet
+      ? [
+          ChainTransaction.make({
+            hash: `0x${number.toString(16).padStart(64, "0")}`,
+            index: 0,
+            from: WALLET,
+            to: OTHER,
+            value: "1000",
+            input: "0x",
+            nonce: number,
+            type: 2,
+            success: true,
+            gas_used: "21000",
+            effective_gas_price: "1",
+            contract_address: null,
+          }),
+        ]
+      : [],
+    logs: [],
+    internal_transfers: null,
+  });
+
+/** A notifier's planning over `store`, with webhook `W` watching WALLET; `hooks` lets a test deactivate it. */
+export const planner = (store: BlockRecordStore) => {
+  const hooks = new Map([["W", webhook("W")]]);
+  const deps: PlanDeps = {
+    records: store,
+    webhooksFor: (address) => (address === WALLET ? ["W"] : []),
+    recordOf: (id) => hooks.get(id),
+    readBalances: () => Promise.reject(new Error("no balances webhook here")),
+    publicUrl: "http://localhost",
+    now: () => 1_700_000_000_000,
+  };
+  let seq = 0;
+  /** Plans one event as the notifier does: deliveries first, then the records. */
+  const apply = async (chain: ChainConfig, event: ChainBlock | ChainReorg) => {
+    const slots = new EventSlots(0, ++seq);
+    const plan =
+      event instanceof ChainReorg
+        ? await planReorg(deps, chain, event, slots)
+        : await planBlock(deps, chain, event, slots);
+    if (plan.records !== undefined) await store.write(plan.records);
+    return plan.deliveries.map((d) => ({ block: d.block_number, removed: d.removed, webhook: d.webhook_id }));
+  };
+  return { apply, hooks, store };
+};
+
+/** A reorg removing `numbers` (highest first, as ingestion publishes them). */
+export const reorg = (numbers: ReadonlyArray<number>) =>
+  ChainReorg.make({
+    version: BLOCK_MESSAGE_VERSION,
+    chain_id: 1,
+    common_ancestor: { number: Math.min(...numbers) - 1, hash: blockHash(Math.min(...numbers) - 1) },
+    removed: numbers.map((number) => ({ number, hash: blockHash(number) })),
+  });

@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import type { BlockEvents } from "../../../src/webhooks/notifier/BlockEvents.js";
+import { joinParts, splitParts } from "../../../src/webhooks/notifier/BlockRecords.js";
+import { EventSlots } from "../../../src/webhooks/notifier/enqueue.js";
+import { type PlanDeps, planBlock } from "../../../src/webhooks/notifier/planNotifications.js";
+import { testChainConfig } from "../../support/chainConfigFixture.js";
+import { blockHash } from "../../support/indexerBlocks.js";
+import { memoryBlockRecords } from "../../support/memoryBlockRecords.js";
+import { block, planner, reorg, WALLET, webhook } from "../../support/notifierPlanning.js";
+
+describe("webhook planning over shared block records", () => {
+  it("behavior: with no confirmations a matching block is queued at once, and planned again it queues nothing", async () => {
+    const { apply } = planner(memoryBlockRecords().store);
+    const chain = testChainConfig();
+    expect(await apply(chain, block(10, true))).toEqual([{ block: 10, removed: false, webhook: "W" }]);
+    expect(await apply(chain, block(10, true))).toEqual([]);
+    expect(await apply(chain, block(11, false))).toEqual([]);
+  });
+
+  it("behavior: with 2 confirmations a block is queued when the second block after it is planned, once", async () => {
+    const { apply } = planner(memoryBlockRecords().store);
+    const chain = testChainConfig({ confirmations: 2 });
+    expect(await apply(chain, block(10, true))).toEqual([]);
+    expect(await apply(chain, block(11, false))).toEqual([]);
+    expect(await apply(chain, block(12, false))).toEqual([{ block: 10, removed: false, webhook: "W" }]);
+    expect(await apply(chain, block(13, false))).toEqual([]);
+  });
+
+  it("behavior: a block planned by one notifier is confirmed and retracted by another sharing the records", async () => {
+    const shared = memoryBlockRecords().store;
+    const first = planner(shared);
+    const second = planner(shared);
+    const chain = testChainConfig({ confirmations: 1 });
+    expect(await first.apply(chain, block(10, true))).toEqual([]);
+    expect(await second.apply(chain, block(11, false))).toEqual([
+      { block: 10, removed: false, webhook: "W" },
+    ]);
+    expect(await first.apply(chain, reorg([11, 10]))).toEqual([{ block: 10, removed: true, webhook: "W" }]);
+  });
+
+  it("behavior: a reorg retracts queued blocks with removed: true and forgets blocks still waiting", async () => {
+    const { apply } = planner(memoryBlockRecords().store);
+    const chain = testChainConfig({ confirmations: 1 });
+    await apply(chain, block(10, true));
+    expect(await apply(chain, block(11, true))).toEqual([{ block: 10, removed: false, webhook: "W" }]);
+    // 11 waits for its confirmation: the reorg forgets it and retracts only 10.
+    expect(await apply(chain, reorg([11, 10]))).toEqual([{ block: 10, removed: true, webhook: "W" }]);
+    expect(await apply(chain, block(12, false))).toEqual([]);
+  });
+
+  it("behavior: a webhook made inactive while its block waited gets neither the block nor its retraction", async () => {
+    const { apply, hooks } = planner(memoryBlockRecords().store);
+    const chain = testChainConfig({ confirmations: 1 });
+    await apply(chain, block(10, true));
+    hooks.set("W", webhook("W", false));
+    expect(await apply(chain, block(11, false))).toEqual([]);
+    expect(await apply(chain, reorg([10]))).toEqual([]);
+  });
+
+  it("behavior: records older than the reorg window are dropped with their events, so a late reorg retracts nothing", async () => {
+    const { store, parts } = memoryBlockRecords();
+    const { apply } = planner(store);
+    const chain = testChainConfig({ finality_depth: 2 });
+    await apply(chain, block(10, true));
+    await apply(chain, block(12, false));
+    expect((await store.read(1)).blocks.map((b) => b.number)).toEqual([10]);
+    await apply(chain, block(13, false));
+    expect((await store.read(1)).blocks).toEqual([]);
+    expect(parts.size).toBe(0);
+    expect(await apply(chain, reorg([10]))).toEqual([]);
+  });
+
+  it("behavior: a plan over records another notifier changed meanwhile is refused, not written over them", async () => {
+    const shared = memoryBlockRecords().store;
+    const chain = testChainConfig({ confirmations: 1 });
+    const deps = (id: string): PlanDeps => ({
+      records: shared,
+      webhooksFor: (address) => (address === WALLET ? [id] : []),
+      recordOf: (hook) => webhook(hook),
+      readBalances: () => Promise.reject(new Error("unused")),
+      publicUrl: "http://localhost",
+      now: () => 0,
+    });
+    const stale = await planBlock(deps("A"), chain, block(10, true), new EventSlots(0, 1));
+    const fresh = await planBlock(deps("B"), chain, block(10, true), new EventSlots(0, 1));
+    await shared.write(fresh.records!);
+    await expect(shared.write(stale.records!)).rejects.toThrow(/wrong last sequence/);
+    expect((await shared.events(1, (await shared.read(1)).blocks[0]!)).map((e) => e.webhook_id)).toEqual([
+      "B",
+    ]);
+  });
+});
+
+describe("block record parts", () => {
+  const record = (id: string, count: number): BlockEvents => ({
+    webhook_id: id,
+    team_id: "TEAM",
+    type: "transactions",
+    chain_id: 1,
+    block_number: 10,
+    block_hash: blockHash(10),
+    events: Array.from({ length: count }, (_, i) => ({ event_id: `${id}-${i}`, pad: "x".repeat(100) })),
+  });
+
+  it("behavior: events over the part budget are split, each part within it, and joined back per webhook in order", () => {
+    const records = [record("A", 30), record("B", 1), record("C", 12)];
+    const parts = splitParts(records, 1_000);
+    expect(parts.length).toBeGreaterThan(3);
+    for (const part of parts) expect(JSON.stringify(part).length).toBeLessThanOrEqual(1_000 + 200);
+    expect(joinParts(parts)).toEqual(records);
+    expect(splitParts(records)).toEqual([records]);
+  });
+});
