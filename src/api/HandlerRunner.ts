@@ -13,9 +13,10 @@ import {
 } from "../contracts/ApiError.js";
 import { HEADER, type RequestEnvelope } from "../contracts/Envelope.js";
 import { exceedsJsonDepth, MAX_JSON_DEPTH, tooDeepMessage } from "../lib/jsonDepth.js";
+import { Lru } from "../lib/Lru.js";
 import { Metrics } from "../metrics/Metrics.js";
 import { decodeInput } from "./decodeInput.js";
-import type { HandlerResult, Route } from "./Handler.js";
+import type { HandlerResult, KeptReply, Route } from "./Handler.js";
 import { type Caller, KeyDirectory } from "./keys/KeyDirectory.js";
 import type { BucketLimit, RateLimiter } from "./RateLimiter.js";
 import { RequestContext } from "./RequestContext.js";
@@ -28,6 +29,19 @@ export const API_QUEUE = "api";
 export interface RunnerOptions {
   readonly limiter: RateLimiter;
   readonly defaultLimit: BucketLimit;
+  /**
+   * Replies kept for routes with a replay key: at most `entries`, holding about `maxBytes`
+   * (clients choose the keys). 0 entries keeps none.
+   */
+  readonly replies?: { readonly entries: number; readonly maxBytes: number };
+}
+
+/** A kept reply, with what the runner sends besides its body. */
+interface Kept {
+  readonly reply: KeptReply;
+  readonly cu: number;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>> | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -59,6 +73,14 @@ const successReply = (result: HandlerResult, contentType: string): Reply => ({
   contentType,
   cu: result.cu,
   ...(result.headers === undefined ? {} : { headers: result.headers }),
+});
+
+const replayed = (kept: Kept, receivedAt: number, contentType: string): Reply => ({
+  status: kept.status,
+  body: kept.reply.body(receivedAt),
+  contentType,
+  cu: kept.cu,
+  ...(kept.headers === undefined ? {} : { headers: kept.headers }),
 });
 
 const respond = (msg: Msg, reply: Reply) => {
@@ -105,7 +127,10 @@ const parseEnvelope = (msg: Msg): RequestEnvelope | InvalidRequest => {
  * decode the envelope, authenticate `X-Svc-Api-Key` (unless public), apply the
  * key's rate limit and the team's monthly quota, decode the input with the
  * endpoint's schemas, run the handler with a RequestContext, charge CU (only on
- * success), map any error to its status once, and reply. Everything before the
+ * success), map any error to its status once, and reply. A route with a replay key
+ * has its kept replies sent again, after the same authentication, rate limit and
+ * quota and with the same metering, without decoding or running the handler, for
+ * as long as the handler says they are exact. Everything before the
  * handler is synchronous and allocation-light, as it runs on every request. A
  * defect in a handler is logged with the request id and answered 500; it never
  * takes the worker down.
@@ -118,6 +143,12 @@ export const serveRoutes = <R>(nc: NatsConnection, routes: ReadonlyArray<Route<R
     const book = yield* UsageBook;
     const metrics = Option.getOrUndefined(yield* Effect.serviceOption(Metrics));
     const runExit = Runtime.runPromiseExit(runtime);
+    const kept = new Lru<string, Kept>(options.replies?.entries ?? 0, {
+      maxBytes: options.replies?.maxBytes ?? 0,
+      sizeOf: (key, value) => 2 * key.length + value.reply.bytes + 128,
+    });
+    if (metrics !== undefined)
+      metrics.watchCache("api_replies", () => ({ hits: kept.hits, misses: kept.misses }));
 
     /** Rate limit, then quota: `undefined` when the caller may proceed. */
     const admit = (caller: Caller): RateLimited | QuotaExceeded | undefined => {
@@ -163,6 +194,14 @@ export const serveRoutes = <R>(nc: NatsConnection, routes: ReadonlyArray<Route<R
     ) => {
       const denied = caller === undefined ? undefined : admit(caller);
       if (denied !== undefined) return finish(msg, item, caller, errorReply(denied));
+      const replayKey = kept.capacity === 0 ? undefined : item.replayKey?.(envelope);
+      const key = replayKey === undefined ? undefined : `${item.endpoint.subject} ${replayKey}`;
+      if (key !== undefined) {
+        const hit = kept.get(key);
+        if (hit?.reply.fresh() === true)
+          return finish(msg, item, caller, replayed(hit, Date.now(), item.endpoint.responseContentType));
+        if (hit !== undefined) kept.delete(key);
+      }
       const input = decodeInput(item.endpoint, envelope);
       if (Either.isLeft(input)) return finish(msg, item, caller, errorReply(input.left));
       const program = Effect.provideService(item.handler(input.right), RequestContext, {
@@ -172,8 +211,18 @@ export const serveRoutes = <R>(nc: NatsConnection, routes: ReadonlyArray<Route<R
         ifNoneMatch: msg.headers?.get(HEADER.ifNoneMatch) || undefined,
       });
       void runExit(program).then((exit) => {
-        if (Exit.isSuccess(exit))
-          return finish(msg, item, caller, successReply(exit.value, item.endpoint.responseContentType));
+        if (Exit.isSuccess(exit)) {
+          const result = exit.value;
+          if (key !== undefined && result.keep !== undefined) {
+            kept.set(key, {
+              reply: result.keep,
+              cu: result.cu,
+              status: result.status ?? 200,
+              headers: result.headers,
+            });
+          }
+          return finish(msg, item, caller, successReply(result, item.endpoint.responseContentType));
+        }
         const failure = Cause.failureOption(exit.cause);
         if (Option.isSome(failure)) return finish(msg, item, caller, errorReply(failure.value));
         Runtime.runFork(runtime)(

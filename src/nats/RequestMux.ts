@@ -29,6 +29,12 @@ const SWEEP_MS = 25;
  * entry, a publish and a deadline checked by one shared timer. "No responders" is
  * the server's 503 status message on the inbox (the client announces support for
  * it when connecting), so it is reported at once rather than as a timeout.
+ *
+ * Requests made in one turn of the event loop (every HTTP request parsed from the
+ * sockets that were readable together) are published together right after it, so
+ * that they leave in one socket write: nats.js writes once per microtask
+ * checkpoint, which for requests arriving on separate sockets is one write each,
+ * and that system call was the largest single cost of the gateway path.
  */
 export class RequestMux {
   readonly #nc: NatsConnection;
@@ -37,6 +43,8 @@ export class RequestMux {
   readonly #subscription: Subscription;
   readonly #sweeper: NodeJS.Timeout;
   #next = 0;
+  /** Requests waiting for this turn's publish: subject, data, reply subject, headers. */
+  #outbox: Array<readonly [string, Uint8Array, string, MsgHdrs]> = [];
 
   /** `inboxPrefix` is the connection's own (nats.conf lets each user read only its own inboxes). */
   constructor(nc: NatsConnection, inboxPrefix: string) {
@@ -63,13 +71,31 @@ export class RequestMux {
       if (this.#nc.isClosed() || this.#nc.isDraining()) return reject(new RequestFailed("Closed"));
       const token = (this.#next++).toString(36);
       this.#pending.set(token, { resolve, reject, deadline: Date.now() + timeoutMs });
-      this.#nc.publish(subject, data, { reply: this.#prefix + token, headers });
+      if (this.#outbox.length === 0) setImmediate(() => this.#publishAll());
+      this.#outbox.push([subject, data, this.#prefix + token, headers]);
     });
+  }
+
+  #publishAll() {
+    const outbox = this.#outbox;
+    this.#outbox = [];
+    for (const [subject, data, reply, headers] of outbox) {
+      try {
+        this.#nc.publish(subject, data, { reply, headers });
+      } catch {
+        // Closed or draining since the request was made: it fails as closed now, not by its deadline.
+        const token = reply.slice(this.#prefix.length);
+        const pending = this.#pending.get(token);
+        this.#pending.delete(token);
+        pending?.reject(new RequestFailed("Closed"));
+      }
+    }
   }
 
   /** Stops the inbox; requests still waiting fail as closed. */
   close(): void {
     clearInterval(this.#sweeper);
+    this.#outbox = [];
     this.#subscription.unsubscribe();
     for (const pending of this.#pending.values()) pending.reject(new RequestFailed("Closed"));
     this.#pending.clear();

@@ -136,6 +136,11 @@ export const apiRole = Effect.gen(function* () {
     yield* serveRoutes(nc, routes, {
       limiter: new RateLimiter(),
       defaultLimit: { rate: config.rateLimitRps, burst: config.rateLimitBurst },
+      // Kept replies of cached reads: as many as reads, in a quarter of their budget, like pages.
+      replies: {
+        entries: config.balancesCacheEntries,
+        maxBytes: (config.balancesCacheMb * 1024 * 1024) / 4,
+      },
     });
     yield* serveAdmin(nc, makeAdminHandlers(buckets));
     yield* serveDeliveryAdmin(nc);

@@ -173,12 +173,12 @@ describe("Prometheus metrics", { timeout: 180_000 }, () => {
     expect(sampleValue(apiAfter, "svc_api_requests_total", { endpoint: "getBalances", status: "200" })).toBe(
       sampleValue(apiBefore, "svc_api_requests_total", { endpoint: "getBalances", status: "200" }) + 2,
     );
-    // The second identical request at the same block is answered from the wallet-read cache.
-    const hits = { cache: "balances_reads", result: "hit" };
+    // The second identical request at the same block is answered from the reply kept for it.
+    const hits = { cache: "api_replies", result: "hit" };
     expect(sampleValue(apiAfter, "svc_cache_lookups_total", hits)).toBeGreaterThan(
       sampleValue(apiBefore, "svc_cache_lookups_total", hits),
     );
-    expect(sampleValue(apiAfter, "svc_cache_hit_ratio", { cache: "balances_reads" })).toBeGreaterThan(0);
+    expect(sampleValue(apiAfter, "svc_cache_hit_ratio", { cache: "api_replies" })).toBeGreaterThan(0);
 
     // An unauthenticated call is counted with its status and charges nothing.
     const refused = await fetch(`${gateway.baseUrl}/v1/evm/balances/${wallet}`);
