@@ -2,7 +2,7 @@ import { Context, Effect, Layer, Option } from "effect";
 import { AppConfig } from "../AppConfig.js";
 import { ChainClients } from "../chains/ChainClients.js";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
-import { readEachChain } from "../chains/readEachChain.js";
+import { type BlockRef, blockKey, readEachChain } from "../chains/readEachChain.js";
 import type { Unavailable } from "../contracts/ApiError.js";
 import { Index } from "../indexer/IndexReader.js";
 import { makeReadCache } from "../lib/readCache.js";
@@ -87,8 +87,9 @@ export const layer = Layer.effect(
       metrics.value.watchCache("historical_prices", history.lookups);
     }
 
-    const readChain = (wallet: string, chain: ChainConfig, block: number, keepToken: string | undefined) => {
-      const key = `${wallet}|${chain.chain_id}|${block}|${keepToken ?? ""}`;
+    const readChain = (wallet: string, chain: ChainConfig, at: BlockRef, keepToken: string | undefined) => {
+      const key = `${wallet}|${chain.chain_id}|${blockKey(at)}|${keepToken ?? ""}`;
+      const block = at.number;
       const client = clients.get(chain.chain_id);
       return cache.through(key, async () => {
         if (client === undefined) throw new Error("no RPC client for this chain");
@@ -120,8 +121,10 @@ export const layer = Layer.effect(
     const snapshot = (wallet: string, chains: ReadonlyArray<ChainConfig>, options: SnapshotOptions = {}) =>
       readEachChain({
         chains,
-        blockOf: async (chain) =>
-          options.pinned?.get(chain.chain_id) ?? (await index.checkpoint(chain.chain_id))?.number,
+        blockOf: async (chain) => {
+          const pinned = options.pinned?.get(chain.chain_id);
+          return pinned !== undefined ? { number: pinned } : await index.checkpoint(chain.chain_id);
+        },
         read: (chain, block) =>
           readChain(
             wallet,

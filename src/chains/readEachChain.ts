@@ -15,6 +15,19 @@ export interface ChainFailure {
   readonly description: string;
 }
 
+/**
+ * The block a chain is read at: its number, and its hash when known (the index's checkpoint), so a
+ * read kept for a block is not reused for another block at the same height after a reorg.
+ */
+export interface BlockRef {
+  readonly number: number;
+  readonly hash?: string;
+}
+
+/** A cache key part for a block: its hash when known. */
+export const blockKey = (block: BlockRef): string =>
+  block.hash === undefined ? String(block.number) : `${block.number}:${block.hash}`;
+
 export interface EachChainRead<A> {
   readonly reads: ReadonlyArray<ChainRead<A>>;
   readonly failures: ReadonlyArray<ChainFailure>;
@@ -32,8 +45,8 @@ const reasonOf = (error: unknown): string =>
  */
 export const readEachChain = <A>(options: {
   readonly chains: ReadonlyArray<ChainConfig>;
-  readonly blockOf: (chain: ChainConfig) => Promise<number | undefined>;
-  readonly read: (chain: ChainConfig, block: number) => Promise<A>;
+  readonly blockOf: (chain: ChainConfig) => Promise<BlockRef | undefined>;
+  readonly read: (chain: ChainConfig, block: BlockRef) => Promise<A>;
   readonly what: string;
 }): Effect.Effect<EachChainRead<A>, Unavailable> =>
   Effect.gen(function* () {
@@ -42,7 +55,7 @@ export const readEachChain = <A>(options: {
         options.chains.map(async (chain) => {
           const block = await options.blockOf(chain);
           if (block === undefined) throw new Error("the chain is not indexed yet");
-          return { chain, block, value: await options.read(chain, block) };
+          return { chain, block: block.number, value: await options.read(chain, block) };
         }),
       ),
     );

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect";
 import { ChainClients } from "../chains/ChainClients.js";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
-import { type EachChainRead, readEachChain } from "../chains/readEachChain.js";
+import { type BlockRef, blockKey, type EachChainRead, readEachChain } from "../chains/readEachChain.js";
 import type { Unavailable } from "../contracts/ApiError.js";
 import type { Position } from "../contracts/Positions.js";
 import { Index } from "../indexer/IndexReader.js";
@@ -48,8 +48,9 @@ export const layer = (settings: PositionsSettings): Layer.Layer<Positions, never
       const metrics = yield* Effect.serviceOption(Metrics);
       if (Option.isSome(metrics)) metrics.value.watchCache("positions_reads", cache.lookups);
 
-      const read = (wallet: string, chain: ChainConfig, block: number) =>
-        cache.through(`${wallet}|${chain.chain_id}|${block}`, async () => {
+      const read = (wallet: string, chain: ChainConfig, at: BlockRef) =>
+        cache.through(`${wallet}|${chain.chain_id}|${blockKey(at)}`, async () => {
+          const block = at.number;
           const client = clients.get(chain.chain_id);
           if (client === undefined) throw new Error("no RPC client for this chain");
           return readChainPositions(client, index, { chain, wallet, block, publicUrl: settings.publicUrl });
@@ -58,7 +59,7 @@ export const layer = (settings: PositionsSettings): Layer.Layer<Positions, never
       const get = (wallet: string, chains: ReadonlyArray<ChainConfig>) =>
         readEachChain({
           chains,
-          blockOf: async (chain) => (await index.checkpoint(chain.chain_id))?.number,
+          blockOf: (chain) => index.checkpoint(chain.chain_id),
           read: (chain, block) => read(wallet, chain, block),
           what: "Positions",
         }).pipe(Effect.withSpan("Positions.get", { attributes: { chains: chains.length } }));
