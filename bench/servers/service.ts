@@ -52,7 +52,7 @@ const settings: AppSettings = {
   priceHistoryCacheMb: Number(process.env.PRICE_HISTORY_CACHE_MB ?? 16),
   webhookAllowHttp: process.env.WEBHOOK_ALLOW_HTTP === "true",
   webhookAllowedHosts: (process.env.WEBHOOK_ALLOWED_HOSTS ?? "").split(",").filter((s) => s.length > 0),
-  webhookMaxPerTeam: 100,
+  webhookMaxPerTeam: Number(process.env.WEBHOOK_MAX_PER_TEAM ?? 100),
   webhookMaxAddresses: 10_000,
   webhookMaxAddressesPerCall: 1_000,
   webhookRetrySchedule:

@@ -1,25 +1,20 @@
 import { type KV, KvWatchInclude } from "@nats-io/kv";
 import { Context, Effect, Layer, Option } from "effect";
-import { type ActorOptions, type AnyActorLogic, type AnyActorRef, createActor, fromPromise } from "xstate";
+import { type ActorOptions, type AnyActorLogic, type AnyActorRef, createActor } from "xstate";
 import { Lru } from "../lib/Lru.js";
-import type { AttemptEnd } from "./delivery/Outbox.js";
-import type { QueuedDelivery } from "./delivery/QueuedDelivery.js";
 import { HOOK_PREFIX, HOOKS_FILTER } from "./store/kvKeys.js";
 import { decodeRecord } from "./WebhookRecord.js";
 import {
-  type AttemptInput,
+  deliverQueue,
   lifecycleOf,
+  type SendPorts,
   type WebhookClock,
   type WebhookVersion,
   webhookMachine,
 } from "./webhookMachine.js";
 
 /** The outbox side of delivery, given to every actor (see src/webhooks/delivery/Dispatcher.ts). */
-export interface DeliveryPorts {
-  /** The webhook's oldest queued delivery on this node. */
-  readonly loadHead: (webhookId: string) => Promise<QueuedDelivery | undefined>;
-  /** One attempt, recorded in the outbox before it resolves. */
-  readonly attempt: (input: AttemptInput) => Promise<AttemptEnd>;
+export interface DeliveryPorts extends SendPorts {
   /** The webhook was deleted: drop its outbox entries. */
   readonly deleted: (webhookId: string) => void;
 }
@@ -93,10 +88,7 @@ export const layer = (
         delivery === undefined
           ? webhookMachine
           : webhookMachine.provide({
-              actors: {
-                loadHead: fromPromise(({ input }) => delivery.loadHead(input.webhookId)),
-                attempt: fromPromise(({ input }) => delivery.attempt(input)),
-              },
+              actors: { deliver: deliverQueue(delivery) },
             });
 
       const observe = (version: WebhookVersion) => {
@@ -172,7 +164,14 @@ export const layer = (
         },
         size: () => actors.size,
         deletedRemembered: () => deleted.size,
-        notify: (id: string) => actors.get(id)?.send({ type: "delivery.enqueued" }),
+        notify: (id: string) => {
+          const actor = actors.get(id);
+          if (actor === undefined) return;
+          // A run already told to read the queue again needs no second telling (one event per delivery was a visible cost).
+          const snapshot = actor.getSnapshot();
+          if (snapshot.context.recheck && snapshot.matches({ active: { delivery: "sending" } })) return;
+          actor.send({ type: "delivery.enqueued" });
+        },
       } as const;
     }),
   );

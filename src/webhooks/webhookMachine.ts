@@ -24,15 +24,66 @@ export interface WebhookActorContext extends WebhookVersion {
   readonly clock: WebhookClock;
   /** When the actor last entered `active` or `inactive` (ms, from `clock`). */
   readonly statusChangedAt: number;
-  /** The delivery at the head of this webhook's outbox queue, while one is being sent or waits to retry. */
+  /** The delivery at the head of this webhook's outbox queue, while it waits to retry. */
   readonly head: QueuedDelivery | undefined;
+  /** A delivery was queued while `deliver` ran: run again when it ends, even if it found nothing. */
+  readonly recheck: boolean;
 }
 
-/** Input of the `attempt` actor: one attempt of the head delivery to the webhook as it is now. */
+/** Input of one attempt: the head delivery to the webhook as it is now. */
 export interface AttemptInput {
   readonly record: WebhookRecord;
   readonly delivery: QueuedDelivery;
 }
+
+/** The outbox side of sending, as the `deliver` actor uses it (src/webhooks/delivery/Dispatcher.ts). */
+export interface SendPorts {
+  /** The webhook's next queued delivery, if this process sends its partition. */
+  readonly loadHead: (webhookId: string) => Promise<QueuedDelivery | undefined>;
+  /** One attempt, recorded in the outbox before it resolves. */
+  readonly attempt: (input: AttemptInput) => Promise<AttemptEnd>;
+}
+
+/** Input of the `deliver` actor. */
+export interface DeliverInput {
+  readonly webhookId: string;
+  /** The record as the actor holds it now (a settings change during a run reaches the next attempt). */
+  readonly record: () => WebhookRecord;
+  readonly now: () => number;
+}
+
+/** Why a `deliver` run stopped: nothing is queued, the head waits for its retry time, or a 410. */
+export type DeliverEnd =
+  | { readonly kind: "idle" }
+  | { readonly kind: "waiting"; readonly head: QueuedDelivery }
+  | { readonly kind: "gone" };
+
+/**
+ * The `deliver` actor: sends the webhook's queue in order while its head is
+ * due, one attempt at a time, and stops at the first delivery that must wait
+ * (a retry, whose time the machine then waits for), at a 410, or when nothing
+ * is queued. One invocation covers a whole run of deliveries, so the machine's
+ * transitions are paid per run rather than per delivery. Stopped with its
+ * state (a deactivation or deletion), it starts no further attempt; one in
+ * flight ends and is recorded.
+ */
+export const deliverQueue = (ports: SendPorts) =>
+  fromPromise<DeliverEnd, DeliverInput>(async ({ input, signal }) => {
+    for (;;) {
+      if (signal.aborted) return { kind: "idle" };
+      const head = await ports.loadHead(input.webhookId);
+      if (head === undefined) return { kind: "idle" };
+      if (head.next_attempt_at > input.now()) return { kind: "waiting", head };
+      if (signal.aborted) return { kind: "idle" };
+      const end = await ports.attempt({ record: input.record(), delivery: head });
+      if (end.kind === "gone") return end;
+      if (end.kind === "retry")
+        return {
+          kind: "waiting",
+          head: { ...head, attempts: head.attempts + 1, next_attempt_at: end.at },
+        };
+    }
+  });
 
 /**
  * Lifecycle events, dotted per house style. The supervisor sends one per KV
@@ -57,18 +108,19 @@ export const RELOAD_AFTER_MS = 1_000;
  * stops on its own when the webhook is deactivated or deleted.
  *
  * Delivery (`active.delivery`) sends the webhook's outbox queue in order, one
- * delivery at a time: `loading` reads the head, `sending` runs one attempt
- * (which records its outcome in the outbox before it resolves), and
- * `waitingToRetry` waits until the head's stored `next_attempt_at`. While the
- * head is failing, later deliveries wait behind it. After a 410 the region
- * stays `suspended` until the deactivation it caused arrives from KV.
+ * delivery at a time: `sending` runs the `deliver` actor (deliverQueue), which
+ * sends every due delivery in turn (each attempt recorded in the outbox before
+ * the next starts) until the queue is empty (`idle`) or the head must wait
+ * (`waitingToRetry`, until the head's stored `next_attempt_at`). While the head
+ * is failing, later deliveries wait behind it. After a 410 the region stays
+ * `suspended` until the deactivation it caused arrives from KV.
  *
  * State is always rebuilt from the KV record and the outbox (never from a
  * persisted snapshot): the retry delay is computed from the stored
  * `next_attempt_at` and `clock` each time `waitingToRetry` is entered, so a
  * restart resumes the schedule instead of depending on an `after` surviving a
- * restore (statelyai/xstate#5331). The `loadHead` and `attempt` actors are
- * provided by the supervisor (`machine.provide`); the defaults here do nothing.
+ * restore (statelyai/xstate#5331). The `deliver` actor is provided by the
+ * supervisor (`machine.provide`, with deliverQueue); the default sends nothing.
  */
 export const webhookMachine = setup({
   types: {
@@ -77,8 +129,7 @@ export const webhookMachine = setup({
     events: {} as WebhookEvent,
   },
   actors: {
-    loadHead: fromPromise<QueuedDelivery | undefined, { readonly webhookId: string }>(async () => undefined),
-    attempt: fromPromise<AttemptEnd, AttemptInput>(async () => ({ kind: "delivered" })),
+    deliver: fromPromise<DeliverEnd, DeliverInput>(async () => ({ kind: "idle" })),
   },
   delays: {
     retryDelay: ({ context }) => Math.max(0, (context.head?.next_attempt_at ?? 0) - context.clock.now()),
@@ -95,7 +146,7 @@ export const webhookMachine = setup({
   },
 }).createMachine({
   id: "webhook",
-  context: ({ input }) => ({ ...input, statusChangedAt: input.clock.now(), head: undefined }),
+  context: ({ input }) => ({ ...input, statusChangedAt: input.clock.now(), head: undefined, recheck: false }),
   initial: "starting",
   states: {
     starting: {
@@ -105,59 +156,37 @@ export const webhookMachine = setup({
       type: "parallel",
       states: {
         delivery: {
-          initial: "loading",
+          initial: "sending",
           states: {
-            loading: {
-              invoke: {
-                src: "loadHead",
-                input: ({ context }) => ({ webhookId: context.record.id }),
-                onDone: [
-                  {
-                    guard: ({ event }) => event.output === undefined,
-                    target: "idle",
-                    actions: assign({ head: undefined }),
-                  },
-                  {
-                    guard: ({ context, event }) =>
-                      (event.output?.next_attempt_at ?? 0) <= context.clock.now(),
-                    target: "sending",
-                    actions: assign({ head: ({ event }) => event.output }),
-                  },
-                  { target: "waitingToRetry", actions: assign({ head: ({ event }) => event.output }) },
-                ],
-                onError: { target: "waitingToReload" },
-              },
-              // A delivery landed while the head was being read: read again.
-              on: { "delivery.enqueued": { target: "loading", reenter: true } },
-            },
-            idle: { on: { "delivery.enqueued": { target: "loading" } } },
             sending: {
+              entry: assign({ recheck: false }),
               invoke: {
-                src: "attempt",
-                input: ({ context }) => ({ record: context.record, delivery: context.head! }),
+                src: "deliver",
+                input: ({ context, self }) => ({
+                  webhookId: context.record.id,
+                  record: () => self.getSnapshot().context.record,
+                  now: () => context.clock.now(),
+                }),
                 onDone: [
                   {
-                    guard: ({ event }) => event.output.kind === "retry",
+                    guard: ({ event }) => event.output.kind === "waiting",
                     target: "waitingToRetry",
                     actions: assign({
-                      head: ({ context, event }) =>
-                        event.output.kind === "retry" && context.head !== undefined
-                          ? {
-                              ...context.head,
-                              attempts: context.head.attempts + 1,
-                              next_attempt_at: event.output.at,
-                            }
-                          : context.head,
+                      head: ({ event }) => (event.output.kind === "waiting" ? event.output.head : undefined),
                     }),
                   },
                   { guard: ({ event }) => event.output.kind === "gone", target: "suspended" },
-                  { target: "loading" },
+                  // A delivery landed after the run last read the queue: run again.
+                  { guard: ({ context }) => context.recheck, target: "sending", reenter: true },
+                  { target: "idle", actions: assign({ head: undefined }) },
                 ],
                 onError: { target: "waitingToReload" },
               },
+              on: { "delivery.enqueued": { actions: assign({ recheck: true }) } },
             },
+            idle: { on: { "delivery.enqueued": { target: "sending" } } },
             waitingToRetry: { after: { retryDelay: { target: "sending" } } },
-            waitingToReload: { after: { [RELOAD_AFTER_MS]: { target: "loading" } } },
+            waitingToReload: { after: { [RELOAD_AFTER_MS]: { target: "sending" } } },
             // 410: nothing more is sent until the webhook is reactivated (which re-enters `active`).
             suspended: {},
           },

@@ -145,14 +145,16 @@ export const makeOutbox = (
     state: OwedDelivery["state"] = "queued",
   ) => {
     await Promise.all(
-      deliveries.map((d) =>
-        kv
-          .create(deliveryKey(d.webhook_id, d.order), encodeValue({ ...d, state }))
-          .catch((error: unknown) => {
+      deliveries.map((d) => {
+        const key = deliveryKey(d.webhook_id, d.order);
+        const value: OwedDelivery = { ...d, state };
+        return kv.create(key, encodeValue(value)).then(
+          (revision) => owned.written(d.webhook_id, key, revision, value),
+          (error: unknown) => {
             if (!isRevisionConflict(error)) throw error;
-            return 0;
-          }),
-      ),
+          },
+        );
+      }),
     );
   };
 

@@ -1,6 +1,7 @@
 import type { OutboxFigures } from "../../metrics/Metrics.js";
 import { PARTITIONS, partitionOf } from "./outboxBucketKeys.js";
 import type { PartitionIndex } from "./PartitionIndex.js";
+import type { StoredDelivery } from "./StoredDelivery.js";
 
 /** This process does not own the webhook's partition (any more): it must not send or record. */
 export class NotPartitionOwner extends Error {
@@ -14,6 +15,8 @@ export interface OwnedPartition {
   readonly index: PartitionIndex;
   /** Whether the lease is still certainly ours (renewed recently enough); checked before every send and write. */
   readonly fenced: () => boolean;
+  /** Tells a webhook's actor it has a delivery to send. */
+  readonly wake?: (webhookId: string) => void;
 }
 
 /**
@@ -62,6 +65,18 @@ export class OwnedPartitions {
     const owned = this.#owned.get(partitionOf(webhookId));
     if (owned === undefined || !owned.fenced()) throw new NotPartitionOwner(webhookId);
     return owned.index;
+  }
+
+  /**
+   * Applies a delivery this process just wrote (the notifier's create) to the
+   * index of its partition when this process owns it, waking the webhook's
+   * actor if it became sendable: the write's echo from the watch is then
+   * known and skipped, and the actor need not wait for it.
+   */
+  written(webhookId: string, key: string, revision: number, value: StoredDelivery): void {
+    const owned = this.#owned.get(partitionOf(webhookId));
+    if (owned === undefined) return;
+    if (owned.index.apply(key, revision, value)) owned.wake?.(webhookId);
   }
 
   /** Runs one attempt as part of the webhook's partition, refused unless this process may send it. */

@@ -16,9 +16,23 @@ export interface IndexedDelivery {
  * carrying an older revision than the one held is ignored, so the two may
  * arrive in any order.
  */
+/** Inserts `order` into the sorted `orders` (usually at the end: deliveries arrive in order). */
+const insertSorted = (orders: Array<string>, order: string) => {
+  let i = orders.length;
+  while (i > 0 && orders[i - 1]! > order) i--;
+  if (orders[i - 1] !== order) orders.splice(i, 0, order);
+};
+
+const removeSorted = (orders: Array<string>, order: string) => {
+  const i = orders[0] === order ? 0 : orders.indexOf(order);
+  if (i >= 0) orders.splice(i, 1);
+};
+
 export class PartitionIndex {
   /** webhook id -> order -> entry. */
   readonly #byWebhook = new Map<string, Map<string, IndexedDelivery>>();
+  /** webhook id -> the orders of its queued deliveries, ascending (the head first, without a scan of done markers). */
+  readonly #queued = new Map<string, Array<string>>();
   /** Revisions of deleted keys, so a late echo of an older write cannot bring one back. */
   readonly #deletedAt = new Map<string, number>();
 
@@ -35,8 +49,7 @@ export class PartitionIndex {
     const heldRevision = held?.revision ?? this.#deletedAt.get(key) ?? 0;
     if (revision <= heldRevision) return false;
     if (value === undefined) {
-      queue?.delete(parsed.order);
-      if (queue?.size === 0) this.#byWebhook.delete(parsed.webhookId);
+      this.#remove(parsed.webhookId, parsed.order);
       this.#deletedAt.set(key, revision);
       return false;
     }
@@ -44,16 +57,47 @@ export class PartitionIndex {
     const entries = queue ?? new Map<string, IndexedDelivery>();
     if (queue === undefined) this.#byWebhook.set(parsed.webhookId, entries);
     entries.set(parsed.order, { key, revision, value });
-    return value.state === "queued" && held?.value.state !== "queued";
+    const wasQueued = held?.value.state === "queued";
+    const isQueued = value.state === "queued";
+    if (isQueued && !wasQueued) {
+      const orders = this.#queued.get(parsed.webhookId);
+      if (orders === undefined) this.#queued.set(parsed.webhookId, [parsed.order]);
+      else insertSorted(orders, parsed.order);
+    } else if (wasQueued && !isQueued) this.#unqueue(parsed.webhookId, parsed.order);
+    return isQueued && !wasQueued;
+  }
+
+  #unqueue(webhookId: string, order: string): void {
+    const orders = this.#queued.get(webhookId);
+    if (orders === undefined) return;
+    removeSorted(orders, order);
+    if (orders.length === 0) this.#queued.delete(webhookId);
+  }
+
+  #remove(webhookId: string, order: string): void {
+    const queue = this.#byWebhook.get(webhookId);
+    if (queue?.get(order)?.value.state === "queued") this.#unqueue(webhookId, order);
+    queue?.delete(order);
+    if (queue?.size === 0) this.#byWebhook.delete(webhookId);
+  }
+
+  /**
+   * Whether a change of `key` at `revision` is already known (the echo of this
+   * process's own write, or of one applied since): it can be skipped without
+   * decoding its value.
+   */
+  knows(key: string, revision: number): boolean {
+    const parsed = parseDeliveryKey(key);
+    if (parsed === undefined) return true;
+    const held =
+      this.#byWebhook.get(parsed.webhookId)?.get(parsed.order)?.revision ?? this.#deletedAt.get(key) ?? 0;
+    return revision <= held;
   }
 
   /** Forgets a key removed from the bucket without a change the watch reports (a purged done marker). */
   drop(key: string): void {
     const parsed = parseDeliveryKey(key);
-    if (parsed === undefined) return;
-    const queue = this.#byWebhook.get(parsed.webhookId);
-    queue?.delete(parsed.order);
-    if (queue?.size === 0) this.#byWebhook.delete(parsed.webhookId);
+    if (parsed !== undefined) this.#remove(parsed.webhookId, parsed.order);
   }
 
   /** The entry of `key`, if held. */
@@ -64,17 +108,16 @@ export class PartitionIndex {
 
   /** The webhook's first queued delivery in send order (the one to send next). */
   head(webhookId: string): (IndexedDelivery & { readonly value: OwedDelivery }) | undefined {
-    let best: IndexedDelivery | undefined;
-    for (const [order, entry] of this.#byWebhook.get(webhookId) ?? [])
-      if (entry.value.state === "queued" && (best === undefined || order < best.value.order)) best = entry;
-    return best as (IndexedDelivery & { readonly value: OwedDelivery }) | undefined;
+    const first = this.#queued.get(webhookId)?.[0];
+    if (first === undefined) return undefined;
+    return this.#byWebhook.get(webhookId)?.get(first) as
+      | (IndexedDelivery & { readonly value: OwedDelivery })
+      | undefined;
   }
 
   /** Webhooks with a queued delivery. */
   webhooksWithQueued(): ReadonlyArray<string> {
-    return [...this.#byWebhook]
-      .filter(([, entries]) => [...entries.values()].some((e) => e.value.state === "queued"))
-      .map(([id]) => id);
+    return [...this.#queued.keys()];
   }
 
   /** Done markers written before `before` (ms), for the sweep. */

@@ -60,6 +60,8 @@ const loadPartition =
         Effect.promise(async () => {
           try {
             for await (const entry of watch) {
+              // This process's own writes come back too: known already, they are not decoded again.
+              if (index.knows(entry.key, entry.revision)) continue;
               const fresh = index.apply(entry.key, entry.revision, storedValue(entry.operation, entry.value));
               if (fresh && loaded) wake(entry.key.split(".")[2]!);
             }
@@ -153,6 +155,7 @@ const ownPartition = (options: PartitionOwnerOptions, partition: number, handBac
           const clock = yield* Effect.clock;
           options.owned.add(partition, {
             index,
+            wake: options.wake,
             // Checked several times per delivery: the quick answer first, the fence itself only when in doubt.
             fenced: () =>
               lease.freshAt(clock.unsafeCurrentTimeMillis()) ||

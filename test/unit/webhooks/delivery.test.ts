@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { createActor, fromPromise, SimulatedClock, waitFor } from "xstate";
+import { createActor, SimulatedClock, waitFor } from "xstate";
 import { classify } from "../../../src/webhooks/delivery/attemptDelivery.js";
 import { deliveryHeaders } from "../../../src/webhooks/delivery/deliveryHeaders.js";
 import { makeHttpSender } from "../../../src/webhooks/delivery/HttpSender.js";
@@ -17,7 +17,7 @@ import { makeHostAllowList } from "../../../src/webhooks/hostAllowList.js";
 import { splitBodies } from "../../../src/webhooks/notifier/deliveryBodies.js";
 import { generateSecret, rotateSecrets, signingSecrets } from "../../../src/webhooks/signingSecret.js";
 import { WebhookRecord } from "../../../src/webhooks/WebhookRecord.js";
-import { webhookMachine } from "../../../src/webhooks/webhookMachine.js";
+import { deliverQueue, webhookMachine } from "../../../src/webhooks/webhookMachine.js";
 
 const delivery = (overrides: Partial<QueuedDelivery> = {}): QueuedDelivery => ({
   seq: 1,
@@ -158,6 +158,62 @@ describe("sender bounds", () => {
 });
 
 describe("webhook actor delivery", () => {
+  const hookRecord = (id: string) =>
+    new WebhookRecord({
+      id,
+      team_id: "TEAM",
+      name: "hook",
+      type: "activities",
+      url: "https://example.com/",
+      active: true,
+      created_at: "2026-01-01T00:00:00.000Z",
+      updated_at: "2026-01-01T00:00:00.000Z",
+      chain_ids: null,
+      transaction_type: null,
+      counterparty: null,
+      activity_type: null,
+      asset_type: null,
+      token_address: null,
+      secrets: { current: generateSecret(), previous: null },
+    });
+
+  it("behavior: one run sends the queue in order, and a delivery queued as the run ends is sent too", async () => {
+    const clock = new SimulatedClock();
+    clock.set(1_000_000);
+    const queue = [1, 2, 3].map((n) => delivery({ id: `msg_${n}`, order: `o${n}` }));
+    const sent: Array<string> = [];
+    let wake: () => void = () => undefined;
+    const machine = webhookMachine.provide({
+      actors: {
+        deliver: deliverQueue({
+          loadHead: async () => {
+            const head = queue[0];
+            // The notifier queues a fourth delivery just after the run found the queue empty.
+            if (head === undefined && sent.length === 3 && !sent.includes("msg_4")) {
+              queue.push(delivery({ id: "msg_4", order: "o4" }));
+              queueMicrotask(() => wake());
+            }
+            return head;
+          },
+          attempt: async ({ delivery: d }) => {
+            sent.push(d.id);
+            queue.shift();
+            return { kind: "delivered" as const };
+          },
+        }),
+      },
+    });
+    const actor = createActor(machine, {
+      input: { record: hookRecord(queue[0]!.webhook_id), revision: 1, clock },
+      clock,
+    });
+    wake = () => actor.send({ type: "delivery.enqueued" });
+    actor.start();
+    await waitFor(actor, (s) => s.matches({ active: { delivery: "idle" } }) && sent.length === 4);
+    expect(sent).toEqual(["msg_1", "msg_2", "msg_3", "msg_4"]);
+    actor.stop();
+  });
+
   it("behavior: rebuilt mid-backoff, it waits for the stored retry time and then sends (no restored timers)", async () => {
     const clock = new SimulatedClock();
     clock.set(1_000_000);
@@ -166,11 +222,13 @@ describe("webhook actor delivery", () => {
     let queue: Array<QueuedDelivery> = [head];
     const machine = webhookMachine.provide({
       actors: {
-        loadHead: fromPromise(async () => queue[0]),
-        attempt: fromPromise(async ({ input }) => {
-          sent.push(clock.now());
-          queue = queue.filter((d) => d.id !== input.delivery.id);
-          return { kind: "delivered" as const };
+        deliver: deliverQueue({
+          loadHead: async () => queue[0],
+          attempt: async ({ delivery }) => {
+            sent.push(clock.now());
+            queue = queue.filter((d) => d.id !== delivery.id);
+            return { kind: "delivered" as const };
+          },
         }),
       },
     });

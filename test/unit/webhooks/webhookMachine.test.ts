@@ -34,7 +34,7 @@ const start = (active: boolean, revision = 1) => {
 describe("webhookMachine", () => {
   it("default: starts in the stored state, delivery reading its queue under active", () => {
     const { actor, state } = start(true);
-    expect(actor.getSnapshot().value).toEqual({ active: { delivery: "loading" } });
+    expect(actor.getSnapshot().value).toEqual({ active: { delivery: "sending" } });
     expect(state()).toBe("active");
     expect(actor.getSnapshot().context.statusChangedAt).toBe(1_000);
     expect(start(false).state()).toBe("inactive");
@@ -48,7 +48,7 @@ describe("webhookMachine", () => {
     expect(actor.getSnapshot().context).toMatchObject({ revision: 2, statusChangedAt: 6_000 });
     clock.increment(60_000);
     actor.send({ type: "webhook.activate", record: record(true), revision: 3 });
-    expect(actor.getSnapshot().value).toEqual({ active: { delivery: "loading" } });
+    expect(actor.getSnapshot().value).toEqual({ active: { delivery: "sending" } });
     expect(actor.getSnapshot().context).toMatchObject({ revision: 3, statusChangedAt: 66_000 });
   });
 
