@@ -2,7 +2,6 @@ import { hostname } from "node:os";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { Context, Effect, Layer, Schedule } from "effect";
 import { NatsConnectionError } from "./NatsError.js";
-import "./settledRequests.js";
 import { inboxPrefix, type NatsUser } from "./NatsUser.js";
 import type { NatsTls } from "./natsTls.js";
 
