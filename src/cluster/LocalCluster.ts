@@ -75,7 +75,7 @@ const waitHealthy = async (url: string, process: ServiceProcess, deadline: numbe
     if (status === 200) return;
     if (Date.now() > deadline || !process.running())
       throw new Error(
-        `${url}/healthz did not answer 200 in time (last: ${status}; process ${process.running() ? "running" : "exited"}): ${process.output().slice(-2_000)}`,
+        `${url}/healthz did not answer 200 in time (last: ${status}; process ${process.state()}): ${process.output().slice(-2_000)}`,
       );
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -13,6 +13,8 @@ export interface ServiceProcess {
   readonly output: () => string;
   /** Whether the process is running. */
   readonly running: () => boolean;
+  /** "running", or how it ended ("exit code 1", "signal SIGKILL"), or "spawn failed: <reason>". */
+  readonly state: () => string;
   /** Resolves once its output contains `text`; rejects if it exits first or after `timeoutMs`. */
   readonly waitFor: (text: string, timeoutMs: number) => Promise<void>;
   /** SIGTERM, then waits for the exit (SIGKILL after 10 s); resolves with the exit code. */
@@ -37,8 +39,10 @@ export const startServiceProcess = (
   let exited: Promise<number | null> = Promise.resolve(null);
   let output = "";
   let partial = "";
+  let spawnError: Error | undefined;
   const listeners = new Set<() => void>();
-  const alive = () => child !== undefined && child.exitCode === null && child.signalCode === null;
+  const alive = () =>
+    spawnError === undefined && child !== undefined && child.exitCode === null && child.signalCode === null;
   const append = (chunk: Buffer) => {
     const text = chunk.toString("utf8");
     output += text;
@@ -52,12 +56,17 @@ export const startServiceProcess = (
   const start = () => {
     if (alive()) return;
     output = "";
+    spawnError = undefined;
     const spawned = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "--roles", roles], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     child = spawned;
+    spawned.once("error", (error) => {
+      spawnError = error;
+      for (const listener of listeners) listener();
+    });
     spawned.stdout?.on("data", append);
     spawned.stderr?.on("data", append);
     exited = new Promise((resolve) => spawned.once("exit", (code) => resolve(code)));
@@ -71,6 +80,14 @@ export const startServiceProcess = (
     pid: () => child?.pid,
     output: () => output,
     running: alive,
+    state: () =>
+      spawnError !== undefined
+        ? `spawn failed: ${spawnError.message}`
+        : alive()
+          ? "running"
+          : child?.signalCode != null
+            ? `signal ${child.signalCode}`
+            : `exit code ${child?.exitCode}`,
     waitFor: (text, timeoutMs) =>
       new Promise((resolve, reject) => {
         const timer = setTimeout(() => {

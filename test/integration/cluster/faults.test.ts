@@ -80,6 +80,16 @@ const publishing = (everyMs: number) => {
   };
 };
 
+/** The warnings and errors each API process logged, and the end of its log: what a failed wait needs explained. */
+const processLogs = () =>
+  f.cluster.apis
+    .map(({ name, process }) => {
+      const lines = process.output().split("\n");
+      const warnings = lines.filter((l) => /level=(WARN|ERROR|FATAL)/.test(l)).slice(-30);
+      return `\n--- ${name}: warnings and errors ---\n${warnings.join("\n")}\n--- ${name}: last lines ---\n${lines.slice(-15).join("\n")}`;
+    })
+    .join("");
+
 /** Every acknowledged block's event arrives, each under exactly one webhook-id (one delivery, retries aside). */
 const expectEachDeliveredOnce = async (timeoutMs: number) => {
   const idsByHash = () => {
@@ -96,7 +106,7 @@ const expectEachDeliveredOnce = async (timeoutMs: number) => {
     "every acknowledged block delivered",
   ).catch((error) => {
     const missing = acknowledged.filter((hash) => !idsByHash().has(hash));
-    throw new Error(`${String(error)}: ${missing.length} of ${acknowledged.length} missing`);
+    throw new Error(`${String(error)}: ${missing.length} of ${acknowledged.length} missing${processLogs()}`);
   });
   const doubled = [...idsByHash()].filter(([, ids]) => ids.size > 1);
   expect(doubled).toEqual([]);
@@ -223,7 +233,9 @@ describe("scale-out on a three-node NATS cluster", { timeout: 2 * PROCESS_DEADLI
     );
 
     await node.start();
-    await allReplicasCurrent(90_000);
+    await allReplicasCurrent(90_000).catch((error: Error) => {
+      throw new Error(`${error.message}${processLogs()}`);
+    });
   });
 
   it("behavior: while two API processes run every delivery is sent by one of them, once; after kill -9 of one, the other takes over its queued and retrying deliveries, each sent once, in order, without restarting it", async () => {
