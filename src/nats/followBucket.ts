@@ -58,16 +58,22 @@ interface Watch {
 }
 
 /**
+ * Messages a pull from the whole stream asks for at a time: the broker never has more than this in
+ * flight to the follower, however large the bucket.
+ */
+const PULL_BATCH = 1_000;
+
+/**
  * The whole stream of a bucket that keeps one value per key, from its first message: each key's
  * last entry (a value or a deletion) in stream order, then every change. An ordered consumer with
- * no filter (`>`), so its creation is instant at any size.
+ * no filter, so its creation is instant at any size, and a pull one: a push consumer over 1M keys
+ * had the broker send 33 MB ahead of a loaded reader and drop it as a slow consumer (10 s write
+ * deadline), over and over.
  */
 const watchWholeStream = async (bucket: Bucket): Promise<Watch> => {
-  const consumer = await bucket.js.consumers.getPushConsumer(bucket.stream, {
-    deliver_policy: DeliverPolicy.All,
-  });
+  const consumer = await bucket.js.consumers.get(bucket.stream, { deliver_policy: DeliverPolicy.All });
   const { num_pending } = await consumer.info(true);
-  const messages = await consumer.consume();
+  const messages = await consumer.consume({ max_messages: PULL_BATCH });
   return {
     entries: (async function* () {
       for await (const message of messages) yield bucket.jmToWatchEntry(message, false);
