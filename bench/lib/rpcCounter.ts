@@ -5,6 +5,8 @@ import { freePort } from "../../src/devnet/freePort.js";
 export const startRpcCounter = async (target: string) => {
   const counts = new Map<string, number>();
   let lastCallBody: Buffer | undefined;
+  /** Bodies of the single eth_calls forwarded since `mark()`. */
+  let marked: Array<Buffer> = [];
   const upstream = new URL(target);
   const server = createServer((req, res) => {
     const chunks: Array<Buffer> = [];
@@ -16,7 +18,10 @@ export const startRpcCounter = async (target: string) => {
         for (const call of Array.isArray(parsed) ? parsed : [parsed]) {
           if (call.method !== undefined) counts.set(call.method, (counts.get(call.method) ?? 0) + 1);
         }
-        if (!Array.isArray(parsed) && parsed.method === "eth_call") lastCallBody = body;
+        if (!Array.isArray(parsed) && parsed.method === "eth_call") {
+          lastCallBody = body;
+          marked.push(body);
+        }
       } catch {
         // not JSON: forward as is
       }
@@ -44,6 +49,12 @@ export const startRpcCounter = async (target: string) => {
     count: (method: string) => counts.get(method) ?? 0,
     /** The raw body of the last single eth_call forwarded, to replay it directly against the node. */
     lastCall: () => lastCallBody,
+    /** Starts collecting the eth_calls forwarded from now on (see `callsSinceMark`). */
+    mark: () => {
+      marked = [];
+    },
+    /** The raw bodies of the single eth_calls forwarded since `mark()`, in order. */
+    callsSinceMark: (): ReadonlyArray<Buffer> => [...marked],
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 };

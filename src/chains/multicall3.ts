@@ -22,16 +22,45 @@ export interface RawResult {
 }
 
 /**
- * Calls each of `calls` through one `aggregate3` eth_call (failures allowed per
- * call), at `blockNumber` (or latest), and returns the raw results, so callers
- * can decode odd answers (bytes32 strings, short data) themselves.
+ * Calldata bytes one eth_call may carry (with its overrides' code). Nodes cap a request's body
+ * (anvil at 2 MB of JSON, about 4,500 `balanceOf`s; geth at 5 MB) and an eth_call's gas, so a
+ * batch beyond this is split. 512 KB is about 2,300 `balanceOf`s: a wallet of 1,200 tokens is
+ * still read in one call.
  */
-export const aggregate3 = async (
+export const MAX_CALL_BYTES = 512 * 1024;
+
+/** ABI size of one Call3 in the batch: its offset, target, allowFailure, bytes offset and length, then the data. */
+const encodedSize = (call: RawCall) => 5 * 32 + Math.ceil((call.callData.length - 2) / 64) * 32;
+
+/** `calls` in consecutive runs of at most `MAX_CALL_BYTES` each (a larger single call alone). */
+export const splitCalls = (calls: ReadonlyArray<RawCall>): ReadonlyArray<ReadonlyArray<RawCall>> => {
+  const chunks: Array<Array<RawCall>> = [];
+  let chunk: Array<RawCall> = [];
+  let bytes = 0;
+  let codes = new Set<string>();
+  for (const call of calls) {
+    // An override's code is sent once per eth_call, with the first call to its target.
+    const codeSize = (chunk: ReadonlySet<string>) =>
+      call.code === undefined || chunk.has(call.target) ? 0 : (call.code.length - 2) / 2;
+    if (chunk.length > 0 && bytes + encodedSize(call) + codeSize(codes) > MAX_CALL_BYTES) {
+      chunks.push(chunk);
+      chunk = [];
+      bytes = 0;
+      codes = new Set();
+    }
+    chunk.push(call);
+    bytes += encodedSize(call) + codeSize(codes);
+    if (call.code !== undefined) codes.add(call.target);
+  }
+  chunks.push(chunk);
+  return chunks;
+};
+
+const callOnce = async (
   client: PublicClient,
   calls: ReadonlyArray<RawCall>,
-  options: { readonly blockNumber?: bigint; readonly gas?: bigint } = {},
+  options: { readonly blockNumber?: bigint; readonly gas?: bigint },
 ): Promise<ReadonlyArray<RawResult>> => {
-  if (calls.length === 0) return [];
   const result = await client.call({
     to: MULTICALL3_ADDRESS,
     data: encodeAggregate3(calls),
@@ -41,6 +70,24 @@ export const aggregate3 = async (
   });
   if (result.data === undefined) throw new Error("aggregate3 returned no data");
   return decodeAggregate3(result.data);
+};
+
+/**
+ * Calls each of `calls` through one `aggregate3` eth_call (failures allowed per
+ * call), at `blockNumber` (or latest), and returns the raw results, so callers
+ * can decode odd answers (bytes32 strings, short data) themselves. A batch over
+ * `MAX_CALL_BYTES` goes out as several eth_calls at once, all at `blockNumber`
+ * (without one, each reads the latest block it meets), `gas` capping each.
+ */
+export const aggregate3 = async (
+  client: PublicClient,
+  calls: ReadonlyArray<RawCall>,
+  options: { readonly blockNumber?: bigint; readonly gas?: bigint } = {},
+): Promise<ReadonlyArray<RawResult>> => {
+  if (calls.length === 0) return [];
+  const chunks = splitCalls(calls);
+  if (chunks.length === 1) return callOnce(client, calls, options);
+  return (await Promise.all(chunks.map((chunk) => callOnce(client, chunk, options)))).flat();
 };
 
 /** The state override that places every call's `code` at its target, if any call carries code. */

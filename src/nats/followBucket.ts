@@ -1,4 +1,5 @@
-import type { KV, KvWatchEntry } from "@nats-io/kv";
+import { DeliverPolicy } from "@nats-io/jetstream";
+import { Bucket, type KV, type KvWatchEntry } from "@nats-io/kv";
 import { Deferred, Effect, Either, Schedule, Schema, type Scope, Stream } from "effect";
 
 /** One live value, with its key (the filter's prefix removed) and when the broker stored it. */
@@ -24,19 +25,80 @@ export interface FollowOptions<A> {
  */
 export type OnChange<A> = (key: string, value: BucketValue<A> | undefined) => void;
 
-/** A failed probe is tried again after 0.2 s, doubling up to every 10 s: readiness may depend on it. */
-const PROBE_RETRY = Schedule.union(Schedule.exponential("200 millis"), Schedule.spaced("10 seconds"));
+/**
+ * A failed JetStream call (creating the watch, the probe) is tried again after
+ * 0.2 s, doubling up to every 10 s: readiness depends on them.
+ */
+const RETRY = Schedule.union(Schedule.exponential("200 millis"), Schedule.spaced("10 seconds"));
+
+/** `call`, tried again with a warning until it succeeds (the schedule never ends). */
+const retrying = <A>(what: string, call: () => Promise<A>) =>
+  Effect.tryPromise(call).pipe(
+    Effect.tapError((error) => Effect.logWarning(`${what} failed; retrying`, error)),
+    Effect.retry(RETRY),
+    Effect.orDie,
+  );
 
 /** Whether the filter has any live key now, read through a short-lived `keys` consumer. */
-const anyLiveKey = (kv: KV, filter: string) =>
-  Effect.tryPromise(async () => {
-    const keys = await kv.keys(filter);
-    for await (const _ of keys) {
-      keys.stop();
-      return true;
-    }
-    return false;
-  });
+const anyLiveKey = (kv: KV, filter: string) => async () => {
+  const keys = await kv.keys(filter);
+  for await (const _ of keys) {
+    keys.stop();
+    return true;
+  }
+  return false;
+};
+
+/** The entries of a watch, to be stopped when the follower's scope closes. */
+interface Watch {
+  readonly entries: AsyncIterable<KvWatchEntry>;
+  readonly stop: () => void;
+  /** True when the watch is known to start with nothing to deliver (no probe needed then). */
+  readonly empty: boolean | undefined;
+}
+
+/**
+ * Messages a pull from the whole stream asks for at a time: the broker never has more than this in
+ * flight to the follower, however large the bucket.
+ */
+const PULL_BATCH = 1_000;
+
+/**
+ * The whole stream of a bucket that keeps one value per key, from its first message: each key's
+ * last entry (a value or a deletion) in stream order, then every change. An ordered consumer with
+ * no filter, so its creation is instant at any size, and a pull one: a push consumer over 1M keys
+ * had the broker send 33 MB ahead of a loaded reader and drop it as a slow consumer (10 s write
+ * deadline), over and over.
+ */
+const watchWholeStream = async (bucket: Bucket): Promise<Watch> => {
+  const consumer = await bucket.js.consumers.get(bucket.stream, { deliver_policy: DeliverPolicy.All });
+  const { num_pending } = await consumer.info(true);
+  const messages = await consumer.consume({ max_messages: PULL_BATCH });
+  return {
+    entries: (async function* () {
+      for await (const message of messages) yield bucket.jmToWatchEntry(message, false);
+    })(),
+    stop: () => messages.stop(),
+    empty: num_pending === 0,
+  };
+};
+
+/**
+ * The watch for `options.key`: the whole stream when the filter is the whole bucket and the bucket
+ * keeps one value per key; the KV library's watch (deliver-last-per-subject) otherwise.
+ *
+ * Why: a KV watch's consumer filters on `$KV.<bucket>.>`, and nats-server 2.9 then counts what it
+ * has to deliver by walking every key, at creation and again for the consumer's info. Over a bucket
+ * of 1M keys (the notifier's address index) that took 17-29 s (deliver-all or last-per-subject,
+ * load 13-15), past the JetStream API's 5 s timeout, so the follower never started. Without a
+ * filter the same consumer is created at once, and with one value per key the stream from its
+ * start holds exactly the entries a last-per-subject watch delivers, in the same order.
+ */
+const openWatch = async (kv: KV, key: string): Promise<Watch> => {
+  if (key === ">" && kv instanceof Bucket && (await kv.status()).history === 1) return watchWholeStream(kv);
+  const watch = await kv.watch({ key });
+  return { entries: watch, stop: () => watch.stop(), empty: undefined };
+};
 
 /**
  * Follows the bucket's keys matching `options.key` for the life of the scope: the last value of
@@ -45,8 +107,8 @@ const anyLiveKey = (kv: KV, filter: string) =>
  *
  * Readiness: the entry after which nothing is pending (`delta` 0) ends the initial read, whether
  * it is a value or a deletion. When the filter has no live key, the watch may deliver nothing at
- * all, so a `keys` probe that finds none also makes it ready (nothing to pass on is then the
- * bucket's state). The library's `isUpdate` flag is not used: it already marks the last initial
+ * all, so a watch that starts with nothing pending, or else a `keys` probe that finds no live key,
+ * also makes it ready (nothing to pass on is then the bucket's state). The library's `isUpdate` flag is not used: it already marks the last initial
  * entry as an update, so a check for "not an update and nothing pending" never holds.
  */
 export const followBucket = <A>(
@@ -77,23 +139,21 @@ export const followBucket = <A>(
       }).pipe(Effect.zipRight(entry.delta === 0 ? Deferred.succeed(ready, undefined) : Effect.void));
 
     // Watch first, then probe: a key written in between is delivered by the watch.
-    const watch = yield* Effect.promise(() => kv.watch({ key: options.key }));
+    const watch = yield* retrying(`watching ${options.key}`, () => openWatch(kv, options.key));
     yield* Effect.forkScoped(
       Stream.runForEach(
-        Stream.fromAsyncIterable(watch, (error) => error),
+        Stream.fromAsyncIterable(watch.entries, (error) => error),
         apply,
       ).pipe(Effect.catchAll((error) => Effect.logWarning(`the watch of ${options.key} failed`, error))),
     );
     // Added after the fork so that it runs first on close: the reader's pending `next` then ends.
     yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
-    yield* Effect.forkScoped(
-      anyLiveKey(kv, options.key).pipe(
-        Effect.tapError((error) =>
-          Effect.logWarning(`cannot list the keys of ${options.key}; retrying`, error),
+    if (watch.empty === true) yield* Deferred.succeed(ready, undefined);
+    else if (watch.empty === undefined)
+      yield* Effect.forkScoped(
+        retrying(`listing the keys of ${options.key}`, anyLiveKey(kv, options.key)).pipe(
+          Effect.flatMap((found) => (found ? Effect.void : Deferred.succeed(ready, undefined))),
         ),
-        Effect.retry(PROBE_RETRY),
-        Effect.flatMap((found) => (found ? Effect.void : Deferred.succeed(ready, undefined))),
-      ),
-    );
+      );
     return Deferred.await(ready);
   });

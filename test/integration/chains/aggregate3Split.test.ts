@@ -1,0 +1,49 @@
+import { createPublicClient, type Hex, http, type PublicClient } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeBalance } from "../../../src/chains/balanceReads.js";
+import { aggregate3, getEthBalanceCall, splitCalls } from "../../../src/chains/multicall3.js";
+import { MULTICALL3_ADDRESS, MULTICALL3_RUNTIME_CODE } from "../../../src/devnet/multicall3.js";
+import { anvilFixture } from "../../support/anvil.js";
+
+const anvil = anvilFixture();
+let client: PublicClient;
+
+const rpc = (method: string, params: ReadonlyArray<unknown>) =>
+  fetch(anvil.node().rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  }).then((r) => r.json());
+
+const wallet = (n: number) => `0x${(0xa000_0000 + n).toString(16).padStart(40, "0")}`;
+
+beforeAll(async () => {
+  await anvil.start();
+  await rpc("anvil_setCode", [MULTICALL3_ADDRESS, MULTICALL3_RUNTIME_CODE]);
+  client = createPublicClient({ transport: http(anvil.node().rpcUrl) }) as PublicClient;
+  // A few wallets with distinct native balances, spread over the batch.
+  for (const n of [0, 2_999, 5_999]) await rpc("anvil_setBalance", [wallet(n), `0x${(n + 1).toString(16)}`]);
+}, 120_000);
+
+afterAll(async () => {
+  await anvil.stop();
+});
+
+describe("aggregate3 over a batch larger than one request may carry", () => {
+  it("behavior: 6,000 reads (about 2.7 MB of JSON, over anvil's 2 MB body limit) come back whole and in order", async () => {
+    const calls = Array.from({ length: 6_000 }, (_, n) => getEthBalanceCall(wallet(n)));
+    expect(splitCalls(calls).length).toBeGreaterThan(1);
+    const block = await client.getBlockNumber();
+    const results = await aggregate3(client, calls, { blockNumber: block });
+    expect(results).toHaveLength(6_000);
+    expect(results.every((r) => r.success)).toBe(true);
+    const balances = results.map((r) => decodeBalance(r));
+    expect([balances[0], balances[2_999], balances[5_999], balances[1]]).toEqual([1n, 3_000n, 6_000n, 0n]);
+  });
+
+  it("behavior: an override's code counts once per request, and a batch within the budget stays one request", () => {
+    const code = `0x${"60".repeat(20_000)}` as Hex;
+    const calls = Array.from({ length: 1_200 }, (_, n) => ({ ...getEthBalanceCall(wallet(n)), code }));
+    expect(splitCalls(calls)).toHaveLength(1);
+  });
+});
