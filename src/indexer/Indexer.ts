@@ -6,6 +6,7 @@ import type { ChainRegistry } from "../chains/ChainRegistry.js";
 import type { ChainBlock, ChainReorg } from "../domain/ChainBlock.js";
 import { isChainEvent } from "../domain/chainEventShape.js";
 import { ChainEventAssembler, UnreadableChainEvent } from "../ingest/chainEventCodec.js";
+import { PULL_EXPIRES_MS } from "../nats/pullOptions.js";
 import type { Db } from "../storage/Level.js";
 import { type IndexCheckpoint, type Operation, planBlock, planRevert } from "./applyBlock.js";
 import type { IndexCache } from "./IndexCache.js";
@@ -81,7 +82,7 @@ export const runIndexer = (options: IndexerOptions) =>
           : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: lastSeq + 1 }),
       }),
     );
-    const messages = yield* Effect.tryPromise(() => consumer.consume());
+    const messages = yield* Effect.tryPromise(() => consumer.consume({ expires: PULL_EXPIRES_MS }));
     yield* Effect.addFinalizer(() => Effect.promise(() => messages.close().then(() => undefined)));
     yield* Effect.tryPromise(async () => {
       const assembler = new ChainEventAssembler();

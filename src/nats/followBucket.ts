@@ -1,6 +1,7 @@
 import { DeliverPolicy } from "@nats-io/jetstream";
 import { Bucket, type KV, type KvWatchEntry } from "@nats-io/kv";
 import { Deferred, Effect, Either, Schedule, Schema, type Scope, Stream } from "effect";
+import { PULL_EXPIRES_MS } from "./pullOptions.js";
 
 /** One live value, with its key (the filter's prefix removed) and when the broker stored it. */
 export interface BucketValue<A> {
@@ -73,7 +74,7 @@ const PULL_BATCH = 1_000;
 const watchWholeStream = async (bucket: Bucket): Promise<Watch> => {
   const consumer = await bucket.js.consumers.get(bucket.stream, { deliver_policy: DeliverPolicy.All });
   const { num_pending } = await consumer.info(true);
-  const messages = await consumer.consume({ max_messages: PULL_BATCH });
+  const messages = await consumer.consume({ max_messages: PULL_BATCH, expires: PULL_EXPIRES_MS });
   return {
     entries: (async function* () {
       for await (const message of messages) yield bucket.jmToWatchEntry(message, false);

@@ -3,6 +3,7 @@ import type { KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect, Schedule, Schema } from "effect";
 import { UsageRecord } from "../../domain/Usage.js";
+import { PULL_EXPIRES_MS } from "../../nats/pullOptions.js";
 import {
   addToHour,
   addToMonth,
@@ -36,7 +37,9 @@ export const runUsageAggregator = (nc: NatsConnection, usage: KV) =>
       }
     });
     const consumer = yield* Effect.tryPromise(() => jetstream(nc).consumers.get("USAGE", DURABLE));
-    const messages = yield* Effect.tryPromise(() => consumer.consume({ max_messages: 64 }));
+    const messages = yield* Effect.tryPromise(() =>
+      consumer.consume({ max_messages: 64, expires: PULL_EXPIRES_MS }),
+    );
     yield* Effect.addFinalizer(() => Effect.promise(() => messages.close().then(() => undefined)));
     yield* Effect.tryPromise(async () => {
       for await (const message of messages) {

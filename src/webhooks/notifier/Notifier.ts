@@ -11,6 +11,7 @@ import {
   PARTS_HEADER,
   UnreadableChainEvent,
 } from "../../ingest/chainEventCodec.js";
+import { PULL_EXPIRES_MS } from "../../nats/pullOptions.js";
 import type { QueuedDelivery } from "../delivery/QueuedDelivery.js";
 import { EventSlots } from "./enqueue.js";
 import { NOTHING, type NotifierPlan, type PlanDeps, planBlock, planReorg } from "./planNotifications.js";
@@ -93,7 +94,9 @@ export const runNotifier = (options: NotifierOptions) =>
     const consumer = yield* Effect.tryPromise(() =>
       jetstream(options.nc).consumers.get("CHAIN_EVENTS", NOTIFIER_DURABLE),
     );
-    const messages = yield* Effect.tryPromise(() => consumer.consume({ max_messages: 8 }));
+    const messages = yield* Effect.tryPromise(() =>
+      consumer.consume({ max_messages: 8, expires: PULL_EXPIRES_MS }),
+    );
     yield* Effect.addFinalizer(() => Effect.promise(() => messages.close().then(() => undefined)));
     yield* Effect.tryPromise(async () => {
       for await (const message of messages) {
