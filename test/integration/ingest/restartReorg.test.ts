@@ -79,11 +79,19 @@ describe("a reorg while the service is down", { timeout: 300_000 }, () => {
     // No later block reveals the reorg by its parent hash: the restarted follower must look itself,
     // and only then may /healthz call the index complete.
     service = await startService(nats, { chainsConfig, dataDir });
+    let last: unknown;
     await eventually(
-      async () => (await health(service)).status === 200,
+      async () => {
+        const answer = await health(service);
+        last = answer.body;
+        return answer.status === 200;
+      },
       150_000,
       "healthz 200 after restart",
-    );
+    ).catch((error: Error) => {
+      // What /healthz last said names the chain, role or check that kept it from 200.
+      throw new Error(`${error.message}; /healthz last answered ${JSON.stringify(last)}`);
+    });
     expect(await strangerTokens()).toEqual([]);
 
     await admin.close();
