@@ -8,8 +8,8 @@ import {
 import type { BlockRecordStore } from "../../src/webhooks/notifier/BlockRecords.js";
 import { EventSlots } from "../../src/webhooks/notifier/enqueue.js";
 import { type PlanDeps, planBlock, planReorg } from "../../src/webhooks/notifier/planNotifications.js";
-import { WebhookRecord } from "../../src/webhooks/WebhookRecord.js";
 import { blockHash } from "./indexerBlocks.js";
+import { webhookRecord } from "./webhookRecordFixture.js";
 
 /* Webhook planning as one notifier does it, over a given block record store: webhook `W` watches WALLET. */
 
@@ -17,23 +17,7 @@ export const WALLET = "0x00000000000000000000000000000000000000aa";
 const OTHER = "0x00000000000000000000000000000000000000bb";
 
 export const webhook = (id: string, active = true) =>
-  new WebhookRecord({
-    id,
-    team_id: "TEAM",
-    name: id,
-    type: "transactions",
-    url: "https://example.com/",
-    active,
-    created_at: "2026-01-01T00:00:00.000Z",
-    updated_at: "2026-01-01T00:00:00.000Z",
-    chain_ids: null,
-    transaction_type: null,
-    counterparty: null,
-    activity_type: null,
-    asset_type: null,
-    token_address: null,
-    secrets: { current: "whsec_dGVzdA==", previous: null },
-  });
+  webhookRecord({ id, name: id, type: "transactions", active });
 
 /** Block `number` of chain 1; `payWallet` adds a native transfer from the watched wallet. */
 export const block = (number: number, payWallet: boolean, hash = blockHash(number)) =>

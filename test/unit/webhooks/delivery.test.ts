@@ -16,8 +16,8 @@ import {
 import { makeHostAllowList } from "../../../src/webhooks/hostAllowList.js";
 import { splitBodies } from "../../../src/webhooks/notifier/deliveryBodies.js";
 import { generateSecret, rotateSecrets, signingSecrets } from "../../../src/webhooks/signingSecret.js";
-import { WebhookRecord } from "../../../src/webhooks/WebhookRecord.js";
 import { deliverQueue, webhookMachine } from "../../../src/webhooks/webhookMachine.js";
+import { webhookRecord } from "../../support/webhookRecordFixture.js";
 
 const delivery = (overrides: Partial<QueuedDelivery> = {}): QueuedDelivery => ({
   seq: 1,
@@ -158,24 +158,7 @@ describe("sender bounds", () => {
 });
 
 describe("webhook actor delivery", () => {
-  const hookRecord = (id: string) =>
-    new WebhookRecord({
-      id,
-      team_id: "TEAM",
-      name: "hook",
-      type: "activities",
-      url: "https://example.com/",
-      active: true,
-      created_at: "2026-01-01T00:00:00.000Z",
-      updated_at: "2026-01-01T00:00:00.000Z",
-      chain_ids: null,
-      transaction_type: null,
-      counterparty: null,
-      activity_type: null,
-      asset_type: null,
-      token_address: null,
-      secrets: { current: generateSecret(), previous: null },
-    });
+  const hookRecord = (id: string) => webhookRecord({ id, name: "hook", type: "activities" });
 
   it("behavior: one run sends the queue in order, and a delivery queued as the run ends is sent too", async () => {
     const clock = new SimulatedClock();
@@ -232,23 +215,7 @@ describe("webhook actor delivery", () => {
         }),
       },
     });
-    const record = new WebhookRecord({
-      id: head.webhook_id,
-      team_id: "TEAM",
-      name: "hook",
-      type: "activities",
-      url: "https://example.com/",
-      active: true,
-      created_at: "2026-01-01T00:00:00.000Z",
-      updated_at: "2026-01-01T00:00:00.000Z",
-      chain_ids: null,
-      transaction_type: null,
-      counterparty: null,
-      activity_type: null,
-      asset_type: null,
-      token_address: null,
-      secrets: { current: generateSecret(), previous: null },
-    });
+    const record = webhookRecord({ id: head.webhook_id, name: "hook", type: "activities" });
     const actor = createActor(machine, { input: { record, revision: 1, clock }, clock }).start();
     await waitFor(actor, (s) => s.matches({ active: { delivery: "waitingToRetry" } }));
     clock.increment(59_999);

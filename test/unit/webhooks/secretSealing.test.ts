@@ -17,29 +17,14 @@ import {
   sealSecrets,
 } from "../../../src/webhooks/secretSealing.js";
 import { freshSecrets, generateSecret, rotateSecrets } from "../../../src/webhooks/signingSecret.js";
-import { decodeRecord, encodeRecord, WebhookRecord } from "../../../src/webhooks/WebhookRecord.js";
+import { decodeRecord, encodeRecord, type WebhookRecord } from "../../../src/webhooks/WebhookRecord.js";
+import { webhookRecord } from "../../support/webhookRecordFixture.js";
 
 const newKey = () => randomBytes(32).toString("base64");
 const HOOK = "01900000-0000-7000-8000-000000000001";
 
 const record = (secrets = freshSecrets()) =>
-  new WebhookRecord({
-    id: HOOK,
-    team_id: "TEAM",
-    name: "hook",
-    type: "activities",
-    url: "https://example.com/",
-    active: true,
-    created_at: "2026-01-01T00:00:00.000Z",
-    updated_at: "2026-01-01T00:00:00.000Z",
-    chain_ids: null,
-    transaction_type: null,
-    counterparty: null,
-    activity_type: null,
-    asset_type: null,
-    token_address: null,
-    secrets,
-  });
+  webhookRecord({ id: HOOK, secrets, name: "hook", type: "activities" });
 
 describe("sealed webhook secrets", () => {
   it("behavior: a sealed secret holds no trace of the plain one and opens to it with the key", () => {

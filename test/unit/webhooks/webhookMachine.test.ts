@@ -1,27 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createActor, SimulatedClock } from "xstate";
-import { freshSecrets } from "../../../src/webhooks/signingSecret.js";
-import { WebhookRecord } from "../../../src/webhooks/WebhookRecord.js";
 import { lifecycleOf, webhookMachine } from "../../../src/webhooks/webhookMachine.js";
+import { webhookRecord } from "../../support/webhookRecordFixture.js";
 
-const record = (active: boolean, name = "hook") =>
-  new WebhookRecord({
-    id: "01900000-0000-7000-8000-000000000001",
-    team_id: "TEAM",
-    name,
-    type: "balances",
-    url: "https://example.com/",
-    active,
-    created_at: "2026-01-01T00:00:00.000Z",
-    updated_at: "2026-01-01T00:00:00.000Z",
-    chain_ids: null,
-    transaction_type: null,
-    counterparty: null,
-    activity_type: null,
-    asset_type: null,
-    token_address: null,
-    secrets: freshSecrets(),
-  });
+const record = (active: boolean, name = "hook") => webhookRecord({ active, name });
 
 const start = (active: boolean, revision = 1) => {
   const clock = new SimulatedClock();
