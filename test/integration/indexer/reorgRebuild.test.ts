@@ -86,7 +86,11 @@ describe("index views under reorgs and restarts", { timeout: 300_000 }, () => {
       async () => (await strangerTokens()).length === 0,
       60_000,
       "the orphaned transfer reverted",
-    );
+    ).catch(async (error: Error) => {
+      // What /healthz says of chain 1 (processed and indexed blocks) tells which side missed the reorg.
+      const health = await (await fetch(`${service.baseUrl}/healthz`)).text();
+      throw new Error(`${error.message}; /healthz answers ${health}`);
+    });
     await service.stop();
     const live = await dumpViews(dataDir);
 
