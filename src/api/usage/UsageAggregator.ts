@@ -13,7 +13,25 @@ import {
 } from "./usageAggregates.js";
 
 const DURABLE = "usage-aggregator";
+/**
+ * How long a record may stay unacknowledged before it is offered again: an ack lost with a
+ * server holds every later record this long (a record's writes take milliseconds; applying one
+ * twice is harmless, `applyOnce` skips it).
+ */
+const ACK_WAIT_NS = 10_000_000_000;
+/** How soon a record whose aggregates could not be written is offered again, ms. */
+const RETRY_AFTER_MS = 500;
 const decodeRecord = Schema.decodeUnknownOption(UsageRecord);
+const decoder = new TextDecoder();
+
+/** The message's JSON, or undefined when it is not JSON (then dropped as not a usage record). */
+const jsonOf = (data: Uint8Array): unknown => {
+  try {
+    return JSON.parse(decoder.decode(data));
+  } catch {
+    return undefined;
+  }
+};
 
 /**
  * Folds the USAGE stream into the hourly and monthly aggregates of the `usage`
@@ -25,16 +43,16 @@ export const runUsageAggregator = (nc: NatsConnection, usage: KV) =>
   Effect.gen(function* () {
     const jsm = yield* Effect.tryPromise(() => jetstreamManager(nc));
     yield* Effect.tryPromise(async () => {
-      try {
-        await jsm.consumers.info("USAGE", DURABLE);
-      } catch {
+      const info = await jsm.consumers.info("USAGE", DURABLE).catch(() => undefined);
+      if (info === undefined)
         await jsm.consumers.add("USAGE", {
           durable_name: DURABLE,
           ack_policy: AckPolicy.Explicit,
           max_ack_pending: 1,
-          ack_wait: 30_000_000_000,
+          ack_wait: ACK_WAIT_NS,
         });
-      }
+      else if (info.config.ack_wait !== ACK_WAIT_NS)
+        await jsm.consumers.update("USAGE", DURABLE, { ack_wait: ACK_WAIT_NS });
     });
     const consumer = yield* Effect.tryPromise(() => jetstream(nc).consumers.get("USAGE", DURABLE));
     const messages = yield* Effect.tryPromise(() =>
@@ -43,27 +61,48 @@ export const runUsageAggregator = (nc: NatsConnection, usage: KV) =>
     yield* Effect.addFinalizer(() => Effect.promise(() => messages.close().then(() => undefined)));
     yield* Effect.tryPromise(async () => {
       for await (const message of messages) {
-        const record = decodeRecord(message.json());
+        const record = decodeRecord(jsonOf(message.data));
         if (record._tag === "None") {
-          message.term("not a usage record");
+          // No reason given: nats-server 2.9 does not know `+TERM <reason>` and would leave the
+          // record pending, holding every record behind it.
+          message.term();
+          await Effect.runPromise(
+            Effect.logError("usage message is not a usage record; dropped", { seq: message.seq }),
+          );
           continue;
         }
         const seq = message.seq;
         const r = record.value;
-        await applyOnce<HourAggregate>(usage, `hour.${r.hour}`, { seq: 0, rows: {} }, seq, (c) =>
-          addToHour(c, r, seq),
-        );
-        await applyOnce<MonthAggregate>(
-          usage,
-          `month.${r.hour.slice(0, 6)}`,
-          { seq: 0, teams: {} },
-          seq,
-          (c) => addToMonth(c, r, seq),
-        );
+        try {
+          await applyOnce<HourAggregate>(usage, `hour.${r.hour}`, { seq: 0, rows: {} }, seq, (c) =>
+            addToHour(c, r, seq),
+          );
+          await applyOnce<MonthAggregate>(
+            usage,
+            `month.${r.hour.slice(0, 6)}`,
+            { seq: 0, teams: {} },
+            seq,
+            (c) => addToMonth(c, r, seq),
+          );
+        } catch (error) {
+          // A storage failure (a timeout while a bucket elects a leader): offer the record again
+          // shortly. Left unacknowledged it would hold every later record for the whole ack wait.
+          message.nak(RETRY_AFTER_MS);
+          await Effect.runPromise(
+            Effect.logWarning("usage record not applied; retrying", {
+              seq: message.seq,
+              error: String(error),
+            }),
+          );
+          continue;
+        }
         message.ack();
       }
     });
   }).pipe(
+    // Each run closes its own pull before the next starts: a pull left open holds the one record in
+    // flight with nobody reading it, which stalls every team's usage for an ack wait at a time.
+    Effect.scoped,
     Effect.tapErrorCause((cause) => Effect.logWarning("usage aggregator stopped; restarting", cause)),
     Effect.retry(Schedule.spaced("1 second")),
   );

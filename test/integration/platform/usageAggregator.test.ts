@@ -1,0 +1,81 @@
+import { jetstream } from "@nats-io/jetstream";
+import type { KV } from "@nats-io/kv";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { Effect, Fiber } from "effect";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runUsageAggregator } from "../../../src/api/usage/UsageAggregator.js";
+import type { MonthAggregate } from "../../../src/api/usage/usageAggregates.js";
+import { openBucket } from "../../../src/nats/JetStreamSetup.js";
+import { startTestNats, type TestNats } from "../../support/natsServer.js";
+import { eventually } from "../../support/serviceHarness.js";
+
+let nats: TestNats;
+let api: NatsConnection;
+let usage: KV;
+
+beforeAll(async () => {
+  nats = await startTestNats();
+  api = await nats.connectAs("api");
+  usage = await Effect.runPromise(openBucket(api, "usage"));
+});
+
+afterAll(async () => {
+  await api?.close();
+  await nats?.stop();
+});
+
+/** The bucket, except that its first `failures` reads fail as a timeout would while a leader is elected. */
+const failingFirstReads = (kv: KV, failures: number): KV => {
+  let left = failures;
+  return new Proxy(kv, {
+    get(target, property, receiver) {
+      if (property === "get")
+        return (key: string) => {
+          if (left > 0) {
+            left--;
+            return Promise.reject(new Error("TIMEOUT"));
+          }
+          return target.get(key);
+        };
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+};
+
+const record = (team: string, cu: number) =>
+  JSON.stringify({
+    hour: "2026112308",
+    team_id: team,
+    key_id: "k1",
+    endpoint: "getBalances",
+    requests: 1,
+    errors: 0,
+    cu,
+  });
+
+const monthCu = async (team: string) => {
+  const entry = await usage.get("month.202611");
+  return entry === null ? 0 : ((entry.json() as MonthAggregate).teams[team] ?? 0);
+};
+
+describe("usage aggregator", () => {
+  it("error: a record whose aggregates cannot be written at first is applied again within seconds, once, and the records after it follow", async () => {
+    const js = jetstream(api);
+    const fiber = Effect.runFork(runUsageAggregator(api, failingFirstReads(usage, 2)));
+    try {
+      // Not JSON at all: dropped, and it does not hold the records behind it.
+      await js.publish("usage.team-a", "{not json");
+      for (const cu of [5, 7, 11]) await js.publish("usage.team-a", record("team-a", cu));
+      // Left pending (the dropped message, or the first record after its failure), a message would
+      // hold the ones behind it for the 10 s ack wait.
+      await eventually(async () => (await monthCu("team-a")) === 23, 5_000, "23 CU for team-a");
+      const hour = (await usage.get("hour.2026112308"))?.json() as {
+        rows: Record<string, { requests: number }>;
+      };
+      expect(hour.rows["team-a|k1|getBalances"]?.requests).toBe(3);
+    } finally {
+      await Effect.runPromise(Fiber.interrupt(fiber));
+    }
+  });
+});
