@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Schema } from "effect";
 import { Unauthenticated } from "../../contracts/ApiError.js";
 import { ApiKeyRecord, Team } from "../../domain/ApiKey.js";
+import { leaderReads } from "../../nats/leaderReads.js";
 import { mirrorBucket } from "../../nats/mirrorBucket.js";
 import { hashApiKey, isWellFormedApiKey } from "./apiKeyFormat.js";
 import { findKeyByHash, findTeam, type KeyBuckets } from "./KeyStore.js";
@@ -40,12 +41,14 @@ export const layer = (buckets: KeyBuckets): Layer.Layer<KeyDirectory> =>
       });
       const teams = yield* mirrorBucket(buckets.teams, { key: "team.>", decode: Schema.parseJson(Team) });
 
+      // A key or team created a moment ago may not have reached the watch yet, nor every replica:
+      // a miss asks the buckets' leaders, which hold every acknowledged write.
+      const latest: KeyBuckets = { keys: leaderReads(buckets.keys), teams: leaderReads(buckets.teams) };
       const lookup = (hash: string) =>
         Effect.suspend(() => {
           const cached = keys.get(hash);
           if (cached !== undefined) return Effect.succeed(cached);
-          // A key created a moment ago may not have reached the watch yet.
-          return findKeyByHash(buckets, hash).pipe(Effect.orElseSucceed(() => undefined));
+          return findKeyByHash(latest, hash).pipe(Effect.orElseSucceed(() => undefined));
         });
 
       const authenticate = (header: string | undefined) =>
@@ -59,7 +62,7 @@ export const layer = (buckets: KeyBuckets): Layer.Layer<KeyDirectory> =>
           if (record.revoked_at !== null) return yield* new Unauthenticated({ reason: "RevokedKey" });
           const team =
             teams.get(record.team_id) ??
-            (yield* findTeam(buckets, record.team_id).pipe(Effect.orElseSucceed(() => undefined)));
+            (yield* findTeam(latest, record.team_id).pipe(Effect.orElseSucceed(() => undefined)));
           if (team === undefined) return yield* new Unauthenticated({ reason: "UnknownKey" });
           return { key: record, team } satisfies Caller;
         });

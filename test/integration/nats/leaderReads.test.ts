@@ -1,0 +1,34 @@
+import type { Bucket } from "@nats-io/kv";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { Effect } from "effect";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openBucket } from "../../../src/nats/JetStreamSetup.js";
+import { leaderReads } from "../../../src/nats/leaderReads.js";
+import { startTestNats, type TestNats } from "../../support/natsServer.js";
+
+let nats: TestNats;
+let api: NatsConnection;
+
+beforeAll(async () => {
+  nats = await startTestNats();
+  api = await nats.connectAs("api");
+});
+
+afterAll(async () => {
+  await api?.close();
+  await nats?.stop();
+});
+
+describe("reads from a bucket's leader", () => {
+  it("behavior: the api user reads keys and teams through the stream leader (not a direct get any replica may answer), and the bucket's own reads stay direct", async () => {
+    for (const name of ["keys", "teams"] as const) {
+      const kv = await Effect.runPromise(openBucket(api, name));
+      await kv.put("probe.1", "fresh");
+      const latest = leaderReads(kv);
+      expect((latest as Bucket).direct).toBe(false);
+      expect((kv as Bucket).direct).toBe(true);
+      expect((await latest.get("probe.1"))?.string()).toBe("fresh");
+      expect(await latest.get("probe.absent")).toBeNull();
+    }
+  });
+});
