@@ -6,6 +6,7 @@ import type { StoreBuckets } from "../store/StoreBuckets.js";
 import { WebhookRecord } from "../WebhookRecord.js";
 import type { DeliveryPorts } from "../WebhookSupervisor.js";
 import { attemptDelivery } from "./attemptDelivery.js";
+import { DeliveryCharges } from "./DeliveryCharges.js";
 import { makeHttpSender } from "./HttpSender.js";
 import type { Outbox } from "./Outbox.js";
 import { revealOnce } from "./revealedSecrets.js";
@@ -42,6 +43,15 @@ export const makeDispatcher = (options: DispatcherOptions) => {
   });
   const now = options.now ?? Date.now;
   const sealer = revealOnce(options.buckets.sealer);
+  const charges = new DeliveryCharges((d) =>
+    options.record({
+      teamId: d.team_id,
+      keyId: "webhooks",
+      endpoint: usageEndpoint(d.type),
+      cu: options.cuPerEvent * d.events,
+      failed: false,
+    }),
+  );
   const markGone = (record: WebhookRecord) =>
     Effect.runPromise(
       modifyOwned(options.buckets, record.team_id, record.id, (current) =>
@@ -62,29 +72,33 @@ export const makeDispatcher = (options: DispatcherOptions) => {
   const ports: DeliveryPorts = {
     loadHead: (webhookId) => outbox.head(webhookId),
     attempt: ({ record, delivery }) =>
-      outbox.partitions.attempt(record.id, () =>
-        attemptDelivery(
-          {
-            outbox,
-            sender,
-            schedule: options.schedule,
-            now,
-            random: Math.random,
-            meter: (d) =>
-              options.record({
-                teamId: d.team_id,
-                keyId: "webhooks",
-                endpoint: usageEndpoint(d.type),
-                cu: options.cuPerEvent * d.events,
-                failed: false,
-              }),
-            markGone,
-            sealer,
-          },
-          record,
-          delivery,
-        ),
-      ),
+      outbox.partitions
+        .attempt(record.id, () =>
+          attemptDelivery(
+            {
+              outbox,
+              sender,
+              schedule: options.schedule,
+              now,
+              random: Math.random,
+              charges,
+              markGone,
+              sealer,
+            },
+            record,
+            delivery,
+          ),
+        )
+        .catch(async (error: unknown) => {
+          // The actor reloads its queue and tries again in a second; an operator sees why it stalls.
+          await Effect.runPromise(
+            Effect.logWarning(
+              `webhook ${record.id}: delivery ${delivery.id} could not be attempted or recorded; retrying`,
+              String(error),
+            ),
+          );
+          throw error;
+        }),
     deleted: (webhookId) => {
       outbox.forget(webhookId).catch(() => undefined);
     },

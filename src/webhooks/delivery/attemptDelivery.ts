@@ -1,6 +1,7 @@
 import { SealedSecretError, type SecretSealer } from "../secretSealing.js";
 import { signingSecrets } from "../signingSecret.js";
 import type { WebhookRecord } from "../WebhookRecord.js";
+import type { DeliveryCharges } from "./DeliveryCharges.js";
 import { deliveryHeaders } from "./deliveryHeaders.js";
 import type { HttpSender, SendResult } from "./HttpSender.js";
 import type { AttemptEnd, Outbox } from "./Outbox.js";
@@ -16,8 +17,8 @@ export interface AttemptDeps {
   readonly now: () => number;
   /** In [0, 1), for jitter. */
   readonly random: () => number;
-  /** Charges the team for `events` delivered events. */
-  readonly meter: (delivery: QueuedDelivery) => void;
+  /** Charges the team for a delivery's events, once however often it is sent (DeliveryCharges.ts). */
+  readonly charges: Pick<DeliveryCharges, "delivered" | "recorded">;
   /** Makes the webhook inactive (a 410 answer). */
   readonly markGone: (record: WebhookRecord) => Promise<void>;
   /** Opens the stored signing secrets. */
@@ -68,7 +69,8 @@ export const classify = (
  * One attempt of `delivery` to `record`'s URL: sign with every valid secret,
  * POST, decide, and record the attempt and its consequence in the outbox
  * before returning it (so a crash after this point never repeats the decision,
- * and a crash before it repeats the attempt with the same webhook-id).
+ * and a crash before it repeats the attempt with the same webhook-id). A 2xx is
+ * charged before the record is written, once per delivery.
  */
 export const attemptDelivery = async (
   deps: AttemptDeps,
@@ -94,8 +96,9 @@ export const attemptDelivery = async (
             : "failed",
     error: result.error ?? (outcome.kind === "delivered" ? null : `HTTP ${result.status}`),
   };
+  if (outcome.kind === "delivered") deps.charges.delivered(delivery);
   await deps.outbox.recordAttempt(delivery, attempt, outcome);
-  if (outcome.kind === "delivered") deps.meter(delivery);
+  deps.charges.recorded(delivery);
   if (outcome.kind === "gone") await deps.markGone(record);
   return outcome;
 };

@@ -3,9 +3,11 @@ import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { createActor, SimulatedClock, waitFor } from "xstate";
-import { classify } from "../../../src/webhooks/delivery/attemptDelivery.js";
+import { attemptDelivery, classify } from "../../../src/webhooks/delivery/attemptDelivery.js";
+import { DeliveryCharges } from "../../../src/webhooks/delivery/DeliveryCharges.js";
 import { deliveryHeaders } from "../../../src/webhooks/delivery/deliveryHeaders.js";
 import { makeHttpSender } from "../../../src/webhooks/delivery/HttpSender.js";
+import type { Outbox } from "../../../src/webhooks/delivery/Outbox.js";
 import type { QueuedDelivery } from "../../../src/webhooks/delivery/QueuedDelivery.js";
 import {
   DEFAULT_RETRY_SCHEDULE_MS,
@@ -95,6 +97,51 @@ describe("retry policy", () => {
     expect(classify(result(500), delivery({ attempts: 2 }), schedule, 0, 0.5)).toEqual({
       kind: "deadLettered",
     });
+  });
+});
+
+describe("charging delivered events", () => {
+  /** Attempts of one delivery whose receiver always answers 200 and whose records fail as `records` says. */
+  const attempts = async (records: ReadonlyArray<"stored" | "timeout">) => {
+    const charged: Array<string> = [];
+    const charges = new DeliveryCharges((d) => charged.push(d.id));
+    const plan = [...records];
+    const outbox = {
+      recordAttempt: async () => {
+        if (plan.shift() === "timeout") throw new Error("TIMEOUT");
+      },
+    } as unknown as Outbox;
+    const sent: Array<number> = [];
+    for (let i = 0; i < records.length; i++)
+      await attemptDelivery(
+        {
+          outbox,
+          sender: {
+            post: async () => {
+              sent.push(i);
+              return { status: 200, headers: {}, error: null, latencyMs: 1 };
+            },
+          },
+          schedule: [1_000],
+          now: () => 0,
+          random: () => 0,
+          charges,
+          markGone: async () => {},
+          sealer: { reveal: (stored) => stored },
+        },
+        webhookRecord(),
+        delivery(),
+      ).catch(() => undefined);
+    return { charged, sent };
+  };
+
+  it("behavior: a delivery sent again because its record timed out is charged once", async () => {
+    // The first record may have been stored all the same: the delivery is charged at its 2xx.
+    expect((await attempts(["timeout"])).charged).toHaveLength(1);
+    const twice = await attempts(["timeout", "timeout", "stored"]);
+    expect(twice.sent).toHaveLength(3);
+    expect(twice.charged).toHaveLength(1);
+    expect((await attempts(["stored"])).charged).toHaveLength(1);
   });
 });
 

@@ -143,7 +143,7 @@ describe("signing with sealed secrets", () => {
         schedule: [1_000],
         now: () => Date.now(),
         random: () => 0,
-        meter: () => {},
+        charges: { delivered: () => {}, recorded: () => {} },
         markGone: async () => {},
         sealer,
       },
