@@ -8,7 +8,8 @@ const REMEMBERED = 10_000;
  * is charged when its receiver answers 2xx, before the outbox records it: a record that times out
  * may still have been stored (its done marker then arrives through the watch and the delivery is
  * never sent again), so charging only after a confirmed record missed those. One whose record
- * failed is remembered until a later attempt records it, so sending it again charges nothing more.
+ * failed is remembered until a later attempt is recorded as delivered, so sending it again (after
+ * failed attempts too) charges nothing more.
  */
 export class DeliveryCharges {
   readonly #unrecorded = new Set<string>();
@@ -23,7 +24,7 @@ export class DeliveryCharges {
     if (this.#unrecorded.size > REMEMBERED) this.#unrecorded.delete(this.#unrecorded.values().next().value!);
   }
 
-  /** The outbox recorded an attempt of `delivery`: nothing about it needs remembering. */
+  /** The outbox recorded `delivery` as delivered: nothing about it needs remembering. */
   recorded(delivery: QueuedDelivery): void {
     this.#unrecorded.delete(delivery.id);
   }

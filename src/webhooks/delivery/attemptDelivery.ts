@@ -98,7 +98,7 @@ export const attemptDelivery = async (
   };
   if (outcome.kind === "delivered") deps.charges.delivered(delivery);
   await deps.outbox.recordAttempt(delivery, attempt, outcome);
-  deps.charges.recorded(delivery);
+  if (outcome.kind === "delivered") deps.charges.recorded(delivery);
   if (outcome.kind === "gone") await deps.markGone(record);
   return outcome;
 };

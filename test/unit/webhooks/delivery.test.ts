@@ -101,28 +101,28 @@ describe("retry policy", () => {
 });
 
 describe("charging delivered events", () => {
-  /** Attempts of one delivery whose receiver always answers 200 and whose records fail as `records` says. */
-  const attempts = async (records: ReadonlyArray<"stored" | "timeout">) => {
+  /** Attempts of one delivery: the receiver's answer to each and whether its record is stored or times out. */
+  const attempts = async (steps: ReadonlyArray<readonly [number, "stored" | "timeout"]>) => {
     const charged: Array<string> = [];
     const charges = new DeliveryCharges((d) => charged.push(d.id));
-    const plan = [...records];
+    const plan = steps.map(([, record]) => record);
     const outbox = {
       recordAttempt: async () => {
         if (plan.shift() === "timeout") throw new Error("TIMEOUT");
       },
     } as unknown as Outbox;
     const sent: Array<number> = [];
-    for (let i = 0; i < records.length; i++)
+    for (let i = 0; i < steps.length; i++)
       await attemptDelivery(
         {
           outbox,
           sender: {
             post: async () => {
               sent.push(i);
-              return { status: 200, headers: {}, error: null, latencyMs: 1 };
+              return { status: steps[i]![0], headers: {}, error: null, latencyMs: 1 };
             },
           },
-          schedule: [1_000],
+          schedule: [1_000, 1_000, 1_000],
           now: () => 0,
           random: () => 0,
           charges,
@@ -137,11 +137,17 @@ describe("charging delivered events", () => {
 
   it("behavior: a delivery sent again because its record timed out is charged once", async () => {
     // The first record may have been stored all the same: the delivery is charged at its 2xx.
-    expect((await attempts(["timeout"])).charged).toHaveLength(1);
-    const twice = await attempts(["timeout", "timeout", "stored"]);
-    expect(twice.sent).toHaveLength(3);
-    expect(twice.charged).toHaveLength(1);
-    expect((await attempts(["stored"])).charged).toHaveLength(1);
+    expect((await attempts([[200, "timeout"]])).charged).toHaveLength(1);
+    const again = await attempts([
+      [200, "timeout"],
+      [200, "timeout"],
+      [503, "stored"],
+      [200, "stored"],
+    ]);
+    expect(again.sent).toHaveLength(4);
+    expect(again.charged).toHaveLength(1);
+    expect((await attempts([[200, "stored"]])).charged).toHaveLength(1);
+    expect((await attempts([[503, "stored"]])).charged).toHaveLength(0);
   });
 });
 
