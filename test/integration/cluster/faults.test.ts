@@ -12,6 +12,7 @@ import {
   startClusterFixture,
   startLoad,
 } from "../../support/clusterFixture.js";
+import { diagnoseUndelivered, type OwedBlock } from "../../support/deliveryDiagnosis.js";
 import { startNotifierBarrier } from "../../support/notifierBarrier.js";
 import { PROCESS_DEADLINE_MS } from "../../support/runTs.js";
 import { eventually } from "../../support/serviceHarness.js";
@@ -39,6 +40,9 @@ let ingest: NatsConnection;
 let provision: NatsConnection;
 /** Hashes of the synthetic blocks whose publish JetStream acknowledged: each must be delivered once. */
 const acknowledged: Array<string> = [];
+/** The block and stream sequence behind each acknowledged transaction hash. */
+const owed = new Map<string, OwedBlock>();
+let webhookId: string;
 let nextBlock = 9_000_000;
 
 const callVia = (url: string): Caller => callerFor(url, key);
@@ -51,18 +55,23 @@ const callVia = (url: string): Caller => callerFor(url, key);
  */
 const publishBlock = async () => {
   const block = syntheticBlock(1, nextBlock++, WALLET, addressOf(2), "cluster");
+  let seq = 0;
   await eventually(
     () =>
       chainPublisher(ingest)
         .block(block)
         .then(
-          () => true,
+          (ack) => {
+            seq = ack.seq;
+            return true;
+          },
           () => false,
         ),
     60_000,
     `block ${block.number} acknowledged`,
   );
   acknowledged.push(block.transactions[0].hash);
+  owed.set(block.transactions[0].hash, { number: block.number, hash: block.hash, seq });
 };
 
 /** Publishes a block every `everyMs` until stopped. */
@@ -104,9 +113,17 @@ const expectEachDeliveredOnce = async (timeoutMs: number) => {
     async () => acknowledged.every((hash) => idsByHash().has(hash)),
     timeoutMs,
     "every acknowledged block delivered",
-  ).catch((error) => {
+  ).catch(async (error) => {
     const missing = acknowledged.filter((hash) => !idsByHash().has(hash));
-    throw new Error(`${String(error)}: ${missing.length} of ${acknowledged.length} missing${processLogs()}`);
+    const api = await f.cluster.connectAs("api");
+    const where = await diagnoseUndelivered(
+      api,
+      webhookId,
+      missing.map((hash) => owed.get(hash)!),
+    ).finally(() => api.close());
+    throw new Error(
+      `${String(error)}: ${missing.length} of ${acknowledged.length} missing\n${where}${processLogs()}`,
+    );
   });
   const doubled = [...idsByHash()].filter(([, ids]) => ids.size > 1);
   expect(doubled).toEqual([]);
@@ -146,6 +163,7 @@ beforeAll(async () => {
   });
   expect(created.status, created.text).toBe(200);
   secret = created.json.secret as string;
+  webhookId = created.json.id as string;
   retryReceiver = await startReceiver((_, res) => {
     if (retryFailing) res.writeHead(503, { "retry-after": "2" }).end();
     else res.writeHead(200).end("ok");
@@ -232,7 +250,12 @@ describe("scale-out on a three-node NATS cluster", { timeout: 2 * PROCESS_DEADLI
         },
         30_000,
         "2 CU per delivered event",
-      );
+      ).catch(async (error: Error) => {
+        const account = await callVia(urls[0]!)("GET", "/v1/account");
+        throw new Error(
+          `${error.message}: ${account.json.cu_used_this_month} CU for ${acknowledged.length} events${processLogs()}`,
+        );
+      });
     } finally {
       await node.start();
     }
