@@ -75,6 +75,8 @@ export const ChainStatus = Schema.Struct({
   processed: Schema.NullOr(Schema.Number),
   /** Hash of the processed block: with the index checkpoint's, it tells a replaced block apart. */
   processed_hash: Schema.optionalWith(Schema.NullOr(Schema.String), { exact: true }),
+  /** Hash of its parent: an index one block behind the processed block must be on it. */
+  processed_parent_hash: Schema.optionalWith(Schema.NullOr(Schema.String), { exact: true }),
   lag: Schema.NullOr(Schema.Number),
   mode: Schema.Literal("starting", "history", "live"),
   events_per_second: Schema.Number,

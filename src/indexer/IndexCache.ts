@@ -47,6 +47,7 @@ export class IndexCache {
   readonly vaults: Lru<string, VaultProbe | null>;
   readonly metadata: Lru<string, TokenMetadata | null>;
   readonly checkpoints = new Map<number, IndexCheckpoint>();
+  #batches = 0;
 
   /**
    * `maxBytes` bounds the views together (approximately): wallets and tokens are
@@ -62,6 +63,20 @@ export class IndexCache {
     this.restakes = new Lru(100_000, weighed(maxBytes * 0.02));
     this.vaults = new Lru(500_000, weighed(maxBytes * 0.08));
     this.metadata = new Lru(500_000, weighed(maxBytes * 0.15));
+  }
+
+  /**
+   * How many batches the indexer has reported. A read of LevelDB that began before a batch may return
+   * what the batch replaced, and the batch's forgetting has already happened: remembering that answer
+   * would serve it until the key changes again (for a reverted wallet, for ever). So the request path
+   * notes this before reading and remembers what it read only if it is {@link unchangedSince} then.
+   */
+  get batches(): number {
+    return this.#batches;
+  }
+
+  unchangedSince(batches: number): boolean {
+    return this.#batches === batches;
   }
 
   /** Forgets what `ops` change; records the chain's new checkpoint. */
@@ -91,6 +106,7 @@ export class IndexCache {
     if (metadata) this.metadata.clear();
     if (lending) this.lending.clear();
     if (vaults) this.vaults.clear();
+    this.#batches++;
     this.checkpoints.set(chainId, checkpoint);
   }
 
@@ -105,6 +121,7 @@ export class IndexCache {
     this.restakes.clear();
     this.vaults.clear();
     this.metadata.clear();
+    this.#batches++;
     this.checkpoints.set(chainId, checkpoint);
   }
 }

@@ -67,14 +67,15 @@ export interface WalletPositionNft extends WalletNft {
 
 /**
  * Point lookups through a cache: hits from memory, the rest in one `getMany`, remembered (a
- * miss as null). Answers are collected here, not read back from the cache, which may evict
- * some on the way.
+ * miss as null) unless the indexer wrote a batch meanwhile. Answers are collected here, not
+ * read back from the cache, which may evict some on the way.
  */
 const throughCache = async <V>(
   keys: ReadonlyArray<string>,
   cacheKey: (key: string) => string,
   read: (missing: ReadonlyArray<string>) => Promise<ReadonlyArray<V | undefined>>,
   cache: Lru<string, V | null> | undefined,
+  index: IndexCache | undefined,
 ): Promise<ReadonlyArray<V | undefined>> => {
   const found = new Map<string, V | null>();
   for (const key of keys) {
@@ -83,10 +84,12 @@ const throughCache = async <V>(
   }
   const missing = keys.filter((key) => !found.has(key));
   if (missing.length > 0) {
+    const before = index?.batches ?? 0;
     const values = await read(missing);
+    const remember = index?.unchangedSince(before) ?? true;
     missing.forEach((key, i) => {
       found.set(key, values[i] ?? null);
-      cache?.set(cacheKey(key), values[i] ?? null);
+      if (remember) cache?.set(cacheKey(key), values[i] ?? null);
     });
   }
   return keys.map((key) => found.get(key) ?? undefined);
@@ -102,13 +105,14 @@ export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
   touchedTokens: async (wallet: string): Promise<ReadonlyArray<WalletToken>> => {
     const cached = cache?.wallets.get(wallet);
     if (cached !== undefined) return cached;
+    const before = cache?.batches ?? 0;
     const prefix = walletTokenPrefix(wallet);
     const out: Array<WalletToken> = [];
     for await (const [key, value] of db.iterator({ gte: prefix, lt: `${prefix}~` })) {
       const [chain, token] = (key as string).slice(prefix.length).split("!");
       out.push({ ...(value as TouchedToken), chain_id: Number(chain), token: token! });
     }
-    cache?.wallets.set(wallet, out);
+    if (cache?.unchangedSince(before)) cache.wallets.set(wallet, out);
     return out;
   },
 
@@ -116,6 +120,7 @@ export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
   positionNfts: async (wallet: string): Promise<ReadonlyArray<WalletPositionNft>> => {
     const cached = cache?.nfts.get(wallet);
     if (cached !== undefined) return cached;
+    const before = cache?.batches ?? 0;
     const prefix = walletNftPrefix(wallet);
     const held: Array<{ chain_id: number; manager: string; token_id: bigint; record: WalletNft }> = [];
     for await (const [key, value] of db.iterator({ gte: prefix, lt: `${prefix}~` })) {
@@ -137,7 +142,7 @@ export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
       token_id: h.token_id,
       minted: minted[i],
     }));
-    cache?.nfts.set(wallet, out);
+    if (cache?.unchangedSince(before)) cache.nfts.set(wallet, out);
     return out;
   },
 
@@ -151,6 +156,7 @@ export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
           ReadonlyArray<IndexedPool | undefined>
         >,
       cache?.poolsById,
+      cache,
     ),
 
   /** Tokens that carry lending positions, by address; undefined where a token is not one. */
@@ -166,19 +172,21 @@ export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
           ReadonlyArray<LendingToken | undefined>
         >,
       cache?.lending,
+      cache,
     ),
 
   /** Lending markets the wallet is in without a token of its own showing it, ascending by chain and market. */
   lendingMarkets: async (wallet: string): Promise<ReadonlyArray<WalletLendingMarket>> => {
     const cached = cache?.markets.get(wallet);
     if (cached !== undefined) return cached;
+    const before = cache?.batches ?? 0;
     const prefix = lendingParticipationPrefix(wallet);
     const out: Array<WalletLendingMarket> = [];
     for await (const key of db.keys({ gte: prefix, lt: `${prefix}~` })) {
       const [chain, market, asset] = (key as string).slice(prefix.length).split("!");
       out.push({ chain_id: Number(chain), market: market!, asset: asset === "-" ? undefined : asset });
     }
-    cache?.markets.set(wallet, out);
+    if (cache?.unchangedSince(before)) cache.markets.set(wallet, out);
     return out;
   },
 
@@ -195,6 +203,7 @@ export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
           ReadonlyArray<VaultProbe | undefined>
         >,
       cache?.vaults,
+      cache,
     ),
 
   /** Yield-splitting tokens (PT, YT, market) of registry factories, by address; undefined where a token is not one. */
@@ -223,6 +232,7 @@ export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
   restakeDeposits: async (wallet: string): Promise<ReadonlyArray<WalletRestakeDeposit>> => {
     const cached = cache?.restakes.get(wallet);
     if (cached !== undefined) return cached;
+    const before = cache?.batches ?? 0;
     const prefix = restakeDepositPrefix(wallet);
     const out: Array<WalletRestakeDeposit> = [];
     for await (const [key, value] of db.iterator({ gte: prefix, lt: `${prefix}~` })) {
@@ -234,7 +244,7 @@ export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
         strategy: strategy!,
       });
     }
-    cache?.restakes.set(wallet, out);
+    if (cache?.unchangedSince(before)) cache.restakes.set(wallet, out);
     return out;
   },
 
@@ -251,12 +261,13 @@ export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
     }
     const missing = tokens.filter((token) => !found.has(token));
     if (missing.length > 0) {
+      const before = cache?.batches ?? 0;
       const read = (await db.getMany(
         missing.map((token) => tokenMetadataKey(chainId, token)),
       )) as ReadonlyArray<TokenMetadata | undefined>;
       missing.forEach((token, i) => {
         found.set(token, read[i] ?? null);
-        cache?.metadata.set(key(token), read[i] ?? null);
+        if (cache?.unchangedSince(before)) cache.metadata.set(key(token), read[i] ?? null);
       });
     }
     return tokens.map((token) => found.get(token) ?? undefined);
@@ -266,13 +277,14 @@ export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
   poolsForToken: async (chainId: number, token: string): Promise<ReadonlyArray<IndexedPool>> => {
     const cached = cache?.pools.get(`${chainId}|${token}`);
     if (cached !== undefined) return cached;
+    const before = cache?.batches ?? 0;
     const prefix = tokenPoolPrefix(chainId, token);
     const ids: Array<string> = [];
     for await (const value of db.values({ gte: prefix, lt: `${prefix}~` })) ids.push(value as string);
     const pools = (await db.getMany(ids.map((id) => poolKey(chainId, id)))).filter(
       (pool): pool is IndexedPool => pool !== undefined,
     );
-    cache?.pools.set(`${chainId}|${token}`, pools);
+    if (cache?.unchangedSince(before)) cache.pools.set(`${chainId}|${token}`, pools);
     return pools;
   },
 
@@ -296,8 +308,9 @@ export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
   checkpoint: async (chainId: number): Promise<IndexCheckpoint | undefined> => {
     const cached = cache?.checkpoints.get(chainId);
     if (cached !== undefined) return cached;
+    const before = cache?.batches ?? 0;
     const stored = (await db.get(indexCheckpointKey(chainId))) as IndexCheckpoint | undefined;
-    if (stored !== undefined) cache?.checkpoints.set(chainId, stored);
+    if (stored !== undefined && cache?.unchangedSince(before)) cache.checkpoints.set(chainId, stored);
     return stored;
   },
 });

@@ -8,7 +8,7 @@ import { isChainEvent } from "../domain/chainEventShape.js";
 import { ChainEventAssembler, UnreadableChainEvent } from "../ingest/chainEventCodec.js";
 import { PULL_EXPIRES_MS } from "../nats/pullOptions.js";
 import type { Db } from "../storage/Level.js";
-import { type IndexCheckpoint, type Operation, planBlock, planRevert } from "./applyBlock.js";
+import { type IndexCheckpoint, type Operation, planBlock, planReorg } from "./applyBlock.js";
 import type { IndexCache } from "./IndexCache.js";
 import { indexCheckpointKey, PREFIX } from "./indexKeys.js";
 import { readTokenMetadata } from "./readTokenMetadata.js";
@@ -43,13 +43,7 @@ const plan = async (
   const chain = options.registry.byId.get(chainId);
   if (chain === undefined) return [];
   const checkpoint = (await options.db.get(indexCheckpointKey(chainId))) as IndexCheckpoint | undefined;
-  if (subject.endsWith(".reorg")) {
-    const reorg = data as ChainReorg;
-    const applied = reorg.removed.filter(
-      (block) => checkpoint !== undefined && block.number <= checkpoint.number,
-    );
-    return applied.length === 0 ? [] : planRevert(options.db, chainId, applied, reorg.common_ancestor);
-  }
+  if (subject.endsWith(".reorg")) return planReorg(options.db, chain, checkpoint, data as ChainReorg);
   const block = data as ChainBlock;
   // Already applied (a republish after an ingest restart): nothing to do.
   if (checkpoint !== undefined && block.number <= checkpoint.number) return [];

@@ -163,3 +163,23 @@ export const planRevert = async (
   ops.push({ type: "put", key: indexCheckpointKey(chainId), value: ancestor });
   return ops;
 };
+
+/**
+ * The writes that apply a reorg to this index: every block it applied above the common ancestor is
+ * reverted, highest first, not only those the reorg lists as removed. The list is what the follower
+ * knows it published; a follower that resumed from a checkpoint saved before its last publish (stopped
+ * between the two) does not list that block, though this index applied it. Blocks further down than
+ * `finality_depth` have no undo record left, so the range stops there.
+ */
+export const planReorg = async (
+  db: Db,
+  chain: ChainConfig,
+  checkpoint: IndexCheckpoint | undefined,
+  reorg: { readonly common_ancestor: IndexCheckpoint },
+): Promise<ReadonlyArray<Operation>> => {
+  const ancestor = reorg.common_ancestor;
+  if (checkpoint === undefined || checkpoint.number <= ancestor.number) return [];
+  const count = Math.min(checkpoint.number - ancestor.number, chain.finality_depth);
+  const applied = Array.from({ length: count }, (_, i) => ({ number: checkpoint.number - i }));
+  return planRevert(db, chain.chain_id, applied, ancestor);
+};

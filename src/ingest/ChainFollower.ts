@@ -100,6 +100,7 @@ export const followChain = (options: FollowerOptions) =>
       if (tip === undefined) return;
       status.processed = tip.number;
       status.processed_hash = tip.hash;
+      status.processed_parent_hash = tip.parentHash;
     };
     showProcessed();
 
@@ -158,6 +159,8 @@ export const followChain = (options: FollowerOptions) =>
       yield* lease.save(checkpoint);
       status.processed = found.ancestor.number;
       status.processed_hash = found.ancestor.hash;
+      // Unknown when the reorg went deeper than the window (the ancestor is only a parent hash then).
+      status.processed_parent_hash = found.ancestor.parentHash === "" ? null : found.ancestor.parentHash;
       status.reorgs++;
       yield* Effect.logWarning(
         `chain ${chainId}: reorg of ${found.removed.length} block(s) above ${found.ancestor.number}`,

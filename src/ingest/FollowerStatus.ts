@@ -8,6 +8,8 @@ export interface FollowerStatus {
   processed: number | null;
   /** Hash of that block. */
   processed_hash?: string | null;
+  /** Its parent's hash: an index one block behind must be on it, not on a block a reorg took away. */
+  processed_parent_hash?: string | null;
   /** head - processed. */
   lag: number | null;
   /**
@@ -31,6 +33,7 @@ export const initialStatus = (chainId: number, name: string): FollowerStatus => 
   head: null,
   processed: null,
   processed_hash: null,
+  processed_parent_hash: null,
   lag: null,
   mode: "starting",
   events_per_second: 0,

@@ -7,6 +7,7 @@ import { Index } from "../../indexer/IndexReader.js";
 import { IngestStatusBook } from "../../ingest/IngestStatusBook.js";
 import { Presence } from "../../presence/Presence.js";
 import { route } from "../Handler.js";
+import { indexBehind } from "./indexBehind.js";
 
 /** How long one probe of the chains is reused, so that /healthz polling never loads the RPC nodes. */
 const PROBE_TTL_MS = 1_000;
@@ -63,19 +64,9 @@ export const makeHealthRoute = Effect.gen(function* () {
       const indexed = yield* Effect.promise(() =>
         Promise.all(probed.map((chain) => index.checkpoint(chain.chain_id))),
       );
-      // A block of the index that ingestion has since replaced (a reorg to the same height): not complete.
-      const replaced = new Set(
+      const behind = new Set(
         probed
-          .filter((chain, i) => {
-            const status = ingest.get(chain.chain_id);
-            const at = indexed[i];
-            return (
-              at !== undefined &&
-              status?.processed_hash != null &&
-              at.number === status.processed &&
-              at.hash !== status.processed_hash
-            );
-          })
+          .filter((chain, i) => indexBehind(ingest.get(chain.chain_id), indexed[i]))
           .map((chain) => chain.chain_id),
       );
       const chains = probed.map((chain, i) => {
@@ -100,14 +91,7 @@ export const makeHealthRoute = Effect.gen(function* () {
       // Balances are complete only once a chain's history is indexed.
       const catchingUp = chains.filter((chain) => "ingest_mode" in chain && chain.ingest_mode !== "live");
       // ...and once this node's index has applied what ingestion published.
-      const indexing = chains.filter(
-        (chain) =>
-          chain.indexed_block === null ||
-          replaced.has(chain.chain_id) ||
-          ("processed_block" in chain &&
-            chain.processed_block !== null &&
-            chain.indexed_block < chain.processed_block - 1),
-      );
+      const indexing = chains.filter((chain) => behind.has(chain.chain_id));
       const reasons = [
         ...(missingRoles.length > 0 ? [`no live instance of role ${missingRoles.join(", ")}`] : []),
         ...(failing.length > 0

@@ -146,7 +146,11 @@ const holdLease = (store: LeaseStore, key: string, owner: string, timing: LeaseT
         }),
       );
 
-    const renew = write(state.checkpoint).pipe(
+    // The checkpoint is read at each renewal: the one saved last, not the one the lease was taken with
+    // (none, for a chain followed for the first time). A renewal writing that one hands the next holder
+    // (this process after a restart, or a standby) a resume point behind what was published: it never
+    // compares the blocks published since with the chain, so a reorg of them stays in the index.
+    const renew = Effect.suspend(() => write(state.checkpoint)).pipe(
       Effect.catchTag("LeaseStoreError", (error) => Effect.logWarning(`renewing ${error.message}`)),
     );
     yield* Effect.forkScoped(

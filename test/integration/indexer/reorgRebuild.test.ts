@@ -6,11 +6,14 @@ import { Level } from "level";
 import { createTestClient, type Hex, http, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callAdmin } from "../../../src/admin/AdminClient.js";
-import { adminIndexWallet } from "../../../src/contracts/Admin.js";
+import { adminChainsStatus, adminIndexWallet } from "../../../src/contracts/Admin.js";
 import { activityContext } from "../../../src/devnet/activity/ActivityContext.js";
 import { runActivityAction } from "../../../src/devnet/activity/runActivity.js";
 import type { ManifestChain } from "../../../src/devnet/DevnetManifest.js";
 import { VIEW_PREFIXES } from "../../../src/indexer/indexKeys.js";
+import { kvLeaseStore } from "../../../src/ingest/lease/LeaseStore.js";
+import { chainLeaseKey } from "../../../src/ingest/lease/leadChain.js";
+import { openBucket } from "../../../src/nats/JetStreamSetup.js";
 import { levelPath } from "../../../src/storage/dataDirDb.js";
 import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
@@ -66,7 +69,9 @@ describe("index views under reorgs and restarts", { timeout: 300_000 }, () => {
       functionName: "transfer",
       args: [stranger, 1n],
     });
-    await ctx.client.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+    const orphanedTip = Number(
+      (await ctx.client.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 })).blockNumber,
+    );
     const admin = await nats.connectAs("admin");
     const strangerTokens = async () =>
       (await Effect.runPromise(callAdmin(admin, adminIndexWallet, { wallet: stranger }))).tokens;
@@ -76,6 +81,29 @@ describe("index views under reorgs and restarts", { timeout: 300_000 }, () => {
     await test.revert({ id: snapshot });
     await runActivityAction(ctx, "native_transfer");
     await runActivityAction(ctx, "swap_v2");
+    // The follower renews its lease every quarter period. Stopping only after a renewal that follows the
+    // save of the orphaned tip makes the restart resume from what a renewal leaves in the lease. Ingest
+    // reports a block as processed once its save is written, and publishes nothing after it (the new
+    // branch is not above it yet), so any later revision of the lease is a renewal.
+    await eventually(
+      async () => {
+        const { chains } = await Effect.runPromise(callAdmin(admin, adminChainsStatus, {}));
+        return (chains.find((c) => c.chain_id === chain.chain_id)?.processed ?? 0) >= orphanedTip;
+      },
+      30_000,
+      "the orphaned tip saved",
+    );
+    const leases = kvLeaseStore(
+      await Effect.runPromise(openBucket(await nats.connectAs("ingest"), "chain_leases")),
+    );
+    const revision = async () =>
+      (await Effect.runPromise(leases.read(chainLeaseKey(chain.chain_id))))?.revision ?? 0;
+    const saved = await revision();
+    await eventually(
+      async () => (await revision()) > saved,
+      30_000,
+      "a lease renewal after the orphaned tip",
+    );
     await service.stop();
     await runActivityAction(ctx, "approval");
     await runActivityAction(ctx, "swap_v3");

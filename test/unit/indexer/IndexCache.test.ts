@@ -3,7 +3,7 @@ import { MemoryLevel } from "memory-level";
 import { describe, expect, it } from "vitest";
 import { IndexCache } from "../../../src/indexer/IndexCache.js";
 import { makeIndexReader } from "../../../src/indexer/IndexReader.js";
-import { tokenMetadataKey, walletTokenPrefix } from "../../../src/indexer/indexKeys.js";
+import { indexCheckpointKey, tokenMetadataKey, walletTokenPrefix } from "../../../src/indexer/indexKeys.js";
 import type { Db } from "../../../src/storage/Level.js";
 
 const MB = 1024 * 1024;
@@ -55,5 +55,51 @@ describe("IndexCache", () => {
     const reader = makeIndexReader(db, new IndexCache(64 * 1024));
     const answers = await reader.tokenMetadata(1, tokens);
     expect(answers.map((m) => m?.name)).toEqual(tokens.map((_, i) => `T${i}`));
+  });
+  it("behavior: a read that began before a reorg's batch is not remembered after it", async () => {
+    const db = await withIndex();
+    const wallet = randomAddress();
+    const token = randomAddress();
+    const touched = `${walletTokenPrefix(wallet)}1!${token}`;
+    await db.put(touched, { standard: "erc20", first_block: 12 });
+    await db.put(indexCheckpointKey(1), { number: 12, hash: "0x12" });
+    // LevelDB reads see the views as they were when the read began; these are held until the reorg is written.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let readsTaken = 0;
+    const hold = async <A>(value: A) => {
+      readsTaken++;
+      await held;
+      return value;
+    };
+    const slow = new Proxy(db, {
+      get: (target, property, receiver) => {
+        if (property === "iterator")
+          return (options: object) =>
+            (async function* () {
+              yield* await hold(await target.iterator(options).all());
+            })();
+        if (property === "get") return async (key: string) => hold(await target.get(key));
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    const cache = new IndexCache(MB);
+    const reader = makeIndexReader(slow, cache);
+    const tokensRead = reader.touchedTokens(wallet);
+    const checkpointRead = reader.checkpoint(1);
+    while (readsTaken < 2) await new Promise((resolve) => setImmediate(resolve));
+    // The indexer reverts block 12, then tells the cache.
+    await db.batch([
+      { type: "del", key: touched },
+      { type: "put", key: indexCheckpointKey(1), value: { number: 11, hash: "0x11" } },
+    ]);
+    cache.reverted(1, { number: 11, hash: "0x11" });
+    release();
+    expect(await tokensRead).toHaveLength(1);
+    await checkpointRead;
+    expect(await reader.touchedTokens(wallet)).toEqual([]);
+    expect(await reader.checkpoint(1)).toEqual({ number: 11, hash: "0x11" });
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ChainConfig, NativeAsset, ProtocolConfig } from "../../../src/chains/ChainsConfig.js";
 import type { LogLike } from "../../../src/decoding/index.js";
 import { BLOCK_MESSAGE_VERSION, ChainBlock, ChainLog } from "../../../src/domain/ChainBlock.js";
-import { planBlock, planRevert } from "../../../src/indexer/applyBlock.js";
+import { planBlock, planReorg, planRevert } from "../../../src/indexer/applyBlock.js";
 import { makeIndexReader } from "../../../src/indexer/IndexReader.js";
 import type { Db } from "../../../src/storage/Level.js";
 import {
@@ -154,5 +154,26 @@ describe("indexer views", () => {
     expect(after).toEqual(before.filter(([key]) => key !== "idx!ck!000000000001"));
     expect(await reader.checkpoint(1)).toEqual({ number: 10, hash: hash(10) });
     expect(await reader.poolsForToken(1, TOKEN_A)).toEqual([]);
+  });
+  it("behavior: a reorg reverts every block applied above its common ancestor, also one it does not list", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const reader = makeIndexReader(db);
+    await apply(db, block(10, [transfer(TOKEN_A, ALICE, BOB, 0)]));
+    await apply(db, block(11, [transfer(TOKEN_A, ALICE, BOB, 0)]));
+    // Published, but the follower stopped before saving that it had: it resumes with 11 as its tip.
+    await apply(db, block(12, [transfer(TOKEN_B, ALICE, BOB, 0)]));
+    expect((await reader.touchedTokens(BOB)).map((t) => t.token)).toEqual([TOKEN_A, TOKEN_B]);
+
+    // The chain reorganised above 10 meanwhile: the follower lists only the block it knows it published.
+    const reorg = {
+      common_ancestor: { number: 10, hash: hash(10) },
+      removed: [{ number: 11, hash: hash(11) }],
+    };
+    await db.batch([...(await planReorg(db, chain, await reader.checkpoint(1), reorg))]);
+    expect((await reader.touchedTokens(BOB)).map((t) => t.token)).toEqual([TOKEN_A]);
+    expect(await reader.checkpoint(1)).toEqual({ number: 10, hash: hash(10) });
+    // The new branch's blocks at those heights are then applied, not taken for ones already applied.
+    await apply(db, block(11, [], "b"));
+    expect(await reader.checkpoint(1)).toEqual({ number: 11, hash: hash(11, "b") });
   });
 });

@@ -117,6 +117,42 @@ describe("chain lease", () => {
       }),
     ));
 
+  it("behavior: a holder that renews after its last save hands back that save, not where it started", () =>
+    run(
+      Effect.gen(function* () {
+        const bucket = memoryBucket();
+        const a = yield* contender(bucket.view().store, "a");
+        yield* TestClock.adjust(1);
+        yield* (yield* held(a.fiber))!.save(checkpointAt(7));
+        // Renewals run every quarter period: several pass before the process stops.
+        yield* TestClock.adjust(LEASE_MS);
+        yield* Scope.close(a.scope, Exit.void);
+        const b = yield* contender(bucket.view().store, "b");
+        yield* TestClock.adjust(1);
+        expect((yield* held(b.fiber))?.checkpoint).toEqual(checkpointAt(7));
+      }),
+    ));
+
+  it("behavior: a standby taking over a killed holder that had renewed since its last save resumes from that save", () =>
+    run(
+      Effect.gen(function* () {
+        const bucket = memoryBucket();
+        const aView = bucket.view();
+        const a = yield* contender(aView.store, "a");
+        yield* TestClock.adjust(1);
+        const aLease = (yield* held(a.fiber))!;
+        yield* aLease.save(checkpointAt(41));
+        yield* TestClock.adjust(LEASE_MS / 2);
+        yield* aLease.save(checkpointAt(42));
+        yield* TestClock.adjust(LEASE_MS / 2);
+        const b = yield* contender(bucket.view().store, "b");
+        yield* TestClock.adjust(1);
+        aView.cutOff();
+        for (let i = 0; i < 4; i++) yield* TestClock.adjust(LEASE_MS / 2);
+        expect((yield* held(b.fiber))?.checkpoint).toEqual(checkpointAt(42));
+      }),
+    ));
+
   it("behavior: of two standbys seeing the same silent lease, exactly one takes it", () =>
     run(
       Effect.gen(function* () {
