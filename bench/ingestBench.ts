@@ -2,7 +2,6 @@ import { Effect } from "effect";
 import { createPublicClient, type PublicClient } from "viem";
 import { undiciTransport } from "../src/chains/undiciTransport.js";
 import { decodeLogs } from "../src/decoding/index.js";
-import { activityContext } from "../src/devnet/activity/ActivityContext.js";
 import { ACTIVITY_KINDS, type ActivityKind } from "../src/devnet/activity/activityKinds.js";
 import { runActivityAction } from "../src/devnet/activity/runActivity.js";
 import type { ManifestChain } from "../src/devnet/DevnetManifest.js";
@@ -11,6 +10,7 @@ import { fetchLiveBlock } from "../src/ingest/rpc/fetchLiveBlock.js";
 import { startTestDevnet } from "../test/support/devnetFixture.js";
 import { startTestNats } from "../test/support/natsServer.js";
 import { startServiceProcess } from "./lib/benchEnv.js";
+import { stampedActivity } from "./lib/minedClock.js";
 import { percentile } from "./lib/stats.js";
 
 const BACKLOG_SECONDS = Number(process.env.BENCH_BACKLOG_SECONDS ?? 20);
@@ -33,20 +33,19 @@ const chainProgress = async (url: string) => {
 /** Chain 1's indexed block from /healthz, or -1 while the service is not answering. */
 const indexedBlock = async (url: string) => (await chainProgress(url)).indexed;
 
-/** Devnet activity on one chain for `seconds` (as fast as it goes, or `rate` actions per second): each receipt's block and when it came back. */
+/** Devnet activity on one chain for `seconds` (as fast as it goes, or `rate` actions per second): each transaction's block and when it was mined. */
 const activity = async (chain: ManifestChain, seconds: number, rate?: number) => {
-  const ctx = activityContext(chain);
+  const { ctx, minedAt } = stampedActivity(chain);
   const kinds = Object.keys(ACTIVITY_KINDS) as Array<ActivityKind>;
   const mined: Array<{ block: number; at: number }> = [];
   const deadline = Date.now() + seconds * 1000;
   for (let i = 0; Date.now() < deadline; i++) {
     const started = Date.now();
-    // The transaction is mined as it is sent (automine), so the send time is when its block was mined,
-    // give or take the submission: latencies measured from it can only be overstated.
-    const sentAt = performance.now();
     try {
-      const [first] = await runActivityAction(ctx, kinds[i % kinds.length]!);
-      if (first !== undefined) mined.push({ block: Number(first.blockNumber), at: sentAt });
+      for (const receipt of await runActivityAction(ctx, kinds[i % kinds.length]!)) {
+        const at = minedAt(receipt.transactionHash);
+        if (at !== undefined) mined.push({ block: Number(receipt.blockNumber), at });
+      }
     } catch {
       // An action that cannot run yet (a burn before its mint) is skipped.
     }

@@ -4,7 +4,6 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Pool } from "undici";
 import { startAnvil } from "../src/devnet/AnvilProcess.js";
-import { activityContext } from "../src/devnet/activity/ActivityContext.js";
 import { runActivityAction } from "../src/devnet/activity/runActivity.js";
 import { startTestDevnet } from "../test/support/devnetFixture.js";
 import { startTestNats } from "../test/support/natsServer.js";
@@ -13,6 +12,7 @@ import { chainPublisher, syntheticBlock } from "../test/support/syntheticBlocks.
 import { addressOf, callerFor, WEBHOOKS } from "../test/support/webhookEnv.js";
 import { startReceiver } from "../test/support/webhookReceiver.js";
 import { benchKey, startServiceProcess } from "./lib/benchEnv.js";
+import { stampedActivity } from "./lib/minedClock.js";
 import { percentile } from "./lib/stats.js";
 
 const WEBHOOKS_COUNT = Number(process.env.BENCH_WEBHOOKS ?? 32);
@@ -122,7 +122,7 @@ const latency = async () => {
     res.writeHead(200).end();
   });
   try {
-    const ctx = activityContext(devnet.manifest.chains.find((c) => c.chain_id === 1)!);
+    const { ctx, minedAt } = stampedActivity(devnet.manifest.chains.find((c) => c.chain_id === 1)!);
     const call = callerFor(service.url, await benchKey(nats, "bench-latency"));
     await call("POST", WEBHOOKS, {
       name: "lat",
@@ -137,7 +137,7 @@ const latency = async () => {
     for (let i = 0; Date.now() < deadline; i++) {
       const at = performance.now();
       const receipts = await runActivityAction(ctx, kinds[i % kinds.length]!).catch(() => []);
-      for (const r of receipts) sent.push({ hash: r.transactionHash, at });
+      for (const r of receipts) sent.push({ hash: r.transactionHash, at: minedAt(r.transactionHash) ?? at });
       await new Promise((r) => setTimeout(r, Math.max(0, 1000 / LIVE_RATE - (performance.now() - at))));
     }
     await new Promise((r) => setTimeout(r, 1_000));
