@@ -70,6 +70,13 @@ export const isListening = (host: string, port: number, timeoutMs = 500): Promis
   });
 
 /**
+ * How long a live nats-server may take to accept connections. It opens its JetStream store first:
+ * a store holding 1M watched addresses took 10-17 s to reopen, so a shorter wait failed the start
+ * of exactly the deployments that had grown. A server that exits fails the start at once.
+ */
+const START_WAIT_MS = 120_000;
+
+/**
  * Starts `nats-server -c nats.conf` as a child process and resolves once it
  * accepts connections. Fails with NATS_INSTALL_HINT when the binary is missing.
  */
@@ -112,7 +119,7 @@ export const spawnNatsServer = async (options: NatsServerOptions): Promise<Spawn
     child.kill("SIGKILL");
     await exited;
   };
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + START_WAIT_MS;
   for (;;) {
     const early = await Promise.race([
       spawnError.then((error) => error),
@@ -128,7 +135,9 @@ export const spawnNatsServer = async (options: NatsServerOptions): Promise<Spawn
     if (await isListening(options.host, options.port, 200)) break;
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`nats-server did not accept connections within 10 s: ${stderr.join("").slice(-500)}`);
+      throw new Error(
+        `nats-server did not accept connections within ${START_WAIT_MS / 1000} s: ${stderr.join("").slice(-500)}`,
+      );
     }
   }
   return { url: `nats://${options.host}:${options.port}`, process: child, stop, kill };

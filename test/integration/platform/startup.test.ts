@@ -1,5 +1,9 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { NATS_INSTALL_HINT, spawnNatsServer } from "../../../src/nats/NatsServerProcess.js";
+import { freePort } from "../../../src/devnet/freePort.js";
+import { isListening, NATS_INSTALL_HINT, spawnNatsServer } from "../../../src/nats/NatsServerProcess.js";
 import { PROCESS_DEADLINE_MS, runTs } from "../../support/runTs.js";
 
 const start = (env: NodeJS.ProcessEnv, args: ReadonlyArray<string> = []) => runTs("src/main.ts", args, env);
@@ -40,5 +44,40 @@ describe("start-up", { timeout: PROCESS_DEADLINE_MS + 30_000 }, () => {
       }),
     ).rejects.toThrow(NATS_INSTALL_HINT);
     expect(NATS_INSTALL_HINT).toContain("apt-get install nats-server");
+  });
+
+  it("behavior: a nats-server that takes longer than 10 s to open its store (a grown one) is waited for; one that exits fails at once", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "svc-slow-nats-"));
+    // Stands for a server reopening a store of 1M watched addresses: silent for 11 s, then serving.
+    const slow = join(dir, "slow-nats-server");
+    await writeFile(slow, '#!/bin/sh\nsleep 11\nexec nats-server "$@"\n', { mode: 0o755 });
+    const credentials = { gateway: "a", api: "b", ingest: "c", admin: "d", provision: "e" };
+    try {
+      const server = await spawnNatsServer({
+        host: "127.0.0.1",
+        port: await freePort(),
+        storeDir: join(dir, "store"),
+        binary: slow,
+        credentials,
+      });
+      expect(await isListening("127.0.0.1", Number(server.url.split(":")[2]))).toBe(true);
+      await server.stop();
+
+      const failing = join(dir, "failing-nats-server");
+      await writeFile(failing, "#!/bin/sh\necho 'store is corrupt' >&2\nexit 3\n", { mode: 0o755 });
+      const started = Date.now();
+      await expect(
+        spawnNatsServer({
+          host: "127.0.0.1",
+          port: await freePort(),
+          storeDir: join(dir, "store2"),
+          binary: failing,
+          credentials,
+        }),
+      ).rejects.toThrow(/exited with code 3: store is corrupt/);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
