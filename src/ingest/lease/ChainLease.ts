@@ -125,11 +125,15 @@ const holdLease = (store: LeaseStore, key: string, owner: string, timing: LeaseT
         return yield* lose(`not renewed for ${now - state.renewedAt} ms`);
     });
 
-    /** Writes the record at the revision last written; the only way the lease changes while held. */
-    const write = (checkpoint: Checkpoint | null) =>
+    /**
+     * Writes the record at the revision last written; the only way the lease changes while held.
+     * `checkpointNow` is read once the lock is held, so a renewal waiting behind a save writes that save's checkpoint.
+     */
+    const write = (checkpointNow: () => Checkpoint | null) =>
       lock.withPermits(1)(
         Effect.gen(function* () {
           yield* fence;
+          const checkpoint = checkpointNow();
           const now = yield* Clock.currentTimeMillis;
           const written = yield* Effect.either(
             store.update(key, record(owner, now, checkpoint), state.revision),
@@ -150,7 +154,7 @@ const holdLease = (store: LeaseStore, key: string, owner: string, timing: LeaseT
     // (none, for a chain followed for the first time). A renewal writing that one hands the next holder
     // (this process after a restart, or a standby) a resume point behind what was published: it never
     // compares the blocks published since with the chain, so a reorg of them stays in the index.
-    const renew = Effect.suspend(() => write(state.checkpoint)).pipe(
+    const renew = write(() => state.checkpoint).pipe(
       Effect.catchTag("LeaseStoreError", (error) => Effect.logWarning(`renewing ${error.message}`)),
     );
     yield* Effect.forkScoped(
@@ -173,7 +177,7 @@ const holdLease = (store: LeaseStore, key: string, owner: string, timing: LeaseT
       checkpoint: state.checkpoint ?? undefined,
       fence,
       freshAt: (now) => !lostSeen && now - state.renewedAt < timing.leaseMs / 2,
-      save: (checkpoint) => write(checkpoint),
+      save: (checkpoint) => write(() => checkpoint),
       lost: Deferred.await(lostSignal),
     };
     return held;
