@@ -56,8 +56,13 @@ export const ingestGrowthBench = async () => {
       port,
       dataDir: service.dataDir,
     });
+    let failed: unknown;
+    restarting.catch((error: unknown) => {
+      failed = error;
+    });
     let first: { readonly at: number; readonly indexed: number } | undefined;
     for (;;) {
+      if (failed !== undefined) throw failed;
       const { indexed } = await health(`http://127.0.0.1:${port}`);
       const at = performance.now();
       if (indexed >= 0 && first === undefined) first = { at, indexed };
