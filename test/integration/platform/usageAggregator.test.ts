@@ -1,4 +1,4 @@
-import { jetstream } from "@nats-io/jetstream";
+import { AckPolicy, jetstream, jetstreamManager } from "@nats-io/jetstream";
 import type { KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect, Fiber } from "effect";
@@ -76,6 +76,38 @@ describe("usage aggregator", () => {
       expect(hour.rows["team-a|k1|getBalances"]?.requests).toBe(3);
     } finally {
       await Effect.runPromise(Fiber.interrupt(fiber));
+    }
+  });
+
+  it("behavior: a durable left by an earlier version (30 s ack wait) is brought to 10 s, and records still apply", async () => {
+    // A server of its own: the durable must not exist yet, and no user may delete it.
+    const older = await startTestNats();
+    const nc = await older.connectAs("api");
+    try {
+      const jsm = await jetstreamManager(nc);
+      await jsm.consumers.add("USAGE", {
+        durable_name: "usage-aggregator",
+        ack_policy: AckPolicy.Explicit,
+        max_ack_pending: 1,
+        ack_wait: 30_000_000_000,
+      });
+      const bucket = await Effect.runPromise(openBucket(nc, "usage"));
+      const fiber = Effect.runFork(runUsageAggregator(nc, bucket));
+      try {
+        await jetstream(nc).publish("usage.team-b", record("team-b", 4));
+        await eventually(
+          async () =>
+            ((await bucket.get("month.202611"))?.json() as MonthAggregate | undefined)?.teams["team-b"] === 4,
+          5_000,
+          "4 CU for team-b",
+        );
+        expect((await jsm.consumers.info("USAGE", "usage-aggregator")).config.ack_wait).toBe(10_000_000_000);
+      } finally {
+        await Effect.runPromise(Fiber.interrupt(fiber));
+      }
+    } finally {
+      await nc.close();
+      await older.stop();
     }
   });
 });
