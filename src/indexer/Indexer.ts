@@ -11,6 +11,7 @@ import type { Db } from "../storage/Level.js";
 import { type IndexCheckpoint, type Operation, planBlock, planReorg } from "./applyBlock.js";
 import type { IndexCache } from "./IndexCache.js";
 import { indexCheckpointKey, PREFIX } from "./indexKeys.js";
+import { type IndexReads, PendingWrites } from "./PendingWrites.js";
 import { readTokenMetadata } from "./readTokenMetadata.js";
 import { readUnderlying } from "./readUnderlying.js";
 import { readVaultProbes } from "./readVaultProbes.js";
@@ -29,26 +30,23 @@ export interface IndexerOptions {
   readonly onApplied?: (chainId: number, blockNumber: number) => void;
 }
 
-/**
- * Applies one CHAIN_EVENTS message to the views. Returns the batch, which also
- * records the message's stream sequence: views and position move together, so a
- * crash at any moment neither loses nor doubles a block.
- */
+/** The writes that apply one CHAIN_EVENTS message to the views, planned against `reads`. */
 const plan = async (
   options: IndexerOptions,
+  reads: IndexReads,
   subject: string,
   data: unknown,
 ): Promise<ReadonlyArray<Operation>> => {
   const chainId = Number(subject.split(".")[1]);
   const chain = options.registry.byId.get(chainId);
   if (chain === undefined) return [];
-  const checkpoint = (await options.db.get(indexCheckpointKey(chainId))) as IndexCheckpoint | undefined;
-  if (subject.endsWith(".reorg")) return planReorg(options.db, chain, checkpoint, data as ChainReorg);
+  const checkpoint = (await reads.get(indexCheckpointKey(chainId))) as IndexCheckpoint | undefined;
+  if (subject.endsWith(".reorg")) return planReorg(reads, chain, checkpoint, data as ChainReorg);
   const block = data as ChainBlock;
   // Already applied (a republish after an ingest restart): nothing to do.
   if (checkpoint !== undefined && block.number <= checkpoint.number) return [];
   const client = options.client(chainId);
-  return planBlock(options.db, chain, block, {
+  return planBlock(reads, chain, block, {
     metadata: (tokens) =>
       client === undefined
         ? Promise.resolve(tokens.map(() => ({ name: null, symbol: null, decimals: null })))
@@ -60,10 +58,35 @@ const plan = async (
   });
 };
 
+/** Blocks planned and written as one batch while catching up, at most. */
+const MAX_BATCH_BLOCKS = 100;
+/** How long a batch may gather blocks before it is written, so a long catch-up shows its progress. */
+const MAX_BATCH_MS = 50;
+
+/** Tells the request path's memory and the freshness waits about one applied message. */
+const report = (options: IndexerOptions, subject: string, data: unknown, ops: ReadonlyArray<Operation>) => {
+  if (options.cache !== undefined && ops.length > 0) {
+    const chainId = Number(subject.split(".")[1]);
+    if (subject.endsWith(".reorg")) options.cache.reverted(chainId, (data as ChainReorg).common_ancestor);
+    else
+      options.cache.applied(
+        chainId,
+        { number: (data as ChainBlock).number, hash: (data as ChainBlock).hash },
+        ops,
+      );
+  }
+  if (options.onApplied !== undefined && subject.endsWith(".block")) {
+    const block = data as ChainBlock;
+    options.onApplied(block.chain_id, block.number);
+  }
+};
+
 /**
  * Keeps this node's LevelDB views up to date from CHAIN_EVENTS: an ordered
  * consumer resuming right after the last applied stream sequence, applying
- * blocks and reverting reorganised ones in stream order.
+ * blocks and reverting reorganised ones in stream order. While it catches up,
+ * up to MAX_BATCH_BLOCKS blocks are planned (each reading what the ones before
+ * it wrote, PendingWrites) and written as one batch.
  */
 export const runIndexer = (options: IndexerOptions) =>
   Effect.gen(function* () {
@@ -80,12 +103,31 @@ export const runIndexer = (options: IndexerOptions) =>
     yield* Effect.addFinalizer(() => Effect.promise(() => messages.close().then(() => undefined)));
     yield* Effect.tryPromise(async () => {
       const assembler = new ChainEventAssembler();
+      const pending = new PendingWrites(options.db);
+      let planned: Array<{
+        readonly subject: string;
+        readonly data: unknown;
+        readonly ops: ReadonlyArray<Operation>;
+      }> = [];
+      let lastSeq: number | undefined;
+      let batchStartedAt = 0;
+      // One LevelDB batch holds the planned blocks' writes and the stream sequence of the last of them:
+      // views and position move together, so a crash at any moment neither loses nor doubles a block.
+      const flush = async () => {
+        if (lastSeq === undefined) return;
+        await options.db.batch([...pending.ops, { type: "put", key: STREAM_SEQ_KEY, value: lastSeq }]);
+        for (const event of planned) report(options, event.subject, event.data, event.ops);
+        pending.clear();
+        planned = [];
+        lastSeq = undefined;
+      };
       for await (const message of messages) {
         const data = assembler.push(message);
         if (data === undefined) {
           // A part of a split event: its sequence is recorded once the whole event is applied.
           continue;
         }
+        if (lastSeq === undefined) batchStartedAt = performance.now();
         if (!isChainEvent(message.subject, data)) {
           // Retrying cannot help a message no consumer can apply: skip it, or the index stops here.
           await Effect.runPromise(
@@ -95,26 +137,20 @@ export const runIndexer = (options: IndexerOptions) =>
               reason: data instanceof UnreadableChainEvent ? data.reason : "not a chain event's shape",
             }),
           );
-          await options.db.put(STREAM_SEQ_KEY, message.seq);
-          continue;
+        } else {
+          const ops = await plan(options, pending, message.subject, data);
+          pending.add(ops);
+          planned.push({ subject: message.subject, data, ops });
         }
-        const ops = await plan(options, message.subject, data);
-        await options.db.batch([...ops, { type: "put", key: STREAM_SEQ_KEY, value: message.seq }]);
-        if (options.cache !== undefined && ops.length > 0) {
-          const chainId = Number(message.subject.split(".")[1]);
-          if (message.subject.endsWith(".reorg"))
-            options.cache.reverted(chainId, (data as ChainReorg).common_ancestor);
-          else
-            options.cache.applied(
-              chainId,
-              { number: (data as ChainBlock).number, hash: (data as ChainBlock).hash },
-              ops,
-            );
-        }
-        if (options.onApplied !== undefined && message.subject.endsWith(".block")) {
-          const block = data as ChainBlock;
-          options.onApplied(block.chain_id, block.number);
-        }
+        lastSeq = message.seq;
+        // Catching up (more messages already in the stream), blocks are written together; a live block
+        // is written at once.
+        if (
+          message.info.pending === 0 ||
+          planned.length >= MAX_BATCH_BLOCKS ||
+          performance.now() - batchStartedAt >= MAX_BATCH_MS
+        )
+          await flush();
       }
     });
   }).pipe(

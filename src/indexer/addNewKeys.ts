@@ -1,13 +1,13 @@
-import type { Db } from "../storage/Level.js";
 import type { Operation } from "./applyBlock.js";
 import type { UndoEntry } from "./IndexRecords.js";
+import type { IndexReads } from "./PendingWrites.js";
 
 /**
  * The puts of those `writes` whose key the index does not hold yet, each recorded for undo. For views
  * whose keys are only ever added (first sighting wins), so undoing a block deletes what it added.
  */
 export const addNewKeys = async (
-  db: Db,
+  db: IndexReads,
   writes: ReadonlyArray<readonly [string, unknown]>,
 ): Promise<{ readonly ops: ReadonlyArray<Operation>; readonly undo: ReadonlyArray<UndoEntry> }> => {
   if (writes.length === 0) return { ops: [], undo: [] };

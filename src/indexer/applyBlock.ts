@@ -1,7 +1,6 @@
 import { type ChainConfig, protocolsOf } from "../chains/ChainsConfig.js";
 import { decodeLogs, poolsCreated, tokenTouches } from "../decoding/index.js";
 import type { ChainBlock } from "../domain/ChainBlock.js";
-import type { Db } from "../storage/Level.js";
 import type { IndexedPool, TokenMetadata, TouchedToken, UndoEntry } from "./IndexRecords.js";
 import {
   blockTimeKey,
@@ -13,6 +12,7 @@ import {
   undoKey,
   walletTokenKey,
 } from "./indexKeys.js";
+import type { IndexReads } from "./PendingWrites.js";
 import { planLendingViews, type ReadUnderlying } from "./planLendingViews.js";
 import { planPositionNfts } from "./planPositionNfts.js";
 import { planRestakeViews } from "./planRestakeViews.js";
@@ -49,7 +49,7 @@ export interface BlockReads {
 }
 
 export const planBlock = async (
-  db: Db,
+  db: IndexReads,
   chain: ChainConfig,
   block: ChainBlock,
   reads: BlockReads,
@@ -142,7 +142,7 @@ export const planBlock = async (
 
 /** The writes that undo blocks reorganised away (given highest first), rewinding the checkpoint to the ancestor. */
 export const planRevert = async (
-  db: Db,
+  db: IndexReads,
   chainId: number,
   removed: ReadonlyArray<{ readonly number: number }>,
   ancestor: IndexCheckpoint,
@@ -172,7 +172,7 @@ export const planRevert = async (
  * `finality_depth` have no undo record left, so the range stops there.
  */
 export const planReorg = async (
-  db: Db,
+  db: IndexReads,
   chain: ChainConfig,
   checkpoint: IndexCheckpoint | undefined,
   reorg: { readonly common_ancestor: IndexCheckpoint },

@@ -1,10 +1,10 @@
 import { type ChainConfig, protocolsOf } from "../chains/ChainsConfig.js";
 import type { DecodedEvent } from "../decoding/index.js";
-import type { Db } from "../storage/Level.js";
 import { addNewKeys } from "./addNewKeys.js";
 import type { Operation } from "./applyBlock.js";
 import type { LendingParticipation, LendingToken, UndoEntry } from "./IndexRecords.js";
 import { lendingParticipationKey, lendingTokenKey } from "./indexKeys.js";
+import type { IndexReads } from "./PendingWrites.js";
 import type { AssetOf } from "./readUnderlying.js";
 
 /** Reads a lending view needs from the chain while indexing: a cToken's underlying (null: native), a Comet's base token. */
@@ -21,7 +21,7 @@ const ZERO = "0x0000000000000000000000000000000000000000";
  * of registry deployments count. Keys are only ever added, so undo deletes what a block added.
  */
 export const planLendingViews = async (
-  db: Db,
+  db: IndexReads,
   chain: ChainConfig,
   blockNumber: number,
   events: ReadonlyArray<DecodedEvent>,

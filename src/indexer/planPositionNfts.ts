@@ -1,9 +1,9 @@
 import { type ChainConfig, protocolsOf } from "../chains/ChainsConfig.js";
 import type { DecodedEvent } from "../decoding/index.js";
-import type { Db } from "../storage/Level.js";
 import type { Operation } from "./applyBlock.js";
 import type { NftRecord, UndoEntry, WalletNft } from "./IndexRecords.js";
 import { nftKey, PREFIX, walletNftKey } from "./indexKeys.js";
+import type { IndexReads } from "./PendingWrites.js";
 import { type PositionManager, positionNftEvents } from "./positionNftEvents.js";
 
 const ZERO = "0x0000000000000000000000000000000000000000";
@@ -32,7 +32,7 @@ export const positionManagersOf = (chain: ChainConfig): ReadonlyMap<string, Posi
  * the value it replaced, so a reorg restores the views exactly (a transfer included).
  */
 export const planPositionNfts = async (
-  db: Db,
+  db: IndexReads,
   chain: ChainConfig,
   blockNumber: number,
   events: ReadonlyArray<DecodedEvent>,

@@ -1,10 +1,10 @@
 import { type ChainConfig, protocolsOf } from "../chains/ChainsConfig.js";
 import type { DecodedEvent } from "../decoding/index.js";
-import type { Db } from "../storage/Level.js";
 import { addNewKeys } from "./addNewKeys.js";
 import type { Operation } from "./applyBlock.js";
 import type { RestakeDeposit, UndoEntry } from "./IndexRecords.js";
 import { restakeDepositKey } from "./indexKeys.js";
+import type { IndexReads } from "./PendingWrites.js";
 
 /**
  * The writes that record stakers' deposits into restaking strategies: `Deposit` events of registry
@@ -12,7 +12,7 @@ import { restakeDepositKey } from "./indexKeys.js";
  * Keys are only ever added, so undo deletes what a block added.
  */
 export const planRestakeViews = async (
-  db: Db,
+  db: IndexReads,
   chain: ChainConfig,
   blockNumber: number,
   events: ReadonlyArray<DecodedEvent>,

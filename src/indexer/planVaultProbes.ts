@@ -1,7 +1,7 @@
-import type { Db } from "../storage/Level.js";
 import type { Operation } from "./applyBlock.js";
 import type { UndoEntry, VaultProbe } from "./IndexRecords.js";
 import { vaultProbeKey } from "./indexKeys.js";
+import type { IndexReads } from "./PendingWrites.js";
 
 /** Probes tokens for ERC-4626 (see readVaultProbes): each vault's asset, null for a token that is not one. */
 export type ProbeVaults = (tokens: ReadonlyArray<string>) => Promise<ReadonlyArray<string | null>>;
@@ -13,7 +13,7 @@ export type ProbeVaults = (tokens: ReadonlyArray<string>) => Promise<ReadonlyArr
  * probed again when the new branch touches it.
  */
 export const planVaultProbes = async (
-  db: Db,
+  db: IndexReads,
   chainId: number,
   tokens: ReadonlyArray<string>,
   probe: ProbeVaults,

@@ -1,10 +1,10 @@
 import { type ChainConfig, protocolsOf } from "../chains/ChainsConfig.js";
 import type { DecodedEvent } from "../decoding/index.js";
-import type { Db } from "../storage/Level.js";
 import { addNewKeys } from "./addNewKeys.js";
 import type { Operation } from "./applyBlock.js";
 import type { UndoEntry, YieldSplitToken } from "./IndexRecords.js";
 import { yieldSplitMarketKey, yieldSplitTokenKey } from "./indexKeys.js";
+import type { IndexReads } from "./PendingWrites.js";
 import type { ReadUnderlying } from "./planLendingViews.js";
 
 /**
@@ -16,7 +16,7 @@ import type { ReadUnderlying } from "./planLendingViews.js";
  * a block added.
  */
 export const planYieldSplitViews = async (
-  db: Db,
+  db: IndexReads,
   chain: ChainConfig,
   events: ReadonlyArray<DecodedEvent>,
   readAssets: ReadUnderlying,
