@@ -37,6 +37,13 @@ export interface FollowerOptions {
   readonly historyRange: number;
   /** Live blocks fetched in parallel while catching up (published in order). */
   readonly prefetch: number;
+  /**
+   * Live blocks read per step while catching up, `prefetch` at a time, then published together while
+   * the next range is read. Larger than `prefetch`, so that the reads keep `prefetch` in flight
+   * instead of waiting for a range's slowest block every `prefetch` blocks, and a step's head poll,
+   * lease check and checkpoint save are shared by more blocks.
+   */
+  readonly catchUpRange: number;
   /** The NATS server's max_payload: larger block messages are split. */
   readonly maxPayload: number;
 }
@@ -256,14 +263,16 @@ export const followChain = (options: FollowerOptions) =>
         if (readAhead?.from === from) blocks = yield* Fiber.join(readAhead.fiber);
         else {
           if (readAhead !== undefined) yield* Fiber.interrupt(readAhead.fiber);
-          blocks = yield* fetchRange(from, Math.min(head, from + options.prefetch - 1));
+          blocks = yield* fetchRange(from, Math.min(head, from + options.catchUpRange - 1));
         }
         const present = blocks.filter((block): block is ChainBlock => block !== undefined);
         const nextFrom = from + blocks.length;
         if (present.length === blocks.length && nextFrom <= head) {
           ahead = {
             from: nextFrom,
-            fiber: yield* Effect.fork(fetchRange(nextFrom, Math.min(head, nextFrom + options.prefetch - 1))),
+            fiber: yield* Effect.fork(
+              fetchRange(nextFrom, Math.min(head, nextFrom + options.catchUpRange - 1)),
+            ),
           };
         }
         // Applying checks the first block's parent against the window: a fork is handled there.

@@ -84,6 +84,7 @@ export const ingestRole = Effect.gen(function* () {
               pollMs: chain.ws_url === undefined ? 250 : 1_000,
               historyRange: 500,
               prefetch: 8,
+              catchUpRange: 32,
               maxPayload: nc.info?.max_payload ?? 1024 * 1024,
             }),
           ),
