@@ -8,9 +8,11 @@ import type { ManifestChain } from "../src/devnet/DevnetManifest.js";
 import { freePort } from "../src/devnet/freePort.js";
 import { fetchLiveBlock } from "../src/ingest/rpc/fetchLiveBlock.js";
 import { startTestDevnet } from "../test/support/devnetFixture.js";
-import { startTestNats } from "../test/support/natsServer.js";
+import { startTestNats, type TestNats } from "../test/support/natsServer.js";
 import { startServiceProcess } from "./lib/benchEnv.js";
+import { processCpuMs } from "./lib/cpu.js";
 import { stampedActivity } from "./lib/minedClock.js";
+import { natsServerPid } from "./lib/natsServerPid.js";
 import { percentile } from "./lib/stats.js";
 
 const BACKLOG_SECONDS = Number(process.env.BENCH_BACKLOG_SECONDS ?? 20);
@@ -56,11 +58,193 @@ const activity = async (chain: ManifestChain, seconds: number, rate?: number) =>
 };
 
 /**
+ * How often the catch-up polls /healthz. Each poll is a request through the gateway, the bus and the
+ * API worker, the very process whose indexing is timed: every 5 ms it took a third of that process's
+ * CPU. 25 ms costs a fifth of that and still times a catch-up of seconds to within 1 %.
+ */
+const PROGRESS_POLL_MS = 25;
+
+/** How the service runs: every role in one process (as `npm start`), or ingest apart from gateway+api. */
+type Arrangement = "one" | "split";
+const ARRANGEMENTS = (process.env.BENCH_INGEST_ARRANGEMENTS ?? "split,one")
+  .split(",")
+  .filter((a): a is Arrangement => a === "one" || a === "split");
+const ARRANGEMENT_NAMES: Record<Arrangement, string> = {
+  one: "one process (all roles)",
+  split: "ingest process + gateway,api process",
+};
+
+/** One process of a deployment: its name (service, ingest, api), role list and how it was started. */
+interface ServiceProcess {
+  readonly name: string;
+  readonly roles: string | undefined;
+  readonly port: number;
+  readonly dataDir: string;
+  readonly pid: number;
+  readonly stop: () => Promise<void>;
+}
+
+/** The processes of each arrangement, and which of them a catch-up restarts (`restarted`). */
+const ARRANGEMENT_PROCESSES: Record<
+  Arrangement,
+  ReadonlyArray<{ readonly name: string; readonly roles: string | undefined; readonly restarted: boolean }>
+> = {
+  one: [{ name: "service", roles: undefined, restarted: true }],
+  // The API worker stays up while ingestion is down: the catch-up times the pipeline, not a start-up.
+  split: [
+    { name: "ingest", roles: "ingest", restarted: true },
+    { name: "api", roles: "gateway,api", restarted: false },
+  ],
+};
+
+/** Starts one process of the service; `onSpawn` is told its id as soon as it exists. */
+const startProcess = async (
+  nats: TestNats,
+  chainsConfig: string,
+  spec: {
+    readonly name: string;
+    readonly roles: string | undefined;
+    readonly port: number;
+    readonly dataDir?: string;
+  },
+  onSpawn: (name: string, pid: number) => void = () => {},
+): Promise<ServiceProcess> => {
+  const started = await startServiceProcess(nats, chainsConfig, {
+    port: spec.port,
+    ...(spec.dataDir === undefined ? {} : { dataDir: spec.dataDir }),
+    env: spec.roles === undefined ? {} : { ROLES: spec.roles },
+    onSpawn: (pid) => onSpawn(spec.name, pid),
+  });
+  return { ...spec, dataDir: started.dataDir, pid: started.pid, stop: started.stop };
+};
+
+/** A running arrangement: where its gateway answers, and how to stop it all. */
+interface Deployment {
+  readonly url: string;
+  readonly stop: () => Promise<void>;
+}
+
+const cpuNow = (pids: Record<string, number>) =>
+  Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, processCpuMs(pid)]));
+
+/**
+ * One catch-up: the service runs as `arrangement`; the processes that follow the chain (the whole
+ * service, or the ingest process alone) are stopped, a backlog of activity is mined, and from their
+ * restart the pipeline is timed until the backlog is indexed; then a bare fetch-and-decode loop over
+ * the same blocks. Returns the figures and the deployment, still running.
+ */
+const catchUp = async (
+  arrangement: Arrangement,
+  context: { nats: TestNats; chainsConfig: string; chain: ManifestChain; client: PublicClient },
+) => {
+  const { nats, chainsConfig, chain, client } = context;
+  const gatewayPort = await freePort();
+  const url = `http://127.0.0.1:${gatewayPort}`;
+  const specs = await Promise.all(
+    ARRANGEMENT_PROCESSES[arrangement].map(async (p) => ({
+      ...p,
+      port: p.roles === "ingest" ? await freePort() : gatewayPort,
+    })),
+  );
+  const first = await Promise.all(specs.map((spec) => startProcess(nats, chainsConfig, spec)));
+  const from = (await indexedBlock(url)) + 1;
+  const restarted = specs.filter((spec) => spec.restarted).map((spec) => spec.name);
+  const stopped = first.filter((p) => restarted.includes(p.name));
+  await Promise.all(stopped.map((p) => p.stop()));
+
+  // A backlog of real activity while ingestion is down, then a restart that catches up.
+  await activity(chain, BACKLOG_SECONDS);
+  const head = Number(await client.getBlockNumber());
+  const logs = (await client.request({
+    method: "eth_getLogs",
+    params: [{ fromBlock: `0x${from.toString(16)}`, toBlock: `0x${head.toString(16)}` }],
+  })) as Array<unknown>;
+  const pids: Record<string, number> = { "nats-server": natsServerPid(nats.url) };
+  for (const p of first) if (!restarted.includes(p.name)) pids[p.name] = p.pid;
+  const restarting = Promise.all(
+    stopped.map((p) =>
+      startProcess(nats, chainsConfig, p, (name, pid) => {
+        pids[name] = pid;
+      }),
+    ),
+  );
+  let firstAt = 0;
+  let firstBlock = 0;
+  let lastAt = 0;
+  let cpuAtFirst: Record<string, number> = {};
+  let cpuAtLast: Record<string, number> = {};
+  for (;;) {
+    const { processed, indexed } = await chainProgress(url);
+    // Timing starts at the first sign of progress (a block published or indexed); the blocks
+    // published before it are left out, while their indexing, if still under way, is counted.
+    if (firstAt === 0 && Math.max(processed, indexed) >= from) {
+      firstAt = performance.now();
+      cpuAtFirst = cpuNow(pids);
+      firstBlock = Math.max(processed, indexed);
+    }
+    if (indexed >= head) {
+      lastAt = performance.now();
+      cpuAtLast = cpuNow(pids);
+      break;
+    }
+    await new Promise((r) => setTimeout(r, PROGRESS_POLL_MS));
+  }
+  const again = await restarting;
+  const service: Deployment = {
+    url,
+    stop: async () => {
+      await Promise.all([...first.filter((p) => !restarted.includes(p.name)), ...again].map((p) => p.stop()));
+    },
+  };
+  // Only the blocks published after the service answered are timed, on both sides.
+  const timedBlocks = head - firstBlock;
+  const timedLogs = logs.filter(
+    (log) => Number.parseInt((log as { blockNumber: string }).blockNumber, 16) > firstBlock,
+  ).length;
+  const pipelinePerSecond = timedLogs / ((lastAt - firstAt) / 1000);
+
+  // The floor: the same blocks fetched (block, receipts, traces) and decoded, nothing else.
+  const bareStart = performance.now();
+  const bareCpu = process.cpuUsage();
+  const decoded = await Effect.runPromise(
+    Effect.forEach(
+      Array.from({ length: timedBlocks }, (_, i) => firstBlock + 1 + i),
+      (number) =>
+        fetchLiveBlock(client, { chainId: 1, number, traces: true }).pipe(
+          Effect.map((block) => (block === undefined ? 0 : decodeLogs(block.logs).length)),
+        ),
+      { concurrency: 8 },
+    ),
+  );
+  const bareCpuUsed = process.cpuUsage(bareCpu);
+  const barePerSecond = timedLogs / ((performance.now() - bareStart) / 1000);
+  const perBlock = (ms: number) => `${((ms / timedBlocks) * 1000).toFixed(0)} µs`;
+  const cpuParts = Object.keys(pids)
+    .filter((name) => cpuAtFirst[name] !== undefined)
+    .map((name) => `${name} ${perBlock(cpuAtLast[name]! - cpuAtFirst[name]!)}`);
+  const ratio = pipelinePerSecond / barePerSecond;
+  const label = ARRANGEMENT_NAMES[arrangement];
+  return {
+    service,
+    ratio,
+    lines: [
+      `[${label}] backlog: ${head - from + 1} blocks, ${logs.length} logs; timed: the last ${timedBlocks} blocks, ${timedLogs} logs (${decoded.reduce((a, b) => a + b, 0)} decoded events)`,
+      `[${label}] pipeline catch-up (read, publish, index): ${pipelinePerSecond.toFixed(0)} events/s, ${(timedBlocks / ((lastAt - firstAt) / 1000)).toFixed(0)} blocks/s`,
+      `[${label}] bare fetch-and-decode loop, same blocks and concurrency: ${barePerSecond.toFixed(0)} events/s`,
+      `[${label}] R_ingest (pipeline / bare): ${ratio.toFixed(2)}  target >= 0.8`,
+      `[${label}] CPU per block while catching up: ${cpuParts.join(", ")}; bare loop ${perBlock((bareCpuUsed.user + bareCpuUsed.system) / 1000)}`,
+    ],
+  };
+};
+
+/**
  * Issue-4 figures: catching up a backlog of generated activity through the
  * whole pipeline (block, receipts and traces read, published to JetStream,
  * indexed in LevelDB) against a bare fetch-and-decode loop over the same blocks
- * and RPC with the same concurrency (target ratio >= 0.5); and block mined ->
- * indexed at devnet activity rates (target p50 <= 100 ms).
+ * and RPC with the same concurrency, for each arrangement of processes
+ * (`BENCH_INGEST_ARRANGEMENTS`, default `split,one`), with each process's CPU
+ * per block; then block mined -> indexed at devnet activity rates (target p50
+ * <= 100 ms) on the last arrangement's service.
  */
 export const ingestBench = async () => {
   const devnet = await startTestDevnet();
@@ -69,60 +253,18 @@ export const ingestBench = async () => {
   const rpc = undiciTransport(chain.rpc_url, { timeoutMs: 10_000, connections: 16 });
   const client = createPublicClient({ transport: rpc.transport }) as PublicClient;
   const nats = await startTestNats();
-  const port = await freePort();
-  let service = await startServiceProcess(nats, devnet.devnet.chainsConfigPath, { port });
+  const context = { nats, chainsConfig: devnet.devnet.chainsConfigPath, chain, client };
+  let service: Deployment | undefined;
   try {
-    const from = (await indexedBlock(service.url)) + 1;
-    await service.stop();
-
-    // A backlog of real activity while the service is down, then a restart that catches up.
-    await activity(chain, BACKLOG_SECONDS);
-    const head = Number(await client.getBlockNumber());
-    const logs = (await client.request({
-      method: "eth_getLogs",
-      params: [{ fromBlock: `0x${from.toString(16)}`, toBlock: `0x${head.toString(16)}` }],
-    })) as Array<unknown>;
-    const restarting = startServiceProcess(nats, devnet.devnet.chainsConfigPath, {
-      port,
-      dataDir: service.dataDir,
-    });
-    let firstAt = 0;
-    let firstBlock = 0;
-    let lastAt = 0;
-    for (;;) {
-      const { processed, indexed } = await chainProgress(`http://127.0.0.1:${port}`);
-      // Timing starts at the first sign of progress (a block published or indexed); the blocks
-      // published before it are left out, while their indexing, if still under way, is counted.
-      if (firstAt === 0 && Math.max(processed, indexed) >= from) {
-        firstAt = performance.now();
-        firstBlock = Math.max(processed, indexed);
-      }
-      if (indexed >= head) {
-        lastAt = performance.now();
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 5));
+    const lines: Array<string> = [];
+    for (const arrangement of ARRANGEMENTS) {
+      await service?.stop();
+      const run = await catchUp(arrangement, context);
+      service = run.service;
+      lines.push(...run.lines);
     }
-    service = await restarting;
-    // Only the blocks published after the service answered are timed, on both sides.
-    const logsFrom = (block: number) =>
-      logs.filter((log) => Number.parseInt((log as { blockNumber: string }).blockNumber, 16) > block).length;
-    const timedLogs = logsFrom(firstBlock);
-    const pipelinePerSecond = timedLogs / ((lastAt - firstAt) / 1000);
-
-    // The floor: the same blocks fetched (block, receipts, traces) and decoded, nothing else.
-    const bareStart = performance.now();
-    const decoded = await Effect.runPromise(
-      Effect.forEach(
-        Array.from({ length: head - firstBlock }, (_, i) => firstBlock + 1 + i),
-        (number) =>
-          fetchLiveBlock(client, { chainId: 1, number, traces: true }).pipe(
-            Effect.map((block) => (block === undefined ? 0 : decodeLogs(block.logs).length)),
-          ),
-        { concurrency: 8 },
-      ),
-    );
-    const barePerSecond = timedLogs / ((performance.now() - bareStart) / 1000);
+    if (service === undefined) throw new Error("BENCH_INGEST_ARRANGEMENTS names no arrangement (one, split)");
+    const live = service;
 
     // Block mined -> indexed while activity runs at a steady rate.
     const mined = activity(chain, LIVE_SECONDS, LIVE_RATE);
@@ -130,7 +272,7 @@ export const ingestBench = async () => {
     let done = false;
     const watcher = (async () => {
       while (!done) {
-        const indexed = await indexedBlock(service.url);
+        const indexed = await indexedBlock(live.url);
         const at = performance.now();
         for (let b = indexed; b > 0 && !seen.has(b); b--) seen.set(b, at);
         await new Promise((r) => setTimeout(r, 2));
@@ -145,19 +287,12 @@ export const ingestBench = async () => {
       .filter((ms) => Number.isFinite(ms))
       .map((ms) => Math.max(0, ms))
       .sort((a, b) => a - b);
-
-    return {
-      name: "ingest",
-      lines: [
-        `backlog: ${head - from + 1} blocks, ${logs.length} logs; timed: the last ${head - firstBlock} blocks, ${timedLogs} logs (${decoded.reduce((a, b) => a + b, 0)} decoded events)`,
-        `pipeline catch-up (read, publish, index): ${pipelinePerSecond.toFixed(0)} events/s`,
-        `bare fetch-and-decode loop, same blocks and concurrency: ${barePerSecond.toFixed(0)} events/s`,
-        `R_ingest (pipeline / bare): ${(pipelinePerSecond / barePerSecond).toFixed(2)}  target >= 0.8`,
-        `block mined -> indexed at ${LIVE_RATE} actions/s, ${latencies.length} blocks: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms  target p50 <= 100`,
-      ],
-    };
+    lines.push(
+      `[${ARRANGEMENT_NAMES[ARRANGEMENTS.at(-1)!]}] block mined -> indexed at ${LIVE_RATE} actions/s, ${latencies.length} blocks: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms  target p50 <= 100`,
+    );
+    return { name: "ingest", lines };
   } finally {
-    await service.stop();
+    await service?.stop();
     await rpc.close();
     await nats.stop();
     await devnet.stop();

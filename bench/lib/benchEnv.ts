@@ -24,6 +24,8 @@ export const startServiceProcess = async (
     readonly dataDir?: string;
     readonly port?: number;
     readonly script?: string;
+    /** Told the process id as soon as it is spawned. */
+    readonly onSpawn?: (pid: number) => void;
   } = {},
 ) => {
   const port = options.port ?? (await freePort());
@@ -40,6 +42,7 @@ export const startServiceProcess = async (
     },
     undefined,
     profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`],
+    options.onSpawn,
   );
   return {
     url: `http://127.0.0.1:${port}`,

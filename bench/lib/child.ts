@@ -18,6 +18,8 @@ export const startChild = (
   env: NodeJS.ProcessEnv = {},
   readyWithinMs = 60_000,
   nodeArgs: ReadonlyArray<string> = [],
+  /** Told the process id at once, before it is ready (to read its CPU time while it starts). */
+  onSpawn?: (pid: number) => void,
 ): Promise<Child> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", script], {
@@ -25,6 +27,7 @@ export const startChild = (
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "inherit"],
     });
+    if (child.pid !== undefined) onSpawn?.(child.pid);
     const stop = () =>
       new Promise<void>((done) => {
         if (child.exitCode !== null) return done();
