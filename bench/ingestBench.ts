@@ -5,11 +5,19 @@ import { decodeLogs } from "../src/decoding/index.js";
 import { ACTIVITY_KINDS, type ActivityKind } from "../src/devnet/activity/activityKinds.js";
 import { runActivityAction } from "../src/devnet/activity/runActivity.js";
 import type { ManifestChain } from "../src/devnet/DevnetManifest.js";
-import { freePort } from "../src/devnet/freePort.js";
 import { fetchLiveBlock } from "../src/ingest/rpc/fetchLiveBlock.js";
 import { startTestDevnet } from "../test/support/devnetFixture.js";
 import { startTestNats, type TestNats } from "../test/support/natsServer.js";
-import { startServiceProcess } from "./lib/benchEnv.js";
+import { anvilPid } from "./lib/anvilPid.js";
+import {
+  ARRANGEMENT_NAMES,
+  type Arrangement,
+  chainProgress,
+  type Deployment,
+  parseArrangements,
+  startDeployment,
+  stopIngestion,
+} from "./lib/arrangements.js";
 import { processCpuMs } from "./lib/cpu.js";
 import { stampedActivity } from "./lib/minedClock.js";
 import { natsServerPid } from "./lib/natsServerPid.js";
@@ -18,19 +26,6 @@ import { percentile } from "./lib/stats.js";
 const BACKLOG_SECONDS = Number(process.env.BENCH_BACKLOG_SECONDS ?? 20);
 const LIVE_SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 15);
 const LIVE_RATE = Number(process.env.BENCH_LIVE_RATE ?? 5);
-
-/** Chain 1's published (by ingestion) and indexed blocks from /healthz, -1 while the service is not answering. */
-const chainProgress = async (url: string) => {
-  try {
-    const health = (await (await fetch(`${url}/healthz`)).json()) as {
-      chains?: Array<{ chain_id: number; indexed_block?: number | null; processed_block?: number | null }>;
-    };
-    const chain = health.chains?.find((c) => c.chain_id === 1);
-    return { processed: chain?.processed_block ?? -1, indexed: chain?.indexed_block ?? -1 };
-  } catch {
-    return { processed: -1, indexed: -1 };
-  }
-};
 
 /** Chain 1's indexed block from /healthz, or -1 while the service is not answering. */
 const indexedBlock = async (url: string) => (await chainProgress(url)).indexed;
@@ -57,75 +52,7 @@ const activity = async (chain: ManifestChain, seconds: number, rate?: number) =>
   return mined;
 };
 
-/**
- * How often the catch-up polls /healthz. Each poll is a request through the gateway, the bus and the
- * API worker, the very process whose indexing is timed: every 5 ms it took a third of that process's
- * CPU. 25 ms costs a fifth of that and still times a catch-up of seconds to within 1 %.
- */
-const PROGRESS_POLL_MS = 25;
-
-/** How the service runs: every role in one process (as `npm start`), or ingest apart from gateway+api. */
-type Arrangement = "one" | "split";
-const ARRANGEMENTS = (process.env.BENCH_INGEST_ARRANGEMENTS ?? "split,one")
-  .split(",")
-  .filter((a): a is Arrangement => a === "one" || a === "split");
-const ARRANGEMENT_NAMES: Record<Arrangement, string> = {
-  one: "one process (all roles)",
-  split: "ingest process + gateway,api process",
-};
-
-/** One process of a deployment: its name (service, ingest, api), role list and how it was started. */
-interface ServiceProcess {
-  readonly name: string;
-  readonly roles: string | undefined;
-  readonly port: number;
-  readonly dataDir: string;
-  readonly pid: number;
-  readonly stop: () => Promise<void>;
-}
-
-/** The processes of each arrangement, and which of them a catch-up restarts (`restarted`). */
-const ARRANGEMENT_PROCESSES: Record<
-  Arrangement,
-  ReadonlyArray<{ readonly name: string; readonly roles: string | undefined; readonly restarted: boolean }>
-> = {
-  one: [{ name: "service", roles: undefined, restarted: true }],
-  // The API worker stays up while ingestion is down: the catch-up times the pipeline, not a start-up.
-  split: [
-    { name: "ingest", roles: "ingest", restarted: true },
-    { name: "api", roles: "gateway,api", restarted: false },
-  ],
-};
-
-/** Starts one process of the service; `onSpawn` is told its id as soon as it exists. */
-const startProcess = async (
-  nats: TestNats,
-  chainsConfig: string,
-  spec: {
-    readonly name: string;
-    readonly roles: string | undefined;
-    readonly port: number;
-    readonly dataDir?: string;
-  },
-  onSpawn: (name: string, pid: number) => void = () => {},
-): Promise<ServiceProcess> => {
-  const started = await startServiceProcess(nats, chainsConfig, {
-    port: spec.port,
-    ...(spec.dataDir === undefined ? {} : { dataDir: spec.dataDir }),
-    env: spec.roles === undefined ? {} : { ROLES: spec.roles },
-    onSpawn: (pid) => onSpawn(spec.name, pid),
-  });
-  return { ...spec, dataDir: started.dataDir, pid: started.pid, stop: started.stop };
-};
-
-/** A running arrangement: where its gateway answers, and how to stop it all. */
-interface Deployment {
-  readonly url: string;
-  readonly stop: () => Promise<void>;
-}
-
-const cpuNow = (pids: Record<string, number>) =>
-  Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, processCpuMs(pid)]));
+const ARRANGEMENTS = parseArrangements(process.env.BENCH_INGEST_ARRANGEMENTS ?? "split,one");
 
 /**
  * One catch-up: the service runs as `arrangement`; the processes that follow the chain (the whole
@@ -138,19 +65,9 @@ const catchUp = async (
   context: { nats: TestNats; chainsConfig: string; chain: ManifestChain; client: PublicClient },
 ) => {
   const { nats, chainsConfig, chain, client } = context;
-  const gatewayPort = await freePort();
-  const url = `http://127.0.0.1:${gatewayPort}`;
-  const specs = await Promise.all(
-    ARRANGEMENT_PROCESSES[arrangement].map(async (p) => ({
-      ...p,
-      port: p.roles === "ingest" ? await freePort() : gatewayPort,
-    })),
-  );
-  const first = await Promise.all(specs.map((spec) => startProcess(nats, chainsConfig, spec)));
-  const from = (await indexedBlock(url)) + 1;
-  const restarted = specs.filter((spec) => spec.restarted).map((spec) => spec.name);
-  const stopped = first.filter((p) => restarted.includes(p.name));
-  await Promise.all(stopped.map((p) => p.stop()));
+  const first = await startDeployment(nats, chainsConfig, arrangement);
+  const from = (await indexedBlock(first.url)) + 1;
+  const ingestion = await stopIngestion(nats, chainsConfig, first);
 
   // A backlog of real activity while ingestion is down, then a restart that catches up.
   await activity(chain, BACKLOG_SECONDS);
@@ -159,43 +76,11 @@ const catchUp = async (
     method: "eth_getLogs",
     params: [{ fromBlock: `0x${from.toString(16)}`, toBlock: `0x${head.toString(16)}` }],
   })) as Array<unknown>;
-  const pids: Record<string, number> = { "nats-server": natsServerPid(nats.url) };
-  for (const p of first) if (!restarted.includes(p.name)) pids[p.name] = p.pid;
-  const restarting = Promise.all(
-    stopped.map((p) =>
-      startProcess(nats, chainsConfig, p, (name, pid) => {
-        pids[name] = pid;
-      }),
-    ),
-  );
-  let firstAt = 0;
-  let firstBlock = 0;
-  let lastAt = 0;
-  let cpuAtFirst: Record<string, number> = {};
-  let cpuAtLast: Record<string, number> = {};
-  for (;;) {
-    const { processed, indexed } = await chainProgress(url);
-    // Timing starts at the first sign of progress (a block published or indexed); the blocks
-    // published before it are left out, while their indexing, if still under way, is counted.
-    if (firstAt === 0 && Math.max(processed, indexed) >= from) {
-      firstAt = performance.now();
-      cpuAtFirst = cpuNow(pids);
-      firstBlock = Math.max(processed, indexed);
-    }
-    if (indexed >= head) {
-      lastAt = performance.now();
-      cpuAtLast = cpuNow(pids);
-      break;
-    }
-    await new Promise((r) => setTimeout(r, PROGRESS_POLL_MS));
-  }
-  const again = await restarting;
-  const service: Deployment = {
-    url,
-    stop: async () => {
-      await Promise.all([...first.filter((p) => !restarted.includes(p.name)), ...again].map((p) => p.stop()));
-    },
-  };
+  const anvil = anvilPid(chain.rpc_url);
+  const { firstAt, firstBlock, lastAt, cpuMs, deployment } = await ingestion.restart(from, head, {
+    "nats-server": natsServerPid(nats.url),
+    ...(anvil === undefined ? {} : { anvil }),
+  });
   // Only the blocks published after the service answered are timed, on both sides.
   const timedBlocks = head - firstBlock;
   const timedLogs = logs.filter(
@@ -206,6 +91,7 @@ const catchUp = async (
   // The floor: the same blocks fetched (block, receipts, traces) and decoded, nothing else.
   const bareStart = performance.now();
   const bareCpu = process.cpuUsage();
+  const anvilBefore = anvil === undefined ? Number.NaN : processCpuMs(anvil);
   const decoded = await Effect.runPromise(
     Effect.forEach(
       Array.from({ length: timedBlocks }, (_, i) => firstBlock + 1 + i),
@@ -217,22 +103,21 @@ const catchUp = async (
     ),
   );
   const bareCpuUsed = process.cpuUsage(bareCpu);
+  const anvilUsed = anvil === undefined ? Number.NaN : processCpuMs(anvil) - anvilBefore;
   const barePerSecond = timedLogs / ((performance.now() - bareStart) / 1000);
   const perBlock = (ms: number) => `${((ms / timedBlocks) * 1000).toFixed(0)} µs`;
-  const cpuParts = Object.keys(pids)
-    .filter((name) => cpuAtFirst[name] !== undefined)
-    .map((name) => `${name} ${perBlock(cpuAtLast[name]! - cpuAtFirst[name]!)}`);
+  const cpuParts = Object.entries(cpuMs).map(([name, ms]) => `${name} ${perBlock(ms)}`);
   const ratio = pipelinePerSecond / barePerSecond;
   const label = ARRANGEMENT_NAMES[arrangement];
   return {
-    service,
+    service: deployment,
     ratio,
     lines: [
       `[${label}] backlog: ${head - from + 1} blocks, ${logs.length} logs; timed: the last ${timedBlocks} blocks, ${timedLogs} logs (${decoded.reduce((a, b) => a + b, 0)} decoded events)`,
       `[${label}] pipeline catch-up (read, publish, index): ${pipelinePerSecond.toFixed(0)} events/s, ${(timedBlocks / ((lastAt - firstAt) / 1000)).toFixed(0)} blocks/s`,
       `[${label}] bare fetch-and-decode loop, same blocks and concurrency: ${barePerSecond.toFixed(0)} events/s`,
       `[${label}] R_ingest (pipeline / bare): ${ratio.toFixed(2)}  target >= 0.8`,
-      `[${label}] CPU per block while catching up: ${cpuParts.join(", ")}; bare loop ${perBlock((bareCpuUsed.user + bareCpuUsed.system) / 1000)}`,
+      `[${label}] CPU per block while catching up: ${cpuParts.join(", ")}; bare loop ${perBlock((bareCpuUsed.user + bareCpuUsed.system) / 1000)} (anvil ${perBlock(anvilUsed)})`,
     ],
   };
 };
