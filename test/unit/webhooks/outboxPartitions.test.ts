@@ -16,6 +16,7 @@ import {
 import { PartitionIndex } from "../../../src/webhooks/outbox/PartitionIndex.js";
 import {
   DONE_KEPT_MS,
+  encodeValue,
   type OwedDelivery,
   type StoredDelivery,
 } from "../../../src/webhooks/outbox/StoredDelivery.js";
@@ -90,6 +91,22 @@ describe("a partition's index", () => {
     const dead = owed("w", 2, { state: "dead" });
     index.apply(keyOf(dead), 14, dead);
     expect(index.apply(keyOf(dead), 15, { ...dead, state: "queued" })).toBe(true);
+  });
+});
+
+describe("echoes of this process's own writes", () => {
+  it("behavior: an echo arriving before its write's answer is recognised by its bytes; other bytes, or after the answer, are not", () => {
+    const index = new PartitionIndex();
+    const d = owed("w", 1);
+    const bytes = encodeValue(d);
+    index.writing(keyOf(d), bytes, d);
+    // The same bytes, as the watch hands them over (a copy), give the value written without decoding.
+    expect(index.echoOf(keyOf(d), new Uint8Array(bytes))).toBe(d);
+    // Another writer's value at that key is not taken for this process's.
+    expect(index.echoOf(keyOf(d), encodeValue({ ...d, attempts: 1 }))).toBeUndefined();
+    expect(index.echoOf(keyOf(owed("w", 2)), bytes)).toBeUndefined();
+    index.settled(keyOf(d));
+    expect(index.echoOf(keyOf(d), bytes)).toBeUndefined();
   });
 });
 
