@@ -110,7 +110,7 @@ export const makeOutbox = (
   onRecorded?: (outcome: AttemptEnd["kind"]) => void,
   /** How long a webhook's stats changes are held to be written together (PendingStats.ts). */
   statsFlushMs: number = STATS_FLUSH_MS,
-  /** The writes of delivery keys (the notifier's creates and the records of attempts). */
+  /** The bucket's frequent writes: delivery keys (the notifier's creates, the records of attempts) and stats. */
   writes: OutboxWrites = kvOutboxWrites(kv),
 ) => {
   /** Per webhook, the stats this process last wrote and their revision (it is their only writer while it owns the partition). */
@@ -130,8 +130,8 @@ export const makeOutbox = (
       try {
         const revision =
           held.revision === 0
-            ? await kv.create(statsKey(webhookId), encodeValue(next))
-            : await kv.update(statsKey(webhookId), encodeValue(next), held.revision);
+            ? await writes.create(statsKey(webhookId), encodeValue(next))
+            : await writes.update(statsKey(webhookId), encodeValue(next), held.revision);
         statsCache.set(webhookId, { stats: next, revision });
         return;
       } catch (error) {

@@ -3,10 +3,12 @@ import { headers } from "@nats-io/transport-node";
 import type { RequestMux } from "../../nats/RequestMux.js";
 
 /**
- * The two writes each delivery costs in the outbox bucket: the notifier's
- * create of its key and its owner's revision-checked record of an attempt.
- * Both answer the key's new revision and fail with JetStream's "wrong last
- * sequence" when the key exists (create) or moved on (update).
+ * The outbox bucket's writes made per delivery: the notifier's create of its
+ * key, its owner's revision-checked record of an attempt, and the webhook's
+ * stats write that follows (about one per delivery when a webhook gets less
+ * than one delivery per stats interval). They answer the key's new revision
+ * and fail with JetStream's "wrong last sequence" when the key exists
+ * (create) or moved on (update).
  */
 export interface OutboxWrites {
   readonly create: (key: string, bytes: Uint8Array) => Promise<number>;
