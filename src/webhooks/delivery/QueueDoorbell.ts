@@ -31,6 +31,8 @@ export class QueueDoorbell {
       };
       const stopped = () => done(false);
       const timer = setTimeout(stopped, ms);
+      // A wait alone does not keep a process alive (one stopping has stopped its actors anyway).
+      timer.unref?.();
       // A run replacing another (cannot happen while runs end before the next starts) wakes the older one.
       this.#waiting.get(webhookId)?.(true);
       this.#waiting.set(webhookId, done);
