@@ -6,6 +6,7 @@ import {
   deliveryKey,
   deliveryOrder,
   PARTITIONS,
+  parseDeliveryKey,
   partitionOf,
 } from "../../../src/webhooks/outbox/outboxBucketKeys.js";
 import {
@@ -91,6 +92,16 @@ describe("a partition's index", () => {
     const dead = owed("w", 2, { state: "dead" });
     index.apply(keyOf(dead), 14, dead);
     expect(index.apply(keyOf(dead), 15, { ...dead, state: "queued" })).toBe(true);
+  });
+});
+
+describe("delivery keys", () => {
+  it("args: a delivery key reads back as its webhook and order; stats, lease and malformed keys read as none", () => {
+    const order = deliveryOrder(1_700_000_000_000, 42, 3);
+    const webhookId = "01900000-0000-7000-8000-000000000001";
+    expect(parseDeliveryKey(deliveryKey(webhookId, order))).toEqual({ webhookId, order });
+    for (const key of ["st.w", "lease.03", "d.03.w", "d.03", "d.03.w.o.x", "x.03.w.o"])
+      expect(parseDeliveryKey(key)).toBeUndefined();
   });
 });
 
