@@ -115,7 +115,7 @@ export const apiRole = Effect.gen(function* () {
     WebhookPolicy.layer,
     WebhookStore.layer(webhookBuckets),
     // Starts an actor for every stored webhook (and its outbox queue) before any route is served.
-    DeliveryLayer.layer(webhookBuckets, outboxBucket, jsm),
+    DeliveryLayer.layer(webhookBuckets, outboxBucket, jsm, nc),
     // Every team's webhooks with address counts, for the operator list (admin.webhooks.list).
     WebhookCatalog.layer(webhookBuckets.webhooks),
   ).pipe(Layer.provideMerge(Layer.merge(IndexReader.layer, UsageRecorder.layer(jetstream(nc)))));

@@ -2,6 +2,7 @@ import { type KV, KvWatchInclude } from "@nats-io/kv";
 import { Context, Effect, Layer, Option } from "effect";
 import { type ActorOptions, type AnyActorLogic, type AnyActorRef, createActor } from "xstate";
 import { Lru } from "../lib/Lru.js";
+import { LINGER_MS, QueueDoorbell } from "./delivery/QueueDoorbell.js";
 import { HOOK_PREFIX, HOOKS_FILTER } from "./store/kvKeys.js";
 import { decodeRecord } from "./WebhookRecord.js";
 import {
@@ -84,11 +85,15 @@ export const layer = (
       // Late reads come within moments of the deletion, so the most recent deletions are enough.
       const deleted = new Lru<string, true>(DELETED_REMEMBERED);
       const timers = "setTimeout" in clock ? { clock } : {};
+      // A run whose queue is empty waits here a while for the next delivery (rung by notify).
+      const doorbell = new QueueDoorbell();
       const machine =
         delivery === undefined
           ? webhookMachine
           : webhookMachine.provide({
-              actors: { deliver: deliverQueue(delivery) },
+              actors: {
+                deliver: deliverQueue(delivery, (id, signal) => doorbell.wait(id, LINGER_MS, signal)),
+              },
             });
 
       const observe = (version: WebhookVersion) => {
@@ -165,6 +170,8 @@ export const layer = (
         size: () => actors.size,
         deletedRemembered: () => deleted.size,
         notify: (id: string) => {
+          // A run waiting for its next delivery reads the queue at once, without a machine event.
+          if (doorbell.ring(id)) return;
           const actor = actors.get(id);
           if (actor === undefined) return;
           // A run already told to read the queue again needs no second telling (one event per delivery was a visible cost).

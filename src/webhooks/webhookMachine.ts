@@ -59,20 +59,35 @@ export type DeliverEnd =
   | { readonly kind: "gone" };
 
 /**
+ * Waits, while the webhook's queue is empty, for a delivery to be queued (true)
+ * or until it gives up or `signal` aborts (false). The supervisor's doorbell
+ * (src/webhooks/delivery/QueueDoorbell.ts).
+ */
+export type WaitForQueued = (webhookId: string, signal: AbortSignal) => Promise<boolean>;
+
+/**
  * The `deliver` actor: sends the webhook's queue in order while its head is
  * due, one attempt at a time, and stops at the first delivery that must wait
  * (a retry, whose time the machine then waits for), at a 410, or when nothing
- * is queued. One invocation covers a whole run of deliveries, so the machine's
- * transitions are paid per run rather than per delivery. Stopped with its
- * state (a deactivation or deletion), it starts no further attempt; one in
- * flight ends and is recorded.
+ * is queued (with `waitForQueued`, once nothing was queued for a while). One
+ * invocation covers a whole run of deliveries, so the machine's transitions
+ * are paid per run rather than per delivery. Stopped with its state (a
+ * deactivation or deletion), it starts no further attempt; one in flight ends
+ * and is recorded.
  */
-export const deliverQueue = (ports: SendPorts) =>
+export const deliverQueue = (ports: SendPorts, waitForQueued?: WaitForQueued) =>
   fromPromise<DeliverEnd, DeliverInput>(async ({ input, signal }) => {
     for (;;) {
       if (signal.aborted) return { kind: "idle" };
       const head = await ports.loadHead(input.webhookId);
-      if (head === undefined) return { kind: "idle" };
+      if (head === undefined) {
+        if (waitForQueued === undefined) return { kind: "idle" };
+        const woken = waitForQueued(input.webhookId, signal);
+        // Queued between the read and the wait's start: its wake-up went to the machine, not the wait.
+        if ((await ports.loadHead(input.webhookId)) !== undefined) continue;
+        if (await woken) continue;
+        return { kind: "idle" };
+      }
       if (head.next_attempt_at > input.now()) return { kind: "waiting", head };
       if (signal.aborted) return { kind: "idle" };
       const end = await ports.attempt({ record: input.record(), delivery: head });

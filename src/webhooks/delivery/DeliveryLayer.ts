@@ -1,12 +1,15 @@
 import { hostname } from "node:os";
 import type { JetStreamManager } from "@nats-io/jetstream";
 import type { KV } from "@nats-io/kv";
+import type { NatsConnection } from "@nats-io/transport-node";
 import { Context, Effect, Layer, Option } from "effect";
 import { AppConfig } from "../../AppConfig.js";
 import { UsageRecorder } from "../../api/usage/UsageRecorder.js";
 import { kvLeaseStore } from "../../ingest/lease/LeaseStore.js";
 import { Metrics } from "../../metrics/Metrics.js";
 import { bucketStream } from "../../nats/JetStreamSetup.js";
+import { inboxPrefix } from "../../nats/NatsUser.js";
+import { RequestMux } from "../../nats/RequestMux.js";
 import { LIVE_FOR_MS, Presence } from "../../presence/Presence.js";
 import { Level } from "../../storage/Level.js";
 import { makeHostAllowList } from "../hostAllowList.js";
@@ -14,7 +17,9 @@ import { listOutboxKeys } from "../outbox/listOutboxKeys.js";
 import { migrateLocalOutbox } from "../outbox/migrateLocalOutbox.js";
 import { OwnedPartitions } from "../outbox/OwnedPartitions.js";
 import { PARTITIONS } from "../outbox/outboxBucketKeys.js";
+import { muxOutboxWrites } from "../outbox/outboxWrites.js";
 import { bucketSource, ownPartitions } from "../outbox/ownPartitions.js";
+import { STATS_FLUSH_MS } from "../outbox/PendingStats.js";
 import type { StoreBuckets } from "../store/StoreBuckets.js";
 import * as WebhookSupervisor from "../WebhookSupervisor.js";
 import { makeDispatcher } from "./Dispatcher.js";
@@ -38,6 +43,8 @@ export const layer = (
   buckets: StoreBuckets,
   outboxBucket: KV,
   jsm: JetStreamManager,
+  /** The api role's connection (the outbox's delivery writes use its inbox). */
+  nc: NatsConnection,
 ): Layer.Layer<
   WebhookSupervisor.WebhookSupervisor | DeliveryOutbox,
   never,
@@ -48,12 +55,17 @@ export const layer = (
       const config = yield* AppConfig;
       const usage = yield* UsageRecorder;
       const metrics = Option.getOrUndefined(yield* Effect.serviceOption(Metrics));
+      // The writes of each delivery go through one inbox of this process's own (see outboxWrites.ts).
+      const mux = new RequestMux(nc, inboxPrefix("api"));
+      yield* Effect.addFinalizer(() => Effect.sync(() => mux.close()));
       const outbox = makeOutbox(
         outboxBucket,
         listOutboxKeys(jsm),
         new OwnedPartitions(),
         Date.now,
         metrics?.delivery,
+        STATS_FLUSH_MS,
+        muxOutboxWrites(outboxBucket, mux, "webhook_outbox"),
       );
       yield* migrateLocalOutbox(yield* Level, outbox).pipe(
         Effect.catchAll((error) =>

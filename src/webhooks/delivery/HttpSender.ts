@@ -18,6 +18,9 @@ export const CONNECTIONS_PER_ORIGIN = 64;
  */
 export const MAX_ORIGINS = 1_000;
 
+/** Parsed receiver URLs kept. */
+const MAX_TARGETS = 10_000;
+
 /** What one POST came back with. */
 export interface SendResult {
   /** HTTP status, or null when no response arrived (refused, reset, timeout, blocked). */
@@ -106,13 +109,26 @@ export const makeHttpSender = (options: HttpSenderOptions) => {
     return pool;
   };
 
+  /** Receiver URLs parsed once each (a parse per attempt was a visible share of its CPU); cleared when it grows past MAX_TARGETS. */
+  const targets = new Map<string, { readonly origin: string; readonly path: string }>();
+  const targetOf = (url: string) => {
+    let target = targets.get(url);
+    if (target === undefined) {
+      const parsed = new URL(url);
+      target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+      if (targets.size >= MAX_TARGETS) targets.clear();
+      targets.set(url, target);
+    }
+    return target;
+  };
+
   const post = async (url: string, headers: Record<string, string>, body: string): Promise<SendResult> => {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      const target = new URL(url);
+      const target = targetOf(url);
       const response = await poolFor(target.origin).request({
-        path: `${target.pathname}${target.search}`,
+        path: target.path,
         method: "POST",
         headers,
         body,

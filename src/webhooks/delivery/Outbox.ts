@@ -2,6 +2,7 @@ import type { KV } from "@nats-io/kv";
 import type { OutboxFigures } from "../../metrics/Metrics.js";
 import type { OwnedPartitions } from "../outbox/OwnedPartitions.js";
 import { deliveryKey, statsKey, webhookDeliveriesFilter } from "../outbox/outboxBucketKeys.js";
+import { kvOutboxWrites, type OutboxWrites } from "../outbox/outboxWrites.js";
 import { PendingStats, STATS_FLUSH_MS } from "../outbox/PendingStats.js";
 import {
   type DeliveryStats,
@@ -109,6 +110,8 @@ export const makeOutbox = (
   onRecorded?: (outcome: AttemptEnd["kind"]) => void,
   /** How long a webhook's stats changes are held to be written together (PendingStats.ts). */
   statsFlushMs: number = STATS_FLUSH_MS,
+  /** The bucket's frequent writes: delivery keys (the notifier's creates, the records of attempts) and stats. */
+  writes: OutboxWrites = kvOutboxWrites(kv),
 ) => {
   /** Per webhook, the stats this process last wrote and their revision (it is their only writer while it owns the partition). */
   const statsCache = new Map<string, { readonly stats: DeliveryStats; readonly revision: number }>();
@@ -127,8 +130,8 @@ export const makeOutbox = (
       try {
         const revision =
           held.revision === 0
-            ? await kv.create(statsKey(webhookId), encodeValue(next))
-            : await kv.update(statsKey(webhookId), encodeValue(next), held.revision);
+            ? await writes.create(statsKey(webhookId), encodeValue(next))
+            : await writes.update(statsKey(webhookId), encodeValue(next), held.revision);
         statsCache.set(webhookId, { stats: next, revision });
         return;
       } catch (error) {
@@ -148,9 +151,17 @@ export const makeOutbox = (
       deliveries.map((d) => {
         const key = deliveryKey(d.webhook_id, d.order);
         const value: OwedDelivery = { ...d, state };
-        return kv.create(key, encodeValue(value)).then(
-          (revision) => owned.written(d.webhook_id, key, revision, value),
+        const bytes = encodeValue(value);
+        // Its echo may reach this process's index (when it owns the partition) before the write's answer.
+        const index = owned.heldIndexOf(d.webhook_id);
+        index?.writing(key, bytes, value);
+        return writes.create(key, bytes).then(
+          (revision) => {
+            index?.settled(key);
+            owned.written(d.webhook_id, key, revision, value);
+          },
           (error: unknown) => {
+            index?.settled(key);
             if (!isRevisionConflict(error)) throw error;
           },
         );
@@ -178,8 +189,13 @@ export const makeOutbox = (
     const held = index.get(key);
     if (held === undefined) throw new Error(`delivery ${delivery.id} is no longer in the outbox`);
     const value = afterAttempt(delivery, attempt, outcome, now());
-    const revision = await kv.update(key, encodeValue(value), held.revision);
-    index.apply(key, revision, value);
+    const bytes = encodeValue(value);
+    index.writing(key, bytes, value);
+    try {
+      index.apply(key, await writes.update(key, bytes, held.revision), value);
+    } finally {
+      index.settled(key);
+    }
     stats.add(id, (before) => ({
       counters: nextCounters(before.counters, delivery, attempt, outcome),
       recent: [...before.recent, attempt].slice(-RECENT_ATTEMPTS),

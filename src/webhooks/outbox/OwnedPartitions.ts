@@ -67,6 +67,11 @@ export class OwnedPartitions {
     return owned.index;
   }
 
+  /** The index of the webhook's partition while this process holds it, fenced or not (to follow its own writes). */
+  heldIndexOf(webhookId: string): PartitionIndex | undefined {
+    return this.#owned.get(partitionOf(webhookId))?.index;
+  }
+
   /**
    * Applies a delivery this process just wrote (the notifier's create) to the
    * index of its partition when this process owns it, waking the webhook's

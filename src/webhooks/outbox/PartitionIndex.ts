@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import type { OutboxFigures } from "../../metrics/Metrics.js";
 import { parseDeliveryKey } from "./outboxBucketKeys.js";
 import type { OwedDelivery, StoredDelivery } from "./StoredDelivery.js";
@@ -35,6 +36,8 @@ export class PartitionIndex {
   readonly #queued = new Map<string, Array<string>>();
   /** Revisions of deleted keys, so a late echo of an older write cannot bring one back. */
   readonly #deletedAt = new Map<string, number>();
+  /** This process's writes in flight, per key: the bytes written and the value they encode. */
+  readonly #writing = new Map<string, { readonly bytes: Uint8Array; readonly value: StoredDelivery }>();
 
   /**
    * Applies a change of `key` at `revision` (`undefined` value: deleted).
@@ -92,6 +95,30 @@ export class PartitionIndex {
     const held =
       this.#byWebhook.get(parsed.webhookId)?.get(parsed.order)?.revision ?? this.#deletedAt.get(key) ?? 0;
     return revision <= held;
+  }
+
+  /**
+   * This process is writing `value`, encoded as `bytes`, to `key`. The write's
+   * echo may come through the watch before the write's answer (which says its
+   * revision): then echoOf recognises it without decoding it.
+   */
+  writing(key: string, bytes: Uint8Array, value: StoredDelivery): void {
+    this.#writing.set(key, { bytes, value });
+  }
+
+  /** The write to `key` got its answer (or failed): its echo, if still to come, is known by revision. */
+  settled(key: string): void {
+    this.#writing.delete(key);
+  }
+
+  /**
+   * The value of a change of `key` carrying `bytes` when they are exactly what
+   * this process is writing there (the same bytes decode to the same value,
+   * whoever wrote them); undefined otherwise, to be decoded.
+   */
+  echoOf(key: string, bytes: Uint8Array): StoredDelivery | undefined {
+    const held = this.#writing.get(key);
+    return held !== undefined && Buffer.compare(held.bytes, bytes) === 0 ? held.value : undefined;
   }
 
   /** Forgets a key removed from the bucket without a change the watch reports (a purged done marker). */

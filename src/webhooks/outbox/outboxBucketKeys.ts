@@ -52,9 +52,12 @@ export const partitionFilter = (partition: number) => `d.${pp(partition)}.>`;
 export const parseDeliveryKey = (
   key: string,
 ): { readonly webhookId: string; readonly order: string } | undefined => {
-  const parts = key.split(".");
-  if (parts.length !== 4 || parts[0] !== "d") return undefined;
-  return { webhookId: parts[2]!, order: parts[3]! };
+  // Read several times per delivery: found by position rather than split into an array.
+  if (!key.startsWith("d.")) return undefined;
+  const webhookAt = key.indexOf(".", 2) + 1;
+  const orderAt = webhookAt === 0 ? 0 : key.indexOf(".", webhookAt) + 1;
+  if (orderAt === 0 || key.includes(".", orderAt)) return undefined;
+  return { webhookId: key.slice(webhookAt, orderAt - 1), order: key.slice(orderAt) };
 };
 
 export const statsKey = (webhookId: string) => `st.${webhookId}`;

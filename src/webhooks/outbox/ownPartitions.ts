@@ -62,7 +62,11 @@ const loadPartition =
             for await (const entry of watch) {
               // This process's own writes come back too: known already, they are not decoded again.
               if (index.knows(entry.key, entry.revision)) continue;
-              const fresh = index.apply(entry.key, entry.revision, storedValue(entry.operation, entry.value));
+              // Or it came before the write's answer: recognised by its bytes, still not decoded.
+              const value =
+                (entry.operation === "PUT" ? index.echoOf(entry.key, entry.value) : undefined) ??
+                storedValue(entry.operation, entry.value);
+              const fresh = index.apply(entry.key, entry.revision, value);
               if (fresh && loaded) wake(entry.key.split(".")[2]!);
             }
           } catch {

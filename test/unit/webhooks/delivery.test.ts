@@ -8,6 +8,7 @@ import { DeliveryCharges } from "../../../src/webhooks/delivery/DeliveryCharges.
 import { deliveryHeaders } from "../../../src/webhooks/delivery/deliveryHeaders.js";
 import { makeHttpSender } from "../../../src/webhooks/delivery/HttpSender.js";
 import type { Outbox } from "../../../src/webhooks/delivery/Outbox.js";
+import { QueueDoorbell } from "../../../src/webhooks/delivery/QueueDoorbell.js";
 import type { QueuedDelivery } from "../../../src/webhooks/delivery/QueuedDelivery.js";
 import {
   DEFAULT_RETRY_SCHEDULE_MS,
@@ -210,6 +211,14 @@ describe("sender bounds", () => {
   });
 });
 
+/** Waits for a condition that no actor snapshot reports (polled). */
+const until = async (condition: () => boolean) => {
+  for (let i = 0; !condition(); i++) {
+    if (i > 2_000) throw new Error("condition not reached");
+    await new Promise((r) => setTimeout(r, 1));
+  }
+};
+
 describe("webhook actor delivery", () => {
   const hookRecord = (id: string) => webhookRecord({ id, name: "hook", type: "activities" });
 
@@ -248,6 +257,82 @@ describe("webhook actor delivery", () => {
     await waitFor(actor, (s) => s.matches({ active: { delivery: "idle" } }) && sent.length === 4);
     expect(sent).toEqual(["msg_1", "msg_2", "msg_3", "msg_4"]);
     actor.stop();
+  });
+
+  it("behavior: a run whose queue empties waits at the doorbell: a later delivery is sent by the same run; stopped, it stops waiting", async () => {
+    const clock = new SimulatedClock();
+    clock.set(1_000_000);
+    const queue = [delivery({ id: "msg_1", order: "o1" })];
+    const sent: Array<string> = [];
+    const doorbell = new QueueDoorbell();
+    let runs = 0;
+    const machine = webhookMachine.provide({
+      actors: {
+        deliver: deliverQueue(
+          {
+            loadHead: async () => queue[0],
+            attempt: async ({ delivery: d }) => {
+              sent.push(d.id);
+              queue.shift();
+              return { kind: "delivered" as const };
+            },
+          },
+          (id, signal) => {
+            runs++;
+            return doorbell.wait(id, 60_000, signal);
+          },
+        ),
+      },
+    });
+    const id = queue[0]!.webhook_id;
+    const actor = createActor(machine, { input: { record: hookRecord(id), revision: 1, clock }, clock });
+    const transitions: Array<unknown> = [];
+    actor.subscribe((s) => transitions.push(s.value));
+    actor.start();
+    await until(() => doorbell.size === 1 && sent.length === 1);
+    // Nothing rings a webhook with no run waiting.
+    expect(doorbell.ring("another")).toBe(false);
+    queue.push(delivery({ id: "msg_2", order: "o2" }));
+    expect(doorbell.ring(id)).toBe(true);
+    await until(() => doorbell.size === 1 && sent.length === 2);
+    expect(sent).toEqual(["msg_1", "msg_2"]);
+    // One run did both: the machine never left `sending`.
+    expect(transitions.every((v) => JSON.stringify(v) === '{"active":{"delivery":"sending"}}')).toBe(true);
+    expect(runs).toBe(2);
+    actor.send({ type: "webhook.deactivate", record: { ...hookRecord(id), active: false }, revision: 2 });
+    expect(doorbell.size).toBe(0);
+    actor.stop();
+  });
+
+  it("behavior: a doorbell wait ends unrung after its time, and a delivery queued as the wait starts is not missed", async () => {
+    const doorbell = new QueueDoorbell();
+    const started = performance.now();
+    expect(await doorbell.wait("w", 30, new AbortController().signal)).toBe(false);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(25);
+    expect(doorbell.size).toBe(0);
+    // The queue read empty, then a delivery landed (its wake-up went to the machine) before the wait began.
+    const queue: Array<QueuedDelivery> = [];
+    const sent: Array<string> = [];
+    const run = deliverQueue(
+      {
+        loadHead: async () => queue[0],
+        attempt: async ({ delivery: d }) => {
+          sent.push(d.id);
+          queue.shift();
+          return { kind: "delivered" as const };
+        },
+      },
+      (id, signal) => {
+        if (sent.length === 0) queue.push(delivery({ id: "msg_late", order: "o9" }));
+        return doorbell.wait(id, 50, signal);
+      },
+    );
+    const actor = createActor(run, {
+      input: { webhookId: "w", record: () => hookRecord("w"), now: () => 0 },
+    }).start();
+    await waitFor(actor, (s) => s.status === "done");
+    expect(sent).toEqual(["msg_late"]);
+    expect(actor.getSnapshot().output).toEqual({ kind: "idle" });
   });
 
   it("behavior: rebuilt mid-backoff, it waits for the stored retry time and then sends (no restored timers)", async () => {

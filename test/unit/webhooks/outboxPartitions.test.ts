@@ -6,6 +6,7 @@ import {
   deliveryKey,
   deliveryOrder,
   PARTITIONS,
+  parseDeliveryKey,
   partitionOf,
 } from "../../../src/webhooks/outbox/outboxBucketKeys.js";
 import {
@@ -16,6 +17,7 @@ import {
 import { PartitionIndex } from "../../../src/webhooks/outbox/PartitionIndex.js";
 import {
   DONE_KEPT_MS,
+  encodeValue,
   type OwedDelivery,
   type StoredDelivery,
 } from "../../../src/webhooks/outbox/StoredDelivery.js";
@@ -90,6 +92,32 @@ describe("a partition's index", () => {
     const dead = owed("w", 2, { state: "dead" });
     index.apply(keyOf(dead), 14, dead);
     expect(index.apply(keyOf(dead), 15, { ...dead, state: "queued" })).toBe(true);
+  });
+});
+
+describe("delivery keys", () => {
+  it("args: a delivery key reads back as its webhook and order; stats, lease and malformed keys read as none", () => {
+    const order = deliveryOrder(1_700_000_000_000, 42, 3);
+    const webhookId = "01900000-0000-7000-8000-000000000001";
+    expect(parseDeliveryKey(deliveryKey(webhookId, order))).toEqual({ webhookId, order });
+    for (const key of ["st.w", "lease.03", "d.03.w", "d.03", "d.03.w.o.x", "x.03.w.o"])
+      expect(parseDeliveryKey(key)).toBeUndefined();
+  });
+});
+
+describe("echoes of this process's own writes", () => {
+  it("behavior: an echo arriving before its write's answer is recognised by its bytes; other bytes, or after the answer, are not", () => {
+    const index = new PartitionIndex();
+    const d = owed("w", 1);
+    const bytes = encodeValue(d);
+    index.writing(keyOf(d), bytes, d);
+    // The same bytes, as the watch hands them over (a copy), give the value written without decoding.
+    expect(index.echoOf(keyOf(d), new Uint8Array(bytes))).toBe(d);
+    // Another writer's value at that key is not taken for this process's.
+    expect(index.echoOf(keyOf(d), encodeValue({ ...d, attempts: 1 }))).toBeUndefined();
+    expect(index.echoOf(keyOf(owed("w", 2)), bytes)).toBeUndefined();
+    index.settled(keyOf(d));
+    expect(index.echoOf(keyOf(d), bytes)).toBeUndefined();
   });
 });
 
