@@ -1,5 +1,5 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
-import { Duration, Effect, Fiber, Queue, Schedule } from "effect";
+import { Duration, Effect, Either, Fiber, Queue, Schedule } from "effect";
 import type { PublicClient } from "viem";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import { BLOCK_MESSAGE_VERSION, type ChainBlock, ChainReorg } from "../domain/ChainBlock.js";
@@ -46,6 +46,12 @@ export interface FollowerOptions {
   readonly catchUpRange: number;
   /** The NATS server's max_payload: larger block messages are split. */
   readonly maxPayload: number;
+}
+
+/** A range of live blocks read: those before the first read that failed, and that failure. */
+interface RangeRead {
+  readonly blocks: ReadonlyArray<ChainBlock | undefined>;
+  readonly failure: ChainRpcError | undefined;
 }
 
 const refOf = (block: ChainBlock): BlockRef => ({
@@ -213,12 +219,27 @@ export const followChain = (options: FollowerOptions) =>
           : ("replaced" as const);
     });
 
-    /** Blocks `from`..`to` read whole, `prefetch` at a time. */
-    const fetchRange = (from: number, to: number) =>
-      Effect.forEach(
-        Array.from({ length: to - from + 1 }, (_, i) => from + i),
-        (number) => fetchLiveBlock(client, { chainId, number, traces: chain.traces }),
-        { concurrency: options.prefetch },
+    /**
+     * Blocks `from`..`to` read whole, `prefetch` at a time: the blocks read before the first that
+     * failed, and that failure. The read blocks are kept, so a node too slow for one block of a
+     * range still lets the follower advance to it instead of reading the whole range again.
+     */
+    const fetchRange = (from: number, to: number): Effect.Effect<RangeRead> =>
+      Effect.map(
+        Effect.forEach(
+          Array.from({ length: to - from + 1 }, (_, i) => from + i),
+          (number) => Effect.either(fetchLiveBlock(client, { chainId, number, traces: chain.traces })),
+          { concurrency: options.prefetch },
+        ),
+        (results) => {
+          const failedAt = results.findIndex(Either.isLeft);
+          const read = failedAt === -1 ? results : results.slice(0, failedAt);
+          return {
+            blocks: read.map((result) => (Either.isRight(result) ? result.right : undefined)),
+            failure:
+              failedAt === -1 ? undefined : (results[failedAt] as Either.Left<ChainRpcError, unknown>).left,
+          };
+        },
       );
 
     /**
@@ -226,12 +247,7 @@ export const followChain = (options: FollowerOptions) =>
      * reads and the bus's acks then overlap instead of taking turns. Used only if the next step
      * starts exactly there (after a fork or a failure it is dropped and read again).
      */
-    let ahead:
-      | {
-          readonly from: number;
-          readonly fiber: Fiber.RuntimeFiber<ReadonlyArray<ChainBlock | undefined>, ChainRpcError>;
-        }
-      | undefined;
+    let ahead: { readonly from: number; readonly fiber: Fiber.RuntimeFiber<RangeRead> } | undefined;
 
     const step = Effect.gen(function* () {
       const head = yield* headNumber;
@@ -259,15 +275,16 @@ export const followChain = (options: FollowerOptions) =>
       } else {
         const readAhead = ahead;
         ahead = undefined;
-        let blocks: ReadonlyArray<ChainBlock | undefined>;
-        if (readAhead?.from === from) blocks = yield* Fiber.join(readAhead.fiber);
+        let range: RangeRead;
+        if (readAhead?.from === from) range = yield* Fiber.join(readAhead.fiber);
         else {
           if (readAhead !== undefined) yield* Fiber.interrupt(readAhead.fiber);
-          blocks = yield* fetchRange(from, Math.min(head, from + options.catchUpRange - 1));
+          range = yield* fetchRange(from, Math.min(head, from + options.catchUpRange - 1));
         }
+        const { blocks, failure } = range;
         const present = blocks.filter((block): block is ChainBlock => block !== undefined);
         const nextFrom = from + blocks.length;
-        if (present.length === blocks.length && nextFrom <= head) {
+        if (failure === undefined && present.length === blocks.length && nextFrom <= head) {
           ahead = {
             from: nextFrom,
             fiber: yield* Effect.fork(
@@ -277,6 +294,8 @@ export const followChain = (options: FollowerOptions) =>
         }
         // Applying checks the first block's parent against the window: a fork is handled there.
         yield* apply(present);
+        // The blocks read before a failed one are published; the failure is retried from there.
+        if (failure !== undefined) return yield* Effect.fail(failure);
       }
       status.lag = Math.max(0, head - (status.processed ?? head));
       return true;
