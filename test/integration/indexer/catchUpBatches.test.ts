@@ -7,16 +7,12 @@ import { Effect, Fiber } from "effect";
 import { Level } from "level";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeChainRegistry } from "../../../src/chains/ChainRegistry.js";
-import {
-  ChainConfig,
-  type ChainsConfigFile,
-  NativeAsset,
-  ProtocolConfig,
-} from "../../../src/chains/ChainsConfig.js";
+import { type ChainsConfigFile, ProtocolConfig } from "../../../src/chains/ChainsConfig.js";
 import type { LogLike } from "../../../src/decoding/index.js";
 import { BLOCK_MESSAGE_VERSION, ChainBlock, ChainLog } from "../../../src/domain/ChainBlock.js";
 import { runIndexer, STREAM_SEQ_KEY } from "../../../src/indexer/Indexer.js";
 import type { Db } from "../../../src/storage/Level.js";
+import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 import { eventually } from "../../support/serviceHarness.js";
 import {
@@ -34,21 +30,8 @@ import {
 } from "../../unit/decoding/fixtures.js";
 
 // A short finality depth, so undo records written early in a batch are deleted later in the same batch.
-const chain = ChainConfig.make({
-  chain_id: 1,
-  name: "ethereum",
-  rpc_url: "http://127.0.0.1:1",
-  tags: ["default"],
-  native: NativeAsset.make({ symbol: "ETH", name: "Ether", decimals: 18 }),
-  stablecoins: [],
-  tokens: [],
-  quote_tokens: [],
+const chain = testChainConfig({
   protocols: [ProtocolConfig.make({ protocol: "UniswapV2", kind: "v2", address: FACTORY })],
-  logos: {},
-  urls: {},
-  traces: false,
-  confirmations: 0,
-  finality_depth: 4,
 });
 const registry = makeChainRegistry({ chains: [chain] } as unknown as ChainsConfigFile);
 
