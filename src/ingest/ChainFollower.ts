@@ -8,6 +8,7 @@ import type { Checkpoint } from "./CheckpointStore.js";
 import { type FollowerStatus, RateMeter } from "./FollowerStatus.js";
 import { headSignals } from "./headSignals.js";
 import { type HeldLease, LeaseLost } from "./lease/ChainLease.js";
+import { nextReadsInFlight } from "./readsInFlight.js";
 import {
   type BlockRef,
   type BlockWindow,
@@ -35,7 +36,10 @@ export interface FollowerOptions {
   readonly pollMs: number;
   /** Blocks read per eth_getLogs range while reading history. */
   readonly historyRange: number;
-  /** Live blocks fetched in parallel while catching up (published in order). */
+  /**
+   * Live blocks fetched in parallel while catching up (published in order), at most: a read that
+   * times out halves it, down to one, and each range read whole raises it by one again.
+   */
   readonly prefetch: number;
   /**
    * Live blocks read per step while catching up, `prefetch` at a time, then published together while
@@ -219,8 +223,11 @@ export const followChain = (options: FollowerOptions) =>
           : ("replaced" as const);
     });
 
+    /** Block reads a catch-up range keeps in flight: fewer while the node times out (see nextReadsInFlight). */
+    let readsInFlight = options.prefetch;
+
     /**
-     * Blocks `from`..`to` read whole, `prefetch` at a time: the blocks read before the first that
+     * Blocks `from`..`to` read whole, `readsInFlight` at a time: the blocks read before the first that
      * failed, and that failure. The read blocks are kept, so a node too slow for one block of a
      * range still lets the follower advance to it instead of reading the whole range again.
      */
@@ -229,15 +236,17 @@ export const followChain = (options: FollowerOptions) =>
         Effect.forEach(
           Array.from({ length: to - from + 1 }, (_, i) => from + i),
           (number) => Effect.either(fetchLiveBlock(client, { chainId, number, traces: chain.traces })),
-          { concurrency: options.prefetch },
+          { concurrency: readsInFlight },
         ),
         (results) => {
           const failedAt = results.findIndex(Either.isLeft);
           const read = failedAt === -1 ? results : results.slice(0, failedAt);
+          const failure =
+            failedAt === -1 ? undefined : (results[failedAt] as Either.Left<ChainRpcError, unknown>).left;
+          readsInFlight = nextReadsInFlight(readsInFlight, options.prefetch, failure);
           return {
             blocks: read.map((result) => (Either.isRight(result) ? result.right : undefined)),
-            failure:
-              failedAt === -1 ? undefined : (results[failedAt] as Either.Left<ChainRpcError, unknown>).left,
+            failure,
           };
         },
       );

@@ -1,15 +1,17 @@
-import { createServer, request } from "node:http";
+import { createServer, type IncomingHttpHeaders, request, type ServerResponse } from "node:http";
 import { freePort } from "../../src/devnet/freePort.js";
 
 export type ProxyMode = "pass" | "error500" | "drop";
 
 /**
  * An HTTP proxy in front of a JSON-RPC node that can be told to answer 500s or
- * to drop connections, to test that followers survive a misbehaving node.
+ * to drop connections, to test that followers survive a misbehaving node; or,
+ * passing, to answer 500 to the requests whose body `refuse` picks (one block's reads).
  */
 export const startFlakyProxy = async (target: string) => {
   let mode: ProxyMode = "pass";
   let failures = 0;
+  let refuse: ((body: string) => boolean) | undefined;
   const upstream = new URL(target);
   const server = createServer((req, res) => {
     if (mode === "drop") {
@@ -23,13 +25,28 @@ export const startFlakyProxy = async (target: string) => {
       res.writeHead(500, { "content-type": "text/plain" }).end("upstream is down");
       return;
     }
+    const chunks: Array<Buffer> = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => forwardBody(Buffer.concat(chunks), res, req.method, req.headers));
+  });
+  const forwardBody = (
+    body: Buffer,
+    res: ServerResponse,
+    method: string | undefined,
+    headers: IncomingHttpHeaders,
+  ) => {
+    if (refuse?.(body.toString("utf8"))) {
+      failures++;
+      res.writeHead(500, { "content-type": "text/plain" }).end("refused");
+      return;
+    }
     const forward = request(
       {
         host: upstream.hostname,
         port: upstream.port,
         path: upstream.pathname,
-        method: req.method,
-        headers: req.headers,
+        method,
+        headers,
       },
       (response) => {
         res.writeHead(response.statusCode ?? 502, response.headers);
@@ -37,14 +54,18 @@ export const startFlakyProxy = async (target: string) => {
       },
     );
     forward.on("error", () => res.destroy());
-    req.pipe(forward);
-  });
+    forward.end(body);
+  };
   const port = await freePort();
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${port}`,
     setMode: (next: ProxyMode) => {
       mode = next;
+    },
+    /** Requests whose body `pick` matches are answered 500 while passing; `undefined` forwards all again. */
+    refuseWhen: (pick: ((body: string) => boolean) | undefined) => {
+      refuse = pick;
     },
     failures: () => failures,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -202,4 +202,68 @@ describe("chain follower", () => {
     await other.stop();
     await localNats.stop();
   });
+  it("behavior: catching up, a block the node fails to return holds back only itself: the blocks before it are published, then the rest once it reads", async () => {
+    const other = await startAnvil({ chainId: 1 });
+    const proxy = await startFlakyProxy(other.rpcUrl);
+    const localNats = await startTestNats();
+    const chains = await writeChainsFile(await mkdtemp(join(tmpdir(), "svc-prefix-")), [
+      { chainId: 1, name: "ethereum", rpcUrl: proxy.url },
+    ]);
+    const dataDir = await mkdtemp(join(tmpdir(), "svc-prefix-data-"));
+    let service = await startService(localNats, { chainsConfig: chains, roles: ["ingest"], dataDir });
+    const api = await localNats.connectAs("api");
+    const { events } = await collectChainEvents(api);
+    const status = await Effect.runPromise(openBucket(api, "ingest_status"));
+    const follower = async () => (await status.get("1"))?.json<{ mode: string; processed: number | null }>();
+    const processed = async () => (await follower())?.processed ?? null;
+    await eventually(
+      async () => ((await follower())?.mode ?? "starting") !== "starting",
+      30_000,
+      "following",
+    );
+    const first = await send(other.rpcUrl, 1n);
+    await eventually(
+      async () => blocksOf(events).some((b) => b.transactions.some((t) => t.hash === first)),
+      30_000,
+      "the first transaction's block published",
+    );
+    await service.stop();
+    const from = Math.max(...blocksOf(events).map((b) => b.number)) + 1;
+    // A backlog of 12 blocks mined while ingestion is down; the node fails every read of the 7th.
+    await clientsFor(other.rpcUrl).test.mine({ blocks: 12 });
+    const failing = from + 6;
+    const failingHex = `0x${failing.toString(16)}`;
+    proxy.refuseWhen((body) => {
+      const call = JSON.parse(body) as { method?: string; params?: ReadonlyArray<unknown> };
+      return call.method === "eth_getBlockByNumber" && call.params?.[0] === failingHex;
+    });
+    service = await startService(localNats, { chainsConfig: chains, roles: ["ingest"], dataDir });
+    await eventually(
+      async () => (await processed()) === failing - 1,
+      30_000,
+      "the blocks before the failing one",
+    );
+    await eventually(async () => proxy.failures() > 1, 30_000, "the failing block retried");
+    expect(blocksOf(events).some((b) => b.number >= failing)).toBe(false);
+    proxy.refuseWhen(undefined);
+    await eventually(
+      async () => {
+        const at = await processed();
+        if (at !== null && at > from + 11)
+          throw new Error(`published ${at}, past the backlog's last block ${from + 11}`);
+        return at === from + 11;
+      },
+      30_000,
+      "the rest of the backlog",
+    );
+    await eventually(async () => blocksOf(events).some((b) => b.number === from + 11), 30_000, "collected");
+    const numbers = blocksOf(events)
+      .map((b) => b.number)
+      .filter((n) => n >= from);
+    expect(numbers).toEqual(Array.from({ length: 12 }, (_, i) => from + i));
+    await service.stop();
+    await proxy.stop();
+    await other.stop();
+    await localNats.stop();
+  });
 });
