@@ -121,6 +121,9 @@ const cpuNow = (pids: Record<string, number>) =>
 
 /** A timed catch-up: when it showed progress and at which block, when the index reached the head, CPU ms at both. */
 export interface CatchUp {
+  /** When the restart began (the restarted processes spawned), and CPU ms per process from then to `lastAt`. */
+  readonly spawnAt: number;
+  readonly cpuSinceSpawnMs: Record<string, number>;
   readonly firstAt: number;
   readonly firstBlock: number;
   readonly lastAt: number;
@@ -143,6 +146,9 @@ export const stopIngestion = async (nats: TestNats, chainsConfig: string, runnin
   const restart = async (from: number, head: number, pids: Record<string, number>): Promise<CatchUp> => {
     const watched: Record<string, number> = { ...pids };
     for (const p of kept) watched[p.name] = p.pid;
+    const spawnAt = performance.now();
+    // The restarted processes are new: everything they use is spent after the spawn.
+    const atSpawn = cpuNow(watched);
     const restarting = Promise.all(
       restarted.map((p) =>
         startProcess(nats, chainsConfig, p, (name, pid) => {
@@ -172,6 +178,10 @@ export const stopIngestion = async (nats: TestNats, chainsConfig: string, runnin
         const cpu = cpuNow(watched);
         const start = first.cpu;
         return {
+          spawnAt,
+          cpuSinceSpawnMs: Object.fromEntries(
+            Object.keys(cpu).map((name) => [name, cpu[name]! - (atSpawn[name] ?? 0)] as const),
+          ),
           firstAt: first.at,
           firstBlock: first.block,
           lastAt,
