@@ -3,6 +3,7 @@ import type { OutboxFigures } from "../../metrics/Metrics.js";
 import type { OwnedPartitions } from "../outbox/OwnedPartitions.js";
 import { deliveryKey, statsKey, webhookDeliveriesFilter } from "../outbox/outboxBucketKeys.js";
 import { kvOutboxWrites, type OutboxWrites } from "../outbox/outboxWrites.js";
+import type { PartitionIndex } from "../outbox/PartitionIndex.js";
 import { PendingStats, STATS_FLUSH_MS } from "../outbox/PendingStats.js";
 import {
   type DeliveryStats,
@@ -175,6 +176,17 @@ export const makeOutbox = (
     return "id" in delivery ? (delivery as QueuedDelivery) : undefined;
   };
 
+  /** Applies the stored value of `key` to `index` (ignored there if it already holds that revision or a later one). */
+  const refreshDelivery = async (index: PartitionIndex, key: string) => {
+    const entry = await kv.get(key);
+    if (entry === null) return;
+    index.apply(
+      key,
+      entry.revision,
+      entry.operation === "PUT" ? decodeValue<StoredDelivery>(entry.value) : undefined,
+    );
+  };
+
   /**
    * Records an attempt and its consequence: the delivery becomes a done marker
    * (delivered), is rescheduled (retry), dead-lettered, or left queued for a
@@ -193,6 +205,13 @@ export const makeOutbox = (
     index.writing(key, bytes, value);
     try {
       index.apply(key, await writes.update(key, bytes, held.revision), value);
+    } catch (error) {
+      // The key moved on without the partition's watch telling this index (a watch stalled by a lost
+      // node, or a write whose answer timed out but was stored): the retry would name the same stale
+      // revision and fail the same way for ever. Read the key, so it names the current one, or finds
+      // the delivery recorded already.
+      if (isRevisionConflict(error)) await refreshDelivery(index, key);
+      throw error;
     } finally {
       index.settled(key);
     }

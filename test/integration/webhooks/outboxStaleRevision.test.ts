@@ -1,0 +1,87 @@
+import { jetstreamManager } from "@nats-io/jetstream";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { Effect } from "effect";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openBucket } from "../../../src/nats/JetStreamSetup.js";
+import { isRevisionConflict, makeOutbox } from "../../../src/webhooks/delivery/Outbox.js";
+import type { AttemptRecord, QueuedDelivery } from "../../../src/webhooks/delivery/QueuedDelivery.js";
+import { listOutboxKeys } from "../../../src/webhooks/outbox/listOutboxKeys.js";
+import { OwnedPartitions } from "../../../src/webhooks/outbox/OwnedPartitions.js";
+import { deliveryKey, partitionOf } from "../../../src/webhooks/outbox/outboxBucketKeys.js";
+import { PartitionIndex } from "../../../src/webhooks/outbox/PartitionIndex.js";
+import { startTestNats, type TestNats } from "../../support/natsServer.js";
+
+let nats: TestNats;
+let nc: NatsConnection;
+
+beforeAll(async () => {
+  nats = await startTestNats();
+  nc = await nats.connectAs("api");
+});
+
+afterAll(async () => {
+  await nats?.stop();
+});
+
+const webhookId = "0192e0a0-0000-7000-8000-00000000a11e";
+const delivery: QueuedDelivery = {
+  seq: 1,
+  order: "0000000000001-00000000000001-00000",
+  id: `msg_${"ab".repeat(16)}`,
+  webhook_id: webhookId,
+  team_id: "team",
+  type: "activities",
+  chain_id: 1,
+  block_number: 1,
+  block_hash: `0x${"11".repeat(32)}`,
+  removed: false,
+  events: 1,
+  body: "{}",
+  created_at: 0,
+  attempts: 0,
+  next_attempt_at: 0,
+  last_status: null,
+  last_error: null,
+};
+const attempt: AttemptRecord = {
+  delivery_id: delivery.id,
+  at: new Date(0).toISOString(),
+  retry_index: 0,
+  status: 200,
+  latency_ms: 1,
+  outcome: "delivered",
+  error: null,
+};
+
+describe("recording an attempt over a revision the partition's index missed", () => {
+  it("behavior: the first record fails on the stale revision, the next names the current one and is stored", async () => {
+    const kv = await Effect.runPromise(openBucket(nc, "webhook_outbox"));
+    const owned = new OwnedPartitions();
+    // An owned partition whose watch has stalled: nothing written by others reaches its index.
+    const index = new PartitionIndex();
+    owned.add(partitionOf(webhookId), { index, fenced: () => true });
+    const outbox = makeOutbox(
+      kv,
+      listOutboxKeys(await jetstreamManager(nc)),
+      owned,
+      () => 1_000,
+      undefined,
+      60_000,
+    );
+    await outbox.enqueue([delivery]);
+    const key = deliveryKey(webhookId, delivery.order);
+    expect(index.get(key)?.revision).toBe((await kv.get(key))?.revision);
+    // Another write to the key the index does not see (e.g. an attempt whose answer timed out).
+    const moved = await kv.put(key, JSON.stringify({ ...delivery, state: "queued", attempts: 1 }));
+
+    const first = await outbox.recordAttempt(delivery, attempt, { kind: "delivered" }).then(
+      () => "recorded",
+      (error: unknown) => (isRevisionConflict(error) ? "conflict" : String(error)),
+    );
+    expect(first).toBe("conflict");
+    expect(index.get(key)?.revision).toBe(moved);
+    await outbox.recordAttempt(delivery, attempt, { kind: "delivered" });
+    expect((await kv.get(key))?.json<{ state: string }>().state).toBe("done");
+    await outbox.flushStats();
+  });
+});
