@@ -4,12 +4,13 @@ import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openBucket } from "../../../src/nats/JetStreamSetup.js";
 import { isRevisionConflict, makeOutbox } from "../../../src/webhooks/delivery/Outbox.js";
-import type { AttemptRecord, QueuedDelivery } from "../../../src/webhooks/delivery/QueuedDelivery.js";
+import type { AttemptRecord } from "../../../src/webhooks/delivery/QueuedDelivery.js";
 import { listOutboxKeys } from "../../../src/webhooks/outbox/listOutboxKeys.js";
 import { OwnedPartitions } from "../../../src/webhooks/outbox/OwnedPartitions.js";
 import { deliveryKey, partitionOf } from "../../../src/webhooks/outbox/outboxBucketKeys.js";
 import { PartitionIndex } from "../../../src/webhooks/outbox/PartitionIndex.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
+import { owed } from "../../support/owedDelivery.js";
 
 let nats: TestNats;
 let nc: NatsConnection;
@@ -23,26 +24,8 @@ afterAll(async () => {
   await nats?.stop();
 });
 
-const webhookId = "0192e0a0-0000-7000-8000-00000000a11e";
-const delivery: QueuedDelivery = {
-  seq: 1,
-  order: "0000000000001-00000000000001-00000",
-  id: `msg_${"ab".repeat(16)}`,
-  webhook_id: webhookId,
-  team_id: "team",
-  type: "activities",
-  chain_id: 1,
-  block_number: 1,
-  block_hash: `0x${"11".repeat(32)}`,
-  removed: false,
-  events: 1,
-  body: "{}",
-  created_at: 0,
-  attempts: 0,
-  next_attempt_at: 0,
-  last_status: null,
-  last_error: null,
-};
+const { state: _queued, ...delivery } = owed("0192e0a0-0000-7000-8000-00000000a11e", 1);
+const webhookId = delivery.webhook_id;
 const attempt: AttemptRecord = {
   delivery_id: delivery.id,
   at: new Date(0).toISOString(),

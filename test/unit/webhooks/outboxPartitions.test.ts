@@ -18,35 +18,14 @@ import { PartitionIndex } from "../../../src/webhooks/outbox/PartitionIndex.js";
 import {
   DONE_KEPT_MS,
   encodeValue,
-  type OwedDelivery,
   type StoredDelivery,
 } from "../../../src/webhooks/outbox/StoredDelivery.js";
 import { memoryBucket } from "../../support/memoryLeaseBucket.js";
+import { owed } from "../../support/owedDelivery.js";
 
 const LEASE_MS = 10_000;
 const HAND_BACK_AFTER_MS = 25_000;
 
-const owed = (webhookId: string, seq: number, over: Partial<OwedDelivery> = {}): OwedDelivery => ({
-  state: "queued",
-  seq,
-  order: deliveryOrder(1_700_000_000_000, seq, 0),
-  id: `msg_${seq}`,
-  webhook_id: webhookId,
-  team_id: "TEAM",
-  type: "transactions",
-  chain_id: 1,
-  block_number: seq,
-  block_hash: `0x${seq}`,
-  removed: false,
-  events: 1,
-  body: "{}",
-  created_at: 0,
-  attempts: 0,
-  next_attempt_at: 0,
-  last_status: null,
-  last_error: null,
-  ...over,
-});
 const keyOf = (d: QueuedDelivery) => deliveryKey(d.webhook_id, d.order);
 
 const run = <A, E>(effect: Effect.Effect<A, E>) =>
