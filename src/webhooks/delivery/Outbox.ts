@@ -11,6 +11,7 @@ import {
   encodeValue,
   type OwedDelivery,
   type StoredDelivery,
+  storedValue,
 } from "../outbox/StoredDelivery.js";
 import {
   type AttemptRecord,
@@ -180,11 +181,7 @@ export const makeOutbox = (
   const refreshDelivery = async (index: PartitionIndex, key: string) => {
     const entry = await kv.get(key);
     if (entry === null) return;
-    index.apply(
-      key,
-      entry.revision,
-      entry.operation === "PUT" ? decodeValue<StoredDelivery>(entry.value) : undefined,
-    );
+    index.apply(key, entry.revision, storedValue(entry.operation, entry.value));
   };
 
   /**

@@ -46,3 +46,7 @@ export const decodeValue = <A>(bytes: Uint8Array): A | undefined => {
     return undefined;
   }
 };
+
+/** A stored change's value: decoded for a put, absent for a delete or purge marker (or unreadable). */
+export const storedValue = (operation: string, bytes: Uint8Array): StoredDelivery | undefined =>
+  operation === "PUT" ? decodeValue<StoredDelivery>(bytes) : undefined;

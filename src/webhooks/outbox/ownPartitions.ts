@@ -5,7 +5,7 @@ import type { LeaseStore } from "../../ingest/lease/LeaseStore.js";
 import type { OwnedPartitions } from "./OwnedPartitions.js";
 import { leaseKey, PARTITIONS, partitionFilter } from "./outboxBucketKeys.js";
 import { PartitionIndex } from "./PartitionIndex.js";
-import { DONE_KEPT_MS, decodeValue, type StoredDelivery } from "./StoredDelivery.js";
+import { DONE_KEPT_MS, storedValue } from "./StoredDelivery.js";
 
 /** Where a partition's deliveries come from (the outbox bucket; a fake in unit tests). */
 export interface PartitionSource {
@@ -35,9 +35,6 @@ export interface PartitionOwnerOptions {
   /** A webhook has a delivery to send here now: wake its actor. */
   readonly wake: (webhookId: string) => void;
 }
-
-const storedValue = (operation: string, bytes: Uint8Array) =>
-  operation === "PUT" ? decodeValue<StoredDelivery>(bytes) : undefined;
 
 /**
  * Follows a partition's keys into `index`: watches changes first, then reads

@@ -51,6 +51,51 @@ afterAll(async () => {
   await nats?.stop();
 });
 
+/**
+ * A chain whose node answers through a flaky proxy, followed by an ingest-only service on its own
+ * nats-server, once its first transaction's block is published (with no start_block the follower
+ * starts at the head it first reads: the transaction is sent only once it has).
+ */
+const followThroughProxy = async (dataDir?: string) => {
+  const node = await startAnvil({ chainId: 1 });
+  const proxy = await startFlakyProxy(node.rpcUrl);
+  const localNats = await startTestNats();
+  const chains = await writeChainsFile(await mkdtemp(join(tmpdir(), "svc-flaky-")), [
+    { chainId: 1, name: "ethereum", rpcUrl: proxy.url },
+  ]);
+  const startIngest = () =>
+    startService(localNats, {
+      chainsConfig: chains,
+      roles: ["ingest"],
+      ...(dataDir === undefined ? {} : { dataDir }),
+    });
+  const service = await startIngest();
+  const api = await localNats.connectAs("api");
+  const { events } = await collectChainEvents(api);
+  const status = await Effect.runPromise(openBucket(api, "ingest_status"));
+  const follower = async () => (await status.get("1"))?.json<{ mode: string; processed: number | null }>();
+  await eventually(async () => ((await follower())?.mode ?? "starting") !== "starting", 30_000, "following");
+  const first = await send(node.rpcUrl, 1n);
+  await eventually(
+    async () => blocksOf(events).some((b) => b.transactions.some((t) => t.hash === first)),
+    30_000,
+    "the first transaction's block published",
+  );
+  return {
+    node,
+    proxy,
+    events,
+    service,
+    startIngest,
+    processed: async () => (await follower())?.processed ?? null,
+    stop: async () => {
+      await proxy.stop();
+      await node.stop();
+      await localNats.stop();
+    },
+  };
+};
+
 describe("chain follower", () => {
   it("behavior: history before the first start, live blocks after, reorgs, and restarts with no gap or double", async () => {
     // Given 5 blocks with transfers before the service ever ran
@@ -163,30 +208,9 @@ describe("chain follower", () => {
   });
 
   it("behavior: a node that answers 500s or drops connections is survived", async () => {
-    const other = await startAnvil({ chainId: 1 });
-    const proxy = await startFlakyProxy(other.rpcUrl);
-    const localNats = await startTestNats();
-    const chains = await writeChainsFile(await mkdtemp(join(tmpdir(), "svc-flaky-")), [
-      { chainId: 1, name: "ethereum", rpcUrl: proxy.url },
-    ]);
-    const service = await startService(localNats, { chainsConfig: chains, roles: ["ingest"] });
-    const api = await localNats.connectAs("api");
-    const { events } = await collectChainEvents(api);
-    // With no start_block the follower starts at the head it first reads: send only once it has.
-    const status = await Effect.runPromise(openBucket(api, "ingest_status"));
-    await eventually(
-      async () => ((await status.get("1"))?.json<{ mode: string }>().mode ?? "starting") !== "starting",
-      30_000,
-      "the follower started",
-    );
-    const first = await send(other.rpcUrl, 1n);
-    await eventually(
-      async () => blocksOf(events).some((b) => b.transactions.some((t) => t.hash === first)),
-      30_000,
-      "first",
-    );
+    const { node, proxy, events, service, stop } = await followThroughProxy();
     proxy.setMode("error500");
-    const second = await send(other.rpcUrl, 2n);
+    const second = await send(node.rpcUrl, 2n);
     await eventually(async () => proxy.failures() > 3, 30_000, "failures");
     proxy.setMode("drop");
     const before = proxy.failures();
@@ -198,46 +222,23 @@ describe("chain follower", () => {
       "recovered",
     );
     await service.stop();
-    await proxy.stop();
-    await other.stop();
-    await localNats.stop();
+    await stop();
   });
+
   it("behavior: catching up, a block the node fails to return holds back only itself: the blocks before it are published, then the rest once it reads", async () => {
-    const other = await startAnvil({ chainId: 1 });
-    const proxy = await startFlakyProxy(other.rpcUrl);
-    const localNats = await startTestNats();
-    const chains = await writeChainsFile(await mkdtemp(join(tmpdir(), "svc-prefix-")), [
-      { chainId: 1, name: "ethereum", rpcUrl: proxy.url },
-    ]);
-    const dataDir = await mkdtemp(join(tmpdir(), "svc-prefix-data-"));
-    let service = await startService(localNats, { chainsConfig: chains, roles: ["ingest"], dataDir });
-    const api = await localNats.connectAs("api");
-    const { events } = await collectChainEvents(api);
-    const status = await Effect.runPromise(openBucket(api, "ingest_status"));
-    const follower = async () => (await status.get("1"))?.json<{ mode: string; processed: number | null }>();
-    const processed = async () => (await follower())?.processed ?? null;
-    await eventually(
-      async () => ((await follower())?.mode ?? "starting") !== "starting",
-      30_000,
-      "following",
-    );
-    const first = await send(other.rpcUrl, 1n);
-    await eventually(
-      async () => blocksOf(events).some((b) => b.transactions.some((t) => t.hash === first)),
-      30_000,
-      "the first transaction's block published",
-    );
-    await service.stop();
+    const chain = await followThroughProxy(await mkdtemp(join(tmpdir(), "svc-prefix-data-")));
+    const { node, proxy, events, processed } = chain;
+    await chain.service.stop();
     const from = Math.max(...blocksOf(events).map((b) => b.number)) + 1;
     // A backlog of 12 blocks mined while ingestion is down; the node fails every read of the 7th.
-    await clientsFor(other.rpcUrl).test.mine({ blocks: 12 });
+    await clientsFor(node.rpcUrl).test.mine({ blocks: 12 });
     const failing = from + 6;
     const failingHex = `0x${failing.toString(16)}`;
     proxy.refuseWhen((body) => {
       const call = JSON.parse(body) as { method?: string; params?: ReadonlyArray<unknown> };
       return call.method === "eth_getBlockByNumber" && call.params?.[0] === failingHex;
     });
-    service = await startService(localNats, { chainsConfig: chains, roles: ["ingest"], dataDir });
+    const service = await chain.startIngest();
     await eventually(
       async () => (await processed()) === failing - 1,
       30_000,
@@ -262,8 +263,6 @@ describe("chain follower", () => {
       .filter((n) => n >= from);
     expect(numbers).toEqual(Array.from({ length: 12 }, (_, i) => from + i));
     await service.stop();
-    await proxy.stop();
-    await other.stop();
-    await localNats.stop();
+    await chain.stop();
   });
 });
