@@ -32,6 +32,9 @@ export class NatsConnections extends Context.Tag("app/nats/NatsConnections")<
   }
 >() {}
 
+/** How long one connection attempt may take. */
+const CONNECT_ATTEMPT_MS = 5_000;
+
 const openConnection = (address: BrokerAddress, user: NatsUser) =>
   Effect.tryPromise({
     try: () =>
@@ -42,6 +45,9 @@ const openConnection = (address: BrokerAddress, user: NatsUser) =>
         reconnectTimeWait: 250,
         // Capturing a stack trace for every request costs more than the request itself on hot paths.
         noAsyncTraces: true,
+        // Per attempt (the client's default is 20 s): a server that never completes the handshake,
+        // e.g. one that wants a client certificate this process lacks, is reported within seconds.
+        timeout: CONNECT_ATTEMPT_MS,
         // Replies come back under the user's own prefix, the only inboxes nats.conf lets it read.
         inboxPrefix: inboxPrefix(user),
         ...address.credentials(user),
@@ -49,6 +55,16 @@ const openConnection = (address: BrokerAddress, user: NatsUser) =>
       }),
     catch: (cause) => new NatsConnectionError({ servers: address.servers, cause }),
   }).pipe(
+    // Said at every failed attempt: a refused certificate or a wrong address otherwise looks like a hang.
+    Effect.tapError((error) =>
+      Effect.logWarning(
+        `${error.message} (as ${user}); trying again${
+          address.tls !== undefined && address.tls.certFile === undefined
+            ? " (servers that verify clients, as deploy/nats/'s do, also need NATS_TLS_CERT and NATS_TLS_KEY)"
+            : ""
+        }`,
+      ),
+    ),
     // The broker may still be starting (a spawned server, a cluster rolling): retry for about 10 s.
     Effect.retry(Schedule.intersect(Schedule.spaced("250 millis"), Schedule.recurs(40))),
     Effect.withSpan("NatsConnections.open", { attributes: { user } }),
