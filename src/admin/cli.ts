@@ -25,8 +25,8 @@ const USAGE = `Usage: npm run admin -- <command>
   teams quota <team> <cu|none>                        set or remove a team's monthly CU quota
   usage [--team <team_id>] [--hours <n>]              CU and requests per hour, team, key and endpoint
 
-Connects to NATS_URL (with NATS_USER/NATS_PASSWORD), or to 127.0.0.1:4222 with the
-credentials the service wrote under DATA_DIR.`;
+Connects to NATS_URL (with NATS_USER/NATS_PASSWORD or NATS_CREDENTIALS_FILE), or to
+127.0.0.1:4222 with the credentials the service wrote under DATA_DIR.`;
 
 const flag = (args: ReadonlyArray<string>, name: string): string | undefined => {
   const i = args.indexOf(name);

@@ -82,9 +82,9 @@ const main = async () => {
   say("");
   say(`demo API key (team demo): ${key}`);
   say(`try:  curl -s -H "X-Svc-Api-Key: ${key}" ${cluster.apis[0]?.url}/v1/account`);
-  say(
-    `tools: NATS_URL=${cluster.operatorEnv.NATS_URL} NATS_CREDENTIALS_FILE=${cluster.operatorEnv.NATS_CREDENTIALS_FILE} npm run tui`,
-  );
+  const operatorEnv = `NATS_URL=${cluster.operatorEnv.NATS_URL} NATS_CREDENTIALS_FILE=${cluster.operatorEnv.NATS_CREDENTIALS_FILE}`;
+  say(`tools: ${operatorEnv} npm run tui`);
+  say(`       ${operatorEnv} npm run admin -- keys list`);
   say("Ctrl+C stops everything.");
 };
 
