@@ -20,6 +20,7 @@ import { PARTITIONS } from "../outbox/outboxBucketKeys.js";
 import { muxOutboxWrites } from "../outbox/outboxWrites.js";
 import { bucketSource, ownPartitions } from "../outbox/ownPartitions.js";
 import { STATS_FLUSH_MS } from "../outbox/PendingStats.js";
+import { streamPartitionTail } from "../outbox/partitionTail.js";
 import type { StoreBuckets } from "../store/StoreBuckets.js";
 import * as WebhookSupervisor from "../WebhookSupervisor.js";
 import { makeDispatcher } from "./Dispatcher.js";
@@ -112,9 +113,16 @@ export const runOutboxOwnership = (outboxBucket: KV, jsm: JetStreamManager) =>
     const presence = yield* Presence;
     yield* ownPartitions(
       {
-        source: bucketSource(outboxBucket, listOutboxKeys(jsm), async (key) => {
-          await jsm.streams.purge(bucketStream("webhook_outbox"), { filter: `$KV.webhook_outbox.${key}` });
-        }),
+        source: bucketSource(
+          outboxBucket,
+          listOutboxKeys(jsm),
+          async (key) => {
+            await jsm.streams.purge(bucketStream("webhook_outbox"), { filter: `$KV.webhook_outbox.${key}` });
+          },
+          streamPartitionTail(jsm),
+          // A watch silent about a message for a whole check (5 s by default) is taken for stalled.
+          config.webhookLeaseMs / 2,
+        ),
         leases: kvLeaseStore(outboxBucket),
         owner: `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`,
         timing: { leaseMs: config.webhookLeaseMs },

@@ -1,5 +1,6 @@
 import type { KV } from "@nats-io/kv";
 import type { OutboxFigures } from "../../metrics/Metrics.js";
+import { leaderReads } from "../../nats/leaderReads.js";
 import type { OwnedPartitions } from "../outbox/OwnedPartitions.js";
 import { deliveryKey, statsKey, webhookDeliveriesFilter } from "../outbox/outboxBucketKeys.js";
 import { kvOutboxWrites, type OutboxWrites } from "../outbox/outboxWrites.js";
@@ -177,9 +178,12 @@ export const makeOutbox = (
     return "id" in delivery ? (delivery as QueuedDelivery) : undefined;
   };
 
+  /** Reads answered by the stream's leader, which holds every acknowledged write (leaderReads.ts). */
+  const leader = leaderReads(kv);
   /** Applies the stored value of `key` to `index` (ignored there if it already holds that revision or a later one). */
   const refreshDelivery = async (index: PartitionIndex, key: string) => {
-    const entry = await kv.get(key);
+    // From the leader: a lagging replica could answer the same stale revision again.
+    const entry = await leader.get(key);
     if (entry === null) return;
     index.apply(key, entry.revision, storedValue(entry.operation, entry.value));
   };

@@ -2,10 +2,13 @@ import { type KV, KvWatchInclude } from "@nats-io/kv";
 import { Clock, Deferred, Effect, Exit, type Scope } from "effect";
 import { acquireLease, type LeaseTiming } from "../../ingest/lease/ChainLease.js";
 import type { LeaseStore } from "../../ingest/lease/LeaseStore.js";
+import { leaderReads } from "../../nats/leaderReads.js";
 import type { OwnedPartitions } from "./OwnedPartitions.js";
 import { leaseKey, PARTITIONS, partitionFilter } from "./outboxBucketKeys.js";
 import { PartitionIndex } from "./PartitionIndex.js";
+import type { PartitionTail } from "./partitionTail.js";
 import { DONE_KEPT_MS, storedValue } from "./StoredDelivery.js";
+import { WatchProgress } from "./WatchProgress.js";
 
 /** Where a partition's deliveries come from (the outbox bucket; a fake in unit tests). */
 export interface PartitionSource {
@@ -43,20 +46,23 @@ export interface PartitionOwnerOptions {
  * watch stops with the scope.
  */
 const loadPartition =
-  (kv: KV, listKeys: (filter: string) => Promise<Array<string>>) =>
+  (kv: KV, listKeys: (filter: string) => Promise<Array<string>>, tail: PartitionTail, checkEveryMs: number) =>
   (partition: number, index: PartitionIndex, wake: (id: string) => void) =>
     Effect.gen(function* () {
       const filter = partitionFilter(partition);
       const watch = yield* Effect.tryPromise(() =>
         kv.watch({ key: filter, include: KvWatchInclude.UpdatesOnly }),
       );
+      yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
+      // Read once the watch exists: every later message of the partition is the watch's to show.
+      const progress = new WatchProgress(yield* Effect.tryPromise(() => tail.lastSeq()));
       let loaded = false;
       const stopped = yield* Deferred.make<void>();
-      yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
       yield* Effect.forkScoped(
         Effect.promise(async () => {
           try {
             for await (const entry of watch) {
+              progress.showed(entry.revision);
               // This process's own writes come back too: known already, they are not decoded again.
               if (index.knows(entry.key, entry.revision)) continue;
               // Or it came before the write's answer: recognised by its bytes, still not decoded.
@@ -71,17 +77,38 @@ const loadPartition =
           }
         }).pipe(Effect.zipRight(Deferred.succeed(stopped, undefined))),
       );
+      // Read from the stream's leader: a replica that has not applied a write acknowledged before the
+      // watch began would show an older revision, and the watch, starting after that write, never
+      // corrects it; the owner's record of an attempt then names that revision and is refused.
+      const leader = leaderReads(kv);
       yield* Effect.tryPromise(async () => {
         const keys = await listKeys(filter);
         for (let i = 0; i < keys.length; i += 64)
           await Promise.all(
             keys.slice(i, i + 64).map(async (key) => {
-              const entry = await kv.get(key);
+              const entry = await leader.get(key);
               if (entry !== null) index.apply(key, entry.revision, storedValue(entry.operation, entry.value));
             }),
           );
       });
       loaded = true;
+      // A watch that stalls without ending is as blind as one that ended: the partition is loaded again.
+      yield* Effect.forkScoped(
+        Effect.gen(function* () {
+          for (;;) {
+            yield* Effect.sleep(checkEveryMs);
+            const asked = progress.askAfter;
+            // A failed check (a server lost meanwhile) judges nothing; the next one asks again.
+            const found = yield* Effect.either(Effect.tryPromise(() => tail.firstAfter(filter, asked)));
+            if (found._tag === "Right" && progress.check(found.right)) {
+              yield* Effect.logWarning(
+                `webhook outbox partition ${partition}: its watch has not shown message ${found.right ?? asked} of the stream for ${checkEveryMs} ms`,
+              );
+              return yield* Deferred.succeed(stopped, undefined);
+            }
+          }
+        }),
+      );
       return Deferred.await(stopped);
     });
 
@@ -112,8 +139,11 @@ export const bucketSource = (
   kv: KV,
   listKeys: (filter: string) => Promise<Array<string>>,
   purge: (key: string) => Promise<void>,
+  tail: PartitionTail,
+  /** How often an owner checks that its partition's watch keeps up with the stream. */
+  watchCheckMs: number,
 ): PartitionSource => ({
-  load: loadPartition(kv, listKeys),
+  load: loadPartition(kv, listKeys, tail, watchCheckMs),
   sweep: sweepDone(purge),
 });
 
@@ -208,7 +238,9 @@ const ownPartition = (options: PartitionOwnerOptions, partition: number, handBac
           Effect.as(
             Effect.zipRight(
               Effect.logWarning(
-                `webhook outbox partition ${partition}: could not load it (${String(error)})`,
+                `webhook outbox partition ${partition}: could not load it (${String(error)}${
+                  error instanceof Error && error.cause !== undefined ? `: ${String(error.cause)}` : ""
+                })`,
               ),
               Effect.sleep(options.timing.leaseMs / 4),
             ),

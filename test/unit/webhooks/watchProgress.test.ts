@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { WatchProgress } from "../../../src/webhooks/outbox/WatchProgress.js";
+
+describe("telling a stalled partition watch from a quiet one", () => {
+  it("behavior: a message the watch has not shown by the next check means it is behind", () => {
+    const progress = new WatchProgress(10);
+    expect(progress.askAfter).toBe(10);
+    expect(progress.check(12)).toBe(false);
+    // Still not shown one check later.
+    expect(progress.check(12)).toBe(true);
+  });
+
+  it("behavior: a message shown before the next check, or no message at all, is no stall", () => {
+    const progress = new WatchProgress(10);
+    expect(progress.check(undefined)).toBe(false);
+    expect(progress.check(undefined)).toBe(false);
+    expect(progress.check(12)).toBe(false);
+    progress.showed(12);
+    expect(progress.askAfter).toBe(12);
+    // A newer message found now is judged at the following check, not this one.
+    expect(progress.check(15)).toBe(false);
+    progress.showed(16);
+    expect(progress.check(undefined)).toBe(false);
+  });
+
+  it("behavior: an older revision shown late does not move the watch back", () => {
+    const progress = new WatchProgress(20);
+    progress.showed(5);
+    expect(progress.askAfter).toBe(20);
+  });
+});
