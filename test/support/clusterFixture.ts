@@ -120,12 +120,19 @@ export const startLoad = (urls: () => ReadonlyArray<string>, path: string, key: 
 
 /**
  * The failover gap of a load run: from the start of the first failing request
- * to the end of the last one (0 when none failed), and how many failed.
+ * to the end of the last one (0 when none failed), how many failed, and over
+ * how long the failing requests were started (near 0 when only those in flight
+ * at the fault failed, each after its timeout, and every later one succeeded).
  */
 export const failoverGap = (samples: ReadonlyArray<LoadSample>) => {
   const failed = samples.filter((s) => s.status !== 200);
-  if (failed.length === 0) return { gapMs: 0, failed: 0 };
+  if (failed.length === 0) return { gapMs: 0, failed: 0, startedOverMs: 0 };
   const first = Math.min(...failed.map((s) => s.at));
   const last = Math.max(...failed.map((s) => s.at + s.ms));
-  return { gapMs: Math.round(last - first), failed: failed.length };
+  const lastStart = Math.max(...failed.map((s) => s.at));
+  return {
+    gapMs: Math.round(last - first),
+    failed: failed.length,
+    startedOverMs: Math.round(lastStart - first),
+  };
 };

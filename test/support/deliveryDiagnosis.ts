@@ -4,6 +4,7 @@ import { Effect } from "effect";
 import { openBucket } from "../../src/nats/JetStreamSetup.js";
 import { chainListKey } from "../../src/webhooks/notifier/kvBlockRecords.js";
 import { NOTIFIER_DURABLE } from "../../src/webhooks/notifier/Notifier.js";
+import { listOutboxKeys } from "../../src/webhooks/outbox/listOutboxKeys.js";
 import {
   leaseKey,
   partitionOf,
@@ -44,9 +45,10 @@ export const diagnoseUndelivered = async (
   lines.push(
     `partition ${partitionOf(webhookId)} lease: ${typeof lease === "string" ? lease : (lease?.string() ?? "none")}`,
   );
-  const keys: Array<string> = [];
-  const listed = await orSay(outbox.keys(webhookDeliveriesFilter(webhookId)));
-  if (typeof listed !== "string") for await (const key of listed) keys.push(key);
+  // Listed as the service lists them (the stream's subjects, answered by its leader).
+  const listed = await orSay(listOutboxKeys(await jetstreamManager(api))(webhookDeliveriesFilter(webhookId)));
+  const keys = typeof listed === "string" ? [] : listed;
+  if (typeof listed === "string") lines.push(`outbox keys of the webhook could not be listed: ${listed}`);
   const records = await orSay(blocks.get(chainListKey(1)));
   const recorded =
     typeof records === "string" || records === null
