@@ -13,6 +13,7 @@ import { addressOf, callerFor, WEBHOOKS } from "../test/support/webhookEnv.js";
 import { startReceiver } from "../test/support/webhookReceiver.js";
 import { benchKey, startServiceProcess } from "./lib/benchEnv.js";
 import { stampedActivity } from "./lib/minedClock.js";
+import { outboxReferenceRate } from "./lib/outboxReference.js";
 import { percentile } from "./lib/stats.js";
 
 const WEBHOOKS_COUNT = Number(process.env.BENCH_WEBHOOKS ?? 32);
@@ -97,11 +98,14 @@ const throughput = async () => {
     );
     const rawRate = requests.length / ((performance.now() - rawStart) / 1000);
     await pool.close();
+    receiver.received.length = 0;
+    const referenceRate = await outboxReferenceRate(receiver.url, requests);
     return [
       `${expected} deliveries (${WEBHOOKS_COUNT} webhooks x ${BLOCKS} blocks): ${serviceRate.toFixed(0)} deliveries/s through the service`,
       `raw undici POSTs of the same bodies, ${WEBHOOKS_COUNT} connections: ${rawRate.toFixed(0)}/s`,
       `service CPU per delivery: ${cpuPerDelivery.toFixed(2)} ms (notifier, outbox, actors, signing, sending); load average ${loadavg()[0]!.toFixed(2)}`,
       `R_webhooks (service / raw): ${(serviceRate / rawRate).toFixed(2)}  target >= 0.5`,
+      `outbox reference loop (per delivery: create, POST, record at its revision; each webhook in order; KV client): ${referenceRate.toFixed(0)}/s = ${(referenceRate / rawRate).toFixed(2)} of raw; service / reference ${(serviceRate / referenceRate).toFixed(2)}`,
     ];
   } finally {
     await receiver.stop();
