@@ -2,6 +2,8 @@ import { DeliverPolicy } from "@nats-io/jetstream";
 import { Bucket, type KV, type KvWatchEntry } from "@nats-io/kv";
 import { Deferred, Effect, Either, Schedule, Schema, type Scope, Stream } from "effect";
 import { PULL_EXPIRES_MS } from "./pullOptions.js";
+import { streamTail } from "./streamTail.js";
+import { WatchProgress } from "./WatchProgress.js";
 
 /** One live value, with its key (the filter's prefix removed) and when the broker stored it. */
 export interface BucketValue<A> {
@@ -18,6 +20,14 @@ export interface FollowOptions<A> {
   readonly key: ">" | `${string}.>`;
   /** The stored text to a value; a value that does not decode counts as absent (and is logged). */
   readonly decode: Schema.Schema<A, string>;
+  /**
+   * When set, every this many ms the stream's leader is asked for the first message of these keys
+   * after the last one the watch showed; one still not shown at the next check means the watch
+   * stalled without ending (WatchProgress.ts), and it is opened again, its values passed on again.
+   * For followers whose keys are only ever written (a key removed meanwhile would stay behind);
+   * the user needs STREAM.MSG.GET on the bucket's stream.
+   */
+  readonly stallCheckMs?: number;
 }
 
 /**
@@ -139,16 +149,58 @@ export const followBucket = <A>(
         return Effect.sync(() => onChange(key, value));
       }).pipe(Effect.zipRight(entry.delta === 0 ? Deferred.succeed(ready, undefined) : Effect.void));
 
+    const tail =
+      options.stallCheckMs !== undefined && kv instanceof Bucket
+        ? streamTail(kv.jsm, kv.stream, `${kv.prefix}.`)
+        : undefined;
+    /** Passes on what `watch` shows until the scope closes or, with a tail to check, the watch stalls. */
+    const follow = (watch: Watch) =>
+      Effect.gen(function* () {
+        // Read once the watch exists: every later message of these keys is the watch's to show.
+        const progress =
+          tail === undefined
+            ? undefined
+            : new WatchProgress(yield* retrying(`reading where ${options.key} ends`, tail.lastSeq));
+        yield* Effect.forkScoped(
+          Stream.runForEach(
+            Stream.fromAsyncIterable(watch.entries, (error) => error),
+            (entry) => {
+              progress?.showed(entry.revision);
+              return apply(entry);
+            },
+          ).pipe(Effect.catchAll((error) => Effect.logWarning(`the watch of ${options.key} failed`, error))),
+        );
+        // Added after the fork so that it runs first on close: the reader's pending `next` then ends.
+        yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
+        if (tail === undefined || progress === undefined || options.stallCheckMs === undefined)
+          return yield* Effect.never;
+        for (;;) {
+          yield* Effect.sleep(options.stallCheckMs);
+          const asked = progress.askAfter;
+          // A failed check (a server lost meanwhile) judges nothing; the next one asks again.
+          const found = yield* Effect.either(Effect.tryPromise(() => tail.firstAfter(options.key, asked)));
+          if (found._tag === "Right" && progress.check(found.right))
+            return yield* Effect.logWarning(
+              `the watch of ${options.key} has not shown message ${found.right ?? asked} of its stream for ${options.stallCheckMs} ms; watching again`,
+            );
+        }
+      });
+
     // Watch first, then probe: a key written in between is delivered by the watch.
     const watch = yield* retrying(`watching ${options.key}`, () => openWatch(kv, options.key));
     yield* Effect.forkScoped(
-      Stream.runForEach(
-        Stream.fromAsyncIterable(watch.entries, (error) => error),
-        apply,
-      ).pipe(Effect.catchAll((error) => Effect.logWarning(`the watch of ${options.key} failed`, error))),
+      Effect.zipRight(
+        Effect.scoped(follow(watch)),
+        Effect.forever(
+          Effect.scoped(
+            Effect.flatMap(
+              retrying(`watching ${options.key}`, () => openWatch(kv, options.key)),
+              follow,
+            ),
+          ),
+        ),
+      ),
     );
-    // Added after the fork so that it runs first on close: the reader's pending `next` then ends.
-    yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
     if (watch.empty === true) yield* Deferred.succeed(ready, undefined);
     else if (watch.empty === undefined)
       yield* Effect.forkScoped(

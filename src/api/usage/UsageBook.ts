@@ -23,6 +23,9 @@ const MonthAggregateJson: Schema.Schema<MonthAggregate, string> = Schema.parseJs
   Schema.Struct({ seq: Schema.Number, teams: Schema.Record({ key: Schema.String, value: Schema.Number }) }),
 );
 
+/** How often the month totals' watch is checked against the bucket's stream (followBucket.ts). */
+const MONTH_WATCH_CHECK_MS = 5_000;
+
 /** Longest range an operator can ask for at once: 31 days of hours. */
 export const MAX_HOURS = 31 * 24;
 
@@ -30,7 +33,13 @@ export const layer = (usage: KV, now: () => number = Date.now): Layer.Layer<Usag
   Layer.scoped(
     UsageBook,
     Effect.gen(function* () {
-      const months = yield* mirrorBucket(usage, { key: "month.>", decode: MonthAggregateJson });
+      // Checked for a stalled watch: after a nats-server was killed, the totals (and every quota check
+      // that reads them) stayed at their old values for a minute while the bucket held the new ones.
+      const months = yield* mirrorBucket(usage, {
+        key: "month.>",
+        decode: MonthAggregateJson,
+        stallCheckMs: MONTH_WATCH_CHECK_MS,
+      });
 
       const rows = (fromMs: number, toMs: number, teamId?: string) =>
         Effect.promise(async () => {

@@ -10,6 +10,7 @@ import { Metrics } from "../../metrics/Metrics.js";
 import { bucketStream } from "../../nats/JetStreamSetup.js";
 import { inboxPrefix } from "../../nats/NatsUser.js";
 import { RequestMux } from "../../nats/RequestMux.js";
+import { streamTail } from "../../nats/streamTail.js";
 import { LIVE_FOR_MS, Presence } from "../../presence/Presence.js";
 import { Level } from "../../storage/Level.js";
 import { makeHostAllowList } from "../hostAllowList.js";
@@ -20,7 +21,6 @@ import { PARTITIONS } from "../outbox/outboxBucketKeys.js";
 import { muxOutboxWrites } from "../outbox/outboxWrites.js";
 import { bucketSource, ownPartitions } from "../outbox/ownPartitions.js";
 import { STATS_FLUSH_MS } from "../outbox/PendingStats.js";
-import { streamPartitionTail } from "../outbox/partitionTail.js";
 import type { StoreBuckets } from "../store/StoreBuckets.js";
 import * as WebhookSupervisor from "../WebhookSupervisor.js";
 import { makeDispatcher } from "./Dispatcher.js";
@@ -119,7 +119,7 @@ export const runOutboxOwnership = (outboxBucket: KV, jsm: JetStreamManager) =>
           async (key) => {
             await jsm.streams.purge(bucketStream("webhook_outbox"), { filter: `$KV.webhook_outbox.${key}` });
           },
-          streamPartitionTail(jsm),
+          streamTail(jsm, bucketStream("webhook_outbox"), "$KV.webhook_outbox."),
           // A watch silent about a message for a whole check (5 s by default) is taken for stalled.
           config.webhookLeaseMs / 2,
         ),

@@ -3,12 +3,12 @@ import { Clock, Deferred, Effect, Exit, type Scope } from "effect";
 import { acquireLease, type LeaseTiming } from "../../ingest/lease/ChainLease.js";
 import type { LeaseStore } from "../../ingest/lease/LeaseStore.js";
 import { leaderReads } from "../../nats/leaderReads.js";
+import type { StreamTail } from "../../nats/streamTail.js";
+import { WatchProgress } from "../../nats/WatchProgress.js";
 import type { OwnedPartitions } from "./OwnedPartitions.js";
 import { leaseKey, PARTITIONS, partitionFilter } from "./outboxBucketKeys.js";
 import { PartitionIndex } from "./PartitionIndex.js";
-import type { PartitionTail } from "./partitionTail.js";
 import { DONE_KEPT_MS, storedValue } from "./StoredDelivery.js";
-import { WatchProgress } from "./WatchProgress.js";
 
 /** Where a partition's deliveries come from (the outbox bucket; a fake in unit tests). */
 export interface PartitionSource {
@@ -46,7 +46,7 @@ export interface PartitionOwnerOptions {
  * watch stops with the scope.
  */
 const loadPartition =
-  (kv: KV, listKeys: (filter: string) => Promise<Array<string>>, tail: PartitionTail, checkEveryMs: number) =>
+  (kv: KV, listKeys: (filter: string) => Promise<Array<string>>, tail: StreamTail, checkEveryMs: number) =>
   (partition: number, index: PartitionIndex, wake: (id: string) => void) =>
     Effect.gen(function* () {
       const filter = partitionFilter(partition);
@@ -139,7 +139,7 @@ export const bucketSource = (
   kv: KV,
   listKeys: (filter: string) => Promise<Array<string>>,
   purge: (key: string) => Promise<void>,
-  tail: PartitionTail,
+  tail: StreamTail,
   /** How often an owner checks that its partition's watch keeps up with the stream. */
   watchCheckMs: number,
 ): PartitionSource => ({

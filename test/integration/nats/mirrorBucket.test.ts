@@ -115,3 +115,73 @@ describe.each([5, 1])("mirrorBucket on nats-server, %i revisions kept per key", 
     await eventually(async () => mirror.get("a")?.n === 3, 30_000, "a put after a delete");
   });
 });
+
+/** The bucket, its first watch made but silent: what a follower sees when its watch stalls without ending. */
+const firstWatchSilent = (kv: KV): KV => {
+  let watches = 0;
+  return new Proxy(kv, {
+    get: (target, name, receiver) =>
+      name === "watch"
+        ? async (...args: Parameters<KV["watch"]>) => {
+            const real = await target.watch(...args);
+            if (watches++ > 0) return real;
+            const silent = {
+              stop: () => real.stop(),
+              [Symbol.asyncIterator]: () => ({ next: () => new Promise<never>(() => undefined) }),
+            };
+            return silent as unknown as typeof real;
+          }
+        : Reflect.get(target, name, receiver),
+  });
+};
+
+describe("mirrorBucket with a stall check", () => {
+  const CHECK_MS = 300;
+
+  it("behavior: a watch that stalls without ending is opened again, and the mirror catches up with what was written meanwhile", async () => {
+    const kv = await kvm.create(`stall${buckets++}`, { history: 1 });
+    await kv.put("month.a", item(1));
+    const mirror = await start(firstWatchSilent(kv), {
+      key: "month.>",
+      decode: Item,
+      stallCheckMs: CHECK_MS,
+    });
+    await kv.put("month.a", item(2));
+    await kv.put("other", item(9));
+    const written = Date.now();
+    // The silent first watch showed nothing; within two checks the new one shows the current value.
+    await eventually(
+      async () => mirror.get("a")?.n === 2,
+      10_000,
+      "the value written while the watch was silent",
+    );
+    expect(Date.now() - written).toBeLessThan(CHECK_MS * 2 + 2_000);
+    await ready(mirror);
+    await kv.put("month.a", item(3));
+    await eventually(async () => mirror.get("a")?.n === 3, 10_000, "a later put");
+    expect(mirror.get("other")).toBeUndefined();
+  });
+
+  it("behavior: a quiet watch, or writes only to other keys, is left alone", async () => {
+    const kv = await kvm.create(`stall${buckets++}`, { history: 1 });
+    await kv.put("month.a", item(1));
+    let opened = 0;
+    const counting = new Proxy(kv, {
+      get: (target, name, receiver) =>
+        name === "watch"
+          ? (...args: Parameters<KV["watch"]>) => {
+              opened++;
+              return target.watch(...args);
+            }
+          : Reflect.get(target, name, receiver),
+    });
+    const mirror = await start(counting, { key: "month.>", decode: Item, stallCheckMs: CHECK_MS });
+    await ready(mirror);
+    for (let i = 0; i < 5; i++) {
+      await kv.put(`hour.${i}`, item(i));
+      await new Promise((r) => setTimeout(r, CHECK_MS));
+    }
+    expect(opened).toBe(1);
+    expect(mirror.get("a")?.n).toBe(1);
+  });
+});

@@ -4,11 +4,11 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect, Exit, Fiber } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openBucket } from "../../../src/nats/JetStreamSetup.js";
+import { streamTail } from "../../../src/nats/streamTail.js";
 import { listOutboxKeys } from "../../../src/webhooks/outbox/listOutboxKeys.js";
 import { deliveryKey, partitionOf } from "../../../src/webhooks/outbox/outboxBucketKeys.js";
 import { bucketSource } from "../../../src/webhooks/outbox/ownPartitions.js";
 import { PartitionIndex } from "../../../src/webhooks/outbox/PartitionIndex.js";
-import { streamPartitionTail } from "../../../src/webhooks/outbox/partitionTail.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 import { owed } from "../../support/owedDelivery.js";
 
@@ -53,7 +53,7 @@ describe("a partition whose watch stalls without ending", () => {
       withSilentWatches(kv),
       listOutboxKeys(jsm),
       async () => undefined,
-      streamPartitionTail(jsm),
+      streamTail(jsm, "KV_webhook_outbox", "$KV.webhook_outbox."),
       CHECK_MS,
     );
     const index = new PartitionIndex();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { WatchProgress } from "../../../src/webhooks/outbox/WatchProgress.js";
+import { WatchProgress } from "../../../src/nats/WatchProgress.js";
 
 describe("telling a stalled partition watch from a quiet one", () => {
   it("behavior: a message the watch has not shown by the next check means it is behind", () => {

@@ -1,10 +1,10 @@
 /**
- * Tells a partition's watch that has fallen silent from one that has nothing to say. A KV watch
- * (an ordered push consumer) can stall without ending after a server is lost: its heartbeats
- * stop being checked while a reset waits on a stream leader that moved. The owner would then
- * never see deliveries another process queues in the partition. So the owner asks the stream's
- * leader, now and then, for the partition's first message after the last one the watch showed:
- * one found at a check and still not shown by the next check means the watch is behind.
+ * Tells a watch that has fallen silent from one that has nothing to say. A KV watch (an ordered
+ * consumer) can stall without ending after a nats-server is lost, seen in the cluster fault tests:
+ * an outbox partition's owner then never saw deliveries another process queued, and the monthly
+ * usage mirror stayed at its old totals. So the follower asks the stream's leader, now and then,
+ * for the first message of the watched keys after the last one the watch showed: one found at a
+ * check and still not shown by the next check means the watch is behind.
  */
 export class WatchProgress {
   /** The stream sequence of the last message the watch showed (or where it started). */
