@@ -1,3 +1,6 @@
+import { Effect } from "effect";
+import type { StreamTail } from "./streamTail.js";
+
 /**
  * Tells a watch that has fallen silent from one that has nothing to say. A KV watch (an ordered
  * consumer) can stall without ending after a nats-server is lost, seen in the cluster fault tests:
@@ -37,3 +40,23 @@ export class WatchProgress {
     return behind;
   }
 }
+
+/**
+ * Checks `progress` every `everyMs` against `tail` for the keys matching `filter`, and completes
+ * with the stream sequence of the unshown message once the watch is behind (never, while it keeps
+ * up). A failed check (a server lost meanwhile) judges nothing; the next one asks again.
+ */
+export const untilWatchFallsBehind = (
+  progress: WatchProgress,
+  tail: StreamTail,
+  filter: string,
+  everyMs: number,
+): Effect.Effect<number> =>
+  Effect.gen(function* () {
+    for (;;) {
+      yield* Effect.sleep(everyMs);
+      const asked = progress.askAfter;
+      const found = yield* Effect.either(Effect.tryPromise(() => tail.firstAfter(filter, asked)));
+      if (found._tag === "Right" && progress.check(found.right)) return found.right ?? asked;
+    }
+  });

@@ -3,7 +3,7 @@ import { Bucket, type KV, type KvWatchEntry } from "@nats-io/kv";
 import { Deferred, Effect, Either, Schedule, Schema, type Scope, Stream } from "effect";
 import { PULL_EXPIRES_MS } from "./pullOptions.js";
 import { streamTail } from "./streamTail.js";
-import { WatchProgress } from "./WatchProgress.js";
+import { untilWatchFallsBehind, WatchProgress } from "./WatchProgress.js";
 
 /** One live value, with its key (the filter's prefix removed) and when the broker stored it. */
 export interface BucketValue<A> {
@@ -174,16 +174,10 @@ export const followBucket = <A>(
         yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
         if (tail === undefined || progress === undefined || options.stallCheckMs === undefined)
           return yield* Effect.never;
-        for (;;) {
-          yield* Effect.sleep(options.stallCheckMs);
-          const asked = progress.askAfter;
-          // A failed check (a server lost meanwhile) judges nothing; the next one asks again.
-          const found = yield* Effect.either(Effect.tryPromise(() => tail.firstAfter(options.key, asked)));
-          if (found._tag === "Right" && progress.check(found.right))
-            return yield* Effect.logWarning(
-              `the watch of ${options.key} has not shown message ${found.right ?? asked} of its stream for ${options.stallCheckMs} ms; watching again`,
-            );
-        }
+        const unshown = yield* untilWatchFallsBehind(progress, tail, options.key, options.stallCheckMs);
+        yield* Effect.logWarning(
+          `the watch of ${options.key} has not shown message ${unshown} of its stream for ${options.stallCheckMs} ms; watching again`,
+        );
       });
 
     // Watch first, then probe: a key written in between is delivered by the watch.

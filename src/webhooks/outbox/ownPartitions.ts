@@ -4,7 +4,7 @@ import { acquireLease, type LeaseTiming } from "../../ingest/lease/ChainLease.js
 import type { LeaseStore } from "../../ingest/lease/LeaseStore.js";
 import { leaderReads } from "../../nats/leaderReads.js";
 import type { StreamTail } from "../../nats/streamTail.js";
-import { WatchProgress } from "../../nats/WatchProgress.js";
+import { untilWatchFallsBehind, WatchProgress } from "../../nats/WatchProgress.js";
 import type { OwnedPartitions } from "./OwnedPartitions.js";
 import { leaseKey, PARTITIONS, partitionFilter } from "./outboxBucketKeys.js";
 import { PartitionIndex } from "./PartitionIndex.js";
@@ -95,18 +95,11 @@ const loadPartition =
       // A watch that stalls without ending is as blind as one that ended: the partition is loaded again.
       yield* Effect.forkScoped(
         Effect.gen(function* () {
-          for (;;) {
-            yield* Effect.sleep(checkEveryMs);
-            const asked = progress.askAfter;
-            // A failed check (a server lost meanwhile) judges nothing; the next one asks again.
-            const found = yield* Effect.either(Effect.tryPromise(() => tail.firstAfter(filter, asked)));
-            if (found._tag === "Right" && progress.check(found.right)) {
-              yield* Effect.logWarning(
-                `webhook outbox partition ${partition}: its watch has not shown message ${found.right ?? asked} of the stream for ${checkEveryMs} ms`,
-              );
-              return yield* Deferred.succeed(stopped, undefined);
-            }
-          }
+          const unshown = yield* untilWatchFallsBehind(progress, tail, filter, checkEveryMs);
+          yield* Effect.logWarning(
+            `webhook outbox partition ${partition}: its watch has not shown message ${unshown} of the stream for ${checkEveryMs} ms`,
+          );
+          yield* Deferred.succeed(stopped, undefined);
         }),
       );
       return Deferred.await(stopped);
