@@ -149,18 +149,18 @@ export const followBucket = <A>(
         return Effect.sync(() => onChange(key, value));
       }).pipe(Effect.zipRight(entry.delta === 0 ? Deferred.succeed(ready, undefined) : Effect.void));
 
-    const tail =
+    const check =
       options.stallCheckMs !== undefined && kv instanceof Bucket
-        ? streamTail(kv.jsm, kv.stream, `${kv.prefix}.`)
+        ? { tail: streamTail(kv.jsm, kv.stream, `${kv.prefix}.`), everyMs: options.stallCheckMs }
         : undefined;
     /** Passes on what `watch` shows until the scope closes or, with a tail to check, the watch stalls. */
     const follow = (watch: Watch) =>
       Effect.gen(function* () {
         // Read once the watch exists: every later message of these keys is the watch's to show.
         const progress =
-          tail === undefined
+          check === undefined
             ? undefined
-            : new WatchProgress(yield* retrying(`reading where ${options.key} ends`, tail.lastSeq));
+            : new WatchProgress(yield* retrying(`reading where ${options.key} ends`, check.tail.lastSeq));
         yield* Effect.forkScoped(
           Stream.runForEach(
             Stream.fromAsyncIterable(watch.entries, (error) => error),
@@ -172,11 +172,10 @@ export const followBucket = <A>(
         );
         // Added after the fork so that it runs first on close: the reader's pending `next` then ends.
         yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
-        if (tail === undefined || progress === undefined || options.stallCheckMs === undefined)
-          return yield* Effect.never;
-        const unshown = yield* untilWatchFallsBehind(progress, tail, options.key, options.stallCheckMs);
+        if (check === undefined || progress === undefined) return yield* Effect.never;
+        const unshown = yield* untilWatchFallsBehind(progress, check.tail, options.key, check.everyMs);
         yield* Effect.logWarning(
-          `the watch of ${options.key} has not shown message ${unshown} of its stream for ${options.stallCheckMs} ms; watching again`,
+          `the watch of ${options.key} has not shown message ${unshown} of its stream for ${check.everyMs} ms; watching again`,
         );
       });
 

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type BucketMirror, type MirrorOptions, mirrorBucket } from "../../../src/nats/mirrorBucket.js";
 import { startBareNats } from "../../support/bareNats.js";
 import { eventually } from "../../support/serviceHarness.js";
+import { withSilentWatches } from "../../support/silentWatch.js";
 
 let nats: Awaited<ReturnType<typeof startBareNats>>;
 let kvm: Kvm;
@@ -116,32 +117,13 @@ describe.each([5, 1])("mirrorBucket on nats-server, %i revisions kept per key", 
   });
 });
 
-/** The bucket, its first watch made but silent: what a follower sees when its watch stalls without ending. */
-const firstWatchSilent = (kv: KV): KV => {
-  let watches = 0;
-  return new Proxy(kv, {
-    get: (target, name, receiver) =>
-      name === "watch"
-        ? async (...args: Parameters<KV["watch"]>) => {
-            const real = await target.watch(...args);
-            if (watches++ > 0) return real;
-            const silent = {
-              stop: () => real.stop(),
-              [Symbol.asyncIterator]: () => ({ next: () => new Promise<never>(() => undefined) }),
-            };
-            return silent as unknown as typeof real;
-          }
-        : Reflect.get(target, name, receiver),
-  });
-};
-
 describe("mirrorBucket with a stall check", () => {
   const CHECK_MS = 300;
 
   it("behavior: a watch that stalls without ending is opened again, and the mirror catches up with what was written meanwhile", async () => {
     const kv = await kvm.create(`stall${buckets++}`, { history: 1 });
     await kv.put("month.a", item(1));
-    const mirror = await start(firstWatchSilent(kv), {
+    const mirror = await start(withSilentWatches(kv, 1), {
       key: "month.>",
       decode: Item,
       stallCheckMs: CHECK_MS,

@@ -1,5 +1,4 @@
 import { jetstreamManager } from "@nats-io/jetstream";
-import type { KV, KvWatchOptions } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect, Exit, Fiber } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +10,7 @@ import { bucketSource } from "../../../src/webhooks/outbox/ownPartitions.js";
 import { PartitionIndex } from "../../../src/webhooks/outbox/PartitionIndex.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 import { owed } from "../../support/owedDelivery.js";
+import { withSilentWatches } from "../../support/silentWatch.js";
 
 let nats: TestNats;
 let nc: NatsConnection;
@@ -24,22 +24,6 @@ afterAll(async () => {
   await nc?.close();
   await nats?.stop();
 });
-
-/** The bucket, its watches made but silent: what an owner sees when its watch stalls without ending. */
-const withSilentWatches = (kv: KV): KV =>
-  new Proxy(kv, {
-    get: (target, name, receiver) =>
-      name === "watch"
-        ? async (options: KvWatchOptions) => {
-            const real = await target.watch(options);
-            const silent = {
-              stop: () => real.stop(),
-              [Symbol.asyncIterator]: () => ({ next: () => new Promise<never>(() => undefined) }),
-            };
-            return silent as unknown as typeof real;
-          }
-        : Reflect.get(target, name, receiver),
-  });
 
 const CHECK_MS = 300;
 
