@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +11,9 @@ import { chainPublisher, syntheticBlock } from "../test/support/syntheticBlocks.
 import { addressOf, callerFor, WEBHOOKS } from "../test/support/webhookEnv.js";
 import { startReceiver } from "../test/support/webhookReceiver.js";
 import { benchKey, startServiceProcess } from "./lib/benchEnv.js";
+import { measureCpu } from "./lib/cpu.js";
 import { stampedActivity } from "./lib/minedClock.js";
+import { natsServerPid } from "./lib/natsServerPid.js";
 import { outboxReferenceRate } from "./lib/outboxReference.js";
 import { percentile } from "./lib/stats.js";
 
@@ -20,11 +21,13 @@ const WEBHOOKS_COUNT = Number(process.env.BENCH_WEBHOOKS ?? 32);
 const BLOCKS = Number(process.env.BENCH_WEBHOOK_BLOCKS ?? 100);
 const LIVE_SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 15);
 const LIVE_RATE = Number(process.env.BENCH_LIVE_RATE ?? 5);
-/** CPU time (user + system) a process has used so far, ms (Linux /proc; clock ticks of 10 ms). */
-const cpuMs = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
+/** `{name: ms}` CPU as per-delivery µs, largest first, e.g. "service 790, nats-server 210". */
+const perDelivery = (cpuMs: Record<string, number>, deliveries: number) =>
+  Object.entries(cpuMs)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, ms]) => `${name} ${((ms * 1000) / deliveries).toFixed(0)}`)
+    .join(", ");
+const totalMs = (cpuMs: Record<string, number>) => Object.values(cpuMs).reduce((a, b) => a + b, 0);
 
 const ENV = {
   WEBHOOK_ALLOW_HTTP: "true",
@@ -72,13 +75,17 @@ const throughput = async () => {
       before = receiver.received.length;
     receiver.received.length = 0;
     const expected = WEBHOOKS_COUNT * BLOCKS;
-    const cpuBefore = cpuMs(service.pid);
+    // Every process's CPU on both sides ("bench": this process, the receiver and the publisher or the
+    // raw sender): on two cores both runs use the whole machine, so the ratio of the totals bounds R.
+    const pids = { service: service.pid, "nats-server": natsServerPid(nats.url) };
     const started = performance.now();
-    for (let i = 0; i < BLOCKS; i++)
-      await publish.block(syntheticBlock(1, 7_000_000 + i, wallet, addressOf(1), "bench"));
-    await eventually(async () => receiver.received.length >= expected, 120_000, "every delivery");
+    const serviceCpu = await measureCpu(pids, async () => {
+      for (let i = 0; i < BLOCKS; i++)
+        await publish.block(syntheticBlock(1, 7_000_000 + i, wallet, addressOf(1), "bench"));
+      await eventually(async () => receiver.received.length >= expected, 120_000, "every delivery");
+    });
     const serviceRate = expected / ((performance.now() - started) / 1000);
-    const cpuPerDelivery = (cpuMs(service.pid) - cpuBefore) / expected;
+    const { loadgen: serviceBench, ...serviceSide } = serviceCpu.cpuMs;
 
     // The floor: the same bodies and headers POSTed with undici straight to the same receiver, same concurrency.
     const requests = receiver.received.slice(0, expected);
@@ -87,23 +94,27 @@ const throughput = async () => {
     const path = new URL(receiver.url).pathname;
     let next = 0;
     const rawStart = performance.now();
-    await Promise.all(
-      Array.from({ length: WEBHOOKS_COUNT }, async () => {
-        while (next < requests.length) {
-          const r = requests[next++]!;
-          const res = await pool.request({ path, method: "POST", headers: r.headers, body: r.body });
-          await res.body.dump();
-        }
-      }),
+    const rawCpu = await measureCpu({}, () =>
+      Promise.all(
+        Array.from({ length: WEBHOOKS_COUNT }, async () => {
+          while (next < requests.length) {
+            const r = requests[next++]!;
+            const res = await pool.request({ path, method: "POST", headers: r.headers, body: r.body });
+            await res.body.dump();
+          }
+        }),
+      ),
     );
     const rawRate = requests.length / ((performance.now() - rawStart) / 1000);
+    const serviceCpuMs = { ...serviceSide, "bench (receiver, publisher)": serviceBench! };
     await pool.close();
     receiver.received.length = 0;
     const referenceRate = await outboxReferenceRate(receiver.url, requests);
     return [
       `${expected} deliveries (${WEBHOOKS_COUNT} webhooks x ${BLOCKS} blocks): ${serviceRate.toFixed(0)} deliveries/s through the service`,
       `raw undici POSTs of the same bodies, ${WEBHOOKS_COUNT} connections: ${rawRate.toFixed(0)}/s`,
-      `service CPU per delivery: ${cpuPerDelivery.toFixed(2)} ms (notifier, outbox, actors, signing, sending); load average ${loadavg()[0]!.toFixed(2)}`,
+      `service CPU per delivery: ${(serviceSide.service! / expected).toFixed(2)} ms (notifier, outbox, actors, signing, sending); load average ${loadavg()[0]!.toFixed(2)}`,
+      `CPU per delivery, µs: through the service ${((totalMs(serviceCpuMs) * 1000) / expected).toFixed(0)} (${perDelivery(serviceCpuMs, expected)}); raw ${((rawCpu.cpuMs.loadgen! * 1000) / expected).toFixed(0)} (bench: sender and receiver); raw / service ${(rawCpu.cpuMs.loadgen! / totalMs(serviceCpuMs)).toFixed(2)}`,
       `R_webhooks (service / raw): ${(serviceRate / rawRate).toFixed(2)}  target >= 0.5`,
       `outbox reference loop (per delivery: create, POST, record at its revision; each webhook in order; KV client): ${referenceRate.toFixed(0)}/s = ${(referenceRate / rawRate).toFixed(2)} of raw; service / reference ${(serviceRate / referenceRate).toFixed(2)}`,
     ];
