@@ -2,9 +2,9 @@ import type { KV } from "@nats-io/kv";
 import { Effect, Schema } from "effect";
 import { followBucket } from "../../nats/followBucket.js";
 import { IndexEntry } from "../store/addressIndex.js";
+import { AddressTable } from "./AddressTable.js";
 
 const IndexEntryJson = Schema.parseJson(IndexEntry);
-const EMPTY: ReadonlySet<string> = new Set();
 
 /**
  * This node's memory of the `webhook_addresses` index (address -> webhook
@@ -14,24 +14,20 @@ const EMPTY: ReadonlySet<string> = new Set();
  */
 export const makeAddressBook = (index: KV) =>
   Effect.gen(function* () {
-    const byAddress = new Map<string, Set<string>>();
+    // About 60 bytes an address and no object per address (AddressTable.ts): a watch list of
+    // millions costs neither hundreds of MB nor garbage-collection time on every block.
+    const table = new AddressTable();
     const ready = yield* followBucket(index, { key: ">", decode: IndexEntryJson }, (key, entry) => {
       const dot = key.indexOf(".");
       const address = key.slice(0, dot);
       const id = key.slice(dot + 1);
-      const set = byAddress.get(address);
-      if (entry?.value.member === true) {
-        if (set === undefined) byAddress.set(address, new Set([id]));
-        else set.add(id);
-      } else if (set !== undefined) {
-        set.delete(id);
-        if (set.size === 0) byAddress.delete(address);
-      }
+      if (entry?.value.member === true) table.add(address, id);
+      else table.remove(address, id);
     });
     yield* ready;
     return {
-      /** Webhook ids subscribed to `address` (lower case). */
-      webhooksFor: (address: string): ReadonlySet<string> => byAddress.get(address) ?? EMPTY,
+      /** Webhook ids subscribed to `address`. */
+      webhooksFor: (address: string): ReadonlyArray<string> => table.webhooksFor(address),
     } as const;
   });
 

@@ -60,7 +60,7 @@ describe("the notifier's address book on nats-server", () => {
       expect(ids(20)).toEqual([]); // a tombstone
       expect(ids(3)).toEqual([]); // deleted
       let watched = 0;
-      for (let n = 1; n <= ENTRIES; n++) watched += book.webhooksFor(address(n)).size;
+      for (let n = 1; n <= ENTRIES; n++) watched += book.webhooksFor(address(n)).length;
       expect(watched).toBe(ENTRIES - ENTRIES / 10 - 1);
 
       // After the start: a second webhook on address 1, address 2 removed then added back, address
