@@ -88,6 +88,37 @@ export const makeMetrics = (options: { readonly teams: ReadonlyArray<string> }) 
       for (const [user, c] of connections) this.set({ user }, c.connected && !c.nc.isClosed() ? 1 : 0);
     },
   });
+  // What each connection carried, read from the client's own counts at scrape time: per request
+  // or per delivery, the broker's load follows messages more than bytes.
+  const natsTraffic = (
+    name: string,
+    help: string,
+    read: (stats: ReturnType<NatsConnection["stats"]>) => [number, number],
+  ) =>
+    new Counter({
+      name,
+      help,
+      labelNames: ["user", "direction"] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [user, c] of connections) {
+          const [received, sent] = read(c.nc.stats());
+          this.inc({ user, direction: "in" }, received);
+          this.inc({ user, direction: "out" }, sent);
+        }
+      },
+    });
+  natsTraffic(
+    "svc_nats_messages_total",
+    "Messages this NATS user's connection received (in) and published (out), requests and replies included.",
+    (stats) => [stats.inMsgs, stats.outMsgs],
+  );
+  natsTraffic(
+    "svc_nats_bytes_total",
+    "Payload bytes this NATS user's connection received (in) and published (out).",
+    (stats) => [stats.inBytes, stats.outBytes],
+  );
   const natsReconnects = new Counter({
     name: "svc_nats_reconnects_total",
     help: "Reconnections of the connection of this NATS user.",

@@ -153,7 +153,8 @@ describe("Prometheus metrics", { timeout: 180_000 }, () => {
         headers: { "x-svc-api-key": key },
       });
     const first = await call();
-    expect(first.status, await first.text()).toBe(200);
+    const firstBody = await first.text();
+    expect(first.status, firstBody).toBe(200);
     expect((await call()).status).toBe(200);
 
     const gatewayAfter = await scrapeGateway();
@@ -162,6 +163,16 @@ describe("Prometheus metrics", { timeout: 180_000 }, () => {
     );
     expect(sampleValue(gatewayAfter, "svc_http_request_duration_seconds_count", route)).toBe(
       sampleValue(gatewayBefore, "svc_http_request_duration_seconds_count", route) + 2,
+    );
+    // Each request went to an API worker over the gateway's NATS connection and came back on it.
+    const traffic = (samples: typeof gatewayAfter, name: string, direction: string) =>
+      sampleValue(samples, name, { user: "gateway", direction });
+    for (const direction of ["in", "out"])
+      expect(traffic(gatewayAfter, "svc_nats_messages_total", direction)).toBeGreaterThanOrEqual(
+        traffic(gatewayBefore, "svc_nats_messages_total", direction) + 2,
+      );
+    expect(traffic(gatewayAfter, "svc_nats_bytes_total", "in")).toBeGreaterThanOrEqual(
+      traffic(gatewayBefore, "svc_nats_bytes_total", "in") + 2 * firstBody.length,
     );
     // The wallet address is not a label: the route template is.
     expect(gatewayAfter.some((s) => Object.values(s.labels).includes(wallet))).toBe(false);
