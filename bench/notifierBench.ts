@@ -1,3 +1,4 @@
+import { type PerformanceEntry, PerformanceObserver } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { Effect, Exit, Scope } from "effect";
@@ -10,6 +11,7 @@ import { indexKey } from "../src/webhooks/store/kvKeys.js";
 import { WebhookRecord } from "../src/webhooks/WebhookRecord.js";
 import { startTestNats } from "../test/support/natsServer.js";
 import { syntheticBlock } from "../test/support/syntheticBlocks.js";
+import { mainThreadCpuMs } from "./lib/cpu.js";
 import { median } from "./lib/stats.js";
 
 const SIZES = (process.env.BENCH_NOTIFIER_SIZES ?? "1000,100000,1000000").split(",").map(Number);
@@ -19,10 +21,31 @@ const BLOCKS = 500;
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
+/** Live memory after forced collections: V8's heap and the ArrayBuffers outside it (typed arrays' storage). */
 const liveHeap = () => {
   gc();
   gc();
-  return process.memoryUsage().heapUsed;
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
+};
+
+/** Wall time of the garbage collections V8 reports while `work` runs, ms (its pauses, per kind). */
+const gcPauses = async (work: () => Promise<void>) => {
+  const byKind = { minor: 0, major: 0 };
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      // NODE_PERFORMANCE_GC_MAJOR = 4 (mark-compact); the other kinds are young-generation or incremental steps.
+      const kind =
+        (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === 4 ? "major" : "minor";
+      byKind[kind] += entry.duration;
+    }
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  await work();
+  // Entries are delivered asynchronously, on a timer: let the last ones arrive.
+  await new Promise((r) => setTimeout(r, 50));
+  observer.disconnect();
+  return byKind;
 };
 
 const address = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
@@ -117,20 +140,29 @@ export const notifierBench = async () => {
       let matched = 0;
       for (const b of blocks.slice(0, 50)) await matchBlock(deps, chain, b);
       const samples: Array<number> = [];
+      const mainSamples: Array<number> = [];
+      const gcSamples: Array<number> = [];
+      let majorGcMs = 0;
       for (let round = 0; round < 3; round++) {
         const cpu = process.cpuUsage();
-        for (const b of blocks) matched += (await matchBlock(deps, chain, b)).length;
+        const main = mainThreadCpuMs();
+        const pauses = await gcPauses(async () => {
+          for (const b of blocks) matched += (await matchBlock(deps, chain, b)).length;
+        });
         const used = process.cpuUsage(cpu);
         samples.push((used.user + used.system) / BLOCKS);
+        mainSamples.push(((mainThreadCpuMs() - main) * 1000) / BLOCKS);
+        gcSamples.push(((pauses.minor + pauses.major) * 1000) / BLOCKS);
+        majorGcMs += pauses.major;
       }
       perBlock.push(median(samples));
-      // The book's memory: live heap with it, then without it (its watch stopped, its map dropped).
+      // The book's memory: live memory with it, then without it (its watch stopped, its table dropped).
       await Effect.runPromise(Scope.close(bookScope, Exit.void));
       const withBook = liveHeap();
       book = undefined;
       const bytes = withBook - liveHeap();
       lines.push(
-        `${size.toLocaleString("en")} watched addresses over ${WEBHOOKS} webhooks: ${median(samples).toFixed(0)} µs CPU per block of ${TXS_PER_BLOCK} transfers (${matched / (3 * BLOCKS)} webhooks matched per block); address book ${(bytes / 1024 / 1024).toFixed(1)} MB live heap, ${(((bytes / size) * 100_000) / 1024 / 1024).toFixed(1)} MB per 100k addresses, loaded in ${bookSeconds.toFixed(1)} s (KV filled in ${putSeconds.toFixed(1)} s)`,
+        `${size.toLocaleString("en")} watched addresses over ${WEBHOOKS} webhooks: ${median(samples).toFixed(0)} µs CPU per block of ${TXS_PER_BLOCK} transfers, of which the main thread ${median(mainSamples).toFixed(0)} µs (garbage-collection pauses ${median(gcSamples).toFixed(0)} µs; full collections ${majorGcMs.toFixed(0)} ms over the 3 rounds), the rest V8's and libuv's helper threads (${matched / (3 * BLOCKS)} webhooks matched per block); address book ${(bytes / 1024 / 1024).toFixed(1)} MB live (heap and ArrayBuffers), ${(((bytes / size) * 100_000) / 1024 / 1024).toFixed(1)} MB per 100k addresses, loaded in ${bookSeconds.toFixed(1)} s (KV filled in ${putSeconds.toFixed(1)} s)`,
       );
     } finally {
       await nc.close();

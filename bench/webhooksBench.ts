@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Pool } from "undici";
 import { startAnvil } from "../src/devnet/AnvilProcess.js";
 import { runActivityAction } from "../src/devnet/activity/runActivity.js";
+import { freePort } from "../src/devnet/freePort.js";
 import { startTestDevnet } from "../test/support/devnetFixture.js";
 import { startTestNats } from "../test/support/natsServer.js";
 import { eventually, writeChainsFile } from "../test/support/serviceHarness.js";
@@ -29,6 +30,22 @@ const perDelivery = (cpuMs: Record<string, number>, deliveries: number) =>
     .join(", ");
 const totalMs = (cpuMs: Record<string, number>) => Object.values(cpuMs).reduce((a, b) => a + b, 0);
 
+/** The service's NATS traffic so far, summed over its connections: `svc_nats_<messages|bytes>_total` by direction. */
+const natsTraffic = async (metricsUrl: string) => {
+  const text = await (await fetch(metricsUrl)).text();
+  const sum = (name: string, direction: string) =>
+    text
+      .split("\n")
+      .filter((line) => line.startsWith(`${name}{`) && line.includes(`direction="${direction}"`))
+      .reduce((total, line) => total + Number(line.slice(line.lastIndexOf(" ") + 1)), 0);
+  return {
+    messagesIn: sum("svc_nats_messages_total", "in"),
+    messagesOut: sum("svc_nats_messages_total", "out"),
+    bytesIn: sum("svc_nats_bytes_total", "in"),
+    bytesOut: sum("svc_nats_bytes_total", "out"),
+  };
+};
+
 const ENV = {
   WEBHOOK_ALLOW_HTTP: "true",
   WEBHOOK_ALLOWED_HOSTS: "127.0.0.0/8",
@@ -43,7 +60,11 @@ const throughput = async () => {
   const chains = await writeChainsFile(await mkdtemp(join(tmpdir(), "svc-bench-wh-")), [
     { chainId: 1, name: "ethereum", rpcUrl: anvil.rpcUrl },
   ]);
-  const service = await startServiceProcess(nats, chains, { env: ENV });
+  const metricsPort = await freePort();
+  const service = await startServiceProcess(nats, chains, {
+    env: { ...ENV, METRICS_PORT: String(metricsPort) },
+  });
+  const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
   const receiver = await startReceiver();
   try {
     const call = callerFor(service.url, await benchKey(nats, "bench-webhooks"));
@@ -78,6 +99,7 @@ const throughput = async () => {
     // Every process's CPU on both sides ("bench": this process, the receiver and the publisher or the
     // raw sender): on two cores both runs use the whole machine, so the ratio of the totals bounds R.
     const pids = { service: service.pid, "nats-server": natsServerPid(nats.url) };
+    const trafficBefore = await natsTraffic(metricsUrl);
     const started = performance.now();
     const serviceCpu = await measureCpu(pids, async () => {
       for (let i = 0; i < BLOCKS; i++)
@@ -85,6 +107,9 @@ const throughput = async () => {
       await eventually(async () => receiver.received.length >= expected, 120_000, "every delivery");
     });
     const serviceRate = expected / ((performance.now() - started) / 1000);
+    const trafficAfter = await natsTraffic(metricsUrl);
+    const perDeliveryOf = (key: keyof typeof trafficAfter) =>
+      (trafficAfter[key] - trafficBefore[key]) / expected;
     const { loadgen: serviceBench, ...serviceSide } = serviceCpu.cpuMs;
 
     // The floor: the same bodies and headers POSTed with undici straight to the same receiver, same concurrency.
@@ -109,14 +134,16 @@ const throughput = async () => {
     const serviceCpuMs = { ...serviceSide, "bench (receiver, publisher)": serviceBench! };
     await pool.close();
     receiver.received.length = 0;
-    const referenceRate = await outboxReferenceRate(receiver.url, requests);
+    const reference = await outboxReferenceRate(receiver.url, requests);
+    const referenceRate = reference.rate;
     return [
       `${expected} deliveries (${WEBHOOKS_COUNT} webhooks x ${BLOCKS} blocks): ${serviceRate.toFixed(0)} deliveries/s through the service`,
       `raw undici POSTs of the same bodies, ${WEBHOOKS_COUNT} connections: ${rawRate.toFixed(0)}/s`,
       `service CPU per delivery: ${(serviceSide.service! / expected).toFixed(2)} ms (notifier, outbox, actors, signing, sending); load average ${loadavg()[0]!.toFixed(2)}`,
       `CPU per delivery, µs: through the service ${((totalMs(serviceCpuMs) * 1000) / expected).toFixed(0)} (${perDelivery(serviceCpuMs, expected)}); raw ${((rawCpu.cpuMs.loadgen! * 1000) / expected).toFixed(0)} (bench: sender and receiver); raw / service ${(rawCpu.cpuMs.loadgen! / totalMs(serviceCpuMs)).toFixed(2)}`,
+      `service's NATS traffic per delivery: ${perDeliveryOf("messagesOut").toFixed(1)} messages out, ${perDeliveryOf("messagesIn").toFixed(1)} in; ${perDeliveryOf("bytesOut").toFixed(0)} bytes out, ${perDeliveryOf("bytesIn").toFixed(0)} in`,
       `R_webhooks (service / raw): ${(serviceRate / rawRate).toFixed(2)}  target >= 0.5`,
-      `outbox reference loop (per delivery: create, POST, record at its revision; each webhook in order; KV client): ${referenceRate.toFixed(0)}/s = ${(referenceRate / rawRate).toFixed(2)} of raw; service / reference ${(serviceRate / referenceRate).toFixed(2)}`,
+      `outbox reference loop (per delivery: create, POST, record at its revision; each webhook in order; KV client): ${referenceRate.toFixed(0)}/s = ${(referenceRate / rawRate).toFixed(2)} of raw; service / reference ${(serviceRate / referenceRate).toFixed(2)}; CPU per delivery ${((totalMs(reference.cpuMs) * 1000) / expected).toFixed(0)} µs (${perDelivery(reference.cpuMs, expected)})`,
     ];
   } finally {
     await receiver.stop();

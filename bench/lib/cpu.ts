@@ -3,15 +3,18 @@ import { readFileSync } from "node:fs";
 const TICKS_PER_SECOND = 100;
 
 /** CPU time (user + system) a process has used so far, in ms, from /proc (Linux). */
-export const processCpuMs = (pid: number): number => {
+export const processCpuMs = (pid: number, statFile = `/proc/${pid}/stat`): number => {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    const fields = readFileSync(statFile, "utf8").split(") ")[1]!.split(" ");
     // Fields 14 and 15 (utime, stime) are the 12th and 13th after the command name.
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
   } catch {
     return Number.NaN;
   }
 };
+
+/** CPU time (user + system) of this process's main thread so far, ms (Linux; its task id is the pid). */
+export const mainThreadCpuMs = (): number => processCpuMs(process.pid, `/proc/self/task/${process.pid}/stat`);
 
 /** CPU ms each named process spends while `work` runs. */
 export const measureCpu = async <A>(pids: Record<string, number>, work: () => Promise<A>) => {

@@ -3,6 +3,8 @@ import { Pool } from "undici";
 import { openBucket } from "../../src/nats/JetStreamSetup.js";
 import { deliveryKey, deliveryOrder } from "../../src/webhooks/outbox/outboxBucketKeys.js";
 import { startTestNats } from "../../test/support/natsServer.js";
+import { measureCpu } from "./cpu.js";
+import { natsServerPid } from "./natsServerPid.js";
 
 /** One delivery as the receiver got it from the service. */
 export interface ReceivedDelivery {
@@ -47,33 +49,40 @@ export const outboxReferenceRate = async (
     /** Per webhook, the revision of each queued delivery's create, as the notifier makes them. */
     const created = queues.map(() => [] as Array<Promise<number>>);
     const started = performance.now();
-    // The notifier: each block's deliveries created together, one block after another.
-    const notifier = (async () => {
-      for (let i = 0; i < blocks; i++) {
-        const writes = queues.flatMap(([webhookId, queue], w) => {
-          if (queue[i] === undefined) return [];
-          const revision = kv.create(
-            deliveryKey(webhookId, deliveryOrder(0, i, 0)),
-            encoder.encode(queue[i]!.body),
-          );
-          created[w]![i] = revision;
-          return [revision];
-        });
-        await Promise.all(writes);
-      }
-    })();
-    // The senders: each webhook's deliveries in order, each recorded before the next is sent.
-    const senders = queues.map(async ([webhookId, queue], w) => {
-      for (const [i, d] of queue.entries()) {
-        while (created[w]![i] === undefined) await new Promise((r) => setImmediate(r));
-        const revision = await created[w]![i]!;
-        const res = await pool.request({ path, method: "POST", headers: d.headers, body: d.body });
-        await res.body.dump();
-        await kv.update(deliveryKey(webhookId, deliveryOrder(0, i, 0)), DONE, revision);
-      }
+    const measured = await measureCpu({ "nats-server": natsServerPid(nats.url) }, async () => {
+      // The notifier: each block's deliveries created together, one block after another.
+      const notifier = (async () => {
+        for (let i = 0; i < blocks; i++) {
+          const writes = queues.flatMap(([webhookId, queue], w) => {
+            if (queue[i] === undefined) return [];
+            const revision = kv.create(
+              deliveryKey(webhookId, deliveryOrder(0, i, 0)),
+              encoder.encode(queue[i]!.body),
+            );
+            created[w]![i] = revision;
+            return [revision];
+          });
+          await Promise.all(writes);
+        }
+      })();
+      // The senders: each webhook's deliveries in order, each recorded before the next is sent.
+      const senders = queues.map(async ([webhookId, queue], w) => {
+        for (const [i, d] of queue.entries()) {
+          while (created[w]![i] === undefined) await new Promise((r) => setImmediate(r));
+          const revision = await created[w]![i]!;
+          const res = await pool.request({ path, method: "POST", headers: d.headers, body: d.body });
+          await res.body.dump();
+          await kv.update(deliveryKey(webhookId, deliveryOrder(0, i, 0)), DONE, revision);
+        }
+      });
+      await Promise.all([notifier, ...senders]);
     });
-    await Promise.all([notifier, ...senders]);
-    return deliveries.length / ((performance.now() - started) / 1000);
+    const { loadgen, ...others } = measured.cpuMs;
+    return {
+      rate: deliveries.length / ((performance.now() - started) / 1000),
+      /** CPU ms of its nats-server and of the bench process (the loop, its KV client and the receiver). */
+      cpuMs: { ...others, "bench (loop, receiver)": loadgen! },
+    };
   } finally {
     await pool.close();
     await nc.close();

@@ -60,7 +60,8 @@ const settings: AppSettings = {
   webhookCuPerEvent: 2,
   webhookTimeoutMs: Number(process.env.WEBHOOK_TIMEOUT_MS ?? 15_000),
   webhookSecretKeys: Option.none(),
-  metricsPort: Option.none(),
+  metricsPort:
+    process.env.METRICS_PORT === undefined ? Option.none() : Option.some(Number(process.env.METRICS_PORT)),
   metricsToken: Option.none(),
   metricsTeams: [],
 };
