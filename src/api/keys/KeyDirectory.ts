@@ -15,7 +15,8 @@ export interface Caller {
 /**
  * Every key and team, mirrored in memory from KV watches so that authenticating
  * a request costs a hash and a map lookup, not a round trip. Revocations and new
- * keys arrive through the watch within moments on every node.
+ * keys arrive through the watch within moments on every node (within a watch check,
+ * KEYS_WATCH_CHECK_MS, on a node whose watch stalled).
  */
 export class KeyDirectory extends Context.Tag("app/api/keys/KeyDirectory")<
   KeyDirectory,
@@ -31,15 +32,31 @@ export class KeyDirectory extends Context.Tag("app/api/keys/KeyDirectory")<
   }
 >() {}
 
-export const layer = (buckets: KeyBuckets): Layer.Layer<KeyDirectory> =>
+/**
+ * How often the key and team mirrors check their watch against the bucket's stream (followBucket's
+ * stall check). A watch stalled by a lost nats-server, without ending, would otherwise keep a
+ * revoked key valid in this process. Both buckets only gain and change keys, never lose them, so
+ * opening the watch again and replaying the current values leaves the mirror exact.
+ */
+export const KEYS_WATCH_CHECK_MS = 5_000;
+
+export const layer = (
+  buckets: KeyBuckets,
+  watchCheckMs: number = KEYS_WATCH_CHECK_MS,
+): Layer.Layer<KeyDirectory> =>
   Layer.scoped(
     KeyDirectory,
     Effect.gen(function* () {
       const keys = yield* mirrorBucket(buckets.keys, {
         key: "hash.>",
         decode: Schema.parseJson(ApiKeyRecord),
+        stallCheckMs: watchCheckMs,
       });
-      const teams = yield* mirrorBucket(buckets.teams, { key: "team.>", decode: Schema.parseJson(Team) });
+      const teams = yield* mirrorBucket(buckets.teams, {
+        key: "team.>",
+        decode: Schema.parseJson(Team),
+        stallCheckMs: watchCheckMs,
+      });
 
       // A key or team created a moment ago may not have reached the watch yet, nor every replica:
       // a miss asks the buckets' leaders, which hold every acknowledged write.
