@@ -7,6 +7,7 @@ import { runActivityAction } from "../src/devnet/activity/runActivity.js";
 import { freePort } from "../src/devnet/freePort.js";
 import { startTestDevnet } from "../test/support/devnetFixture.js";
 import { startTestNats } from "../test/support/natsServer.js";
+import { parseSamples, sampleValue } from "../test/support/prometheusText.js";
 import { eventually, writeChainsFile } from "../test/support/serviceHarness.js";
 import { chainPublisher, syntheticBlock } from "../test/support/syntheticBlocks.js";
 import { addressOf, callerFor, WEBHOOKS } from "../test/support/webhookEnv.js";
@@ -30,14 +31,10 @@ const perDelivery = (cpuMs: Record<string, number>, deliveries: number) =>
     .join(", ");
 const totalMs = (cpuMs: Record<string, number>) => Object.values(cpuMs).reduce((a, b) => a + b, 0);
 
-/** The service's NATS traffic so far, summed over its connections: `svc_nats_<messages|bytes>_total` by direction. */
+/** The service's NATS traffic so far, summed over its connections (its `svc_nats_*_total` metrics). */
 const natsTraffic = async (metricsUrl: string) => {
-  const text = await (await fetch(metricsUrl)).text();
-  const sum = (name: string, direction: string) =>
-    text
-      .split("\n")
-      .filter((line) => line.startsWith(`${name}{`) && line.includes(`direction="${direction}"`))
-      .reduce((total, line) => total + Number(line.slice(line.lastIndexOf(" ") + 1)), 0);
+  const samples = parseSamples(await (await fetch(metricsUrl)).text());
+  const sum = (name: string, direction: string) => sampleValue(samples, name, { direction });
   return {
     messagesIn: sum("svc_nats_messages_total", "in"),
     messagesOut: sum("svc_nats_messages_total", "out"),
