@@ -14,7 +14,9 @@ import { startChild } from "./child.js";
  * it a restart; a fixed `port` lets the caller watch it while it starts; `script`
  * runs a variant of the service (e.g. one that reports its memory on stdout).
  * BENCH_SERVICE_CPU_PROF=<dir> runs every service process under `--cpu-prof`, its
- * profile written to that directory when the process stops.
+ * profile written to that directory when the process stops; BENCH_SERVICE_NODE_FLAGS
+ * adds Node flags to every service process (e.g. `--max-semi-space-size=32` to see
+ * what a larger young generation changes).
  */
 export const startServiceProcess = async (
   nats: TestNats,
@@ -41,7 +43,10 @@ export const startServiceProcess = async (
       ...options.env,
     },
     undefined,
-    profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`],
+    [
+      ...(profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`]),
+      ...(process.env.BENCH_SERVICE_NODE_FLAGS?.split(" ").filter((f) => f !== "") ?? []),
+    ],
     options.onSpawn,
   );
   return {

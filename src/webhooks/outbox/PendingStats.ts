@@ -6,9 +6,12 @@ export type StatsChange = (stats: DeliveryStats) => DeliveryStats;
 /**
  * How long a webhook's stats changes are held before they are written together.
  * Stats are operator figures, not owed deliveries: a process that dies loses at
- * most this long of them (plus a write in flight), never a delivery.
+ * most this long of them (plus a write in flight), never a delivery. A second
+ * bounds a busy webhook at one stats write a second; at a quarter of one,
+ * 1,000 webhooks sent ten deliveries each in five seconds wrote stats about
+ * once per delivery, a third of the bucket's writes.
  */
-export const STATS_FLUSH_MS = 250;
+export const STATS_FLUSH_MS = 1_000;
 
 /** Changes held for one webhook beyond which they are written at once. */
 const FLUSH_AT_CHANGES = 64;
