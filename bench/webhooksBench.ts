@@ -17,6 +17,7 @@ import { measureCpu } from "./lib/cpu.js";
 import { stampedActivity } from "./lib/minedClock.js";
 import { natsServerPid } from "./lib/natsServerPid.js";
 import { outboxReferenceRate } from "./lib/outboxReference.js";
+import { relayFloorRate } from "./lib/relayFloor.js";
 import { percentile } from "./lib/stats.js";
 
 const WEBHOOKS_COUNT = Number(process.env.BENCH_WEBHOOKS ?? 32);
@@ -131,6 +132,7 @@ const throughput = async () => {
     const serviceCpuMs = { ...serviceSide, "bench (receiver, publisher)": serviceBench! };
     await pool.close();
     receiver.received.length = 0;
+    const relay = await relayFloorRate(nats, receiver, requests);
     const reference = await outboxReferenceRate(receiver.url, requests);
     const referenceRate = reference.rate;
     return [
@@ -140,6 +142,7 @@ const throughput = async () => {
       `CPU per delivery, µs: through the service ${((totalMs(serviceCpuMs) * 1000) / expected).toFixed(0)} (${perDelivery(serviceCpuMs, expected)}); raw ${((rawCpu.cpuMs.loadgen! * 1000) / expected).toFixed(0)} (bench: sender and receiver); raw / service ${(rawCpu.cpuMs.loadgen! / totalMs(serviceCpuMs)).toFixed(2)}`,
       `service's NATS traffic per delivery: ${perDeliveryOf("messagesOut").toFixed(1)} messages out, ${perDeliveryOf("messagesIn").toFixed(1)} in; ${perDeliveryOf("bytesOut").toFixed(0)} bytes out, ${perDeliveryOf("bytesIn").toFixed(0)} in`,
       `R_webhooks (service / raw): ${(serviceRate / rawRate).toFixed(2)}  target >= 0.5`,
+      `relay floor (its own process, one NATS message per block, each webhook in order; nothing stored, planned or signed): ${relay.rate.toFixed(0)}/s = ${(relay.rate / rawRate).toFixed(2)} of raw; CPU per delivery ${((totalMs(relay.cpuMs) * 1000) / expected).toFixed(0)} µs (${perDelivery(relay.cpuMs, expected)}); raw / relay CPU ${(rawCpu.cpuMs.loadgen! / totalMs(relay.cpuMs)).toFixed(2)}`,
       `outbox reference loop (per delivery: create, POST, record at its revision; each webhook in order; KV client): ${referenceRate.toFixed(0)}/s = ${(referenceRate / rawRate).toFixed(2)} of raw; service / reference ${(serviceRate / referenceRate).toFixed(2)}; CPU per delivery ${((totalMs(reference.cpuMs) * 1000) / expected).toFixed(0)} µs (${perDelivery(reference.cpuMs, expected)})`,
     ];
   } finally {

@@ -18,6 +18,18 @@ const DONE = encoder.encode(
   JSON.stringify({ state: "done", id: "x".repeat(36), order: "0".repeat(30), done_at: 0 }),
 );
 
+/** The deliveries of each webhook, in the order received (its send order). */
+export const deliveriesByWebhook = (deliveries: ReadonlyArray<ReceivedDelivery>) => {
+  const byWebhook = new Map<string, Array<ReceivedDelivery>>();
+  for (const d of deliveries) {
+    const id = String(d.headers["svc-webhook-subscription-id"]);
+    const queue = byWebhook.get(id);
+    if (queue === undefined) byWebhook.set(id, [d]);
+    else queue.push(d);
+  }
+  return byWebhook;
+};
+
 /**
  * A bare loop with the outbox's guarantees, to compare the service with: per delivery, the two revision-checked
  * writes the outbox cannot do without around the same undici POST. The notifier's creates
@@ -33,11 +45,7 @@ export const outboxReferenceRate = async (
   receiverUrl: string,
   deliveries: ReadonlyArray<ReceivedDelivery>,
 ) => {
-  const byWebhook = new Map<string, Array<ReceivedDelivery>>();
-  for (const d of deliveries) {
-    const id = String(d.headers["svc-webhook-subscription-id"]);
-    byWebhook.set(id, [...(byWebhook.get(id) ?? []), d]);
-  }
+  const byWebhook = deliveriesByWebhook(deliveries);
   const nats = await startTestNats();
   const nc = await nats.connectAs("api");
   const kv = await Effect.runPromise(openBucket(nc, "webhook_outbox"));
