@@ -2,6 +2,7 @@ import type { KV } from "@nats-io/kv";
 import { Context, Effect, Layer, Option, ParseResult, Schema } from "effect";
 import type { Unavailable } from "../contracts/ApiError.js";
 import { mirrorBucket } from "../nats/mirrorBucket.js";
+import { WATCH_CHECK_MS } from "../nats/WatchProgress.js";
 import { HOOKS_FILTER, hookKey } from "../webhooks/store/kvKeys.js";
 import { getLive } from "../webhooks/store/kvOps.js";
 import { decodeRecord, WebhookRecord } from "../webhooks/WebhookRecord.js";
@@ -50,8 +51,17 @@ export const layer = (kv: KV): Layer.Layer<WebhookCatalog> =>
   Layer.scoped(
     WebhookCatalog,
     Effect.gen(function* () {
-      const records = yield* mirrorBucket(kv, { key: HOOKS_FILTER, decode: Schema.parseJson(WebhookRecord) });
-      const counts = yield* mirrorBucket(kv, { key: `${ADDRESSES_PREFIX}>`, decode: AddressCount });
+      // A new watch replays each key's deletion marker too, so a stalled one is opened again exactly.
+      const records = yield* mirrorBucket(kv, {
+        key: HOOKS_FILTER,
+        decode: Schema.parseJson(WebhookRecord),
+        stallCheckMs: WATCH_CHECK_MS,
+      });
+      const counts = yield* mirrorBucket(kv, {
+        key: `${ADDRESSES_PREFIX}>`,
+        decode: AddressCount,
+        stallCheckMs: WATCH_CHECK_MS,
+      });
       const ready = Effect.zipRight(records.ready, counts.ready).pipe(
         Effect.timeoutFail({
           duration: READY_WAIT,

@@ -2,6 +2,13 @@ import { Effect } from "effect";
 import type { StreamTail } from "./streamTail.js";
 
 /**
+ * How often a process's followers of shared buckets (keys, teams, month totals, webhook records
+ * and addresses, ingest status) ask the stream's leader whether their watch keeps up, ms: after a
+ * nats-server is lost, a stalled watch is found and opened again within about two of these.
+ */
+export const WATCH_CHECK_MS = 5_000;
+
+/**
  * Tells a watch that has fallen silent from one that has nothing to say. A KV watch (an ordered
  * consumer) can stall without ending after a nats-server is lost, seen in the cluster fault tests:
  * an outbox partition's owner then never saw deliveries another process queued, and the monthly

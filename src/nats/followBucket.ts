@@ -24,8 +24,10 @@ export interface FollowOptions<A> {
    * When set, every this many ms the stream's leader is asked for the first message of these keys
    * after the last one the watch showed; one still not shown at the next check means the watch
    * stalled without ending (WatchProgress.ts), and it is opened again, its values passed on again.
-   * For followers whose keys are only ever written (a key removed meanwhile would stay behind);
-   * the user needs STREAM.MSG.GET on the bucket's stream.
+   * The new watch replays each key's last message, deletion and purge markers included, so the
+   * follower ends exact, except for keys whose messages left the stream with no marker meanwhile
+   * (a purge of the stream itself, or a bucket's max age). The user needs STREAM.MSG.GET on the
+   * bucket's stream.
    */
   readonly stallCheckMs?: number;
 }

@@ -1,7 +1,9 @@
-import { type KV, KvWatchInclude } from "@nats-io/kv";
-import { Context, Effect, Layer, Option } from "effect";
+import { Bucket, type KV, KvWatchInclude } from "@nats-io/kv";
+import { Context, Effect, Exit, Layer, Option, Scope } from "effect";
 import { type ActorOptions, type AnyActorLogic, type AnyActorRef, createActor } from "xstate";
 import { Lru } from "../lib/Lru.js";
+import { streamTail } from "../nats/streamTail.js";
+import { untilWatchFallsBehind, WatchProgress } from "../nats/WatchProgress.js";
 import { LINGER_MS, QueueDoorbell } from "./delivery/QueueDoorbell.js";
 import { HOOK_PREFIX, HOOKS_FILTER } from "./store/kvKeys.js";
 import { decodeRecord } from "./WebhookRecord.js";
@@ -76,6 +78,12 @@ export const layer = (
   kv: KV,
   clock: SupervisorClock | WebhookClock = { now: () => Date.now() },
   delivery?: DeliveryPorts,
+  /**
+   * How often the stream's leader is asked whether the records' watch missed a change (it can
+   * stall without ending when a nats-server is lost); undefined: never. The user needs
+   * STREAM.INFO and STREAM.MSG.GET on the bucket's stream.
+   */
+  watchCheckMs?: number,
 ): Layer.Layer<WebhookSupervisor> =>
   Layer.scoped(
     WebhookSupervisor,
@@ -125,33 +133,92 @@ export const layer = (
         if (Option.isSome(record)) observe({ record: record.value, revision });
       };
 
-      // Watch first, then read what is stored: a change landing in between is seen at least once.
-      const watch = yield* Effect.promise(() =>
-        kv.watch({ key: HOOKS_FILTER, include: KvWatchInclude.UpdatesOnly }),
-      );
       yield* Effect.addFinalizer(() =>
         Effect.sync(() => {
-          watch.stop();
           for (const actor of actors.values()) actor.stop();
           actors.clear();
         }),
       );
-      yield* Effect.forkScoped(
-        Effect.promise(async () => {
-          for await (const entry of watch)
-            onEntry(entry.key, entry.operation, entry.revision, () => entry.string());
-        }),
-      );
-      const keys = yield* Effect.promise(async () => {
-        const found: Array<string> = [];
-        for await (const key of await kv.keys(HOOKS_FILTER)) found.push(key);
-        return found;
-      });
-      const entries = yield* Effect.forEach(keys, (key) => Effect.promise(() => kv.get(key)), {
-        concurrency: 16,
-      });
-      for (const entry of entries) {
-        if (entry !== null) onEntry(entry.key, entry.operation, entry.revision, () => entry.string());
+      const tail =
+        kv instanceof Bucket && watchCheckMs !== undefined
+          ? streamTail(kv.jsm, kv.stream, `${kv.prefix}.`)
+          : undefined;
+
+      /**
+       * Watches the records, then reads what is stored (a change landing in between is seen at
+       * least once), for the life of the enclosing scope. Answers where the watch began in the
+       * bucket's stream. After a stalled watch (`reconcile`), an actor whose record is no longer
+       * listed and that holds no version newer than that point was deleted meanwhile: the watch
+       * that should have said so showed nothing. A record written after that point may be missing
+       * from the listing only because it came later, so its actor stays.
+       */
+      const follow = (reconcile: boolean) =>
+        Effect.gen(function* () {
+          const watch = yield* Effect.tryPromise(() =>
+            kv.watch({ key: HOOKS_FILTER, include: KvWatchInclude.UpdatesOnly }),
+          );
+          yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
+          const startedAfter = tail === undefined ? 0 : yield* Effect.tryPromise(() => tail.lastSeq());
+          const progress = new WatchProgress(startedAfter);
+          yield* Effect.forkScoped(
+            Effect.promise(async () => {
+              for await (const entry of watch) {
+                progress.showed(entry.revision);
+                onEntry(entry.key, entry.operation, entry.revision, () => entry.string());
+              }
+            }),
+          );
+          const keys = yield* Effect.tryPromise(async () => {
+            const found: Array<string> = [];
+            for await (const key of await kv.keys(HOOKS_FILTER)) found.push(key);
+            return found;
+          });
+          const entries = yield* Effect.forEach(keys, (key) => Effect.tryPromise(() => kv.get(key)), {
+            concurrency: 16,
+          });
+          for (const entry of entries) {
+            if (entry !== null) onEntry(entry.key, entry.operation, entry.revision, () => entry.string());
+          }
+          if (reconcile) {
+            const listed = new Set(keys.map((key) => key.slice(HOOK_PREFIX.length)));
+            for (const [id, actor] of [...actors])
+              if (!listed.has(id) && actor.getSnapshot().context.revision <= startedAfter) forget(id);
+          }
+          return progress;
+        });
+
+      // The first read is the layer's readiness; a stalled watch is followed again (every
+      // watchCheckMs, the stream's leader is asked whether a record change went unshown).
+      const first = yield* Scope.make();
+      yield* Effect.addFinalizer((exit) => Scope.close(first, exit));
+      const firstProgress = yield* Effect.orDie(Scope.extend(follow(false), first));
+      if (tail !== undefined && watchCheckMs !== undefined) {
+        const untilStalled = (progress: WatchProgress) =>
+          Effect.gen(function* () {
+            const unshown = yield* untilWatchFallsBehind(progress, tail, HOOKS_FILTER, watchCheckMs);
+            yield* Effect.logWarning(
+              `webhook records: the watch has not shown message ${unshown} of its stream for ${watchCheckMs} ms; watching again`,
+            );
+          });
+        const followAgain = Effect.scoped(
+          Effect.gen(function* () {
+            const progress = yield* follow(true);
+            yield* untilStalled(progress);
+          }),
+        ).pipe(
+          Effect.catchAll((error) =>
+            Effect.zipRight(
+              Effect.logWarning(`webhook records: could not follow them again (${String(error)}); retrying`),
+              Effect.sleep(watchCheckMs),
+            ),
+          ),
+        );
+        yield* Effect.forkScoped(
+          Effect.zipRight(
+            Effect.zipRight(untilStalled(firstProgress), Scope.close(first, Exit.void)),
+            Effect.forever(followAgain),
+          ),
+        );
       }
       yield* Effect.logDebug(`webhook supervisor started ${actors.size} actors`);
 

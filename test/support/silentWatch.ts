@@ -22,3 +22,92 @@ export const withSilentWatches = (kv: KV, loudFrom = Number.POSITIVE_INFINITY): 
         : Reflect.get(target, name, receiver),
   });
 };
+
+/**
+ * `real`'s entries until `stalled()`, then nothing, without ending until stopped (as stopping a
+ * real watch ends it: its reader's pending `next` then returns).
+ */
+const stallable = <A>(real: AsyncIterable<A> & { stop: () => void }, stalled: () => boolean) => {
+  let stopped: () => void = () => undefined;
+  const whenStopped = new Promise<void>((resolve) => {
+    stopped = resolve;
+  });
+  const shown = (async function* () {
+    for await (const entry of real) {
+      if (stalled()) return await whenStopped;
+      yield entry;
+    }
+  })();
+  return {
+    stop: () => {
+      real.stop();
+      stopped();
+    },
+    [Symbol.asyncIterator]: () => shown,
+  };
+};
+
+/**
+ * The bucket, whose first watch shows changes until `stall()` and nothing after, without ending;
+ * later watches are real: what a follower sees when its watch stalls after it started.
+ */
+export const withStallableWatches = (kv: KV) => {
+  let stalled = false;
+  let opened = 0;
+  const proxied = new Proxy(kv, {
+    get: (target, name, receiver) =>
+      name === "watch"
+        ? async (...args: Parameters<KV["watch"]>) => {
+            const real = await target.watch(...args);
+            if (opened++ > 0) return real;
+            return stallable(real, () => stalled) as unknown as typeof real;
+          }
+        : Reflect.get(target, name, receiver),
+  });
+  return {
+    kv: proxied,
+    stall: () => {
+      stalled = true;
+    },
+  };
+};
+
+/**
+ * The bucket, whose first read of its whole stream (a follower's watch of `>` over a bucket with one
+ * value per key) shows messages until `stall()` and nothing after, without ending; later reads are
+ * real: what a follower sees when its watch stalls after it started.
+ */
+export const withStallableStreamReads = (kv: KV) => {
+  let stalled = false;
+  let opened = 0;
+  const consumer = <C extends object>(real: C): C =>
+    new Proxy(real, {
+      get: (target, name, receiver) => {
+        const value = Reflect.get(target, name, receiver);
+        if (name !== "consume" || typeof value !== "function") return value;
+        return async (...args: Array<unknown>) => {
+          const messages = await value.apply(target, args);
+          return opened++ > 0 ? messages : stallable(messages, () => stalled);
+        };
+      },
+    });
+  const bucket = kv as KV & { js: { consumers: { get: (...args: Array<unknown>) => Promise<object> } } };
+  const consumers = new Proxy(bucket.js.consumers, {
+    get: (target, name, receiver) =>
+      name === "get"
+        ? async (...args: Array<unknown>) => consumer(await target.get(...args))
+        : Reflect.get(target, name, receiver),
+  });
+  const js = new Proxy(bucket.js, {
+    get: (target, name, receiver) => (name === "consumers" ? consumers : Reflect.get(target, name, receiver)),
+  });
+  const proxied = new Proxy(kv, {
+    get: (target, name, receiver) => (name === "js" ? js : Reflect.get(target, name, receiver)),
+  });
+  return {
+    kv: proxied,
+    stall: () => {
+      stalled = true;
+    },
+  };
+};

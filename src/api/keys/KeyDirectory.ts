@@ -3,6 +3,7 @@ import { Unauthenticated } from "../../contracts/ApiError.js";
 import { ApiKeyRecord, Team } from "../../domain/ApiKey.js";
 import { leaderReads } from "../../nats/leaderReads.js";
 import { mirrorBucket } from "../../nats/mirrorBucket.js";
+import { WATCH_CHECK_MS } from "../../nats/WatchProgress.js";
 import { hashApiKey, isWellFormedApiKey } from "./apiKeyFormat.js";
 import { findKeyByHash, findTeam, type KeyBuckets } from "./KeyStore.js";
 
@@ -38,7 +39,7 @@ export class KeyDirectory extends Context.Tag("app/api/keys/KeyDirectory")<
  * revoked key valid in this process. Both buckets only gain and change keys, never lose them, so
  * opening the watch again and replaying the current values leaves the mirror exact.
  */
-export const KEYS_WATCH_CHECK_MS = 5_000;
+export const KEYS_WATCH_CHECK_MS = WATCH_CHECK_MS;
 
 export const layer = (
   buckets: KeyBuckets,

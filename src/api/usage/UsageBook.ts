@@ -2,6 +2,7 @@ import type { KV } from "@nats-io/kv";
 import { Context, Effect, Layer, Schema } from "effect";
 import { hourKey, hourStart, monthKey, UsageRow } from "../../domain/Usage.js";
 import { mirrorBucket } from "../../nats/mirrorBucket.js";
+import { WATCH_CHECK_MS } from "../../nats/WatchProgress.js";
 import type { HourAggregate, MonthAggregate } from "./usageAggregates.js";
 
 /**
@@ -24,7 +25,7 @@ const MonthAggregateJson: Schema.Schema<MonthAggregate, string> = Schema.parseJs
 );
 
 /** How often the month totals' watch is checked against the bucket's stream (followBucket.ts). */
-const MONTH_WATCH_CHECK_MS = 5_000;
+const MONTH_WATCH_CHECK_MS = WATCH_CHECK_MS;
 
 /** Longest range an operator can ask for at once: 31 days of hours. */
 export const MAX_HOURS = 31 * 24;

@@ -11,6 +11,7 @@ import { bucketStream } from "../../nats/JetStreamSetup.js";
 import { inboxPrefix } from "../../nats/NatsUser.js";
 import { RequestMux } from "../../nats/RequestMux.js";
 import { streamTail } from "../../nats/streamTail.js";
+import { WATCH_CHECK_MS } from "../../nats/WatchProgress.js";
 import { LIVE_FOR_MS, Presence } from "../../presence/Presence.js";
 import { Level } from "../../storage/Level.js";
 import { makeHostAllowList } from "../hostAllowList.js";
@@ -94,7 +95,12 @@ export const layer = (
       });
       yield* Effect.addFinalizer(() => Effect.promise(dispatcher.close));
       return Layer.merge(
-        WebhookSupervisor.layer(buckets.webhooks, { now: () => Date.now() }, dispatcher.ports),
+        WebhookSupervisor.layer(
+          buckets.webhooks,
+          { now: () => Date.now() },
+          dispatcher.ports,
+          WATCH_CHECK_MS,
+        ),
         Layer.succeed(DeliveryOutbox, outbox),
       );
     }),

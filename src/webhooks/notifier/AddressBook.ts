@@ -12,12 +12,26 @@ const IndexEntryJson = Schema.parseJson(IndexEntry);
  * lookup per address rather than a KV call. Tombstones (`member: false`) and
  * deletions remove the pair. Resolves once the bucket's current content is loaded.
  */
-export const makeAddressBook = (index: KV) =>
+export const makeAddressBook = (
+  index: KV,
+  /**
+   * How often the stream's leader is asked whether the watch missed an index change (it can stall
+   * without ending when a nats-server is lost: a webhook's new addresses would then never match).
+   * A new watch replays the whole stream, tombstones and deletions included, so the table ends
+   * exact. Undefined: never.
+   */
+  watchCheckMs?: number,
+) =>
   Effect.gen(function* () {
     // About 60 bytes an address and no object per address (AddressTable.ts): a watch list of
     // millions costs neither hundreds of MB nor garbage-collection time on every block.
     const table = new AddressTable();
-    const ready = yield* followBucket(index, { key: ">", decode: IndexEntryJson }, (key, entry) => {
+    const options = {
+      key: ">" as const,
+      decode: IndexEntryJson,
+      ...(watchCheckMs === undefined ? {} : { stallCheckMs: watchCheckMs }),
+    };
+    const ready = yield* followBucket(index, options, (key, entry) => {
       const dot = key.indexOf(".");
       const address = key.slice(0, dot);
       const id = key.slice(dot + 1);

@@ -7,6 +7,7 @@ import { ChainClients } from "../../chains/ChainClients.js";
 import { Chains } from "../../chains/Chains.js";
 import { Index } from "../../indexer/IndexReader.js";
 import { bucketStream } from "../../nats/JetStreamSetup.js";
+import { WATCH_CHECK_MS } from "../../nats/WatchProgress.js";
 import { Level } from "../../storage/Level.js";
 import { DeliveryOutbox } from "../delivery/DeliveryLayer.js";
 import { WebhookSupervisor } from "../WebhookSupervisor.js";
@@ -28,7 +29,7 @@ export const runWebhookNotifier = (nc: NatsConnection, index: KV, blocks: KV, js
     const clients = yield* ChainClients;
     const reader = (yield* Index).reader;
     const supervisor = yield* WebhookSupervisor;
-    const book = yield* makeAddressBook(index);
+    const book = yield* makeAddressBook(index, WATCH_CHECK_MS);
     const records = kvBlockRecords(blocks, async (filter) => {
       await jsm.streams.purge(bucketStream("webhook_blocks"), { filter: `$KV.webhook_blocks.${filter}` });
     });
