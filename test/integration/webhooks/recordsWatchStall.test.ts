@@ -2,7 +2,6 @@ import { Context, Effect, Either, Exit, Layer, Scope } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openBucket } from "../../../src/nats/JetStreamSetup.js";
 import { makeSecretSealer } from "../../../src/webhooks/secretSealing.js";
-import { freshSecrets } from "../../../src/webhooks/signingSecret.js";
 import type { StoreBuckets } from "../../../src/webhooks/store/StoreBuckets.js";
 import { WebhookRecord } from "../../../src/webhooks/WebhookRecord.js";
 import * as WebhookStore from "../../../src/webhooks/WebhookStore.js";
@@ -12,6 +11,7 @@ import { startTestNats, type TestNats } from "../../support/natsServer.js";
 import { eventually, TEST_WEBHOOK_SECRET_KEY } from "../../support/serviceHarness.js";
 import { withSilentWatches } from "../../support/silentWatch.js";
 import { addressOf } from "../../support/webhookEnv.js";
+import { webhookRecord } from "../../support/webhookRecordFixture.js";
 
 /** The supervisor's watch check in this test, ms (5 s in the service). */
 const CHECK_MS = 300;
@@ -33,25 +33,24 @@ afterAll(async () => {
   await nats?.stop();
 });
 
-const newRecord = (url: string) => {
-  const now = new Date().toISOString();
-  return new WebhookRecord({
-    id: newWebhookId(),
-    team_id: "01TEAMRECORDSWATCH00000000",
-    name: "watched",
-    type: "balances",
-    url,
-    active: true,
-    created_at: now,
-    updated_at: now,
-    chain_ids: null,
-    transaction_type: null,
-    counterparty: null,
-    activity_type: null,
-    asset_type: null,
-    token_address: null,
-    secrets: freshSecrets(),
-  });
+const newRecord = (url: string) =>
+  webhookRecord({ id: newWebhookId(), team_id: "01TEAMRECORDSWATCH00000000", name: "watched", url });
+
+/**
+ * A supervisor as a delivering API process runs it, over the `webhooks` bucket as the api user of
+ * the real nats.conf (whose grants the check needs), its first records watch silent as one stalled
+ * by a lost nats-server is; until the scope closes.
+ */
+const startStalledSupervisor = async (scope: Scope.Scope) => {
+  const api = await nats.connectAs("api");
+  const silenced = withSilentWatches(await Effect.runPromise(openBucket(api, "webhooks")), 1);
+  const context = await Effect.runPromise(
+    Layer.buildWithScope(
+      WebhookSupervisor.layer(silenced, { now: () => Date.now() }, undefined, CHECK_MS),
+      scope,
+    ),
+  );
+  return Context.get(context, WebhookSupervisor.WebhookSupervisor);
 };
 
 describe("the webhook supervisor, with its records' watch stalled", () => {
@@ -63,19 +62,9 @@ describe("the webhook supervisor, with its records' watch stalled", () => {
     for (const [i, record] of [moved, paused, removed].entries())
       await Effect.runPromise(store.create(record, [addressOf(100 + i)], 100));
 
-    // As the api user of the real nats.conf, whose grants the check needs; the first records watch
-    // shows nothing, as one stalled by a lost nats-server does.
-    const api = await nats.connectAs("api");
-    const silenced = withSilentWatches(await Effect.runPromise(openBucket(api, "webhooks")), 1);
     const scope = await Effect.runPromise(Scope.make());
     try {
-      const context = await Effect.runPromise(
-        Layer.buildWithScope(
-          WebhookSupervisor.layer(silenced, { now: () => Date.now() }, undefined, CHECK_MS),
-          scope,
-        ),
-      );
-      const supervisor = Context.get(context, WebhookSupervisor.WebhookSupervisor);
+      const supervisor = await startStalledSupervisor(scope);
       expect(supervisor.versionOf(moved.id)?.record.url).toBe("https://old.example.com/hook");
       expect(supervisor.stateOf(paused.id)).toBe("active");
       expect(supervisor.stateOf(removed.id)).toBe("active");
@@ -111,17 +100,9 @@ describe("the webhook supervisor, with its records' watch stalled", () => {
   }, 60_000);
 
   it("behavior: an actor started from a write newer than the reopened watch is kept, though the listing did not have it yet", async () => {
-    const api = await nats.connectAs("api");
-    const silenced = withSilentWatches(await Effect.runPromise(openBucket(api, "webhooks")), 1);
     const scope = await Effect.runPromise(Scope.make());
     try {
-      const context = await Effect.runPromise(
-        Layer.buildWithScope(
-          WebhookSupervisor.layer(silenced, { now: () => Date.now() }, undefined, CHECK_MS),
-          scope,
-        ),
-      );
-      const supervisor = Context.get(context, WebhookSupervisor.WebhookSupervisor);
+      const supervisor = await startStalledSupervisor(scope);
       // What a create handler on this process reports of its own write; the revision lies far past
       // anything the stream holds, so no listing can have it.
       const local = newRecord("https://local.example.com/hook");
