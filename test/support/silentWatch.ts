@@ -1,29 +1,6 @@
 import type { KV } from "@nats-io/kv";
 
 /**
- * The bucket, its watches made (so the server holds their consumers) but showing nothing, up to
- * the `loudFrom`-th (counted from 0; by default every one stays silent): what a follower sees
- * when its watch stalls without ending.
- */
-export const withSilentWatches = (kv: KV, loudFrom = Number.POSITIVE_INFINITY): KV => {
-  let opened = 0;
-  return new Proxy(kv, {
-    get: (target, name, receiver) =>
-      name === "watch"
-        ? async (...args: Parameters<KV["watch"]>) => {
-            const real = await target.watch(...args);
-            if (opened++ >= loudFrom) return real;
-            const silent = {
-              stop: () => real.stop(),
-              [Symbol.asyncIterator]: () => ({ next: () => new Promise<never>(() => undefined) }),
-            };
-            return silent as unknown as typeof real;
-          }
-        : Reflect.get(target, name, receiver),
-  });
-};
-
-/**
  * `real`'s entries until `stalled()`, then nothing, without ending until stopped (as stopping a
  * real watch ends it: its reader's pending `next` then returns).
  */
@@ -47,25 +24,39 @@ const stallable = <A>(real: AsyncIterable<A> & { stop: () => void }, stalled: ()
   };
 };
 
+/** `kv`, each watch it makes passed through `wrap` with how many it made before. */
+const wrappingWatches = (
+  kv: KV,
+  wrap: (real: AsyncIterable<unknown> & { stop: () => void }, opened: number) => unknown,
+): KV => {
+  let opened = 0;
+  return new Proxy(kv, {
+    get: (target, name, receiver) =>
+      name === "watch"
+        ? async (...args: Parameters<KV["watch"]>) => {
+            const real = await target.watch(...args);
+            return wrap(real, opened++) as typeof real;
+          }
+        : Reflect.get(target, name, receiver),
+  });
+};
+
+/**
+ * The bucket, its watches made (so the server holds their consumers) but showing nothing, up to
+ * the `loudFrom`-th (counted from 0; by default every one stays silent): what a follower sees
+ * when its watch stalls without ending.
+ */
+export const withSilentWatches = (kv: KV, loudFrom = Number.POSITIVE_INFINITY): KV =>
+  wrappingWatches(kv, (real, opened) => (opened >= loudFrom ? real : stallable(real, () => true)));
+
 /**
  * The bucket, whose first watch shows changes until `stall()` and nothing after, without ending;
  * later watches are real: what a follower sees when its watch stalls after it started.
  */
 export const withStallableWatches = (kv: KV) => {
   let stalled = false;
-  let opened = 0;
-  const proxied = new Proxy(kv, {
-    get: (target, name, receiver) =>
-      name === "watch"
-        ? async (...args: Parameters<KV["watch"]>) => {
-            const real = await target.watch(...args);
-            if (opened++ > 0) return real;
-            return stallable(real, () => stalled) as unknown as typeof real;
-          }
-        : Reflect.get(target, name, receiver),
-  });
   return {
-    kv: proxied,
+    kv: wrappingWatches(kv, (real, opened) => (opened > 0 ? real : stallable(real, () => stalled))),
     stall: () => {
       stalled = true;
     },
