@@ -5,6 +5,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { Context, Effect, Layer, Schema } from "effect";
 import type { Role } from "../domain/Role.js";
 import { mirrorBucket } from "../nats/mirrorBucket.js";
+import { WATCH_CHECK_MS } from "../nats/WatchProgress.js";
 
 /** How often each role instance says it is alive, and how long one silence counts. */
 export const HEARTBEAT_MS = 5_000;
@@ -48,11 +49,23 @@ export class Presence extends Context.Tag("app/presence/Presence")<
   { readonly liveInstances: () => Readonly<Record<string, number>> }
 >() {}
 
-export const layer = (presence: KV, now: () => number = Date.now): Layer.Layer<Presence> =>
+export const layer = (
+  presence: KV,
+  now: () => number = Date.now,
+  /** How often the watch is checked against the stream's leader (WatchProgress.ts). */
+  watchCheckMs: number = WATCH_CHECK_MS,
+): Layer.Layer<Presence> =>
   Layer.scoped(
     Presence,
     Effect.gen(function* () {
-      const beats = yield* mirrorBucket(presence, { key: ">", decode: HeartbeatJson });
+      // A stalled watch would show every other process's heartbeats ageing out, as if this one were
+      // alone. A new watch replays the live heartbeats; keys that expired meanwhile stay in the map,
+      // older than any cutoff, so the count is exact.
+      const beats = yield* mirrorBucket(presence, {
+        key: ">",
+        decode: HeartbeatJson,
+        stallCheckMs: watchCheckMs,
+      });
       return {
         liveInstances: () => {
           const counts: Record<string, number> = {};
