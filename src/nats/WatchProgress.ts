@@ -21,6 +21,8 @@ export class WatchProgress {
   #seen: number;
   /** The first partition message after `#seen` found at the previous check. */
   #pending: number | undefined;
+  /** Whether the watch showed any message since the previous check, older ones included. */
+  #moved = false;
 
   constructor(startedAfter: number) {
     this.#seen = startedAfter;
@@ -28,6 +30,7 @@ export class WatchProgress {
 
   /** The watch showed the message at `revision`. */
   showed(revision: number): void {
+    this.#moved = true;
     if (revision > this.#seen) this.#seen = revision;
   }
 
@@ -39,11 +42,15 @@ export class WatchProgress {
   /**
    * Judges one check: `firstAfter` is the partition's first message after `askAfter` as the
    * stream's leader answered it (undefined: none). Answers whether the watch is behind, i.e. a
-   * message found at the previous check has still not been shown.
+   * message found at the previous check has still not been shown, and the watch showed nothing
+   * at all since then. A watch still replaying what the bucket held when it began (a million
+   * addresses take about half a minute) shows only messages older than `askAfter` meanwhile:
+   * it is slow, not stalled, and opening it again would only start the replay over.
    */
   check(firstAfter: number | undefined): boolean {
-    const behind = this.#pending !== undefined && this.#seen < this.#pending;
+    const behind = this.#pending !== undefined && this.#seen < this.#pending && !this.#moved;
     this.#pending = firstAfter;
+    this.#moved = false;
     return behind;
   }
 }

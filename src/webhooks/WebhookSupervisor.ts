@@ -2,6 +2,7 @@ import { Bucket, type KV, KvWatchInclude } from "@nats-io/kv";
 import { Context, Effect, Exit, Layer, Option, Scope } from "effect";
 import { type ActorOptions, type AnyActorLogic, type AnyActorRef, createActor } from "xstate";
 import { Lru } from "../lib/Lru.js";
+import { leaderReads } from "../nats/leaderReads.js";
 import { streamTail } from "../nats/streamTail.js";
 import { untilWatchFallsBehind, WatchProgress } from "../nats/WatchProgress.js";
 import { LINGER_MS, QueueDoorbell } from "./delivery/QueueDoorbell.js";
@@ -148,9 +149,10 @@ export const layer = (
        * Watches the records, then reads what is stored (a change landing in between is seen at
        * least once), for the life of the enclosing scope. Answers where the watch began in the
        * bucket's stream. After a stalled watch (`reconcile`), an actor whose record is no longer
-       * listed and that holds no version newer than that point was deleted meanwhile: the watch
-       * that should have said so showed nothing. A record written after that point may be missing
-       * from the listing only because it came later, so its actor stays.
+       * listed, that holds no version newer than that point, and whose key the stream's leader
+       * finds deleted, was deleted meanwhile: the watch that should have said so showed nothing.
+       * A record written after that point may be missing from the listing only because it came
+       * later, so its actor stays.
        */
       const follow = (reconcile: boolean) =>
         Effect.gen(function* () {
@@ -181,8 +183,28 @@ export const layer = (
           }
           if (reconcile) {
             const listed = new Set(keys.map((key) => key.slice(HOOK_PREFIX.length)));
-            for (const [id, actor] of [...actors])
-              if (!listed.has(id) && actor.getSnapshot().context.revision <= startedAfter) forget(id);
+            const unlisted = [...actors]
+              .filter(
+                ([id, actor]) => !listed.has(id) && actor.getSnapshot().context.revision <= startedAfter,
+              )
+              .map(([id]) => id);
+            // A listing can end early without an error (its consumer lost with a server), and
+            // forgetting a live webhook would also drop its queued deliveries: each one missing
+            // is read from the stream's leader first, and stopped only if that finds it deleted.
+            const leader = leaderReads(kv);
+            yield* Effect.forEach(
+              unlisted,
+              (id) =>
+                Effect.tryPromise(() => leader.get(`${HOOK_PREFIX}${id}`)).pipe(
+                  Effect.map((entry) => {
+                    if (entry === null || entry.operation !== "PUT") forget(id);
+                    else onEntry(entry.key, entry.operation, entry.revision, () => entry.string());
+                  }),
+                  // Unreadable now: the actor stays; the next stall check or change settles it.
+                  Effect.ignore,
+                ),
+              { concurrency: 16, discard: true },
+            );
           }
           return progress;
         });
@@ -206,9 +228,10 @@ export const layer = (
             yield* untilStalled(progress);
           }),
         ).pipe(
-          Effect.catchAll((error) =>
+          // Any failure, a defect included, is retried: the loop must outlive it.
+          Effect.catchAllCause((cause) =>
             Effect.zipRight(
-              Effect.logWarning(`webhook records: could not follow them again (${String(error)}); retrying`),
+              Effect.logWarning("webhook records: could not follow them again; retrying", cause),
               Effect.sleep(watchCheckMs),
             ),
           ),

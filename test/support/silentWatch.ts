@@ -55,11 +55,17 @@ export const withSilentWatches = (kv: KV, loudFrom = Number.POSITIVE_INFINITY): 
  */
 export const withStallableWatches = (kv: KV) => {
   let stalled = false;
+  let watches = 0;
   return {
-    kv: wrappingWatches(kv, (real, opened) => (opened > 0 ? real : stallable(real, () => stalled))),
+    kv: wrappingWatches(kv, (real, opened) => {
+      watches = opened + 1;
+      return opened > 0 ? real : stallable(real, () => stalled);
+    }),
     stall: () => {
       stalled = true;
     },
+    /** How many watches were made (more than one: the follower opened a new one). */
+    opened: () => watches,
   };
 };
 
@@ -100,5 +106,7 @@ export const withStallableStreamReads = (kv: KV) => {
     stall: () => {
       stalled = true;
     },
+    /** How many whole-stream reads were made (more than one: the follower opened a new one). */
+    opened: () => opened,
   };
 };

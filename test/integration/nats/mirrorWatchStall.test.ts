@@ -28,7 +28,7 @@ describe("a bucket mirror whose watch stalls after it started", () => {
     await writer.put("hook.changed", JSON.stringify("v1"));
     await writer.put("hook.deleted", JSON.stringify("v1"));
     await writer.put("hook.purged", JSON.stringify("v1"));
-    const { kv, stall } = withStallableWatches(await new Kvm(api).open("webhooks"));
+    const { kv, stall, opened } = withStallableWatches(await new Kvm(api).open("webhooks"));
     const scope = await Effect.runPromise(Scope.make());
     try {
       const mirror = await Effect.runPromise(
@@ -65,6 +65,8 @@ describe("a bucket mirror whose watch stalls after it started", () => {
           .map((e) => e.key)
           .sort(),
       ).toEqual(["added", "changed", "kept"]);
+      // The stall took effect on the follower's own read, and the check made a new one.
+      expect(opened()).toBeGreaterThanOrEqual(2);
     } finally {
       await Effect.runPromise(Scope.close(scope, Exit.void));
     }

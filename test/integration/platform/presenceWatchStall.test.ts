@@ -23,7 +23,9 @@ describe("an API process's view of who is alive, with its presence watch stalled
   it("behavior: an API process that started beating while the watch showed nothing is counted once the check opens the watch again", async () => {
     // As the api user of the real nats.conf, whose grants the check needs.
     const api = await nats.connectAs("api");
-    const { kv, stall } = withStallableStreamReads(await Effect.runPromise(openBucket(api, "presence")));
+    const { kv, stall, opened } = withStallableStreamReads(
+      await Effect.runPromise(openBucket(api, "presence")),
+    );
     const scope = await Effect.runPromise(Scope.make());
     try {
       await Effect.runPromise(Scope.extend(Presence.heartbeat(api, "api"), scope));
@@ -38,6 +40,8 @@ describe("an API process's view of who is alive, with its presence watch stalled
       await Effect.runPromise(Scope.extend(Presence.heartbeat(await nats.connectAs("api"), "api"), scope));
       await eventually(async () => presence.liveInstances().api === 2, 10_000, "the second process");
       expect(presence.liveInstances().api).toBe(2);
+      // The stall took effect on the follower's own read, and the check made a new one.
+      expect(opened()).toBeGreaterThanOrEqual(2);
     } finally {
       await Effect.runPromise(Scope.close(scope, Exit.void));
     }

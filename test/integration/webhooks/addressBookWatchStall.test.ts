@@ -33,7 +33,7 @@ describe("the notifier's address book, with its watch stalled", () => {
 
     // As the api user of the real nats.conf, whose grants the check needs.
     const api = await nats.connectAs("api");
-    const { kv, stall } = withStallableStreamReads(await new Kvm(api).open("webhook_addresses"));
+    const { kv, stall, opened } = withStallableStreamReads(await new Kvm(api).open("webhook_addresses"));
     const scope = await Effect.runPromise(Scope.make());
     try {
       const book = await Effect.runPromise(Scope.extend(makeAddressBook(kv, CHECK_MS), scope));
@@ -56,8 +56,50 @@ describe("the notifier's address book, with its watch stalled", () => {
       );
       expect(ids(1)).toEqual(["wh-a", "wh-e"]);
       expect(ids(4)).toEqual(["wh-d"]);
+      // The stall took effect on the follower's own read, and the check made a new one.
+      expect(opened()).toBeGreaterThanOrEqual(2);
     } finally {
       await Effect.runPromise(Scope.close(scope, Exit.void));
     }
   }, 60_000);
+  it("behavior: a book still replaying a large index while new entries arrive is slow, not stalled: it is not opened again", async () => {
+    const ENTRIES = 20_000;
+    for (let start = 0; start < ENTRIES; start += 5_000)
+      await Promise.all(
+        Array.from({ length: 5_000 }, (_, i) =>
+          writer.put(indexKey(address(10_000 + start + i), "wh-big"), member(1, true)),
+        ),
+      );
+    const api = await nats.connectAs("api");
+    const { kv, opened } = withStallableStreamReads(await new Kvm(api).open("webhook_addresses"));
+    const scope = await Effect.runPromise(Scope.make());
+    // New entries every 50 ms while the book starts: each is a message its replay has not shown yet.
+    let writing = true;
+    let written = 0;
+    const writes = (async () => {
+      while (writing) {
+        await writer.put(indexKey(address(100_000 + written), "wh-new"), member(1, true));
+        written++;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+    try {
+      const book = await Effect.runPromise(Scope.extend(makeAddressBook(kv, CHECK_MS), scope));
+      // Several checks after the replay, with writes still coming.
+      await new Promise((r) => setTimeout(r, 4 * CHECK_MS));
+      writing = false;
+      await writes;
+      await eventually(
+        async () => book.webhooksFor(address(100_000 + written - 1)).length === 1,
+        10_000,
+        "the last new entry",
+      );
+      expect(book.webhooksFor(address(10_000 + ENTRIES - 1))).toEqual(["wh-big"]);
+      expect(opened()).toBe(1);
+    } finally {
+      writing = false;
+      await writes;
+      await Effect.runPromise(Scope.close(scope, Exit.void));
+    }
+  }, 120_000);
 });

@@ -1,3 +1,4 @@
+import type { KV } from "@nats-io/kv";
 import { Context, Effect, Either, Exit, Layer, Scope } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openBucket } from "../../../src/nats/JetStreamSetup.js";
@@ -37,13 +38,36 @@ const newRecord = (url: string) =>
   webhookRecord({ id: newWebhookId(), team_id: "01TEAMRECORDSWATCH00000000", name: "watched", url });
 
 /**
+ * The bucket, whose listings after the first end at once with no key and no error, as one whose
+ * consumer was lost with a server can.
+ */
+const withCutListings = (kv: KV): KV => {
+  let listed = 0;
+  return new Proxy(kv, {
+    get: (target, name, receiver) =>
+      name === "keys"
+        ? async (...args: Parameters<KV["keys"]>) => {
+            const real = await target.keys(...args);
+            if (listed++ === 0) return real;
+            real.stop();
+            return (async function* () {})() as unknown as typeof real;
+          }
+        : Reflect.get(target, name, receiver),
+  });
+};
+
+/**
  * A supervisor as a delivering API process runs it, over the `webhooks` bucket as the api user of
  * the real nats.conf (whose grants the check needs), its first records watch silent as one stalled
  * by a lost nats-server is; until the scope closes.
  */
-const startStalledSupervisor = async (scope: Scope.Scope) => {
+const startStalledSupervisor = async (
+  scope: Scope.Scope,
+  options: { readonly cutListings?: boolean } = {},
+) => {
   const api = await nats.connectAs("api");
-  const silenced = withSilentWatches(await Effect.runPromise(openBucket(api, "webhooks")), 1);
+  const bucket = await Effect.runPromise(openBucket(api, "webhooks"));
+  const silenced = withSilentWatches(options.cutListings === true ? withCutListings(bucket) : bucket, 1);
   const context = await Effect.runPromise(
     Layer.buildWithScope(
       WebhookSupervisor.layer(silenced, { now: () => Date.now() }, undefined, CHECK_MS),
@@ -113,6 +137,25 @@ describe("the webhook supervisor, with its records' watch stalled", () => {
       await Effect.runPromise(store.create(other, [addressOf(120)], 100));
       await eventually(async () => supervisor.stateOf(other.id) === "active", 10_000, "the other record");
       expect(supervisor.stateOf(local.id)).toBe("active");
+    } finally {
+      await Effect.runPromise(Scope.close(scope, Exit.void));
+    }
+  }, 60_000);
+  it("failure: a listing cut short after the stall stops only the actors whose records the stream's leader finds deleted", async () => {
+    const store = WebhookStore.make(buckets);
+    const live = newRecord("https://live.example.com/hook");
+    const gone = newRecord("https://gone.example.com/hook");
+    await Effect.runPromise(store.create(live, [addressOf(130)], 100));
+    await Effect.runPromise(store.create(gone, [addressOf(131)], 100));
+    const scope = await Effect.runPromise(Scope.make());
+    try {
+      const supervisor = await startStalledSupervisor(scope, { cutListings: true });
+      expect(supervisor.stateOf(live.id)).toBe("active");
+      await Effect.runPromise(store.remove(gone.team_id, gone.id));
+      // The deletion is the unshown message; the listing after the new watch comes back empty.
+      await eventually(async () => supervisor.stateOf(gone.id) === undefined, 10_000, "the deletion");
+      expect(supervisor.stateOf(live.id)).toBe("active");
+      expect(supervisor.versionOf(live.id)?.record.url).toBe("https://live.example.com/hook");
     } finally {
       await Effect.runPromise(Scope.close(scope, Exit.void));
     }

@@ -23,6 +23,19 @@ describe("telling a stalled partition watch from a quiet one", () => {
     expect(progress.check(undefined)).toBe(false);
   });
 
+  it("behavior: a watch still replaying older messages is slow, not behind; once it shows nothing it is", () => {
+    const progress = new WatchProgress(1_000);
+    expect(progress.check(1_001)).toBe(false);
+    // Replaying what the bucket held at the start: every message older than where it began.
+    progress.showed(10);
+    progress.showed(11);
+    expect(progress.check(1_001)).toBe(false);
+    progress.showed(500);
+    expect(progress.check(1_001)).toBe(false);
+    // Silent for a whole check with a message still unshown.
+    expect(progress.check(1_001)).toBe(true);
+  });
+
   it("behavior: an older revision shown late does not move the watch back", () => {
     const progress = new WatchProgress(20);
     progress.showed(5);
