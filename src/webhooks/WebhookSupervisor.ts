@@ -196,10 +196,13 @@ export const layer = (
               unlisted,
               (id) =>
                 Effect.tryPromise(() => leader.get(`${HOOK_PREFIX}${id}`)).pipe(
-                  Effect.map((entry) => {
-                    if (entry === null || entry.operation !== "PUT") forget(id);
-                    else onEntry(entry.key, entry.operation, entry.revision, () => entry.string());
-                  }),
+                  Effect.flatMap((entry) =>
+                    Effect.sync(() =>
+                      entry === null || entry.operation !== "PUT"
+                        ? forget(id)
+                        : onEntry(entry.key, entry.operation, entry.revision, () => entry.string()),
+                    ),
+                  ),
                   // Unreadable now: the actor stays; the next stall check or change settles it.
                   Effect.ignore,
                 ),
