@@ -152,7 +152,9 @@ export const layer = (
        * listed, that holds no version newer than that point, and whose key the stream's leader
        * finds deleted, was deleted meanwhile: the watch that should have said so showed nothing.
        * A record written after that point may be missing from the listing only because it came
-       * later, so its actor stays.
+       * later, so its actor stays. Not followBucket (whose new watch would replay deletions
+       * itself): its watch replays the deletion marker of every webhook ever deleted, and each
+       * would purge that webhook's outbox keys again at every start.
        */
       const follow = (reconcile: boolean) =>
         Effect.gen(function* () {
