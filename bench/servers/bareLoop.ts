@@ -1,0 +1,29 @@
+import { createPublicClient, type PublicClient } from "viem";
+import { undiciTransport } from "../../src/chains/undiciTransport.js";
+import { blockRange, fetchAndDecode } from "../lib/fetchAndDecode.js";
+
+/**
+ * The ingest benchmarks' floor in a process of its own, started as fresh as the restarted ingest
+ * process it is compared with: a new Node process runs its code unoptimised at first, and over
+ * the few hundred blocks of a catch-up that costs it about twice its later CPU per block, so a
+ * floor run warm in the benchmark's process would count the restart's warm-up as the pipeline's
+ * overhead.
+ *
+ * Arguments: the RPC URL, then `untimedFrom`, `from` and `to`. Blocks `untimedFrom`..`from - 1`
+ * are read first, untimed (what the pipeline read before its timed span began); then it prints
+ * `timing`, reads `from`..`to` and prints one JSON line: `{ ms, cpuMs, events }` of that span.
+ */
+const [rpcUrl, untimedFrom, from, to] = process.argv.slice(2);
+// A block of 500 transfers takes anvil seconds to trace: the timeout only has to outlast that.
+const rpc = undiciTransport(rpcUrl!, { timeoutMs: 60_000, connections: 16 });
+const client = createPublicClient({ transport: rpc.transport }) as PublicClient;
+
+await fetchAndDecode(client, blockRange(Number(untimedFrom), Number(from) - 1));
+process.stdout.write("timing\n");
+const cpuBefore = process.cpuUsage();
+const started = performance.now();
+const events = await fetchAndDecode(client, blockRange(Number(from), Number(to)));
+const ms = performance.now() - started;
+const cpu = process.cpuUsage(cpuBefore);
+process.stdout.write(`${JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, events })}\n`);
+await rpc.close();
