@@ -106,7 +106,8 @@ export const ingestGrowthBench = async () => {
         .join(", ");
       // The bare loop reads every block of the backlog once, 8 at a time, with the service's transport,
       // in a new process as the restarted ingest process is (bench/servers/bareLoop.ts says why);
-      // and warm in this process, for comparison.
+      // and warm in this process, for comparison. Nothing is read untimed first: the pipeline's time
+      // runs from its spawn too.
       const cold = await coldFetchAndDecode(
         chain.rpc_url,
         { untimedFrom: full.from, from: full.from, to: full.head },

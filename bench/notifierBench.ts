@@ -132,6 +132,7 @@ export const notifierBench = async () => {
       );
       const deps = {
         webhooksFor: (address: string) => book!.webhooksFor(address),
+        watchedAddresses: () => book!.watchedAddresses(),
         recordOf: (id: string) => records.get(id),
         readBalances: async () => new Map(),
         publicUrl: "http://127.0.0.1",

@@ -5,6 +5,9 @@ import { processCpuMs } from "./cpu.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
+/** Longer than any catch-up the ingest benchmarks time (500-transfer blocks take anvil seconds each). */
+const TIMEOUT_MS = 10 * 60_000;
+
 /** The cold floor's timed span: its wall time, its own CPU, the events it decoded, and `pids`' CPU meanwhile. */
 export interface ColdFloorRun {
   readonly ms: number;
@@ -41,24 +44,37 @@ export const coldFetchAndDecode = (
       Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, processCpuMs(pid)]));
     let before: Record<string, number> | undefined;
     let result: ColdFloorRun | undefined;
+    let failure: Error | undefined;
+    // A stuck node would otherwise hold the whole benchmark run.
+    const timer = setTimeout(() => {
+      failure = new Error(`the cold bare loop did not finish in ${TIMEOUT_MS / 1000} s`);
+      child.kill("SIGKILL");
+    }, TIMEOUT_MS);
     createInterface({ input: child.stdout! }).on("line", (line) => {
       if (line === "timing") {
         before = cpuOf();
         return;
       }
       const after = cpuOf();
-      const timed = JSON.parse(line) as Omit<ColdFloorRun, "othersCpuMs">;
-      result = {
-        ...timed,
-        othersCpuMs: Object.fromEntries(
-          Object.entries(after).map(([name, ms]) => [name, ms - (before?.[name] ?? Number.NaN)]),
-        ),
-      };
+      try {
+        const timed = JSON.parse(line) as Omit<ColdFloorRun, "othersCpuMs">;
+        if (typeof timed.ms !== "number" || typeof timed.cpuMs !== "number") throw new Error("not a result");
+        result = {
+          ...timed,
+          othersCpuMs: Object.fromEntries(
+            Object.entries(after).map(([name, ms]) => [name, ms - (before?.[name] ?? Number.NaN)]),
+          ),
+        };
+      } catch {
+        failure ??= new Error(`the cold bare loop printed an unexpected line: ${line.slice(0, 200)}`);
+      }
     });
     child.once("error", reject);
-    child.once("exit", (code) =>
-      result !== undefined && code === 0
-        ? resolve(result)
-        : reject(new Error(`the cold bare loop exited with ${code} before reporting`)),
-    );
+    // "close", not "exit": the result line may still be on its way when the process has exited.
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      if (failure !== undefined) reject(failure);
+      else if (result !== undefined && code === 0) resolve(result);
+      else reject(new Error(`the cold bare loop exited with ${code} before reporting`));
+    });
   });

@@ -30,13 +30,15 @@ export const memoryBlockRecords = (budget?: number) => {
         blocks.push({ ...change.added, parts: split.length });
         blocks.sort((a, b) => a.number - b.number);
       }
-      lists.set(change.chainId, {
+      const written = {
         blocks: blocks.map(({ number, hash, released, parts: n }) => ({ number, hash, released, parts: n })),
         revision: ++revision,
-      });
+      };
+      lists.set(change.chainId, written);
       for (const b of change.dropped)
         for (const key of [...parts.keys()])
           if (key.startsWith(`${change.chainId}.${b.number}.${b.hash}.`)) parts.delete(key);
+      return written;
     },
   };
   return { store, parts };

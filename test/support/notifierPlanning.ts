@@ -57,6 +57,7 @@ export const planner = (store: BlockRecordStore) => {
   const deps: PlanDeps = {
     records: store,
     webhooksFor: (address) => (address === WALLET ? ["W"] : []),
+    watchedAddresses: () => 1,
     recordOf: (id) => hooks.get(id),
     readBalances: () => Promise.reject(new Error("no balances webhook here")),
     publicUrl: "http://localhost",

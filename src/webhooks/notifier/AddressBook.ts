@@ -42,6 +42,8 @@ export const makeAddressBook = (
     return {
       /** Webhook ids subscribed to `address`. */
       webhooksFor: (address: string): ReadonlyArray<string> => table.webhooksFor(address),
+      /** How many addresses have at least one webhook. */
+      watchedAddresses: (): number => table.size,
     } as const;
   });
 

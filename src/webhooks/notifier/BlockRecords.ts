@@ -48,7 +48,8 @@ export interface BlockRecordStore {
   readonly read: (chainId: number) => Promise<ChainRecords>;
   /** The events a recorded block produced, one entry per webhook. */
   readonly events: (chainId: number, block: RecordedBlock) => Promise<ReadonlyArray<BlockEvents>>;
-  readonly write: (change: RecordsChange) => Promise<void>;
+  /** Answers the list as written and its new revision (what a read would now answer). */
+  readonly write: (change: RecordsChange) => Promise<ChainRecords>;
 }
 
 /** A change that leaves the records as they are. */

@@ -15,6 +15,7 @@ import { PULL_EXPIRES_MS } from "../../nats/pullOptions.js";
 import type { QueuedDelivery } from "../delivery/QueuedDelivery.js";
 import { EventSlots } from "./enqueue.js";
 import { NOTHING, type NotifierPlan, type PlanDeps, planBlock, planReorg } from "./planNotifications.js";
+import { plannerRecords } from "./plannerRecords.js";
 
 /** The durable consumer every API process's notifier shares: each block is planned by exactly one of them. */
 export const NOTIFIER_DURABLE = "webhook-notifier";
@@ -99,7 +100,10 @@ export const runNotifier = (options: NotifierOptions) =>
     );
     yield* Effect.addFinalizer(() => Effect.promise(() => messages.close().then(() => undefined)));
     yield* Effect.tryPromise(async () => {
+      const records = plannerRecords(options.deps.records, options.deps.now);
+      const deps: PlanDeps = { ...options.deps, records: records.store };
       for await (const message of messages) {
+        records.receiving(message.seq);
         const known = options.registry.byId.get(Number(message.subject.split(".")[1]));
         const chain = known !== undefined && supportsFamily(known, "subscriptions") ? known : undefined;
         let plan: NotifierPlan = NOTHING;
@@ -109,6 +113,7 @@ export const runNotifier = (options: NotifierOptions) =>
           if (data !== undefined && !isChainEvent(message.subject, data)) {
             // Redelivering a message no consumer can apply would loop forever: drop it and say so.
             message.term();
+            records.failed();
             await Effect.runPromise(
               Effect.logError("chain event cannot be planned; dropped", {
                 subject: message.subject,
@@ -121,13 +126,15 @@ export const runNotifier = (options: NotifierOptions) =>
           const slots = new EventSlots(epochMs, message.seq);
           if (chain !== undefined && data !== undefined)
             plan = message.subject.endsWith(".reorg")
-              ? await planReorg(options.deps, chain, data as ChainReorg, slots)
-              : await planBlock(options.deps, chain, data as ChainBlock, slots);
+              ? await planReorg(deps, chain, data as ChainReorg, slots)
+              : await planBlock(deps, chain, data as ChainBlock, slots);
           if (plan.deliveries.length > 0) await options.enqueue(plan.deliveries);
-          if (plan.records !== undefined) await options.deps.records.write(plan.records);
+          if (plan.records !== undefined) await deps.records.write(plan.records);
+          records.planned(message.seq);
         } catch (error) {
           // An RPC or storage failure: the block is offered again shortly (to this node or another).
           message.nak(1_000);
+          records.failed();
           await Effect.runPromise(
             Effect.logWarning("notifier could not plan a chain event; retrying", error),
           );

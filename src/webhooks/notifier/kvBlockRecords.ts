@@ -65,8 +65,11 @@ export const kvBlockRecords = (kv: KV, purge: (filter: string) => Promise<void>)
       blocks.sort((a, b) => a.number - b.number);
     }
     const key = chainListKey(change.chainId);
-    if (change.revision === 0) await kv.create(key, encode(blocks));
-    else await kv.update(key, encode(blocks), change.revision);
+    const revision =
+      change.revision === 0
+        ? await kv.create(key, encode(blocks))
+        : await kv.update(key, encode(blocks), change.revision);
     await Promise.all(change.dropped.map((b) => purge(eventsFilter(change.chainId, b.number, b.hash))));
+    return { blocks, revision };
   },
 });

@@ -14,6 +14,8 @@ import { transactionEvents } from "./transactionEvents.js";
 export interface MatchDeps {
   /** Webhook ids subscribed to an address (the `webhook_addresses` index). */
   readonly webhooksFor: (address: string) => Iterable<string>;
+  /** How many addresses some webhook subscribes to. */
+  readonly watchedAddresses: () => number;
   /** The webhook as this node's actor holds it, or undefined when unknown or deleted. */
   readonly recordOf: (id: string) => WebhookRecord | undefined;
   /** Native and ERC-20 balances before and after the block (`wallet|token` keys). */
@@ -42,6 +44,9 @@ export const matchBlock = async (
   chain: ChainConfig,
   block: ChainBlock,
 ): Promise<ReadonlyArray<Matched>> => {
+  // No address to match: nothing to decode either (a deployment with no webhook, or catching up
+  // before any is made, pays nothing per block here).
+  if (deps.watchedAddresses() === 0) return [];
   const events = decodeLogs(block.logs);
   const wrapped = chain.wrapped_native;
   const moves = transactionMoves(block, wrapped, events);

@@ -41,6 +41,7 @@ export const runWebhookNotifier = (nc: NatsConnection, index: KV, blocks: KV, js
         deps: {
           records,
           webhooksFor: book.webhooksFor,
+          watchedAddresses: book.watchedAddresses,
           recordOf: (id) => supervisor.versionOf(id)?.record,
           readBalances: (chain, pairs, number) => {
             const client = clients.get(chain.chain_id);

@@ -76,6 +76,7 @@ describe("webhook planning over shared block records", () => {
     const deps = (id: string): PlanDeps => ({
       records: shared,
       webhooksFor: (address) => (address === WALLET ? [id] : []),
+      watchedAddresses: () => 1,
       recordOf: (hook) => webhook(hook),
       readBalances: () => Promise.reject(new Error("unused")),
       publicUrl: "http://localhost",
