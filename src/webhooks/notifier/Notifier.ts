@@ -15,7 +15,7 @@ import { PULL_EXPIRES_MS } from "../../nats/pullOptions.js";
 import type { QueuedDelivery } from "../delivery/QueuedDelivery.js";
 import { EventSlots } from "./enqueue.js";
 import { NOTHING, type NotifierPlan, type PlanDeps, planBlock, planReorg } from "./planNotifications.js";
-import { plannerRecords } from "./plannerRecords.js";
+import { plannerRecords, RECORDS_KEPT_MS } from "./plannerRecords.js";
 
 /** The durable consumer every API process's notifier shares: each block is planned by exactly one of them. */
 export const NOTIFIER_DURABLE = "webhook-notifier";
@@ -132,8 +132,9 @@ export const runNotifier = (options: NotifierOptions) =>
           if (plan.records !== undefined) await deps.records.write(plan.records);
           records.planned(message.seq);
         } catch (error) {
-          // An RPC or storage failure: the block is offered again shortly (to this node or another).
-          message.nak(1_000);
+          // An RPC or storage failure: the block is offered again shortly (to this node or another), and
+          // no sooner than held records expire: a records write that failed here may have been stored.
+          message.nak(RECORDS_KEPT_MS);
           records.failed();
           await Effect.runPromise(
             Effect.logWarning("notifier could not plan a chain event; retrying", error),

@@ -17,21 +17,23 @@ export const RECORDS_KEPT_MS = 1_000;
  * message in flight, so what this one knows is current when the message it is given directly
  * follows, in stream sequence, the one it planned last, and no longer than `RECORDS_KEPT_MS` ago:
  * no other notifier held a message in between. Anything else (a gap, a pause, a failed plan) and
- * the lists are read again. The one other writer, a node moving its old local records in at its
- * start, is seen within `RECORDS_KEPT_MS`, and a change planned over a list it changed fails on
- * the revision and is planned again from a fresh read: the lists held can delay what it adds by
- * that long, never write over it.
+ * the lists are read again, and no list is used longer than `RECORDS_KEPT_MS` after it was read or
+ * written, however closely the messages follow one another. So the one other writer, a node moving
+ * its old local records in at its start, is seen within `RECORDS_KEPT_MS`, and a change planned
+ * over a list it changed fails on the revision and is planned again from a fresh read: the lists
+ * held can delay what it adds by that long, never write over it.
  */
 export const plannerRecords = (store: BlockRecordStore, now: () => number) => {
-  const lists = new Map<number, ChainRecords>();
+  /** Each chain's list, and when it was read or written: it stands in for a read for RECORDS_KEPT_MS at most. */
+  const lists = new Map<number, { readonly records: ChainRecords; readonly at: number }>();
   let last: { readonly seq: number; readonly at: number } | undefined;
   return {
     store: {
       read: async (chainId) => {
         const held = lists.get(chainId);
-        if (held !== undefined) return held;
+        if (held !== undefined && now() - held.at < RECORDS_KEPT_MS) return held.records;
         const read = await store.read(chainId);
-        lists.set(chainId, read);
+        lists.set(chainId, { records: read, at: now() });
         return read;
       },
       events: store.events,
@@ -39,7 +41,7 @@ export const plannerRecords = (store: BlockRecordStore, now: () => number) => {
         // Forgotten first: a write that fails may still have been stored.
         lists.delete(change.chainId);
         const written = await store.write(change);
-        lists.set(change.chainId, written);
+        lists.set(change.chainId, { records: written, at: now() });
         return written;
       },
     } satisfies BlockRecordStore,

@@ -72,6 +72,19 @@ describe("the notifier's block records while it plans", () => {
     expect(a.reads.count).toBe(2);
   });
 
+  it("behavior: however closely messages follow one another, a list is not used longer than RECORDS_KEPT_MS after it was read", async () => {
+    const shared = memoryBlockRecords().store;
+    const a = notifier(shared);
+    const b = planner(shared);
+    await a.plan(1, block(10, false));
+    // Another writer records block 11 without a stream message, just after this notifier's read.
+    await b.apply(a.chain, block(11, true));
+    a.clock.ms += RECORDS_KEPT_MS / 2;
+    expect(await a.plan(2, block(12, false))).toEqual([]);
+    a.clock.ms += RECORDS_KEPT_MS / 2;
+    expect(await a.plan(3, block(13, false))).toEqual([11]);
+  });
+
   it("behavior: after a message it could not plan, the records are read again", async () => {
     const shared = memoryBlockRecords().store;
     const a = notifier(shared);
