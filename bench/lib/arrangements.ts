@@ -1,7 +1,7 @@
 import { freePort } from "../../src/devnet/freePort.js";
 import type { TestNats } from "../../test/support/natsServer.js";
 import { startServiceProcess } from "./benchEnv.js";
-import { processCpuMs } from "./cpu.js";
+import { cpuNow } from "./cpu.js";
 
 /**
  * How often a catch-up polls /healthz. Each poll is a request through the gateway, the bus and the
@@ -115,9 +115,6 @@ export const startDeployment = async (
     await Promise.all(specs.map((spec) => startProcess(nats, chainsConfig, spec))),
   );
 };
-
-const cpuNow = (pids: Record<string, number>) =>
-  Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, processCpuMs(pid)]));
 
 /** A timed catch-up: when it showed progress and at which block, when the index reached the head, CPU ms at both. */
 export interface CatchUp {

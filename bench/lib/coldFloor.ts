@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { processCpuMs } from "./cpu.js";
+import { cpuNow } from "./cpu.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -40,8 +40,6 @@ export const coldFetchAndDecode = (
       ],
       { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
     );
-    const cpuOf = () =>
-      Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, processCpuMs(pid)]));
     let before: Record<string, number> | undefined;
     let result: ColdFloorRun | undefined;
     let failure: Error | undefined;
@@ -52,10 +50,10 @@ export const coldFetchAndDecode = (
     }, TIMEOUT_MS);
     createInterface({ input: child.stdout! }).on("line", (line) => {
       if (line === "timing") {
-        before = cpuOf();
+        before = cpuNow(pids);
         return;
       }
-      const after = cpuOf();
+      const after = cpuNow(pids);
       try {
         const timed = JSON.parse(line) as Omit<ColdFloorRun, "othersCpuMs">;
         if (typeof timed.ms !== "number" || typeof timed.cpuMs !== "number") throw new Error("not a result");

@@ -13,12 +13,16 @@ export const processCpuMs = (pid: number, statFile = `/proc/${pid}/stat`): numbe
   }
 };
 
+/** `processCpuMs` of each named process, ms. */
+export const cpuNow = (pids: Record<string, number>): Record<string, number> =>
+  Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, processCpuMs(pid)]));
+
 /** CPU time (user + system) of this process's main thread so far, ms (Linux; its task id is the pid). */
 export const mainThreadCpuMs = (): number => processCpuMs(process.pid, `/proc/self/task/${process.pid}/stat`);
 
 /** CPU ms each named process spends while `work` runs. */
 export const measureCpu = async <A>(pids: Record<string, number>, work: () => Promise<A>) => {
-  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, processCpuMs(pid)]));
+  const before = cpuNow(pids);
   const selfBefore = process.cpuUsage();
   const result = await work();
   const self = process.cpuUsage(selfBefore);
