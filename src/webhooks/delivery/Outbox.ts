@@ -4,7 +4,7 @@ import { leaderReads } from "../../nats/leaderReads.js";
 import type { OwnedPartitions } from "../outbox/OwnedPartitions.js";
 import { deliveryKey, statsKey, webhookDeliveriesFilter } from "../outbox/outboxBucketKeys.js";
 import { kvOutboxWrites, type OutboxWrites } from "../outbox/outboxWrites.js";
-import type { PartitionIndex } from "../outbox/PartitionIndex.js";
+import { type PartitionIndex, UNSTORED } from "../outbox/PartitionIndex.js";
 import { PendingStats, STATS_FLUSH_MS } from "../outbox/PendingStats.js";
 import {
   type DeliveryStats,
@@ -14,6 +14,7 @@ import {
   type StoredDelivery,
   storedValue,
 } from "../outbox/StoredDelivery.js";
+import { firstAttemptWaitMs, SlowReceivers, UnstoredDeliveries } from "../outbox/UnstoredDeliveries.js";
 import {
   type AttemptRecord,
   type DeliveryCounters,
@@ -115,6 +116,8 @@ export const makeOutbox = (
   statsFlushMs: number = STATS_FLUSH_MS,
   /** The bucket's frequent writes: delivery keys (the notifier's creates, the records of attempts) and stats. */
   writes: OutboxWrites = kvOutboxWrites(kv),
+  /** Waits `ms` (the notifier's wait for first attempts). */
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()),
 ) => {
   /** Per webhook, the stats this process last wrote and their revision (it is their only writer while it owns the partition). */
   const statsCache = new Map<string, { readonly stats: DeliveryStats; readonly revision: number }>();
@@ -145,39 +148,6 @@ export const makeOutbox = (
   };
 
   const stats = new PendingStats(writeStats, statsFlushMs);
-  /** Queues a chain event's deliveries, all writes in flight at once; keys already there (a replay) are kept as they are. */
-  const enqueue = async (
-    deliveries: ReadonlyArray<QueuedDelivery>,
-    state: OwedDelivery["state"] = "queued",
-  ) => {
-    await Promise.all(
-      deliveries.map((d) => {
-        const key = deliveryKey(d.webhook_id, d.order);
-        const value: OwedDelivery = { ...d, state };
-        const bytes = encodeValue(value);
-        // Its echo may reach this process's index (when it owns the partition) before the write's answer.
-        const index = owned.heldIndexOf(d.webhook_id);
-        index?.writing(key, bytes, value);
-        return writes.create(key, bytes).then(
-          (revision) => {
-            index?.settled(key);
-            owned.written(d.webhook_id, key, revision, value);
-          },
-          (error: unknown) => {
-            index?.settled(key);
-            if (!isRevisionConflict(error)) throw error;
-          },
-        );
-      }),
-    );
-  };
-
-  /** The webhook's next delivery to send, if this process owns its partition. */
-  const head = async (webhookId: string): Promise<QueuedDelivery | undefined> => {
-    const { state: _state, ...delivery } = owned.indexOf(webhookId)?.head(webhookId)?.value ?? { state: "" };
-    return "id" in delivery ? (delivery as QueuedDelivery) : undefined;
-  };
-
   /** Reads answered by the stream's leader, which holds every acknowledged write (leaderReads.ts). */
   const leader = leaderReads(kv);
   /** Applies the stored value of `key` to `index` (ignored there if it already holds that revision or a later one). */
@@ -186,6 +156,117 @@ export const makeOutbox = (
     const entry = await leader.get(key);
     if (entry === null) return;
     index.apply(key, entry.revision, storedValue(entry.operation, entry.value));
+  };
+
+  /**
+   * Creates a delivery's key. One already there (a replayed chain event, or
+   * a delivery stored meanwhile) is kept as it is, and read into the index of
+   * this process's partition if it holds one, so it names its revision.
+   */
+  const createDelivery = async (webhookId: string, key: string, value: OwedDelivery) => {
+    const bytes = encodeValue(value);
+    // Its echo may reach this process's index (when it owns the partition) before the write's answer.
+    const index = owned.heldIndexOf(webhookId);
+    index?.writing(key, bytes, value);
+    try {
+      const revision = await writes.create(key, bytes);
+      index?.settled(key);
+      owned.written(webhookId, key, revision, value);
+    } catch (error) {
+      index?.settled(key);
+      if (!isRevisionConflict(error)) throw error;
+      if (index !== undefined) await refreshDelivery(index, key);
+    }
+  };
+
+  /** Queues deliveries, all writes in flight at once; keys already there (a replay) are kept as they are. */
+  const enqueue = async (
+    deliveries: ReadonlyArray<QueuedDelivery>,
+    state: OwedDelivery["state"] = "queued",
+  ) => {
+    await Promise.all(
+      deliveries.map((d) =>
+        createDelivery(d.webhook_id, deliveryKey(d.webhook_id, d.order), { ...d, state }),
+      ),
+    );
+  };
+
+  /** Deliveries attempted before they are stored, and the webhooks whose receivers are too slow for that. */
+  const unstored = new UnstoredDeliveries();
+  const slow = new SlowReceivers();
+
+  /**
+   * Queues one chain event's deliveries (the notifier's call). A delivery to
+   * a webhook whose partition this process owns, whose queue is empty and
+   * whose receiver answered quickly last time is attempted first, and stored
+   * only if that attempt does not deliver it: a delivery delivered at once
+   * costs no outbox write. The others are stored at once, as `enqueue` does.
+   * Resolves once every one is delivered or stored; the notifier acknowledges
+   * the event only then, so until then a crash replays the event and the
+   * CHAIN_EVENTS stream holds what is not stored. Those not settled within
+   * firstAttemptWaitMs are stored (their webhooks then count as slow), so one
+   * slow receiver holds back the next block no longer than that.
+   */
+  const queueEvent = async (deliveries: ReadonlyArray<QueuedDelivery>) => {
+    const stored: Array<QueuedDelivery> = [];
+    const first: Array<{ readonly webhookId: string; readonly key: string; readonly value: OwedDelivery }> =
+      [];
+    /** Per webhook, whether this event's deliveries to it go first (all of them do, or none: they keep their order). */
+    const goesFirst = new Map<string, boolean>();
+    for (const d of deliveries) {
+      let yes = goesFirst.get(d.webhook_id);
+      if (yes === undefined) {
+        const index = owned.indexOf(d.webhook_id);
+        yes = index !== undefined && index.head(d.webhook_id) === undefined && !slow.has(d.webhook_id);
+        goesFirst.set(d.webhook_id, yes);
+      }
+      if (yes)
+        first.push({
+          webhookId: d.webhook_id,
+          key: deliveryKey(d.webhook_id, d.order),
+          value: { ...d, state: "queued" },
+        });
+      else stored.push(d);
+    }
+    const storeHeld = (webhookId: string, key: string) =>
+      unstored.store(key, (value) => createDelivery(webhookId, key, value));
+    const settled = first.map(({ webhookId, key, value }) => {
+      const done = unstored.add(key, value);
+      return owned.holdUnstored(webhookId, key, value) ? done : storeHeld(webhookId, key);
+    });
+    const firstAttempts = async () => {
+      if (first.length === 0) return;
+      const inTime = await Promise.race([
+        Promise.all(settled).then(() => true),
+        sleep(firstAttemptWaitMs(first.length)).then(() => false),
+      ]);
+      if (inTime) return;
+      await Promise.all(
+        first
+          .filter(({ key }) => unstored.has(key))
+          .map(({ webhookId, key }) => {
+            slow.timedOut(webhookId);
+            return storeHeld(webhookId, key);
+          }),
+      );
+    };
+    try {
+      await Promise.all([enqueue(stored), firstAttempts()]);
+    } catch (error) {
+      // The notifier offers the event again, which plans these again: held here, they would be sent twice.
+      for (const { webhookId, key } of first)
+        if (unstored.has(key)) {
+          unstored.delivered(key);
+          owned.heldIndexOf(webhookId)?.dropUnstored(key);
+        }
+      throw error;
+    }
+  };
+
+  /** The webhook's next delivery to send, if this process owns its partition. */
+  const head = async (webhookId: string): Promise<QueuedDelivery | undefined> => {
+    const { state: _state, ...delivery } = owned.indexOf(webhookId)?.head(webhookId)?.value ?? { state: "" };
+    return "id" in delivery ? (delivery as QueuedDelivery) : undefined;
   };
 
   /**
@@ -199,23 +280,40 @@ export const makeOutbox = (
     const id = delivery.webhook_id;
     const index = owned.fencedIndexOf(id);
     const key = deliveryKey(id, delivery.order);
+    // The notifier's wait for it ran out while it was sent: the record goes over what that stores.
+    await unstored.storing(key)?.catch(() => undefined);
     const held = index.get(key);
     if (held === undefined) throw new Error(`delivery ${delivery.id} is no longer in the outbox`);
     const value = afterAttempt(delivery, attempt, outcome, now());
-    const bytes = encodeValue(value);
-    index.writing(key, bytes, value);
-    try {
-      index.apply(key, await writes.update(key, bytes, held.revision), value);
-    } catch (error) {
-      // The key moved on without the partition's watch telling this index (a watch stalled by a lost
-      // node, or a write whose answer timed out but was stored): the retry would name the same stale
-      // revision and fail the same way for ever. Read the key, so it names the current one, or finds
-      // the delivery recorded already.
-      if (isRevisionConflict(error)) await refreshDelivery(index, key);
-      throw error;
-    } finally {
-      index.settled(key);
+    if (held.revision === UNSTORED) {
+      if (value.state === "done") {
+        // Delivered before it was ever stored: nothing to write (the notifier acknowledges its event next).
+        index.dropUnstored(key);
+        unstored.delivered(key);
+      } else {
+        // Stored as the attempt left it, to be retried like any other. Through the notifier's hold when it
+        // still has one (so the store its wait may start is the same write); else its event was given up
+        // and will be planned again, which keeps what this stores.
+        const write = () => createDelivery(id, key, value);
+        await (unstored.has(key) ? unstored.store(key, write) : write());
+      }
+    } else {
+      const bytes = encodeValue(value);
+      index.writing(key, bytes, value);
+      try {
+        index.apply(key, await writes.update(key, bytes, held.revision), value);
+      } catch (error) {
+        // The key moved on without the partition's watch telling this index (a watch stalled by a lost
+        // node, or a write whose answer timed out but was stored): the retry would name the same stale
+        // revision and fail the same way for ever. Read the key, so it names the current one, or finds
+        // the delivery recorded already.
+        if (isRevisionConflict(error)) await refreshDelivery(index, key);
+        throw error;
+      } finally {
+        index.settled(key);
+      }
     }
+    slow.answered(id, attempt.latency_ms, outcome.kind === "delivered");
     stats.add(id, (before) => ({
       counters: nextCounters(before.counters, delivery, attempt, outcome),
       recent: [...before.recent, attempt].slice(-RECENT_ATTEMPTS),
@@ -271,6 +369,7 @@ export const makeOutbox = (
   const forget = async (webhookId: string) => {
     stats.forget(webhookId);
     statsCache.delete(webhookId);
+    slow.forget(webhookId);
     const keys = await listKeys(webhookDeliveriesFilter(webhookId));
     await Promise.all([...keys, statsKey(webhookId)].map((key) => kv.purge(key)));
   };
@@ -285,6 +384,7 @@ export const makeOutbox = (
 
   return {
     enqueue,
+    queueEvent,
     head,
     recordAttempt,
     redeliver,

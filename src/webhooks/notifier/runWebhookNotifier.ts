@@ -52,7 +52,7 @@ export const runWebhookNotifier = (nc: NatsConnection, index: KV, blocks: KV, js
           publicUrl: config.publicUrl,
           now: () => Date.now(),
         },
-        enqueue: (yield* DeliveryOutbox).enqueue,
+        enqueue: (yield* DeliveryOutbox).queueEvent,
       }),
     );
   });

@@ -1,7 +1,7 @@
 import type { OutboxFigures } from "../../metrics/Metrics.js";
 import { PARTITIONS, partitionOf } from "./outboxBucketKeys.js";
 import type { PartitionIndex } from "./PartitionIndex.js";
-import type { StoredDelivery } from "./StoredDelivery.js";
+import type { OwedDelivery, StoredDelivery } from "./StoredDelivery.js";
 
 /** This process does not own the webhook's partition (any more): it must not send or record. */
 export class NotPartitionOwner extends Error {
@@ -82,6 +82,18 @@ export class OwnedPartitions {
     const owned = this.#owned.get(partitionOf(webhookId));
     if (owned === undefined) return;
     if (owned.index.apply(key, revision, value)) owned.wake?.(webhookId);
+  }
+
+  /**
+   * Hands a delivery not yet stored to the index of its partition, which this
+   * process must own (fenced, not handing it back), and wakes the webhook's
+   * actor to send it. False when it could not be held there.
+   */
+  holdUnstored(webhookId: string, key: string, value: OwedDelivery): boolean {
+    const index = this.indexOf(webhookId);
+    if (index === undefined || !index.holdUnstored(key, value)) return false;
+    this.#owned.get(partitionOf(webhookId))?.wake?.(webhookId);
+    return true;
   }
 
   /** Runs one attempt as part of the webhook's partition, refused unless this process may send it. */

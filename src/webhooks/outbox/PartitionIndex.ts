@@ -3,6 +3,12 @@ import type { OutboxFigures } from "../../metrics/Metrics.js";
 import { parseDeliveryKey } from "./outboxBucketKeys.js";
 import type { OwedDelivery, StoredDelivery } from "./StoredDelivery.js";
 
+/**
+ * The revision of a delivery held only in this process, to be attempted before
+ * it is stored (src/webhooks/outbox/UnstoredDeliveries.ts); stored revisions start at 1.
+ */
+export const UNSTORED = 0;
+
 /** A stored delivery and the KV revision it was read or written at (the next write must name it). */
 export interface IndexedDelivery {
   readonly key: string;
@@ -57,16 +63,39 @@ export class PartitionIndex {
       return false;
     }
     this.#deletedAt.delete(key);
-    const entries = queue ?? new Map<string, IndexedDelivery>();
-    if (queue === undefined) this.#byWebhook.set(parsed.webhookId, entries);
-    entries.set(parsed.order, { key, revision, value });
+    return this.#put(parsed.webhookId, parsed.order, { key, revision, value }, held);
+  }
+
+  /**
+   * Holds a delivery that is not stored yet (revision UNSTORED), to be sent in
+   * its place in the webhook's queue; answers whether it became sendable. Any
+   * stored revision of the key replaces it.
+   */
+  holdUnstored(key: string, value: OwedDelivery): boolean {
+    const parsed = parseDeliveryKey(key);
+    if (parsed === undefined || this.get(key) !== undefined || this.#deletedAt.has(key)) return false;
+    return this.#put(parsed.webhookId, parsed.order, { key, revision: UNSTORED, value }, undefined);
+  }
+
+  /** Forgets `key` if it is still held unstored (delivered without being stored, or given up). */
+  dropUnstored(key: string): void {
+    if (this.get(key)?.revision === UNSTORED) this.drop(key);
+  }
+
+  #put(webhookId: string, order: string, entry: IndexedDelivery, held: IndexedDelivery | undefined): boolean {
+    let entries = this.#byWebhook.get(webhookId);
+    if (entries === undefined) {
+      entries = new Map<string, IndexedDelivery>();
+      this.#byWebhook.set(webhookId, entries);
+    }
+    entries.set(order, entry);
     const wasQueued = held?.value.state === "queued";
-    const isQueued = value.state === "queued";
+    const isQueued = entry.value.state === "queued";
     if (isQueued && !wasQueued) {
-      const orders = this.#queued.get(parsed.webhookId);
-      if (orders === undefined) this.#queued.set(parsed.webhookId, [parsed.order]);
-      else insertSorted(orders, parsed.order);
-    } else if (wasQueued && !isQueued) this.#unqueue(parsed.webhookId, parsed.order);
+      const orders = this.#queued.get(webhookId);
+      if (orders === undefined) this.#queued.set(webhookId, [order]);
+      else insertSorted(orders, order);
+    } else if (wasQueued && !isQueued) this.#unqueue(webhookId, order);
     return isQueued && !wasQueued;
   }
 

@@ -16,6 +16,13 @@ let nats: TestNats;
 let anvil: Awaited<ReturnType<typeof startAnvil>>;
 let chainsConfig: string;
 let receiver: Receiver;
+/**
+ * Answers within SLOW_RECEIVER_MS, so its deliveries are sent before they are
+ * stored; it never answers its fourth request, and the kill lands while that
+ * one is held unstored (before FIRST_ATTEMPT_WAIT_MS has it stored).
+ */
+let quickReceiver: Receiver;
+const QUICK_HELD = 3;
 const ENV = {
   WEBHOOK_ALLOW_HTTP: "true",
   WEBHOOK_ALLOWED_HOSTS: "127.0.0.0/8",
@@ -33,10 +40,14 @@ beforeAll(async () => {
   receiver = await startReceiver((_, res) => {
     setTimeout(() => res.writeHead(200).end(), 40);
   });
+  quickReceiver = await startReceiver((_, res, index) => {
+    if (index !== QUICK_HELD) setTimeout(() => res.writeHead(200).end(), 5);
+  });
 });
 
 afterAll(async () => {
   await receiver?.stop();
+  await quickReceiver?.stop();
   await anvil?.stop();
   await nats?.stop();
 });
@@ -67,6 +78,13 @@ describe("webhook deliveries survive crashes", { timeout: 3 * PROCESS_DEADLINE_M
       addresses: [wallet],
     });
     expect(created.status).toBe(200);
+    const quick = await call("POST", WEBHOOKS, {
+      name: "crash-quick",
+      url: quickReceiver.url,
+      type: "transactions",
+      addresses: [wallet],
+    });
+    expect(quick.status).toBe(200);
     const publish = chainPublisher(await nats.connectAs("ingest"));
     // Blocks from the first one on must match: wait until the notifier's address book has the wallet.
     let probeNumber = 8_000_000;
@@ -92,28 +110,38 @@ describe("webhook deliveries survive crashes", { timeout: 3 * PROCESS_DEADLINE_M
     };
 
     await send(30, 9_000_000);
-    await eventually(async () => receiver.received.length >= 5, 30_000, "some deliveries");
+    await eventually(
+      async () => receiver.received.length >= 1 && quickReceiver.received.length > QUICK_HELD,
+      30_000,
+      "some deliveries",
+    );
     process.kill(service.pid, "SIGKILL");
     await send(10, 9_000_030);
     service = await startServiceProcess(nats, chainsConfig, { env: ENV, dataDir: service.dataDir });
 
     await nats.restart(500);
     await send(10, 9_000_040);
-    const received = () => new Set(receiver.events().map((e) => e.hash as string));
-    await eventually(
-      async () => expected.every((h) => received().has(h)),
-      40_000,
-      "every event after the faults",
-    ).catch((error) => {
-      const missing = expected.map((h, i) => (received().has(h) ? -1 : i)).filter((i) => i >= 0);
-      throw new Error(`${String(error)}; missing blocks ${missing.join(",")} of ${expected.length}`);
-    });
+    for (const [name, r] of [
+      ["slow", receiver],
+      ["quick", quickReceiver],
+    ] as const) {
+      const received = () => new Set(r.events().map((e) => e.hash as string));
+      await eventually(
+        async () => expected.every((h) => received().has(h)),
+        40_000,
+        `every event after the faults, to the ${name} receiver`,
+      ).catch((error) => {
+        const missing = expected.map((h, i) => (received().has(h) ? -1 : i)).filter((i) => i >= 0);
+        throw new Error(`${String(error)}; missing blocks ${missing.join(",")} of ${expected.length}`);
+      });
+    }
     await service.stop();
 
     expect(receiver.unverified(created.json.secret as string)).toEqual([]);
+    expect(quickReceiver.unverified(quick.json.secret as string)).toEqual([]);
     // A repeat of a delivery carries the same webhook-id and body.
     const bodies = new Map<string, string>();
-    for (const r of receiver.received) {
+    for (const r of [...receiver.received, ...quickReceiver.received]) {
       const id = r.headers["webhook-id"]!;
       expect(bodies.get(id) ?? r.body).toBe(r.body);
       bodies.set(id, r.body);

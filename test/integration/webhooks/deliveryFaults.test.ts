@@ -1,4 +1,7 @@
+import { jetstreamManager } from "@nats-io/jetstream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listOutboxKeys } from "../../../src/webhooks/outbox/listOutboxKeys.js";
+import { webhookDeliveriesFilter } from "../../../src/webhooks/outbox/outboxBucketKeys.js";
 import { startNotifierBarrier } from "../../support/notifierBarrier.js";
 import { eventually } from "../../support/serviceHarness.js";
 import { chainPublisher, syntheticBlock } from "../../support/syntheticBlocks.js";
@@ -95,6 +98,22 @@ describe("webhook delivery faults", () => {
     expect(ids.size).toBe(1);
     expect(s.receiver.received.map((r) => r.headers["svc-webhook-retry-index"])).toEqual(["0", "1", "2"]);
     s.check();
+  });
+
+  it("behavior: a delivery to a receiver that answers at once is never written to the outbox; one whose first attempt fails is stored and retried", async () => {
+    const quick = await scenario(ok);
+    const failing = await scenario(firstFail(1, answer(500)));
+    const toQuick = await quick.send();
+    const toFailing = await failing.send();
+    await arrives(quick, toQuick.eventId);
+    await arrives(failing, toFailing.eventId, 1);
+    const listKeys = listOutboxKeys(await jetstreamManager(await env.nats.connectAs("api")));
+    expect(await listKeys(webhookDeliveriesFilter(quick.id))).toEqual([]);
+    // Stored after its failed attempt, and a done marker once delivered.
+    expect(await listKeys(webhookDeliveriesFilter(failing.id))).toHaveLength(1);
+    expect(quick.receiver.received).toHaveLength(1);
+    quick.check();
+    failing.check();
   });
 
   it("error: a receiver that hangs, drips or resets is cut off and retried", async () => {
