@@ -163,7 +163,7 @@ export const makeOutbox = (
    * a delivery stored meanwhile) is kept as it is, and read into the index of
    * this process's partition if it holds one, so it names its revision.
    */
-  const createDelivery = async (webhookId: string, key: string, value: OwedDelivery) => {
+  const createDelivery = async (webhookId: string, key: string, value: StoredDelivery) => {
     const bytes = encodeValue(value);
     // Its echo may reach this process's index (when it owns the partition) before the write's answer.
     const index = owned.heldIndexOf(webhookId);
@@ -196,33 +196,42 @@ export const makeOutbox = (
   const slow = new SlowReceivers();
 
   /**
-   * Queues one chain event's deliveries (the notifier's call). A delivery to
-   * a webhook whose partition this process owns, whose queue is empty and
-   * whose receiver answered quickly last time is attempted first, and stored
-   * only if that attempt does not deliver it: a delivery delivered at once
-   * costs no outbox write. The others are stored at once, as `enqueue` does.
-   * Resolves once every one is delivered or stored; the notifier acknowledges
-   * the event only then, so until then a crash replays the event and the
-   * CHAIN_EVENTS stream holds what is not stored. Those not settled within
-   * firstAttemptWaitMs are stored (their webhooks then count as slow), so one
-   * slow receiver holds back the next block no longer than that.
+   * Queues one chain event's deliveries (the notifier's call). With
+   * `firstSends` (the notifier planned the stream's previous message itself,
+   * so nothing another node queued since can be missing from this one's
+   * indexes), a delivery to a webhook whose partition this process owns, whose
+   * queue is empty and whose receiver is not slow is attempted first, and
+   * stored only if that attempt does not deliver it: a delivery delivered at
+   * once costs no outbox write. The others are stored at once, as `enqueue`
+   * does. Resolves once every one is delivered or stored, with those
+   * delivered unstored; the notifier acknowledges the event only then, so
+   * until then a crash replays the event and the CHAIN_EVENTS stream holds
+   * what is not stored. Those not settled within firstAttemptWaitMs are
+   * stored (their webhooks then count as slow), so one slow receiver holds
+   * back the next block no longer than that.
    */
-  const queueEvent = async (deliveries: ReadonlyArray<QueuedDelivery>) => {
+  const queueEvent = async (
+    deliveries: ReadonlyArray<QueuedDelivery>,
+    options: { readonly firstSends: boolean },
+  ): Promise<ReadonlyArray<QueuedDelivery>> => {
     const stored: Array<QueuedDelivery> = [];
-    const first: Array<{ readonly webhookId: string; readonly key: string; readonly value: OwedDelivery }> =
-      [];
+    const first: Array<{
+      readonly delivery: QueuedDelivery;
+      readonly key: string;
+      readonly value: OwedDelivery;
+    }> = [];
     /** Per webhook, whether this event's deliveries to it go first (all of them do, or none: they keep their order). */
     const goesFirst = new Map<string, boolean>();
     for (const d of deliveries) {
       let yes = goesFirst.get(d.webhook_id);
       if (yes === undefined) {
-        const index = owned.indexOf(d.webhook_id);
+        const index = options.firstSends ? owned.indexOf(d.webhook_id) : undefined;
         yes = index !== undefined && index.head(d.webhook_id) === undefined && !slow.has(d.webhook_id);
         goesFirst.set(d.webhook_id, yes);
       }
       if (yes)
         first.push({
-          webhookId: d.webhook_id,
+          delivery: d,
           key: deliveryKey(d.webhook_id, d.order),
           value: { ...d, state: "queued" },
         });
@@ -230,37 +239,68 @@ export const makeOutbox = (
     }
     const storeHeld = (webhookId: string, key: string) =>
       unstored.store(key, (value) => createDelivery(webhookId, key, value));
-    const settled = first.map(({ webhookId, key, value }) => {
-      const done = unstored.add(key, value);
-      return owned.holdUnstored(webhookId, key, value) ? done : storeHeld(webhookId, key);
+    /** Those the index would not hold (a key it holds already: a replay) are stored at once. */
+    const storedAtOnce: Array<Promise<void>> = [];
+    const settled = first.map(({ delivery, key, value }) => {
+      const how = unstored.add(key, value);
+      if (!owned.holdUnstored(delivery.webhook_id, key, value))
+        storedAtOnce.push(storeHeld(delivery.webhook_id, key));
+      return how;
     });
     const firstAttempts = async () => {
       if (first.length === 0) return;
-      const inTime = await Promise.race([
-        Promise.all(settled).then(() => true),
-        sleep(firstAttemptWaitMs(first.length)).then(() => false),
-      ]);
-      if (inTime) return;
+      const waited = sleep(firstAttemptWaitMs(first.length)).then(() => false);
+      const allSettled = Promise.all([...settled, ...storedAtOnce]).then(() => true);
+      // A store failing after the wait ran out is awaited below.
+      allSettled.catch(() => undefined);
+      if (await Promise.race([allSettled, waited])) return;
+      await Promise.all(storedAtOnce);
       await Promise.all(
         first
           .filter(({ key }) => unstored.has(key))
-          .map(({ webhookId, key }) => {
-            slow.timedOut(webhookId);
-            return storeHeld(webhookId, key);
+          .map(({ delivery, key }) => {
+            slow.timedOut(delivery.webhook_id);
+            return storeHeld(delivery.webhook_id, key);
           }),
       );
+    };
+    const deliveredUnstored = async () => {
+      const how = await Promise.all(settled);
+      return first.flatMap(({ delivery }, i) => (how[i] === "delivered" ? [delivery] : []));
     };
     try {
       await Promise.all([enqueue(stored), firstAttempts()]);
     } catch (error) {
       // The notifier offers the event again, which plans these again: held here, they would be sent twice.
-      for (const { webhookId, key } of first)
+      for (const { delivery, key } of first)
         if (unstored.has(key)) {
-          unstored.delivered(key);
-          owned.heldIndexOf(webhookId)?.dropUnstored(key);
+          unstored.release(key);
+          owned.heldIndexOf(delivery.webhook_id)?.dropUnstored(key);
         }
+      await markDelivered(await deliveredUnstored()).catch(() => undefined);
       throw error;
     }
+    return deliveredUnstored();
+  };
+
+  /**
+   * Writes done markers for deliveries delivered without being stored whose
+   * chain event could not be acknowledged after all (its records' write
+   * failed): the event is planned again, on any node, and a done marker keeps
+   * a delivered one from being queued a second time, as for any delivery.
+   */
+  const markDelivered = async (deliveries: ReadonlyArray<QueuedDelivery>) => {
+    await Promise.all(
+      deliveries.map((d) =>
+        createDelivery(d.webhook_id, deliveryKey(d.webhook_id, d.order), {
+          state: "done",
+          id: d.id,
+          webhook_id: d.webhook_id,
+          order: d.order,
+          done_at: now(),
+        }),
+      ),
+    );
   };
 
   /** The webhook's next delivery to send, if this process owns its partition. */
@@ -370,6 +410,8 @@ export const makeOutbox = (
     stats.forget(webhookId);
     statsCache.delete(webhookId);
     slow.forget(webhookId);
+    // Held unstored, they would be stored when the notifier's wait runs out, after the purge below.
+    for (const key of unstored.releaseWebhook(webhookId)) owned.heldIndexOf(webhookId)?.dropUnstored(key);
     const keys = await listKeys(webhookDeliveriesFilter(webhookId));
     await Promise.all([...keys, statsKey(webhookId)].map((key) => kv.purge(key)));
   };
@@ -385,6 +427,7 @@ export const makeOutbox = (
   return {
     enqueue,
     queueEvent,
+    markDelivered,
     head,
     recordAttempt,
     redeliver,

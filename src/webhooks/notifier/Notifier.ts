@@ -24,8 +24,18 @@ export interface NotifierOptions {
   readonly nc: NatsConnection;
   readonly registry: ChainRegistry;
   readonly deps: PlanDeps;
-  /** Writes deliveries to the replicated outbox; keys already there are kept (a replayed event). */
-  readonly enqueue: (deliveries: ReadonlyArray<QueuedDelivery>) => Promise<void>;
+  /**
+   * Queues one event's deliveries (Outbox.queueEvent): each is delivered or written to the
+   * replicated outbox when this resolves, with those delivered without being stored; keys
+   * already there are kept (a replayed event). `firstSends`: the stream's previous message
+   * was planned here.
+   */
+  readonly enqueue: (
+    deliveries: ReadonlyArray<QueuedDelivery>,
+    options: { readonly firstSends: boolean },
+  ) => Promise<ReadonlyArray<QueuedDelivery>>;
+  /** Writes done markers for deliveries delivered unstored whose event is to be planned again. */
+  readonly markDelivered: (deliveries: ReadonlyArray<QueuedDelivery>) => Promise<void>;
 }
 
 /** How long a notifier may hold a block unacknowledged before another takes it (a crashed node's block). */
@@ -103,10 +113,13 @@ export const runNotifier = (options: NotifierOptions) =>
       const records = plannerRecords(options.deps.records, options.deps.now);
       const deps: PlanDeps = { ...options.deps, records: records.store };
       for await (const message of messages) {
+        // Planned here right after the previous message: no other node queued anything in between.
+        const firstSends = records.follows(message.seq);
         records.receiving(message.seq);
         const known = options.registry.byId.get(Number(message.subject.split(".")[1]));
         const chain = known !== undefined && supportsFamily(known, "subscriptions") ? known : undefined;
         let plan: NotifierPlan = NOTHING;
+        let sentUnstored: ReadonlyArray<QueuedDelivery> = [];
         const working = setInterval(() => message.working(), WORKING_EVERY_MS);
         try {
           const data = chain === undefined ? undefined : await wholeEvent(jsm, message);
@@ -128,10 +141,13 @@ export const runNotifier = (options: NotifierOptions) =>
             plan = message.subject.endsWith(".reorg")
               ? await planReorg(deps, chain, data as ChainReorg, slots)
               : await planBlock(deps, chain, data as ChainBlock, slots);
-          if (plan.deliveries.length > 0) await options.enqueue(plan.deliveries);
+          if (plan.deliveries.length > 0)
+            sentUnstored = await options.enqueue(plan.deliveries, { firstSends });
           if (plan.records !== undefined) await deps.records.write(plan.records);
           records.planned(message.seq);
         } catch (error) {
+          // Delivered without being stored, they would be sent again when the event is planned again.
+          if (sentUnstored.length > 0) await options.markDelivered(sentUnstored).catch(() => undefined);
           // An RPC or storage failure: the block is offered again shortly (to this node or another), and
           // no sooner than held records expire: a records write that failed here may have been stored.
           message.nak(RECORDS_KEPT_MS);

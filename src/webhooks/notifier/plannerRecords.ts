@@ -49,6 +49,8 @@ export const plannerRecords = (store: BlockRecordStore, now: () => number) => {
     receiving: (seq: number) => {
       if (last === undefined || seq !== last.seq + 1 || now() - last.at >= RECORDS_KEPT_MS) lists.clear();
     },
+    /** Whether stream message `seq` directly follows the one planned here last (no other node planned in between). */
+    follows: (seq: number) => last !== undefined && seq === last.seq + 1,
     /** Message `seq` was planned and what it changed is stored (or it changed nothing). */
     planned: (seq: number) => {
       last = { seq, at: now() };

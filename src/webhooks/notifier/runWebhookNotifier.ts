@@ -29,6 +29,7 @@ export const runWebhookNotifier = (nc: NatsConnection, index: KV, blocks: KV, js
     const clients = yield* ChainClients;
     const reader = (yield* Index).reader;
     const supervisor = yield* WebhookSupervisor;
+    const outbox = yield* DeliveryOutbox;
     const book = yield* makeAddressBook(index, WATCH_CHECK_MS);
     const records = kvBlockRecords(blocks, async (filter) => {
       await jsm.streams.purge(bucketStream("webhook_blocks"), { filter: `$KV.webhook_blocks.${filter}` });
@@ -52,7 +53,8 @@ export const runWebhookNotifier = (nc: NatsConnection, index: KV, blocks: KV, js
           publicUrl: config.publicUrl,
           now: () => Date.now(),
         },
-        enqueue: (yield* DeliveryOutbox).queueEvent,
+        enqueue: outbox.queueEvent,
+        markDelivered: outbox.markDelivered,
       }),
     );
   });

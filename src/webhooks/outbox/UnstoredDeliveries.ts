@@ -21,9 +21,12 @@ export const SLOW_RECEIVER_MS = 25;
 export const firstAttemptWaitMs = (deliveries: number) =>
   FIRST_ATTEMPT_WAIT_MS + deliveries * FIRST_ATTEMPT_WAIT_PER_DELIVERY_MS;
 
+/** How a held delivery was settled: delivered unstored, stored, or let go (its event will be planned again, or its webhook was deleted). */
+export type Settled = "delivered" | "stored" | "released";
+
 interface Unstored {
   readonly value: OwedDelivery;
-  readonly settle: () => void;
+  readonly settle: (how: Settled) => void;
   /** The write storing it, once one started (by its attempt's record, or by the notifier's wait running out). */
   storing?: Promise<void> | undefined;
 }
@@ -39,8 +42,8 @@ interface Unstored {
 export class UnstoredDeliveries {
   readonly #byKey = new Map<string, Unstored>();
 
-  /** Holds a delivery under `key`; resolves once it is settled. */
-  add(key: string, value: OwedDelivery): Promise<void> {
+  /** Holds a delivery under `key`; resolves once it is settled, saying how. */
+  add(key: string, value: OwedDelivery): Promise<Settled> {
     return new Promise((settle) => this.#byKey.set(key, { value, settle }));
   }
 
@@ -55,9 +58,27 @@ export class UnstoredDeliveries {
 
   /** It was delivered: nothing is stored. */
   delivered(key: string): void {
+    this.#settle(key, "delivered");
+  }
+
+  /** Let go without being stored (see Settled). */
+  release(key: string): void {
+    this.#settle(key, "released");
+  }
+
+  /** Lets go of every delivery held for the webhook (it was deleted); answers their keys. */
+  releaseWebhook(webhookId: string): ReadonlyArray<string> {
+    const keys = [...this.#byKey]
+      .filter(([, held]) => held.value.webhook_id === webhookId)
+      .map(([key]) => key);
+    for (const key of keys) this.release(key);
+    return keys;
+  }
+
+  #settle(key: string, how: Settled): void {
     const held = this.#byKey.get(key);
     this.#byKey.delete(key);
-    held?.settle();
+    held?.settle(how);
   }
 
   /**
@@ -71,8 +92,8 @@ export class UnstoredDeliveries {
     if (held.storing !== undefined) return held.storing;
     const storing = write(held.value).then(
       () => {
-        this.#byKey.delete(key);
-        held.settle();
+        if (this.#byKey.get(key) === held) this.#byKey.delete(key);
+        held.settle("stored");
       },
       (error: unknown) => {
         held.storing = undefined;
@@ -88,26 +109,45 @@ export class UnstoredDeliveries {
   }
 }
 
-/** Webhooks whose receivers answered slowly lately (SLOW_RECEIVER_MS): theirs are stored first. */
-export class SlowReceivers {
-  readonly #slow = new Set<string>();
+/** Most quick deliveries a webhook marked slow again and again needs before its deliveries go first again. */
+const MAX_QUICK_NEEDED = 1_024;
 
-  /** An attempt ended after `latencyMs`: a slow one marks the webhook, a quick delivery clears it. */
+/**
+ * Webhooks whose receivers answered slowly (SLOW_RECEIVER_MS, or not within
+ * the notifier's wait): their deliveries are stored first. Each time a webhook
+ * is found slow it needs twice as many quick deliveries in a row as the time
+ * before to go first again (up to MAX_QUICK_NEEDED), so a receiver that is
+ * quick and slow by turns holds back the notifier ever more rarely.
+ */
+export class SlowReceivers {
+  readonly #byWebhook = new Map<string, { strikes: number; quickNeeded: number }>();
+
+  /** An attempt ended after `latencyMs`. */
   answered(webhookId: string, latencyMs: number, delivered: boolean): void {
-    if (latencyMs >= SLOW_RECEIVER_MS) this.#slow.add(webhookId);
-    else if (delivered) this.#slow.delete(webhookId);
+    if (latencyMs >= SLOW_RECEIVER_MS) return this.#strike(webhookId);
+    const held = this.#byWebhook.get(webhookId);
+    if (held === undefined || held.quickNeeded === 0) return;
+    held.quickNeeded = delivered ? held.quickNeeded - 1 : held.quickNeeded;
   }
 
   /** Its first attempt did not settle in the notifier's wait. */
   timedOut(webhookId: string): void {
-    this.#slow.add(webhookId);
+    this.#strike(webhookId);
+  }
+
+  #strike(webhookId: string): void {
+    const held = this.#byWebhook.get(webhookId) ?? { strikes: 0, quickNeeded: 0 };
+    // One slow episode is one strike; a slow answer within it starts the run of quick ones again.
+    if (held.quickNeeded === 0) held.strikes++;
+    held.quickNeeded = Math.min(MAX_QUICK_NEEDED, 2 ** (held.strikes - 1));
+    this.#byWebhook.set(webhookId, held);
   }
 
   has(webhookId: string): boolean {
-    return this.#slow.has(webhookId);
+    return (this.#byWebhook.get(webhookId)?.quickNeeded ?? 0) > 0;
   }
 
   forget(webhookId: string): void {
-    this.#slow.delete(webhookId);
+    this.#byWebhook.delete(webhookId);
   }
 }

@@ -135,6 +135,14 @@ describe("webhook deliveries survive crashes", { timeout: 3 * PROCESS_DEADLINE_M
         throw new Error(`${String(error)}; missing blocks ${missing.join(",")} of ${expected.length}`);
       });
     }
+    // The request held unanswered at the kill counts as received on arrival: it must come again.
+    const heldId = quickReceiver.received[QUICK_HELD]!.headers["webhook-id"];
+    await eventually(
+      async () =>
+        quickReceiver.received.slice(QUICK_HELD + 1).some((r) => r.headers["webhook-id"] === heldId),
+      40_000,
+      "the delivery held at the kill, sent again",
+    );
     await service.stop();
 
     expect(receiver.unverified(created.json.secret as string)).toEqual([]);

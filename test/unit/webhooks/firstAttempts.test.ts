@@ -34,6 +34,8 @@ const attempt = (d: QueuedDelivery, status: number | null, latencyMs = 2): Attem
   error: status === 200 ? null : "HTTP 500",
 });
 const DELIVERED: AttemptEnd = { kind: "delivered" };
+/** The notifier planned the stream's previous message itself. */
+const FOLLOWS = { firstSends: true } as const;
 
 /** The bucket's delivery writes, in memory: revision-checked as JetStream checks them, each one logged. */
 const memoryWrites = () => {
@@ -58,6 +60,13 @@ const memoryWrites = () => {
   return {
     writes,
     log,
+    /** A read of the key, as the KV client answers it. */
+    get: async (key: string) => {
+      const held = stored.get(key);
+      return held === undefined
+        ? null
+        : { key, revision: held.revision, operation: "PUT", value: held.bytes };
+    },
     value: (key: string) => {
       const bytes = stored.get(key)?.bytes;
       return bytes === undefined ? undefined : decodeValue<StoredDelivery>(bytes);
@@ -86,8 +95,8 @@ const setUp = () => {
   const woken: Array<string> = [];
   owned.add(partitionOf(HOOK), { index, fenced: () => true, wake: (id) => woken.push(id) });
   const waits: Array<() => void> = [];
-  // Only stats reads reach the KV client here (none are stored).
-  const kv = { get: async () => null } as unknown as KV;
+  // Reads of keys a write was refused on, and a deleted webhook's purges, reach the KV client here.
+  const kv = { get: bucket.get, purge: async () => {} } as unknown as KV;
   const outbox = makeOutbox(
     kv,
     async () => [],
@@ -122,7 +131,7 @@ describe("deliveries attempted before they are stored", () => {
   it("behavior: to a webhook with nothing queued, the actor is woken to send it before any write; delivered, it is never written, and the event settles on its record", async () => {
     const { bucket, outbox, woken, index } = setUp();
     const d = delivery(HOOK, 1);
-    const queued = outbox.queueEvent([d]);
+    const queued = outbox.queueEvent([d], FOLLOWS);
     expect(woken).toEqual([HOOK]);
     expect((await outbox.head(HOOK))?.id).toBe(d.id);
     expect(index.get(keyOf(d))?.revision).toBe(UNSTORED);
@@ -137,7 +146,7 @@ describe("deliveries attempted before they are stored", () => {
   it("behavior: a first attempt that fails is stored as attempted, with its retry time, before the event settles", async () => {
     const { bucket, outbox } = setUp();
     const d = delivery(HOOK, 1);
-    const queued = outbox.queueEvent([d]);
+    const queued = outbox.queueEvent([d], FOLLOWS);
     await outbox.recordAttempt(d, attempt(d, 500), { kind: "retry", at: 5_000 });
     await queued;
     expect(bucket.log).toEqual([`create ${keyOf(d)}`]);
@@ -148,7 +157,7 @@ describe("deliveries attempted before they are stored", () => {
   it("behavior: unsettled when the wait runs out, it is stored as queued and its record lands on that key; the webhook's next event is stored at once", async () => {
     const { bucket, outbox, waitRunsOut, waits } = setUp();
     const d = delivery(HOOK, 1);
-    const queued = outbox.queueEvent([d]);
+    const queued = outbox.queueEvent([d], FOLLOWS);
     // The store's answer is slow, and the attempt ends meanwhile: one create, then the record over it.
     const release = bucket.hold();
     waitRunsOut();
@@ -161,7 +170,7 @@ describe("deliveries attempted before they are stored", () => {
     expect(bucket.value(keyOf(d))?.state).toBe("done");
 
     const next = delivery(HOOK, 2);
-    await outbox.queueEvent([next]);
+    await outbox.queueEvent([next], FOLLOWS);
     expect(waits).toHaveLength(0);
     expect(bucket.log).toEqual([`create ${keyOf(d)}`, `update ${keyOf(d)}`, `create ${keyOf(next)}`]);
   });
@@ -172,7 +181,7 @@ describe("deliveries attempted before they are stored", () => {
     await outbox.enqueue([waiting]);
     const behind = delivery(HOOK, 2);
     const elsewhere = delivery(ELSEWHERE, 2);
-    await outbox.queueEvent([behind, elsewhere]);
+    await outbox.queueEvent([behind, elsewhere], FOLLOWS);
     expect(bucket.log).toEqual([
       `create ${keyOf(waiting)}`,
       `create ${keyOf(behind)}`,
@@ -185,28 +194,82 @@ describe("deliveries attempted before they are stored", () => {
   it("behavior: a webhook whose receiver answered slowly has its next delivery stored first, until one is delivered quickly", async () => {
     const { bucket, outbox } = setUp();
     const first = delivery(HOOK, 1);
-    const queued = outbox.queueEvent([first]);
+    const queued = outbox.queueEvent([first], FOLLOWS);
     await outbox.recordAttempt(first, attempt(first, 200, SLOW_RECEIVER_MS), DELIVERED);
     await queued;
     expect(bucket.log).toEqual([]);
 
     const second = delivery(HOOK, 2);
-    await outbox.queueEvent([second]);
+    await outbox.queueEvent([second], FOLLOWS);
     expect(bucket.log).toEqual([`create ${keyOf(second)}`]);
     await outbox.recordAttempt(second, attempt(second, 200, SLOW_RECEIVER_MS - 1), DELIVERED);
 
     const third = delivery(HOOK, 3);
-    const sent = outbox.queueEvent([third]);
+    const sent = outbox.queueEvent([third], FOLLOWS);
     expect(await isSettled(sent)).toBe(false);
     await outbox.recordAttempt(third, attempt(third, 200), DELIVERED);
     await sent;
     expect(bucket.log).toEqual([`create ${keyOf(second)}`, `update ${keyOf(second)}`]);
   });
 
+  it("behavior: a chain event the notifier did not plan right after its previous one is stored at once (another node may have queued in between)", async () => {
+    const { bucket, outbox } = setUp();
+    const d = delivery(HOOK, 1);
+    await outbox.queueEvent([d], { firstSends: false });
+    expect(bucket.log).toEqual([`create ${keyOf(d)}`]);
+  });
+
+  it("behavior: a receiver found slow a second time needs two quick deliveries in a row before its deliveries go first again", async () => {
+    const { bucket, outbox } = setUp();
+    let seq = 0;
+    /** One event to HOOK, answered after `latencyMs`: whether it went first. */
+    const event = async (latencyMs: number) => {
+      const d = delivery(HOOK, ++seq);
+      const writesBefore = bucket.log.length;
+      const queued = outbox.queueEvent([d], FOLLOWS);
+      const wentFirst = bucket.log.length === writesBefore && !(await isSettled(queued));
+      await outbox.recordAttempt(d, attempt(d, 200, latencyMs), DELIVERED);
+      await queued;
+      return wentFirst;
+    };
+    expect(await event(SLOW_RECEIVER_MS)).toBe(true);
+    expect(await event(1)).toBe(false);
+    expect(await event(SLOW_RECEIVER_MS)).toBe(true);
+    expect(await event(1)).toBe(false);
+    expect(await event(1)).toBe(false);
+    expect(await event(1)).toBe(true);
+  });
+
+  it("behavior: delivered unstored, then the event's acknowledgement failed: done markers keep its replay from sending it again", async () => {
+    const { bucket, outbox, woken } = setUp();
+    const d = delivery(HOOK, 1);
+    const queued = outbox.queueEvent([d], FOLLOWS);
+    await outbox.recordAttempt(d, attempt(d, 200), DELIVERED);
+    const sentUnstored = await queued;
+    expect(sentUnstored.map((x) => x.id)).toEqual([d.id]);
+    // The block's records could not be written: the notifier marks them and offers the event again.
+    await outbox.markDelivered(sentUnstored);
+    expect(bucket.value(keyOf(d))?.state).toBe("done");
+    expect(await outbox.queueEvent([d], FOLLOWS)).toEqual([]);
+    expect(await outbox.head(HOOK)).toBeUndefined();
+    expect(woken).toEqual([HOOK]);
+  });
+
+  it("behavior: a webhook deleted while its delivery is held gets nothing stored, and the event settles", async () => {
+    const { bucket, outbox, waits } = setUp();
+    const d = delivery(HOOK, 1);
+    const queued = outbox.queueEvent([d], FOLLOWS);
+    await outbox.forget(HOOK);
+    expect(await queued).toEqual([]);
+    expect(bucket.log).toEqual([]);
+    expect(await outbox.head(HOOK)).toBeUndefined();
+    expect(waits).toHaveLength(1);
+  });
+
   it("error: a store that fails rejects the event and lets go of its deliveries, so its replay queues each once", async () => {
     const { bucket, outbox, waitRunsOut, index } = setUp();
     const d = delivery(HOOK, 1);
-    const queued = outbox.queueEvent([d]);
+    const queued = outbox.queueEvent([d], FOLLOWS);
     bucket.fail(new Error("no responders"));
     waitRunsOut();
     await expect(queued).rejects.toThrow("no responders");
@@ -214,7 +277,7 @@ describe("deliveries attempted before they are stored", () => {
 
     bucket.fail(undefined);
     // Its webhook counts as slow now (its attempt outlasted the wait): the replay stores it, once.
-    await outbox.queueEvent([d]);
+    await outbox.queueEvent([d], FOLLOWS);
     expect(bucket.log).toEqual([`create ${keyOf(d)}`]);
     expect(index.get(keyOf(d))?.revision).toBeGreaterThan(UNSTORED);
   });
