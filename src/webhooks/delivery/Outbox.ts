@@ -6,6 +6,7 @@ import { deliveryKey, statsKey, webhookDeliveriesFilter } from "../outbox/outbox
 import { kvOutboxWrites, type OutboxWrites } from "../outbox/outboxWrites.js";
 import { type PartitionIndex, UNSTORED } from "../outbox/PartitionIndex.js";
 import { PendingStats, STATS_FLUSH_MS } from "../outbox/PendingStats.js";
+import { SlowReceivers } from "../outbox/SlowReceivers.js";
 import {
   type DeliveryStats,
   decodeValue,
@@ -14,7 +15,7 @@ import {
   type StoredDelivery,
   storedValue,
 } from "../outbox/StoredDelivery.js";
-import { firstAttemptWaitMs, SlowReceivers, UnstoredDeliveries } from "../outbox/UnstoredDeliveries.js";
+import { firstAttemptWaitMs, UnstoredDeliveries } from "../outbox/UnstoredDeliveries.js";
 import {
   type AttemptRecord,
   type DeliveryCounters,

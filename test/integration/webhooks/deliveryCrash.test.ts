@@ -71,20 +71,13 @@ describe("webhook deliveries survive crashes", { timeout: 3 * PROCESS_DEADLINE_M
     );
     const call = callerFor(service.url, key);
     const wallet = addressOf(0xc0ffee);
-    const created = await call("POST", WEBHOOKS, {
-      name: "crash",
-      url: receiver.url,
-      type: "transactions",
-      addresses: [wallet],
-    });
-    expect(created.status).toBe(200);
-    const quick = await call("POST", WEBHOOKS, {
-      name: "crash-quick",
-      url: quickReceiver.url,
-      type: "transactions",
-      addresses: [wallet],
-    });
-    expect(quick.status).toBe(200);
+    const webhookTo = async (name: string, url: string) => {
+      const answer = await call("POST", WEBHOOKS, { name, url, type: "transactions", addresses: [wallet] });
+      expect(answer.status).toBe(200);
+      return answer;
+    };
+    const created = await webhookTo("crash", receiver.url);
+    const quick = await webhookTo("crash-quick", quickReceiver.url);
     const publish = chainPublisher(await nats.connectAs("ingest"));
     // Blocks from the first one on must match: wait until the notifier's address book has the wallet.
     let probeNumber = 8_000_000;

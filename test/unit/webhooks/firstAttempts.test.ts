@@ -6,8 +6,8 @@ import { OwnedPartitions } from "../../../src/webhooks/outbox/OwnedPartitions.js
 import { deliveryKey, partitionOf } from "../../../src/webhooks/outbox/outboxBucketKeys.js";
 import type { OutboxWrites } from "../../../src/webhooks/outbox/outboxWrites.js";
 import { PartitionIndex, UNSTORED } from "../../../src/webhooks/outbox/PartitionIndex.js";
+import { SLOW_RECEIVER_MS } from "../../../src/webhooks/outbox/SlowReceivers.js";
 import { decodeValue, type StoredDelivery } from "../../../src/webhooks/outbox/StoredDelivery.js";
-import { SLOW_RECEIVER_MS } from "../../../src/webhooks/outbox/UnstoredDeliveries.js";
 import { owed } from "../../support/owedDelivery.js";
 
 const HOOK = "0192e0a0-0000-7000-8000-00000000f157";
