@@ -6,8 +6,8 @@ import type { OwedDelivery } from "./StoredDelivery.js";
  * per delivery (a thousand webhooks matched by one block take a while to send
  * even when every receiver is quick).
  */
-export const FIRST_ATTEMPT_WAIT_MS = 250;
-export const FIRST_ATTEMPT_WAIT_PER_DELIVERY_MS = 1;
+const FIRST_ATTEMPT_WAIT_MS = 250;
+const FIRST_ATTEMPT_WAIT_PER_DELIVERY_MS = 1;
 
 /** The wait for one event's first attempts. */
 export const firstAttemptWaitMs = (deliveries: number) =>
@@ -94,9 +94,5 @@ export class UnstoredDeliveries {
     );
     held.storing = storing;
     return storing;
-  }
-
-  get size(): number {
-    return this.#byKey.size;
   }
 }
