@@ -5,8 +5,9 @@ import { describe, expect, it } from "vitest";
 import { createActor, SimulatedClock, waitFor } from "xstate";
 import { attemptDelivery, classify } from "../../../src/webhooks/delivery/attemptDelivery.js";
 import { DeliveryCharges } from "../../../src/webhooks/delivery/DeliveryCharges.js";
+import { deadlineSignals } from "../../../src/webhooks/delivery/deadlineSignals.js";
 import { deliveryHeaders } from "../../../src/webhooks/delivery/deliveryHeaders.js";
-import { makeHttpSender } from "../../../src/webhooks/delivery/HttpSender.js";
+import { MAX_RESPONSE_BYTES, makeHttpSender } from "../../../src/webhooks/delivery/HttpSender.js";
 import type { Outbox } from "../../../src/webhooks/delivery/Outbox.js";
 import { QueueDoorbell } from "../../../src/webhooks/delivery/QueueDoorbell.js";
 import type { QueuedDelivery } from "../../../src/webhooks/delivery/QueuedDelivery.js";
@@ -208,6 +209,67 @@ describe("sender bounds", () => {
     await sender.close();
     for (const { server } of servers) server.closeAllConnections();
     await Promise.all(servers.map(({ server }) => new Promise((resolve) => server.close(resolve))));
+  });
+
+  it("bytes: a huge response body is cut off after MAX_RESPONSE_BYTES and its status kept; a body cut by a reset is a failure", async () => {
+    const OFFERED = 1024 * MAX_RESPONSE_BYTES;
+    let written = 0;
+    const server = createServer((request, res) => {
+      if (request.url === "/reset") {
+        res.writeHead(200, { "content-length": "1000" }).write("partial");
+        setTimeout(() => res.socket?.destroy(), 20);
+        return;
+      }
+      // 64 MiB on offer, written as fast as the client reads them.
+      res.writeHead(200);
+      const more = () => {
+        let room = true;
+        while (room && written < OFFERED) {
+          room = res.write(Buffer.alloc(64 * 1024));
+          written += 64 * 1024;
+        }
+        if (written >= OFFERED) res.end();
+      };
+      res.on("drain", more);
+      more();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const sender = makeHttpSender({ allowedHosts: makeHostAllowList(["127.0.0.0/8"]) });
+    const huge = await sender.post(`${origin}/huge`, {}, "{}");
+    expect(huge).toMatchObject({ status: 200, error: null });
+    // Socket buffers take a few MiB more before the connection is dropped; nothing like the whole body.
+    expect(written).toBeLessThan(OFFERED / 4);
+    const reset = await sender.post(`${origin}/reset`, {}, "{}");
+    expect(reset.status).toBeNull();
+    expect(reset.error).toMatch(/socket|closed|terminated|aborted/i);
+    await sender.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it("args: attempts started within one slice share a deadline signal, and each still gets the whole deadline", () => {
+    let now = 0;
+    const requested: Array<number> = [];
+    const next = deadlineSignals(
+      1_000,
+      100,
+      () => now,
+      (ms) => {
+        requested.push(ms);
+        return new AbortController().signal;
+      },
+    );
+    const first = next();
+    now = 99;
+    expect(next()).toBe(first);
+    now = 100;
+    const second = next();
+    expect(second).not.toBe(first);
+    now = 150;
+    expect(next()).toBe(second);
+    // Fired one slice after the deadline from the slice's first attempt: the one started at 99 still has 1,001 ms.
+    expect(requested).toEqual([1_100, 1_100]);
   });
 });
 
