@@ -6,7 +6,6 @@ import { deliveryKey, statsKey, webhookDeliveriesFilter } from "../outbox/outbox
 import { kvOutboxWrites, type OutboxWrites } from "../outbox/outboxWrites.js";
 import { type PartitionIndex, UNSTORED } from "../outbox/PartitionIndex.js";
 import { PendingStats, STATS_FLUSH_MS } from "../outbox/PendingStats.js";
-import { SlowReceivers } from "../outbox/SlowReceivers.js";
 import {
   type DeliveryStats,
   decodeValue,
@@ -15,7 +14,7 @@ import {
   type StoredDelivery,
   storedValue,
 } from "../outbox/StoredDelivery.js";
-import { firstAttemptWaitMs, UnstoredDeliveries } from "../outbox/UnstoredDeliveries.js";
+import { makeFirstSends } from "./firstSends.js";
 import {
   type AttemptRecord,
   type DeliveryCounters,
@@ -192,117 +191,8 @@ export const makeOutbox = (
     );
   };
 
-  /** Deliveries attempted before they are stored, and the webhooks whose receivers are too slow for that. */
-  const unstored = new UnstoredDeliveries();
-  const slow = new SlowReceivers();
-
-  /**
-   * Queues one chain event's deliveries (the notifier's call). With
-   * `firstSends` (the notifier planned the stream's previous message itself,
-   * so nothing another node queued since can be missing from this one's
-   * indexes), a delivery to a webhook whose partition this process owns, whose
-   * queue is empty and whose receiver is not slow is attempted first, and
-   * stored only if that attempt does not deliver it: a delivery delivered at
-   * once costs no outbox write. The others are stored at once, as `enqueue`
-   * does. Resolves once every one is delivered or stored, with those
-   * delivered unstored; the notifier acknowledges the event only then, so
-   * until then a crash replays the event and the CHAIN_EVENTS stream holds
-   * what is not stored. Those not settled within firstAttemptWaitMs are
-   * stored (their webhooks then count as slow), so one slow receiver holds
-   * back the next block no longer than that.
-   */
-  const queueEvent = async (
-    deliveries: ReadonlyArray<QueuedDelivery>,
-    options: { readonly firstSends: boolean },
-  ): Promise<ReadonlyArray<QueuedDelivery>> => {
-    const stored: Array<QueuedDelivery> = [];
-    const first: Array<{
-      readonly delivery: QueuedDelivery;
-      readonly key: string;
-      readonly value: OwedDelivery;
-    }> = [];
-    /** Per webhook, whether this event's deliveries to it go first (all of them do, or none: they keep their order). */
-    const goesFirst = new Map<string, boolean>();
-    for (const d of deliveries) {
-      let yes = goesFirst.get(d.webhook_id);
-      if (yes === undefined) {
-        const index = options.firstSends ? owned.indexOf(d.webhook_id) : undefined;
-        yes = index !== undefined && index.head(d.webhook_id) === undefined && !slow.has(d.webhook_id);
-        goesFirst.set(d.webhook_id, yes);
-      }
-      if (yes)
-        first.push({
-          delivery: d,
-          key: deliveryKey(d.webhook_id, d.order),
-          value: { ...d, state: "queued" },
-        });
-      else stored.push(d);
-    }
-    const storeHeld = (webhookId: string, key: string) =>
-      unstored.store(key, (value) => createDelivery(webhookId, key, value));
-    /** Those the index would not hold (a key it holds already: a replay) are stored at once. */
-    const storedAtOnce: Array<Promise<void>> = [];
-    const settled = first.map(({ delivery, key, value }) => {
-      const how = unstored.add(key, value);
-      if (!owned.holdUnstored(delivery.webhook_id, key, value))
-        storedAtOnce.push(storeHeld(delivery.webhook_id, key));
-      return how;
-    });
-    const firstAttempts = async () => {
-      if (first.length === 0) return;
-      const waited = sleep(firstAttemptWaitMs(first.length)).then(() => false);
-      const allSettled = Promise.all([...settled, ...storedAtOnce]).then(() => true);
-      // A store failing after the wait ran out is awaited below.
-      allSettled.catch(() => undefined);
-      if (await Promise.race([allSettled, waited])) return;
-      await Promise.all(storedAtOnce);
-      await Promise.all(
-        first
-          .filter(({ key }) => unstored.has(key))
-          .map(({ delivery, key }) => {
-            slow.timedOut(delivery.webhook_id);
-            return storeHeld(delivery.webhook_id, key);
-          }),
-      );
-    };
-    const deliveredUnstored = async () => {
-      const how = await Promise.all(settled);
-      return first.flatMap(({ delivery }, i) => (how[i] === "delivered" ? [delivery] : []));
-    };
-    try {
-      await Promise.all([enqueue(stored), firstAttempts()]);
-    } catch (error) {
-      // The notifier offers the event again, which plans these again: held here, they would be sent twice.
-      for (const { delivery, key } of first)
-        if (unstored.has(key)) {
-          unstored.release(key);
-          owned.heldIndexOf(delivery.webhook_id)?.dropUnstored(key);
-        }
-      await markDelivered(await deliveredUnstored()).catch(() => undefined);
-      throw error;
-    }
-    return deliveredUnstored();
-  };
-
-  /**
-   * Writes done markers for deliveries delivered without being stored whose
-   * chain event could not be acknowledged after all (its records' write
-   * failed): the event is planned again, on any node, and a done marker keeps
-   * a delivered one from being queued a second time, as for any delivery.
-   */
-  const markDelivered = async (deliveries: ReadonlyArray<QueuedDelivery>) => {
-    await Promise.all(
-      deliveries.map((d) =>
-        createDelivery(d.webhook_id, deliveryKey(d.webhook_id, d.order), {
-          state: "done",
-          id: d.id,
-          webhook_id: d.webhook_id,
-          order: d.order,
-          done_at: now(),
-        }),
-      ),
-    );
-  };
+  /** Deliveries attempted before they are stored, and the rule that keeps slow receivers off that path. */
+  const firstSends = makeFirstSends({ owned, createDelivery, enqueue: (d) => enqueue(d), now, sleep });
 
   /** The webhook's next delivery to send, if this process owns its partition. */
   const head = async (webhookId: string): Promise<QueuedDelivery | undefined> => {
@@ -322,23 +212,12 @@ export const makeOutbox = (
     const index = owned.fencedIndexOf(id);
     const key = deliveryKey(id, delivery.order);
     // The notifier's wait for it ran out while it was sent: the record goes over what that stores.
-    await unstored.storing(key)?.catch(() => undefined);
+    await firstSends.storing(key);
     const held = index.get(key);
     if (held === undefined) throw new Error(`delivery ${delivery.id} is no longer in the outbox`);
     const value = afterAttempt(delivery, attempt, outcome, now());
-    if (held.revision === UNSTORED) {
-      if (value.state === "done") {
-        // Delivered before it was ever stored: nothing to write (the notifier acknowledges its event next).
-        index.dropUnstored(key);
-        unstored.delivered(key);
-      } else {
-        // Stored as the attempt left it, to be retried like any other. Through the notifier's hold when it
-        // still has one (so the store its wait may start is the same write); else its event was given up
-        // and will be planned again, which keeps what this stores.
-        const write = () => createDelivery(id, key, value);
-        await (unstored.has(key) ? unstored.store(key, write) : write());
-      }
-    } else {
+    if (held.revision === UNSTORED) await firstSends.recordUnstored(index, key, value);
+    else {
       const bytes = encodeValue(value);
       index.writing(key, bytes, value);
       try {
@@ -354,7 +233,7 @@ export const makeOutbox = (
         index.settled(key);
       }
     }
-    slow.answered(id, attempt.latency_ms, outcome.kind === "delivered");
+    firstSends.answered(id, attempt.latency_ms, outcome.kind === "delivered");
     stats.add(id, (before) => ({
       counters: nextCounters(before.counters, delivery, attempt, outcome),
       recent: [...before.recent, attempt].slice(-RECENT_ATTEMPTS),
@@ -410,9 +289,7 @@ export const makeOutbox = (
   const forget = async (webhookId: string) => {
     stats.forget(webhookId);
     statsCache.delete(webhookId);
-    slow.forget(webhookId);
-    // Held unstored, they would be stored when the notifier's wait runs out, after the purge below.
-    for (const key of unstored.releaseWebhook(webhookId)) owned.heldIndexOf(webhookId)?.dropUnstored(key);
+    firstSends.forget(webhookId);
     const keys = await listKeys(webhookDeliveriesFilter(webhookId));
     await Promise.all([...keys, statsKey(webhookId)].map((key) => kv.purge(key)));
   };
@@ -427,8 +304,8 @@ export const makeOutbox = (
 
   return {
     enqueue,
-    queueEvent,
-    markDelivered,
+    queueEvent: firstSends.queueEvent,
+    markDelivered: firstSends.markDelivered,
     head,
     recordAttempt,
     redeliver,
