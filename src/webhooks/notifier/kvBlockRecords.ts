@@ -4,9 +4,9 @@ import {
   type BlockRecordStore,
   type ChainRecords,
   joinParts,
+  partsJson,
   type RecordedBlock,
   type RecordsChange,
-  splitParts,
 } from "./BlockRecords.js";
 
 /**
@@ -57,9 +57,9 @@ export const kvBlockRecords = (kv: KV, purge: (filter: string) => Promise<void>)
     const blocks = [...change.kept];
     if (change.added !== undefined) {
       const { number, hash, released, events } = change.added;
-      const parts = splitParts(events);
+      const parts = partsJson(events);
       await Promise.all(
-        parts.map((part, i) => kv.put(eventsPartKey(change.chainId, number, hash, i), encode(part))),
+        parts.map((json, i) => kv.put(eventsPartKey(change.chainId, number, hash, i), encoder.encode(json))),
       );
       blocks.push({ number, hash, released, parts: parts.length });
       blocks.sort((a, b) => a.number - b.number);

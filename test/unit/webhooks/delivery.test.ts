@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createActor, SimulatedClock, waitFor } from "xstate";
 import { attemptDelivery, classify } from "../../../src/webhooks/delivery/attemptDelivery.js";
 import { DeliveryCharges } from "../../../src/webhooks/delivery/DeliveryCharges.js";
@@ -395,6 +395,44 @@ describe("webhook actor delivery", () => {
     await waitFor(actor, (s) => s.status === "done");
     expect(sent).toEqual(["msg_late"]);
     expect(actor.getSnapshot().output).toEqual({ kind: "idle" });
+  });
+
+  it("behavior: waits share one timer: each ends unrung at its own time, a shorter later wait sets it sooner, a rung wait leaves the others be", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    try {
+      const doorbell = new QueueDoorbell();
+      const ended: Array<string> = [];
+      const waiting = (id: string, ms: number) =>
+        doorbell.wait(id, ms, new AbortController().signal).then((queued) => {
+          ended.push(`${id}:${queued}`);
+        });
+      const long = waiting("long", 300);
+      const rung = waiting("rung", 100);
+      const short = waiting("short", 50);
+      expect(doorbell.ring("rung")).toBe(true);
+      await rung;
+      await vi.advanceTimersByTimeAsync(49);
+      expect(ended).toEqual(["rung:true"]);
+      await vi.advanceTimersByTimeAsync(1);
+      await short;
+      expect(ended).toEqual(["rung:true", "short:false"]);
+      // The rung run's time passes without touching the others.
+      await vi.advanceTimersByTimeAsync(200);
+      expect(doorbell.size).toBe(1);
+      const again = waiting("rung", 500);
+      await vi.advanceTimersByTimeAsync(50);
+      await long;
+      expect(ended).toEqual(["rung:true", "short:false", "long:false"]);
+      expect(doorbell.size).toBe(1);
+      await vi.advanceTimersByTimeAsync(449);
+      expect(doorbell.size).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      await again;
+      expect(ended.at(-1)).toBe("rung:false");
+      expect(doorbell.size).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("behavior: rebuilt mid-backoff, it waits for the stored retry time and then sends (no restored timers)", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { BlockEvents } from "../../../src/webhooks/notifier/BlockEvents.js";
-import { joinParts, splitParts } from "../../../src/webhooks/notifier/BlockRecords.js";
+import { joinParts, partsJson, splitParts } from "../../../src/webhooks/notifier/BlockRecords.js";
 import { EventSlots } from "../../../src/webhooks/notifier/enqueue.js";
 import { type PlanDeps, planBlock } from "../../../src/webhooks/notifier/planNotifications.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
@@ -110,5 +110,8 @@ describe("block record parts", () => {
     for (const part of parts) expect(JSON.stringify(part).length).toBeLessThanOrEqual(1_000 + 200);
     expect(joinParts(parts)).toEqual(records);
     expect(splitParts(records)).toEqual([records]);
+    // As stored: the same parts' JSON, split or whole.
+    expect(partsJson(records, 1_000)).toEqual(parts.map((part) => JSON.stringify(part)));
+    expect(partsJson(records)).toEqual([JSON.stringify(records)]);
   });
 });
