@@ -42,6 +42,8 @@ export interface ServiceProcess {
   /** Whether a catch-up stops and restarts it (it follows the chain). */
   readonly restarted: boolean;
   readonly port: number;
+  /** Where it serves /metrics (its NATS traffic per connection, among others). */
+  readonly metricsPort: number;
   readonly dataDir: string;
   readonly pid: number;
   readonly stop: () => Promise<void>;
@@ -69,6 +71,7 @@ const startProcess = async (
     readonly roles: string | undefined;
     readonly restarted: boolean;
     readonly port: number;
+    readonly metricsPort: number;
     readonly dataDir?: string;
   },
   onSpawn: (name: string, pid: number) => void = () => {},
@@ -76,7 +79,10 @@ const startProcess = async (
   const started = await startServiceProcess(nats, chainsConfig, {
     port: spec.port,
     ...(spec.dataDir === undefined ? {} : { dataDir: spec.dataDir }),
-    env: spec.roles === undefined ? {} : { ROLES: spec.roles },
+    env: {
+      METRICS_PORT: String(spec.metricsPort),
+      ...(spec.roles === undefined ? {} : { ROLES: spec.roles }),
+    },
     onSpawn: (pid) => onSpawn(spec.name, pid),
   });
   return { ...spec, dataDir: started.dataDir, pid: started.pid, stop: started.stop };
@@ -108,6 +114,7 @@ export const startDeployment = async (
     ARRANGEMENT_PROCESSES[arrangement].map(async (p) => ({
       ...p,
       port: p.roles === "ingest" ? await freePort() : gatewayPort,
+      metricsPort: await freePort(),
     })),
   );
   return deployment(
