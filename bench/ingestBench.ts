@@ -188,37 +188,41 @@ const catchUp = async (
  * <= 100 ms) on the last arrangement's service.
  */
 export const ingestBench = async () => {
-  /** One arrangement's devnet, NATS and service. */
+  /** One arrangement's devnet, NATS and service, each set once started (a failed start stops the others). */
   type Stage = {
-    readonly devnet: Awaited<ReturnType<typeof startTestDevnet>>;
-    readonly nats: TestNats;
-    readonly chain: ManifestChain;
-    readonly rpc: ReturnType<typeof undiciTransport>;
+    devnet?: Awaited<ReturnType<typeof startTestDevnet>>;
+    nats?: TestNats;
+    chain?: ManifestChain;
+    rpc?: ReturnType<typeof undiciTransport>;
     service?: Deployment;
   };
   const stop = async (stage: Stage | undefined) => {
     await stage?.service?.stop();
-    await stage?.rpc.close();
-    await stage?.nats.stop();
-    await stage?.devnet.stop();
+    await stage?.rpc?.close();
+    await stage?.nats?.stop();
+    await stage?.devnet?.stop();
   };
   let stage: Stage | undefined;
   try {
     const lines: Array<string> = [];
     for (const arrangement of ARRANGEMENTS) {
       await stop(stage);
-      stage = undefined;
       // Each arrangement on a devnet and NATS of its own: anvil grows slower to trace as a run mines
       // on (after the first arrangement, the second's backlog was read at 87 blocks/s with 11.3 ms of
       // anvil's CPU per block, against 248 and 3.6 ms for the first), so the two were not comparable.
+      stage = {};
       const devnet = await startTestDevnet();
+      stage.devnet = devnet;
       const chain = devnet.manifest.chains.find((c) => c.chain_id === 1)!;
+      stage.chain = chain;
       // The floor reads through the same transport as the service (keep-alive undici, 16 connections).
       const rpc = undiciTransport(chain.rpc_url, { timeoutMs: 10_000, connections: 16 });
-      stage = { devnet, chain, rpc, nats: await startTestNats() };
+      stage.rpc = rpc;
+      const nats = await startTestNats();
+      stage.nats = nats;
       const client = createPublicClient({ transport: rpc.transport }) as PublicClient;
       const run = await catchUp(arrangement, {
-        nats: stage.nats,
+        nats,
         chainsConfig: devnet.devnet.chainsConfigPath,
         chain,
         client,
