@@ -3,12 +3,11 @@ import { parseSamples } from "../../test/support/prometheusText.js";
 /** A process's NATS messages so far, per connection (NATS user) and direction, from its `svc_nats_messages_total`. */
 export const natsMessages = async (metricsUrl: string): Promise<Map<string, number>> => {
   const counts = new Map<string, number>();
-  for (const s of parseSamples(await (await fetch(metricsUrl)).text()))
-    if (s.name === "svc_nats_messages_total")
-      counts.set(
-        `${s.labels.user} ${s.labels.direction}`,
-        (counts.get(`${s.labels.user} ${s.labels.direction}`) ?? 0) + s.value,
-      );
+  for (const s of parseSamples(await (await fetch(metricsUrl)).text())) {
+    if (s.name !== "svc_nats_messages_total") continue;
+    const key = `${s.labels.user} ${s.labels.direction}`;
+    counts.set(key, (counts.get(key) ?? 0) + s.value);
+  }
   return counts;
 };
 

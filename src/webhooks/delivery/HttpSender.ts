@@ -7,7 +7,7 @@ import { BlockedTargetError, guardedLookup, mayDial } from "./targetGuard.js";
 
 /** Connection set-up limit, ms. */
 export const CONNECT_TIMEOUT_MS = 5_000;
-/** Whole exchange limit (connect, send, headers and the bounded body), ms; up to a tenth more (deadlineSignals.ts). */
+/** Whole exchange limit (connect, send, headers and the bounded body), ms; attempts may run up to a second more, a tenth under 10 s (deadlineSignals.ts). */
 export const TOTAL_TIMEOUT_MS = 15_000;
 /** Bytes of a response body read at most; the rest is discarded with the connection. */
 export const MAX_RESPONSE_BYTES = 64 * 1024;

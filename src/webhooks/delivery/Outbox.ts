@@ -192,7 +192,7 @@ export const makeOutbox = (
   };
 
   /** Deliveries attempted before they are stored, and the rule that keeps slow receivers off that path. */
-  const firstSends = makeFirstSends({ owned, createDelivery, enqueue: (d) => enqueue(d), now, sleep });
+  const firstSends = makeFirstSends({ owned, createDelivery, enqueue, now, sleep });
 
   /** The webhook's next delivery to send, if this process owns its partition. */
   const head = async (webhookId: string): Promise<QueuedDelivery | undefined> => {
