@@ -16,18 +16,23 @@ export const memoryBlockRecords = (budget?: number) => {
   let revision = 0;
   const partKey = (chainId: number, b: { number: number; hash: string }, i: number) =>
     `${chainId}.${b.number}.${b.hash}.${i}`;
+  const writeEvents: BlockRecordStore["writeEvents"] = async (chainId, added) => {
+    const split = splitParts(added.events, budget);
+    for (const [i, part] of split.entries()) parts.set(partKey(chainId, added, i), part);
+    return { parts: split.length };
+  };
   const store: BlockRecordStore = {
     read: async (chainId) => lists.get(chainId) ?? { blocks: [], revision: 0 },
     events: async (chainId, block) =>
       joinParts(Array.from({ length: block.parts }, (_, i) => parts.get(partKey(chainId, block, i)) ?? [])),
-    write: async (change) => {
+    writeEvents,
+    write: async (change, events) => {
       const current = lists.get(change.chainId)?.revision ?? 0;
       if (current !== change.revision) throw new Error("wrong last sequence");
       const blocks = [...change.kept];
       if (change.added !== undefined) {
-        const split = splitParts(change.added.events, budget);
-        for (const [i, part] of split.entries()) parts.set(partKey(change.chainId, change.added, i), part);
-        blocks.push({ ...change.added, parts: split.length });
+        const written = events ?? (await writeEvents(change.chainId, change.added));
+        blocks.push({ ...change.added, parts: written.parts });
         blocks.sort((a, b) => a.number - b.number);
       }
       const written = {

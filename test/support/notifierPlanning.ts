@@ -64,14 +64,19 @@ export const planner = (store: BlockRecordStore) => {
     now: () => 1_700_000_000_000,
   };
   let seq = 0;
-  /** Plans one event as the notifier does: deliveries first, then the records. */
+  /** Plans one event as the notifier does: deliveries first, the added block's events, then the list. */
   const apply = async (chain: ChainConfig, event: ChainBlock | ChainReorg) => {
     const slots = new EventSlots(0, ++seq);
     const plan =
       event instanceof ChainReorg
         ? await planReorg(deps, chain, event, slots)
         : await planBlock(deps, chain, event, slots);
-    if (plan.records !== undefined) await store.write(plan.records);
+    const change = plan.records;
+    if (change !== undefined)
+      await store.write(
+        change,
+        change.added === undefined ? undefined : await store.writeEvents(change.chainId, change.added),
+      );
     return plan.deliveries.map((d) => ({ block: d.block_number, removed: d.removed, webhook: d.webhook_id }));
   };
   return { apply, hooks, store };

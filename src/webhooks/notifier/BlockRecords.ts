@@ -39,6 +39,12 @@ export interface RecordsChange {
   readonly dropped: ReadonlyArray<RecordedBlock>;
 }
 
+/** The added block's events as `writeEvents` stored them. */
+export interface EventsWritten {
+  /** How many stored values hold them. */
+  readonly parts: number;
+}
+
 /**
  * Where the notifier keeps what each block produced for each webhook. Every API process plans
  * blocks from the same shared consumer, so a block planned on one process may be confirmed or
@@ -48,8 +54,21 @@ export interface BlockRecordStore {
   readonly read: (chainId: number) => Promise<ChainRecords>;
   /** The events a recorded block produced, one entry per webhook. */
   readonly events: (chainId: number, block: RecordedBlock) => Promise<ReadonlyArray<BlockEvents>>;
-  /** Answers the list as written and its new revision (what a read would now answer). */
-  readonly write: (change: RecordsChange) => Promise<ChainRecords>;
+  /**
+   * Stores the events of a block about to be added, which no list names yet. The notifier starts
+   * this while the block's first sends are out; what a crash leaves of it before the list names it
+   * is written again when the block is planned again (the keys are the block's).
+   */
+  readonly writeEvents: (
+    chainId: number,
+    added: NonNullable<RecordsChange["added"]>,
+  ) => Promise<EventsWritten>;
+  /**
+   * Applies the change: the added block's events (unless `events` says they are stored), the list,
+   * then the dropped blocks' events. Answers the list as written and its new revision (what a read
+   * would now answer).
+   */
+  readonly write: (change: RecordsChange, events?: EventsWritten) => Promise<ChainRecords>;
 }
 
 /** A change that leaves the records as they are. */

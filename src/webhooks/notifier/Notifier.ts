@@ -141,9 +141,16 @@ export const runNotifier = (options: NotifierOptions) =>
             plan = message.subject.endsWith(".reorg")
               ? await planReorg(deps, chain, data as ChainReorg, slots)
               : await planBlock(deps, chain, data as ChainBlock, slots);
+          // The block's events are stored while its first sends are out, rather than after them (a
+          // round trip per block with nothing else to do): until the list names them, which waits
+          // for the sends, a replay reads none of them.
+          const change = plan.records;
+          const eventsWritten =
+            change?.added === undefined ? undefined : deps.records.writeEvents(change.chainId, change.added);
+          eventsWritten?.catch(() => undefined);
           if (plan.deliveries.length > 0)
             sentUnstored = await options.enqueue(plan.deliveries, { firstSends });
-          if (plan.records !== undefined) await deps.records.write(plan.records);
+          if (change !== undefined) await deps.records.write(change, await eventsWritten);
           records.planned(message.seq);
         } catch (error) {
           // Delivered without being stored, they would be sent again when the event is planned again.

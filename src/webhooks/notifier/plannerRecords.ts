@@ -37,10 +37,11 @@ export const plannerRecords = (store: BlockRecordStore, now: () => number) => {
         return read;
       },
       events: store.events,
-      write: async (change) => {
+      writeEvents: store.writeEvents,
+      write: async (change, events) => {
         // Forgotten first: a write that fails may still have been stored.
         lists.delete(change.chainId);
-        const written = await store.write(change);
+        const written = await store.write(change, events);
         lists.set(change.chainId, { records: written, at: now() });
         return written;
       },

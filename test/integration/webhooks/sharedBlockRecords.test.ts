@@ -51,6 +51,43 @@ describe("webhook block records shared through the webhook_blocks bucket", () =>
     expect(await second.apply(chain, block(100, false, `0x${"bb".repeat(32)}`))).toEqual([]);
   });
 
+  it("behavior: a block whose events were stored but whose list write never came (a crash between them) is planned again as new, and its events read back as the replay wrote them", async () => {
+    const { store } = await apiProcessRecords();
+    const notifier = planner(store);
+    const chain = testChainConfig({ chain_id: 1, confirmations: 0, finality_depth: 4 });
+    const before = await store.read(chain.chain_id);
+    // The notifier stores a block's events while its first sends are out; here it stops right after.
+    const orphan = [
+      {
+        webhook_id: "W",
+        team_id: "T",
+        type: "transactions" as const,
+        chain_id: 1,
+        block_number: 200,
+        block_hash: block(200, true).hash,
+        events: [{ event_id: "stale" }, { event_id: "stale-2" }],
+      },
+    ];
+    await store.writeEvents(chain.chain_id, {
+      number: 200,
+      hash: block(200, true).hash,
+      released: true,
+      events: orphan,
+    });
+    expect(await store.read(chain.chain_id)).toEqual(before);
+    // The block is offered again: nothing names it, so its deliveries are planned as for a new block.
+    expect(await notifier.apply(chain, block(200, true))).toEqual([
+      { block: 200, removed: false, webhook: "W" },
+    ]);
+    const listed = (await store.read(chain.chain_id)).blocks.find((b) => b.number === 200)!;
+    expect(listed).toMatchObject({ released: true, parts: 1 });
+    const events = await store.events(chain.chain_id, listed);
+    expect(events.map((e) => e.webhook_id)).toEqual(["W"]);
+    expect(events[0]!.events.map((e) => (e as { event_id?: string }).event_id)).not.toContain("stale");
+    // Retracted by a reorg like any recorded block.
+    expect(await notifier.apply(chain, reorg([200]))).toEqual([{ block: 200, removed: true, webhook: "W" }]);
+  });
+
   it("behavior: a block's events larger than one message are stored in parts and read back whole; dropped, they leave nothing in the stream", async () => {
     const { store, jsm } = await apiProcessRecords();
     const chainId = 7;
