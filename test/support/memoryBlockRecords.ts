@@ -19,7 +19,7 @@ export const memoryBlockRecords = (budget?: number) => {
   const writeEvents: BlockRecordStore["writeEvents"] = async (chainId, added) => {
     const split = splitParts(added.events, budget);
     for (const [i, part] of split.entries()) parts.set(partKey(chainId, added, i), part);
-    return { parts: split.length };
+    return { parts: split.length, seq: ++revision };
   };
   const store: BlockRecordStore = {
     read: async (chainId) => lists.get(chainId) ?? { blocks: [], revision: 0 },

@@ -8,6 +8,12 @@ export interface RecordedBlock {
   readonly released: boolean;
   /** How many stored values hold its events (split to stay well under a message's size limit). */
   readonly parts: number;
+  /**
+   * The lowest stream sequence the store gave its parts: none of them is below it, so the events
+   * of dropped blocks can be swept by sequence (kvBlockRecords.ts). Lists written before it was
+   * recorded lack it.
+   */
+  readonly seq?: number;
 }
 
 /** A chain's recorded blocks, oldest first, and the revision a change must be written against. */
@@ -43,6 +49,8 @@ export interface RecordsChange {
 export interface EventsWritten {
   /** How many stored values hold them. */
   readonly parts: number;
+  /** The lowest stream sequence the store gave them. */
+  readonly seq: number;
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   type RecordedBlock,
   type RecordsChange,
 } from "./BlockRecords.js";
+import { eventsSweep } from "./eventsSweep.js";
 
 /**
  * Layout of the `webhook_blocks` bucket:
@@ -27,20 +28,42 @@ const decoder = new TextDecoder();
 const encode = (value: unknown) => encoder.encode(JSON.stringify(value));
 const decode = <A>(bytes: Uint8Array) => JSON.parse(decoder.decode(bytes)) as A;
 
+/** Removes the bucket's messages matching a key filter: all of them, or only those below stream sequence `below`. */
+export type BucketPurge = (filter: string, below?: number) => Promise<void>;
+
+/** Every events key of a chain, as a subject filter within the bucket. */
+export const chainEventsFilter = (chainId: number) => `e.${chainId}.>`;
+
 /**
- * The block records in a replicated KV bucket. `purge` removes every message of a key filter from
- * the bucket's stream: dropped blocks' events leave nothing behind (a delete would leave one marker
- * per block for ever).
+ * The lowest sequence the parts of `blocks` use, when every one of them says (lists written before
+ * blocks recorded it do not); with none listed, `revision`: the list's own write, which every part
+ * named later follows.
  */
-export const kvBlockRecords = (kv: KV, purge: (filter: string) => Promise<void>): BlockRecordStore => {
+const sweepBound = (blocks: ReadonlyArray<RecordedBlock>, revision: number): number | undefined => {
+  let lowest = revision;
+  for (const b of blocks) {
+    if (b.seq === undefined) return undefined;
+    lowest = Math.min(lowest, b.seq);
+  }
+  return lowest;
+};
+
+/**
+ * The block records in a replicated KV bucket. Dropped blocks' events are swept by sequence in the
+ * background (eventsSweep.ts), or, while the list still names blocks that lack their sequence,
+ * purged by their keys before the write answers. Either way they leave nothing behind in the
+ * stream (a delete would leave one marker per block for ever).
+ */
+export const kvBlockRecords = (kv: KV, purge: BucketPurge, sweepEvery?: number) => {
   const writeEvents: BlockRecordStore["writeEvents"] = async (chainId, { number, hash, events }) => {
     const parts = partsJson(events);
-    await Promise.all(
+    const revisions = await Promise.all(
       parts.map((json, i) => kv.put(eventsPartKey(chainId, number, hash, i), encoder.encode(json))),
     );
-    return { parts: parts.length };
+    return { parts: parts.length, seq: Math.min(...revisions) };
   };
-  return {
+  const sweep = eventsSweep((chainId, below) => purge(chainEventsFilter(chainId), below), sweepEvery);
+  const store: BlockRecordStore = {
     read: async (chainId): Promise<ChainRecords> => {
       const entry = await kv.get(chainListKey(chainId));
       if (entry === null) return { blocks: [], revision: 0 };
@@ -67,8 +90,8 @@ export const kvBlockRecords = (kv: KV, purge: (filter: string) => Promise<void>)
       const blocks = [...change.kept];
       if (change.added !== undefined) {
         const { number, hash, released } = change.added;
-        const { parts } = written ?? (await writeEvents(change.chainId, change.added));
-        blocks.push({ number, hash, released, parts });
+        const { parts, seq } = written ?? (await writeEvents(change.chainId, change.added));
+        blocks.push({ number, hash, released, parts, seq });
         blocks.sort((a, b) => a.number - b.number);
       }
       const key = chainListKey(change.chainId);
@@ -76,8 +99,14 @@ export const kvBlockRecords = (kv: KV, purge: (filter: string) => Promise<void>)
         change.revision === 0
           ? await kv.create(key, encode(blocks))
           : await kv.update(key, encode(blocks), change.revision);
-      await Promise.all(change.dropped.map((b) => purge(eventsFilter(change.chainId, b.number, b.hash))));
+      if (change.dropped.length > 0) {
+        const below = sweepBound(blocks, revision);
+        if (below !== undefined) sweep.dropped(change.chainId, change.dropped.length, below);
+        else
+          await Promise.all(change.dropped.map((b) => purge(eventsFilter(change.chainId, b.number, b.hash))));
+      }
       return { blocks, revision };
     },
   };
+  return { ...store, sweeps: sweep.settled } as const;
 };

@@ -31,8 +31,12 @@ export const runWebhookNotifier = (nc: NatsConnection, index: KV, blocks: KV, js
     const supervisor = yield* WebhookSupervisor;
     const outbox = yield* DeliveryOutbox;
     const book = yield* makeAddressBook(index, WATCH_CHECK_MS);
-    const records = kvBlockRecords(blocks, async (filter) => {
-      await jsm.streams.purge(bucketStream("webhook_blocks"), { filter: `$KV.webhook_blocks.${filter}` });
+    const records = kvBlockRecords(blocks, async (filter, below) => {
+      const subject = `$KV.webhook_blocks.${filter}`;
+      await jsm.streams.purge(
+        bucketStream("webhook_blocks"),
+        below === undefined ? { filter: subject } : { filter: subject, seq: below },
+      );
     });
     yield* migrateLocalBlockRecords(yield* Level, records);
     yield* Effect.forkScoped(

@@ -22,16 +22,34 @@ afterAll(async () => {
 });
 
 /** One API process's view of the records: its own `api` connection to the `webhook_blocks` bucket. */
-const apiProcessRecords = async () => {
+const apiProcessRecords = async (sweepEvery?: number) => {
   const nc = await nats.connectAs("api");
   connections.push(nc);
   const kv = await Effect.runPromise(openBucket(nc, "webhook_blocks"));
   const jsm = await jetstreamManager(nc);
-  const store = kvBlockRecords(kv, async (filter) => {
-    await jsm.streams.purge(bucketStream("webhook_blocks"), { filter: `$KV.webhook_blocks.${filter}` });
-  });
-  return { store, jsm };
+  const store = kvBlockRecords(
+    kv,
+    async (filter, below) => {
+      const subject = `$KV.webhook_blocks.${filter}`;
+      await jsm.streams.purge(
+        bucketStream("webhook_blocks"),
+        below === undefined ? { filter: subject } : { filter: subject, seq: below },
+      );
+    },
+    sweepEvery,
+  );
+  return { store, jsm, kv };
 };
+
+/** The chain's events keys still in the bucket's stream. */
+const storedEvents = async (jsm: Awaited<ReturnType<typeof jetstreamManager>>, chainId: number) =>
+  Object.keys(
+    (
+      await jsm.streams.info(bucketStream("webhook_blocks"), {
+        subjects_filter: `$KV.webhook_blocks.e.${chainId}.>`,
+      })
+    ).state.subjects ?? {},
+  ).map((subject) => subject.replace("$KV.webhook_blocks.", ""));
 
 describe("webhook block records shared through the webhook_blocks bucket", () => {
   it("behavior: a block one API process planned is released on confirmation and retracted by a reorg planned on another", async () => {
@@ -89,7 +107,7 @@ describe("webhook block records shared through the webhook_blocks bucket", () =>
   });
 
   it("behavior: a block's events larger than one message are stored in parts and read back whole; dropped, they leave nothing in the stream", async () => {
-    const { store, jsm } = await apiProcessRecords();
+    const { store, jsm } = await apiProcessRecords(1);
     const chainId = 7;
     const big = Array.from({ length: 3 }, (_, i) => ({
       event_id: String(i),
@@ -114,15 +132,11 @@ describe("webhook block records shared through the webhook_blocks bucket", () =>
       dropped: [],
     });
     const listed = await store.read(chainId);
-    expect(listed.blocks).toEqual([{ number: 5, hash: "0x05", released: true, parts: 3 }]);
+    expect(listed.blocks).toEqual([
+      { number: 5, hash: "0x05", released: true, parts: 3, seq: expect.any(Number) },
+    ]);
     expect(await store.events(chainId, listed.blocks[0]!)).toEqual(events);
-    const stored = async () =>
-      (
-        await jsm.streams.info(bucketStream("webhook_blocks"), {
-          subjects_filter: `$KV.webhook_blocks.e.${chainId}.>`,
-        })
-      ).state.subjects ?? {};
-    expect(Object.keys(await stored())).toHaveLength(3);
+    expect(await storedEvents(jsm, chainId)).toHaveLength(3);
     await store.write({
       chainId,
       revision: listed.revision,
@@ -130,11 +144,72 @@ describe("webhook block records shared through the webhook_blocks bucket", () =>
       added: undefined,
       dropped: listed.blocks,
     });
-    expect(await stored()).toEqual({});
+    await store.sweeps();
+    expect(await storedEvents(jsm, chainId)).toEqual([]);
     expect((await store.read(chainId)).blocks).toEqual([]);
     // The list moved on: a write planned over the old revision is refused.
     await expect(
       store.write({ chainId, revision: listed.revision, kept: listed.blocks, added: undefined, dropped: [] }),
     ).rejects.toThrow(/wrong last sequence/);
+  });
+
+  it("behavior: dropped blocks' events are swept together once enough blocks were dropped, and the blocks still listed keep theirs", async () => {
+    const { store, jsm } = await apiProcessRecords(3);
+    const chainId = 8;
+    const eventsOf = (number: number) => [
+      {
+        webhook_id: "W",
+        team_id: "T",
+        type: "transactions" as const,
+        chain_id: chainId,
+        block_number: number,
+        block_hash: `0x${number}`,
+        events: [{ event_id: String(number) }],
+      },
+    ];
+    // A window of two blocks: each block added drops the one two below it.
+    for (let number = 1; number <= 6; number++) {
+      const before = await store.read(chainId);
+      await store.write({
+        chainId,
+        revision: before.revision,
+        kept: before.blocks.filter((b) => b.number > number - 2),
+        added: { number, hash: `0x${number}`, released: true, events: eventsOf(number) },
+        dropped: before.blocks.filter((b) => b.number <= number - 2),
+      });
+      await store.sweeps();
+      // Blocks 1 to 3 are dropped by blocks 3 to 5: swept together when the third goes.
+      if (number === 4)
+        expect(await storedEvents(jsm, chainId)).toEqual([
+          "e.8.1.0x1.0",
+          "e.8.2.0x2.0",
+          "e.8.3.0x3.0",
+          "e.8.4.0x4.0",
+        ]);
+    }
+    expect(await storedEvents(jsm, chainId)).toEqual(["e.8.4.0x4.0", "e.8.5.0x5.0", "e.8.6.0x6.0"]);
+    const listed = await store.read(chainId);
+    expect(listed.blocks.map((b) => b.number)).toEqual([5, 6]);
+    for (const b of listed.blocks) expect(await store.events(chainId, b)).toEqual(eventsOf(b.number));
+  });
+
+  it("behavior: while the list names blocks recorded without their sequence, a dropped block's events are purged by its keys at once", async () => {
+    const { store, jsm, kv } = await apiProcessRecords(16);
+    const chainId = 9;
+    const legacy = { number: 1, hash: "0x1", released: true, parts: 1 };
+    await kv.put("e.9.1.0x1.0", new TextEncoder().encode(JSON.stringify([{ webhook_id: "W", events: [] }])));
+    await kv.put("e.9.2.0x2.0", new TextEncoder().encode(JSON.stringify([{ webhook_id: "W", events: [] }])));
+    const revision = await kv.create(
+      "c.9",
+      new TextEncoder().encode(JSON.stringify([legacy, { ...legacy, number: 2, hash: "0x2" }])),
+    );
+    await store.write({
+      chainId,
+      revision,
+      kept: [{ ...legacy, number: 2, hash: "0x2" }],
+      added: undefined,
+      dropped: [legacy],
+    });
+    expect(await storedEvents(jsm, chainId)).toEqual(["e.9.2.0x2.0"]);
   });
 });
