@@ -54,10 +54,12 @@ export const block = (number: number, payWallet: boolean, hash = blockHash(numbe
 /** A notifier's planning over `store`, with webhook `W` watching WALLET; `hooks` lets a test deactivate it. */
 export const planner = (store: BlockRecordStore) => {
   const hooks = new Map([["W", webhook("W")]]);
+  /** Addresses watched: WALLET (1), or none when a test sets 0. */
+  const watched = { count: 1 };
   const deps: PlanDeps = {
     records: store,
-    webhooksFor: (address) => (address === WALLET ? ["W"] : []),
-    watchedAddresses: () => 1,
+    webhooksFor: (address) => (address === WALLET && watched.count > 0 ? ["W"] : []),
+    watchedAddresses: () => watched.count,
     recordOf: (id) => hooks.get(id),
     readBalances: () => Promise.reject(new Error("no balances webhook here")),
     publicUrl: "http://localhost",
@@ -79,7 +81,7 @@ export const planner = (store: BlockRecordStore) => {
       );
     return plan.deliveries.map((d) => ({ block: d.block_number, removed: d.removed, webhook: d.webhook_id }));
   };
-  return { apply, hooks, store };
+  return { apply, hooks, store, deps, watched };
 };
 
 /** A reorg removing `numbers` (highest first, as ingestion publishes them). */

@@ -14,7 +14,14 @@ import {
 import { PULL_EXPIRES_MS } from "../../nats/pullOptions.js";
 import type { QueuedDelivery } from "../delivery/QueuedDelivery.js";
 import { EventSlots } from "./enqueue.js";
-import { NOTHING, type NotifierPlan, type PlanDeps, planBlock, planReorg } from "./planNotifications.js";
+import {
+  NOTHING,
+  type NotifierPlan,
+  nothingToPlan,
+  type PlanDeps,
+  planBlock,
+  planReorg,
+} from "./planNotifications.js";
 import { plannerRecords, RECORDS_KEPT_MS } from "./plannerRecords.js";
 
 /** The durable consumer every API process's notifier shares: each block is planned by exactly one of them. */
@@ -122,7 +129,10 @@ export const runNotifier = (options: NotifierOptions) =>
         let sentUnstored: ReadonlyArray<QueuedDelivery> = [];
         const working = setInterval(() => message.working(), WORKING_EVERY_MS);
         try {
-          const data = chain === undefined ? undefined : await wholeEvent(jsm, message);
+          const data =
+            chain === undefined || (await nothingToPlan(deps, chain.chain_id))
+              ? undefined
+              : await wholeEvent(jsm, message);
           if (data !== undefined && !isChainEvent(message.subject, data)) {
             // Redelivering a message no consumer can apply would loop forever: drop it and say so.
             message.term();

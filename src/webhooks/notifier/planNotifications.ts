@@ -93,6 +93,15 @@ export const planBlock = async (
 };
 
 /**
+ * Whether every event of the chain plans nothing now: no address is watched (so no block matches;
+ * matchBlock.ts) and no block of the chain is recorded (so none is released or retracted). The
+ * notifier then acknowledges the event without reading it: a deployment with no webhook pays no
+ * parse per block.
+ */
+export const nothingToPlan = async (deps: PlanDeps, chainId: number): Promise<boolean> =>
+  deps.watchedAddresses() === 0 && (await deps.records.read(chainId)).blocks.length === 0;
+
+/**
  * The plan for a reorg: every recorded block it removed is dropped; events
  * already queued (or delivered) are queued again with `removed: true` under
  * new webhook-ids, and events still waiting for confirmations are simply

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { BlockEvents } from "../../../src/webhooks/notifier/BlockEvents.js";
 import { joinParts, partsJson, splitParts } from "../../../src/webhooks/notifier/BlockRecords.js";
 import { EventSlots } from "../../../src/webhooks/notifier/enqueue.js";
-import { type PlanDeps, planBlock } from "../../../src/webhooks/notifier/planNotifications.js";
+import { nothingToPlan, type PlanDeps, planBlock } from "../../../src/webhooks/notifier/planNotifications.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { blockHash } from "../../support/indexerBlocks.js";
 import { memoryBlockRecords } from "../../support/memoryBlockRecords.js";
@@ -89,6 +89,25 @@ describe("webhook planning over shared block records", () => {
     expect((await shared.events(1, (await shared.read(1)).blocks[0]!)).map((e) => e.webhook_id)).toEqual([
       "B",
     ]);
+  });
+});
+
+describe("events the notifier need not read", () => {
+  it("behavior: with no address watched and no block recorded an event plans nothing; a recorded block still waiting for its confirmations is released all the same", async () => {
+    const { apply, deps, watched } = planner(memoryBlockRecords().store);
+    const chain = testChainConfig({ confirmations: 2 });
+    watched.count = 0;
+    expect(await nothingToPlan(deps, chain.chain_id)).toBe(true);
+    expect(await apply(chain, block(10, true))).toEqual([]);
+    expect(await nothingToPlan(deps, chain.chain_id)).toBe(true);
+    watched.count = 1;
+    expect(await nothingToPlan(deps, chain.chain_id)).toBe(false);
+    // Recorded, waiting for two confirmations; then the webhook's address is removed.
+    expect(await apply(chain, block(11, true))).toEqual([]);
+    watched.count = 0;
+    expect(await nothingToPlan(deps, chain.chain_id)).toBe(false);
+    expect(await apply(chain, block(12, false))).toEqual([]);
+    expect(await apply(chain, block(13, false))).toEqual([{ block: 11, removed: false, webhook: "W" }]);
   });
 });
 
