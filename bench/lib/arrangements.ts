@@ -4,11 +4,24 @@ import { startServiceProcess } from "./benchEnv.js";
 import { cpuNow } from "./cpu.js";
 
 /**
- * How often a catch-up polls /healthz. Each poll is a request through the gateway, the bus and the
- * API worker, the very process whose indexing is timed: every 5 ms it took a third of that process's
- * CPU. 25 ms costs a fifth of that and still times a catch-up of seconds to within 1 %.
+ * How often a catch-up polls /healthz until it shows progress. Each poll is a request through the
+ * gateway, the bus and the API worker, the very process whose indexing is timed: every 5 ms it took
+ * a third of that process's CPU, and every 25 ms about 5 % of the catch-up's.
  */
 const PROGRESS_POLL_MS = 25;
+/**
+ * Once the index moves, the next poll comes when half the blocks left should be indexed at the rate
+ * so far, between these bounds (ms): a catch-up of a second or two is polled about a dozen times
+ * rather than every 25 ms, and its end is still seen within 5 ms.
+ */
+const POLL_BOUNDS_MS = { min: 5, max: 100 } as const;
+
+/** The wait before the next poll of a catch-up that has moved `done` of `done + left` blocks in `elapsedMs`. */
+export const nextPollMs = (done: number, left: number, elapsedMs: number): number => {
+  if (done <= 0 || elapsedMs <= 0) return PROGRESS_POLL_MS;
+  const eta = (left * elapsedMs) / done;
+  return Math.min(POLL_BOUNDS_MS.max, Math.max(POLL_BOUNDS_MS.min, eta / 2));
+};
 /** How long a catch-up may take before the benchmark gives up and says where it stood. */
 const CATCH_UP_TIMEOUT_MS = Number(process.env.BENCH_CATCH_UP_TIMEOUT_SECONDS ?? 600) * 1000;
 
@@ -195,7 +208,11 @@ export const stopIngestion = async (nats: TestNats, chainsConfig: string, runnin
           deployment: deployment(running.url, [...kept, ...(await restarting)]),
         };
       }
-      await new Promise((r) => setTimeout(r, PROGRESS_POLL_MS));
+      const wait =
+        first === undefined
+          ? PROGRESS_POLL_MS
+          : nextPollMs(indexed - first.block, head - indexed, performance.now() - first.at);
+      await new Promise((r) => setTimeout(r, wait));
     }
   };
   return { restart };
