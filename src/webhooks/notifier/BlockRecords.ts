@@ -64,8 +64,9 @@ export interface BlockRecordStore {
   readonly events: (chainId: number, block: RecordedBlock) => Promise<ReadonlyArray<BlockEvents>>;
   /**
    * Stores the events of a block about to be added, which no list names yet. The notifier starts
-   * this while the block's first sends are out; what a crash leaves of it before the list names it
-   * is written again when the block is planned again (the keys are the block's).
+   * this while the block's first sends are out. What a crash or a failed plan leaves of it before
+   * the list names it is written again when the block is planned again (the keys are the block's),
+   * or, planned differently then, swept with dropped blocks' events once below every listed block.
    */
   readonly writeEvents: (
     chainId: number,
