@@ -17,7 +17,7 @@ const PROGRESS_POLL_MS = 25;
 const POLL_BOUNDS_MS = { min: 5, max: 100 } as const;
 
 /** The wait before the next poll of a catch-up that has moved `done` of `done + left` blocks in `elapsedMs`. */
-export const nextPollMs = (done: number, left: number, elapsedMs: number): number => {
+const nextPollMs = (done: number, left: number, elapsedMs: number): number => {
   if (done <= 0 || elapsedMs <= 0) return PROGRESS_POLL_MS;
   const eta = (left * elapsedMs) / done;
   return Math.min(POLL_BOUNDS_MS.max, Math.max(POLL_BOUNDS_MS.min, eta / 2));

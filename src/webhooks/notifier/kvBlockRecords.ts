@@ -1,4 +1,6 @@
+import type { JetStreamManager } from "@nats-io/jetstream";
 import type { KV } from "@nats-io/kv";
+import { bucketStream } from "../../nats/JetStreamSetup.js";
 import type { BlockEvents } from "./BlockEvents.js";
 import {
   type BlockRecordStore,
@@ -30,6 +32,17 @@ const decode = <A>(bytes: Uint8Array) => JSON.parse(decoder.decode(bytes)) as A;
 
 /** Removes the bucket's messages matching a key filter: all of them, or only those below stream sequence `below`. */
 export type BucketPurge = (filter: string, below?: number) => Promise<void>;
+
+/** BucketPurge through the JetStream API, on the `webhook_blocks` bucket's stream. */
+export const streamPurge =
+  (jsm: JetStreamManager): BucketPurge =>
+  async (filter, below) => {
+    const subject = `$KV.webhook_blocks.${filter}`;
+    await jsm.streams.purge(
+      bucketStream("webhook_blocks"),
+      below === undefined ? { filter: subject } : { filter: subject, seq: below },
+    );
+  };
 
 /** Every events key of a chain, as a subject filter within the bucket. */
 export const chainEventsFilter = (chainId: number) => `e.${chainId}.>`;

@@ -6,13 +6,12 @@ import { AppConfig } from "../../AppConfig.js";
 import { ChainClients } from "../../chains/ChainClients.js";
 import { Chains } from "../../chains/Chains.js";
 import { Index } from "../../indexer/IndexReader.js";
-import { bucketStream } from "../../nats/JetStreamSetup.js";
 import { WATCH_CHECK_MS } from "../../nats/WatchProgress.js";
 import { Level } from "../../storage/Level.js";
 import { DeliveryOutbox } from "../delivery/DeliveryLayer.js";
 import { WebhookSupervisor } from "../WebhookSupervisor.js";
 import { makeAddressBook } from "./AddressBook.js";
-import { kvBlockRecords } from "./kvBlockRecords.js";
+import { kvBlockRecords, streamPurge } from "./kvBlockRecords.js";
 import { migrateLocalBlockRecords } from "./migrateLocalBlockRecords.js";
 import { runNotifier } from "./Notifier.js";
 import { readBalances } from "./readBalances.js";
@@ -31,13 +30,7 @@ export const runWebhookNotifier = (nc: NatsConnection, index: KV, blocks: KV, js
     const supervisor = yield* WebhookSupervisor;
     const outbox = yield* DeliveryOutbox;
     const book = yield* makeAddressBook(index, WATCH_CHECK_MS);
-    const records = kvBlockRecords(blocks, async (filter, below) => {
-      const subject = `$KV.webhook_blocks.${filter}`;
-      await jsm.streams.purge(
-        bucketStream("webhook_blocks"),
-        below === undefined ? { filter: subject } : { filter: subject, seq: below },
-      );
-    });
+    const records = kvBlockRecords(blocks, streamPurge(jsm));
     yield* migrateLocalBlockRecords(yield* Level, records);
     yield* Effect.forkScoped(
       runNotifier({

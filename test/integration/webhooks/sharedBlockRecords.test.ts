@@ -4,7 +4,7 @@ import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bucketStream, openBucket } from "../../../src/nats/JetStreamSetup.js";
 import { PART_BYTES } from "../../../src/webhooks/notifier/BlockRecords.js";
-import { kvBlockRecords } from "../../../src/webhooks/notifier/kvBlockRecords.js";
+import { kvBlockRecords, streamPurge } from "../../../src/webhooks/notifier/kvBlockRecords.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 import { block, planner, reorg } from "../../support/notifierPlanning.js";
@@ -27,17 +27,7 @@ const apiProcessRecords = async (sweepEvery?: number) => {
   connections.push(nc);
   const kv = await Effect.runPromise(openBucket(nc, "webhook_blocks"));
   const jsm = await jetstreamManager(nc);
-  const store = kvBlockRecords(
-    kv,
-    async (filter, below) => {
-      const subject = `$KV.webhook_blocks.${filter}`;
-      await jsm.streams.purge(
-        bucketStream("webhook_blocks"),
-        below === undefined ? { filter: subject } : { filter: subject, seq: below },
-      );
-    },
-    sweepEvery,
-  );
+  const store = kvBlockRecords(kv, streamPurge(jsm), sweepEvery);
   return { store, jsm, kv };
 };
 
