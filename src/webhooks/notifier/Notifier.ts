@@ -1,4 +1,4 @@
-import { AckPolicy, DeliverPolicy, type JsMsg, jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { type ConsumerMessages, type JsMsg, jetstream, jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect, Schedule } from "effect";
 import { type ChainRegistry, supportsFamily } from "../../chains/ChainRegistry.js";
@@ -14,18 +14,26 @@ import {
 import { PULL_EXPIRES_MS } from "../../nats/pullOptions.js";
 import type { QueuedDelivery } from "../delivery/QueuedDelivery.js";
 import { EventSlots } from "./enqueue.js";
+import { IdleWatch } from "./IdleWatch.js";
+import {
+  type ConsumerStart,
+  NOTIFIER_DURABLE,
+  notifierConsumerGone,
+  openNotifierConsumer,
+  releaseNotifierConsumer,
+} from "./notifierConsumer.js";
 import {
   NOTHING,
   type NotifierPlan,
   nothingToPlan,
+  nothingToPlanAnywhere,
   type PlanDeps,
   planBlock,
   planReorg,
 } from "./planNotifications.js";
 import { plannerRecords, RECORDS_KEPT_MS } from "./plannerRecords.js";
 
-/** The durable consumer every API process's notifier shares: each block is planned by exactly one of them. */
-export const NOTIFIER_DURABLE = "webhook-notifier";
+export { NOTIFIER_DURABLE } from "./notifierConsumer.js";
 
 export interface NotifierOptions {
   readonly nc: NatsConnection;
@@ -43,33 +51,18 @@ export interface NotifierOptions {
   ) => Promise<ReadonlyArray<QueuedDelivery>>;
   /** Writes done markers for deliveries delivered unstored whose event is to be planned again. */
   readonly markDelivered: (deliveries: ReadonlyArray<QueuedDelivery>) => Promise<void>;
+  /** How long nothing to plan lets the shared consumer go, ms (IdleWatch.ts; tests shorten it). */
+  readonly idlePauseMs?: number;
+  /** How far before it saw a watched address a resuming notifier starts the consumer, ms (RESUME_LOOKBACK_MS). */
+  readonly resumeLookbackMs?: number;
 }
 
-/** How long a notifier may hold a block unacknowledged before another takes it (a crashed node's block). */
-const ACK_WAIT_NS = 10_000_000_000;
 /** Planning that takes longer (slow RPC) tells the server it is still working this often, ms. */
 const WORKING_EVERY_MS = 3_000;
-
-const ensureConsumer = (nc: NatsConnection) =>
-  Effect.tryPromise(async () => {
-    const jsm = await jetstreamManager(nc);
-    const info = await jsm.consumers.info("CHAIN_EVENTS", NOTIFIER_DURABLE).catch(() => undefined);
-    if (info === undefined)
-      await jsm.consumers.add("CHAIN_EVENTS", {
-        durable_name: NOTIFIER_DURABLE,
-        ack_policy: AckPolicy.Explicit,
-        // New blocks only: webhooks cannot match blocks from before the service ran.
-        deliver_policy: DeliverPolicy.New,
-        // One block in flight across all notifiers: blocks and reorgs are planned in stream order.
-        max_ack_pending: 1,
-        ack_wait: ACK_WAIT_NS,
-      });
-    else if (info.config.ack_wait !== ACK_WAIT_NS)
-      await jsm.consumers.update("CHAIN_EVENTS", NOTIFIER_DURABLE, { ack_wait: ACK_WAIT_NS });
-    // Delivery keys start with the stream's creation time: a stream made again (a devnet restart) restarts its sequences.
-    const stream = await jsm.streams.info("CHAIN_EVENTS");
-    return { jsm, epochMs: new Date(stream.created).getTime() };
-  });
+/** How often a notifier that let the shared consumer go looks for a watched address again, ms. */
+const PAUSED_CHECK_MS = 100;
+/** How far before it saw a watched address a resuming notifier starts the consumer, ms: beyond the check's period and the address book's lag. */
+const RESUME_LOOKBACK_MS = 1_000;
 
 /**
  * The whole event of a message: a plain or deflated one as is; for a split
@@ -96,6 +89,9 @@ const wholeEvent = async (
   return data;
 };
 
+/** How one run of the consuming loop ended. */
+type SessionEnd = "idle" | "consumer gone";
+
 /**
  * The notifier: consumes CHAIN_EVENTS through the shared durable consumer,
  * plans each block's deliveries (or a reorg's retractions), writes them to the
@@ -105,85 +101,173 @@ const wholeEvent = async (
  * watch. A crash before the ack redelivers the block: if its records were
  * written the replay plans nothing, and otherwise it names the same outbox
  * keys, which are kept as they are.
+ *
+ * With nothing to plan for a while (no address watched, no block recorded),
+ * it lets the shared consumer go and waits for a watched address, then starts
+ * a new one at the stream's end: until then every block would have been
+ * acknowledged unread, a round trip per block for nothing. A notifier whose
+ * consumer another one let go while it still had something to plan creates
+ * it again at the first block it has not seen planned.
  */
-export const runNotifier = (options: NotifierOptions) =>
-  Effect.gen(function* () {
-    const { jsm, epochMs } = yield* ensureConsumer(options.nc);
-    const consumer = yield* Effect.tryPromise(() =>
-      jetstream(options.nc).consumers.get("CHAIN_EVENTS", NOTIFIER_DURABLE),
-    );
-    const messages = yield* Effect.tryPromise(() =>
-      consumer.consume({ max_messages: 8, expires: PULL_EXPIRES_MS }),
-    );
-    yield* Effect.addFinalizer(() => Effect.promise(() => messages.close().then(() => undefined)));
-    yield* Effect.tryPromise(async () => {
-      const records = plannerRecords(options.deps.records, options.deps.now);
-      const deps: PlanDeps = { ...options.deps, records: records.store };
-      for await (const message of messages) {
-        // Planned here right after the previous message: no other node queued anything in between.
-        const firstSends = records.follows(message.seq);
-        records.receiving(message.seq);
-        const known = options.registry.byId.get(Number(message.subject.split(".")[1]));
-        const chain = known !== undefined && supportsFamily(known, "subscriptions") ? known : undefined;
-        let plan: NotifierPlan = NOTHING;
-        let sentUnstored: ReadonlyArray<QueuedDelivery> = [];
-        const working = setInterval(() => message.working(), WORKING_EVERY_MS);
-        try {
-          const data =
-            chain === undefined || (await nothingToPlan(deps, chain.chain_id))
-              ? undefined
-              : await wholeEvent(jsm, message);
-          if (data !== undefined && !isChainEvent(message.subject, data)) {
-            // Redelivering a message no consumer can apply would loop forever: drop it and say so.
-            message.term();
-            records.failed();
-            await Effect.runPromise(
-              Effect.logError("chain event cannot be planned; dropped", {
-                subject: message.subject,
-                seq: message.seq,
-                reason: data instanceof UnreadableChainEvent ? data.reason : "not a chain event's shape",
-              }),
-            );
-            continue;
-          }
-          const slots = new EventSlots(epochMs, message.seq);
-          if (chain !== undefined && data !== undefined)
-            plan = message.subject.endsWith(".reorg")
-              ? await planReorg(deps, chain, data as ChainReorg, slots)
-              : await planBlock(deps, chain, data as ChainBlock, slots);
-          // The block's events are stored while its first sends are out, rather than after them (a
-          // round trip per block with nothing else to do): until the list names them, which waits
-          // for the sends, a replay reads none of them.
-          const change = plan.records;
-          const eventsWritten =
-            change?.added === undefined ? undefined : deps.records.writeEvents(change.chainId, change.added);
-          eventsWritten?.catch(() => undefined);
-          if (plan.deliveries.length > 0)
-            sentUnstored = await options.enqueue(plan.deliveries, { firstSends });
-          if (change !== undefined) await deps.records.write(change, await eventsWritten);
-          records.planned(message.seq);
-        } catch (error) {
-          // Delivered without being stored, they would be sent again when the event is planned again.
-          if (sentUnstored.length > 0) await options.markDelivered(sentUnstored).catch(() => undefined);
-          // An RPC or storage failure: the block is offered again shortly (to this node or another), and
-          // no sooner than held records expire: a records write that failed here may have been stored.
-          message.nak(RECORDS_KEPT_MS);
+export const runNotifier = (options: NotifierOptions) => {
+  const records = plannerRecords(options.deps.records, options.deps.now);
+  const deps: PlanDeps = { ...options.deps, records: records.store };
+  const idle = new IdleWatch(options.deps.now, options.idlePauseMs);
+  const chainIds = options.registry.chains
+    .filter((chain) => supportsFamily(chain, "subscriptions"))
+    .map((chain) => chain.chain_id);
+  /** The first stream sequence this notifier has not seen planned; kept across runs of the loop. */
+  let nextSeq: number | undefined;
+  /** Since when this notifier has let the consumer go, waiting for something to plan. */
+  let pausedAt: number | undefined;
+  /** Resuming after a pause: the time from which a consumer it creates starts. */
+  let resumeAt: number | undefined;
+  /** Where a consumer this notifier creates starts (openNotifierConsumer). */
+  const start = (): ConsumerStart =>
+    nextSeq !== undefined ? { seq: nextSeq } : resumeAt !== undefined ? { time: resumeAt } : undefined;
+
+  /** Plans each message handed out until the notifier goes idle; throws when the consumer fails. */
+  const planMessages = async (
+    messages: ConsumerMessages,
+    jsm: Awaited<ReturnType<typeof jetstreamManager>>,
+    epochMs: number,
+  ): Promise<"idle"> => {
+    for await (const message of messages) {
+      // One message in flight at most: every one before it is planned (or given up).
+      nextSeq = message.seq;
+      // Planned here right after the previous message: no other node queued anything in between.
+      const firstSends = records.follows(message.seq);
+      records.receiving(message.seq);
+      const known = options.registry.byId.get(Number(message.subject.split(".")[1]));
+      const chain = known !== undefined && supportsFamily(known, "subscriptions") ? known : undefined;
+      let plan: NotifierPlan = NOTHING;
+      let sentUnstored: ReadonlyArray<QueuedDelivery> = [];
+      let unread = false;
+      const working = setInterval(() => message.working(), WORKING_EVERY_MS);
+      try {
+        unread = chain === undefined || (await nothingToPlan(deps, chain.chain_id));
+        const data = unread ? undefined : await wholeEvent(jsm, message);
+        if (data !== undefined && !isChainEvent(message.subject, data)) {
+          // Redelivering a message no consumer can apply would loop forever: drop it and say so.
+          message.term();
+          nextSeq = message.seq + 1;
           records.failed();
           await Effect.runPromise(
-            Effect.logWarning("notifier could not plan a chain event; retrying", error),
+            Effect.logError("chain event cannot be planned; dropped", {
+              subject: message.subject,
+              seq: message.seq,
+              reason: data instanceof UnreadableChainEvent ? data.reason : "not a chain event's shape",
+            }),
           );
           continue;
-        } finally {
-          clearInterval(working);
         }
-        // A plain ack, not one confirmed by a round trip: the server hands out the next block only once
-        // it has this ack (one block in flight), and an ack lost with a connection only replays the
-        // block after ack_wait, which plans nothing new (its records are written).
-        message.ack();
+        const slots = new EventSlots(epochMs, message.seq);
+        if (chain !== undefined && data !== undefined)
+          plan = message.subject.endsWith(".reorg")
+            ? await planReorg(deps, chain, data as ChainReorg, slots)
+            : await planBlock(deps, chain, data as ChainBlock, slots);
+        // The block's events are stored while its first sends are out, rather than after them (a
+        // round trip per block with nothing else to do): until the list names them, which waits
+        // for the sends, a replay reads none of them.
+        const change = plan.records;
+        const eventsWritten =
+          change?.added === undefined ? undefined : deps.records.writeEvents(change.chainId, change.added);
+        eventsWritten?.catch(() => undefined);
+        if (plan.deliveries.length > 0) sentUnstored = await options.enqueue(plan.deliveries, { firstSends });
+        if (change !== undefined) await deps.records.write(change, await eventsWritten);
+        records.planned(message.seq);
+      } catch (error) {
+        // Delivered without being stored, they would be sent again when the event is planned again.
+        if (sentUnstored.length > 0) await options.markDelivered(sentUnstored).catch(() => undefined);
+        // An RPC or storage failure: the block is offered again shortly (to this node or another), and
+        // no sooner than held records expire: a records write that failed here may have been stored.
+        message.nak(RECORDS_KEPT_MS);
+        records.failed();
+        await Effect.runPromise(Effect.logWarning("notifier could not plan a chain event; retrying", error));
+        continue;
+      } finally {
+        clearInterval(working);
       }
+      // A plain ack, not one confirmed by a round trip: the server hands out the next block only once
+      // it has this ack (one block in flight), and an ack lost with a connection only replays the
+      // block after ack_wait, which plans nothing new (its records are written).
+      message.ack();
+      nextSeq = message.seq + 1;
+      if (!unread) idle.busy();
+      else if (idle.unread() && (await nothingToPlanAnywhere(deps, chainIds))) return "idle";
+    }
+    throw new Error("the notifier's consumer stopped handing out messages");
+  };
+
+  /** One run of the consuming loop on the shared consumer (joined, or created at `nextSeq`). */
+  const session = (jsm: Awaited<ReturnType<typeof jetstreamManager>>, epochMs: number) =>
+    Effect.gen(function* () {
+      nextSeq = yield* Effect.tryPromise(() => openNotifierConsumer(jsm, start()));
+      const consumer = yield* Effect.tryPromise(() =>
+        jetstream(options.nc).consumers.get("CHAIN_EVENTS", NOTIFIER_DURABLE),
+      );
+      const messages = yield* Effect.acquireRelease(
+        Effect.tryPromise(() =>
+          // A consumer deleted (let go by an idle notifier) ends the loop rather than being pulled in vain.
+          consumer.consume({ max_messages: 8, expires: PULL_EXPIRES_MS, abort_on_missing_resource: true }),
+        ),
+        (messages) => Effect.promise(() => messages.close().then(() => undefined)),
+      );
+      return yield* Effect.tryPromise(() => planMessages(messages, jsm, epochMs)).pipe(
+        Effect.catchAll((error) =>
+          // Gone rather than failed: another notifier let it go.
+          Effect.flatMap(
+            Effect.tryPromise(() => notifierConsumerGone(jsm)),
+            (gone): Effect.Effect<SessionEnd, unknown> =>
+              gone ? Effect.succeed("consumer gone") : Effect.fail(error),
+          ),
+        ),
+      );
+    }).pipe(Effect.scoped);
+
+  /** Waits, while paused, until an address is watched: blocks from then on can match. */
+  const untilWatched = Effect.repeat(
+    Effect.sync(() => deps.watchedAddresses() > 0),
+    { until: (watched) => watched, schedule: Schedule.spaced(PAUSED_CHECK_MS) },
+  );
+
+  return Effect.gen(function* () {
+    const jsm = yield* Effect.tryPromise(() => jetstreamManager(options.nc));
+    // Delivery keys start with the stream's creation time: a stream made again (a devnet restart) restarts its sequences.
+    const epochMs = new Date(
+      (yield* Effect.tryPromise(() => jsm.streams.info("CHAIN_EVENTS"))).created,
+    ).getTime();
+    const pause = Effect.sync(() => {
+      pausedAt = options.deps.now();
+      nextSeq = undefined;
+      resumeAt = undefined;
     });
+    for (;;) {
+      // Started with nothing to plan anywhere: no block would be read, so none is taken.
+      if (
+        pausedAt === undefined &&
+        nextSeq === undefined &&
+        (yield* Effect.tryPromise(() => nothingToPlanAnywhere(deps, chainIds)))
+      ) {
+        yield* Effect.tryPromise(() => releaseNotifierConsumer(jsm));
+        yield* pause;
+      }
+      if (pausedAt !== undefined) {
+        yield* untilWatched;
+        // From a little before the address was seen, so a block published right after a webhook was
+        // made is planned; not before the pause, as the blocks from before it were read already.
+        resumeAt = Math.max(pausedAt, options.deps.now() - (options.resumeLookbackMs ?? RESUME_LOOKBACK_MS));
+        pausedAt = undefined;
+        idle.busy();
+      }
+      const end: SessionEnd = yield* session(jsm, epochMs);
+      if (end === "idle") {
+        yield* Effect.tryPromise(() => releaseNotifierConsumer(jsm));
+        yield* pause;
+      } else if (yield* Effect.tryPromise(() => nothingToPlanAnywhere(deps, chainIds))) yield* pause;
+    }
   }).pipe(
-    Effect.scoped,
     Effect.tapErrorCause((cause) => Effect.logWarning("webhook notifier stopped; restarting", cause)),
     Effect.retry(Schedule.spaced("1 second")),
   );
+};

@@ -130,3 +130,9 @@ export const planReorg = async (
     records: { chainId: chain.chain_id, revision: before.revision, kept, added: undefined, dropped },
   };
 };
+
+/** Whether no event of any of `chainIds` can plan anything now (nothingToPlan for each). */
+export const nothingToPlanAnywhere = async (deps: PlanDeps, chainIds: Iterable<number>): Promise<boolean> => {
+  for (const chainId of chainIds) if (!(await nothingToPlan(deps, chainId))) return false;
+  return true;
+};

@@ -1,0 +1,154 @@
+import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { Effect, Fiber } from "effect";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { makeChainRegistry } from "../../../src/chains/ChainRegistry.js";
+import type { ChainBlock } from "../../../src/domain/ChainBlock.js";
+import type { QueuedDelivery } from "../../../src/webhooks/delivery/QueuedDelivery.js";
+import { NOTIFIER_DURABLE, runNotifier } from "../../../src/webhooks/notifier/Notifier.js";
+import { testChainConfig } from "../../support/chainConfigFixture.js";
+import { memoryBlockRecords } from "../../support/memoryBlockRecords.js";
+import { startTestNats, type TestNats } from "../../support/natsServer.js";
+import { block, planner } from "../../support/notifierPlanning.js";
+import { eventually } from "../../support/serviceHarness.js";
+
+/*
+ * The notifier lets the shared CHAIN_EVENTS consumer go while nothing can be planned (no address
+ * watched, no block recorded), against a real nats-server: the blocks it would have acknowledged
+ * unread are never handed out, a webhook's address brings it back, and a notifier still planning
+ * when the consumer goes loses no block.
+ */
+
+let nats: TestNats;
+const connections: Array<NatsConnection> = [];
+const running: Array<Fiber.RuntimeFiber<unknown, unknown>> = [];
+
+beforeAll(async () => {
+  nats = await startTestNats();
+});
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((fiber) => Effect.runPromise(Fiber.interrupt(fiber))));
+  const jsm = await jetstreamManager(await connectAs("api"));
+  await jsm.consumers.delete("CHAIN_EVENTS", NOTIFIER_DURABLE).catch(() => undefined);
+});
+
+afterAll(async () => {
+  await Promise.all(connections.map((nc) => nc.close()));
+  await nats?.stop();
+});
+
+const connectAs = async (user: "api" | "ingest") => {
+  const nc = await nats.connectAs(user);
+  connections.push(nc);
+  return nc;
+};
+
+let nextNumber = 1_000;
+/** Publishes the next block of chain 1 paying the watched wallet, as ingestion would. */
+const publishBlock = async () => {
+  const js = jetstream(await connectAs("ingest"));
+  const next: ChainBlock = block(nextNumber++, true);
+  await js.publish("chain.1.block", JSON.stringify(next), { msgID: `1:${next.hash}` });
+  return next.number;
+};
+
+/** A notifier of its own, with webhook `W` watching the wallet while `watched.count` is 1. */
+const startNotifier = async (
+  options: { readonly resumeLookbackMs?: number; readonly holdPlanning?: () => Promise<void> } = {},
+) => {
+  const plans = planner(memoryBlockRecords().store);
+  plans.watched.count = 0;
+  const planned: Array<number> = [];
+  const fiber = Effect.runFork(
+    runNotifier({
+      nc: await connectAs("api"),
+      registry: makeChainRegistry({ chains: [testChainConfig({ finality_depth: 2 })] } as never),
+      deps: { ...plans.deps, now: () => Date.now() },
+      enqueue: async (deliveries: ReadonlyArray<QueuedDelivery>) => {
+        for (const d of deliveries) planned.push(d.block_number);
+        await options.holdPlanning?.();
+        return [];
+      },
+      markDelivered: async () => undefined,
+      idlePauseMs: 0,
+      ...(options.resumeLookbackMs === undefined ? {} : { resumeLookbackMs: options.resumeLookbackMs }),
+    }),
+  );
+  running.push(fiber);
+  return { planned, watched: plans.watched };
+};
+
+const consumerExists = async () =>
+  (await jetstreamManager(await connectAs("api"))).consumers.info("CHAIN_EVENTS", NOTIFIER_DURABLE).then(
+    () => true,
+    () => false,
+  );
+
+describe("the webhook notifier with nothing to plan", () => {
+  it("behavior: takes no block while nothing is watched, and plans those published once an address is", async () => {
+    const notifier = await startNotifier({ resumeLookbackMs: 0 });
+    await eventually(async () => !(await consumerExists()), 10_000, "the consumer to be let go");
+    const whilePaused = [await publishBlock(), await publishBlock()];
+    notifier.watched.count = 1;
+    await eventually(consumerExists, 10_000, "the consumer to be created again");
+    const after = await publishBlock();
+    await eventually(async () => notifier.planned.includes(after), 10_000, "the new block to be planned");
+    expect(notifier.planned).toEqual([after]);
+    expect(whilePaused.some((n) => notifier.planned.includes(n))).toBe(false);
+  });
+
+  it("behavior: a block published just before the notifier saw the address is planned", async () => {
+    const notifier = await startNotifier();
+    await eventually(async () => !(await consumerExists()), 10_000, "the consumer to be let go");
+    // A webhook made, then a block paying it at once: the paused notifier sees the address only later.
+    const published = await publishBlock();
+    notifier.watched.count = 1;
+    await eventually(async () => notifier.planned.includes(published), 10_000, "that block to be planned");
+    expect(notifier.planned).toEqual([published]);
+  });
+
+  it("behavior: lets the consumer go once nothing is watched and every recorded block is dropped", async () => {
+    const notifier = await startNotifier();
+    notifier.watched.count = 1;
+    await eventually(consumerExists, 10_000, "the consumer");
+    const first = await publishBlock();
+    await eventually(async () => notifier.planned.includes(first), 10_000, "a block to be planned");
+    notifier.watched.count = 0;
+    // The block stays recorded (for a reorg's retraction) until it is finality_depth blocks deep.
+    await eventually(
+      async () => {
+        await publishBlock();
+        return !(await consumerExists());
+      },
+      20_000,
+      "the consumer to be let go",
+    );
+    expect(notifier.planned).toEqual([first]);
+  });
+
+  it("behavior: a notifier still planning when its consumer is deleted creates it again where it was", async () => {
+    let release = () => {};
+    let holding = false;
+    const notifier = await startNotifier({
+      holdPlanning: () => (holding ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve()),
+    });
+    notifier.watched.count = 1;
+    await eventually(consumerExists, 10_000, "the consumer");
+    holding = true;
+    const held = await publishBlock();
+    await eventually(async () => notifier.planned.includes(held), 10_000, "a block to be in planning");
+    // Published behind the block in planning, then the consumer is deleted (another notifier let it go).
+    const behind = [await publishBlock(), await publishBlock(), await publishBlock()];
+    const jsm = await jetstreamManager(await connectAs("api"));
+    await jsm.consumers.delete("CHAIN_EVENTS", NOTIFIER_DURABLE);
+    holding = false;
+    release();
+    await eventually(
+      async () => behind.every((n) => notifier.planned.includes(n)),
+      10_000,
+      "every block behind it to be planned",
+    );
+    expect(notifier.planned).toEqual([held, ...behind]);
+  });
+});
