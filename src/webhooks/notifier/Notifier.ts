@@ -61,8 +61,12 @@ export interface NotifierOptions {
 const WORKING_EVERY_MS = 3_000;
 /** How often a notifier that let the shared consumer go looks for a watched address again, ms. */
 const PAUSED_CHECK_MS = 100;
-/** How far before it saw a watched address a resuming notifier starts the consumer, ms: beyond the check's period and the address book's lag. */
-const RESUME_LOOKBACK_MS = 1_000;
+/**
+ * How far before it saw a watched address a resuming notifier starts the consumer, ms: beyond the
+ * check's period and the address book's lag, and beyond any difference between this host's clock
+ * and nats-server's, which stamps the messages the start time is compared with.
+ */
+const RESUME_LOOKBACK_MS = 5_000;
 
 /**
  * The whole event of a message: a plain or deflated one as is; for a split
@@ -103,11 +107,12 @@ type SessionEnd = "idle" | "consumer gone";
  * keys, which are kept as they are.
  *
  * With nothing to plan for a while (no address watched, no block recorded),
- * it lets the shared consumer go and waits for a watched address, then starts
- * a new one at the stream's end: until then every block would have been
- * acknowledged unread, a round trip per block for nothing. A notifier whose
- * consumer another one let go while it still had something to plan creates
- * it again at the first block it has not seen planned.
+ * it lets the shared consumer go once no block waits in it, and waits for a
+ * watched address, then makes a new one from a few seconds before it saw it:
+ * until then every block would have been acknowledged unread, a round trip
+ * per block for nothing. A notifier whose consumer another one let go while it
+ * still had something to plan makes it again at the first block it has not
+ * seen planned (openNotifierConsumer).
  */
 export const runNotifier = (options: NotifierOptions) => {
   const records = plannerRecords(options.deps.records, options.deps.now);
@@ -122,6 +127,8 @@ export const runNotifier = (options: NotifierOptions) => {
   let pausedAt: number | undefined;
   /** Resuming after a pause: the time from which a consumer it creates starts. */
   let resumeAt: number | undefined;
+  /** The creation time of the consumer this notifier consumed from last. */
+  let consumedCreated: string | undefined;
   /** Where a consumer this notifier creates starts (openNotifierConsumer). */
   const start = (): ConsumerStart =>
     nextSeq !== undefined ? { seq: nextSeq } : resumeAt !== undefined ? { time: resumeAt } : undefined;
@@ -191,10 +198,13 @@ export const runNotifier = (options: NotifierOptions) => {
       // A plain ack, not one confirmed by a round trip: the server hands out the next block only once
       // it has this ack (one block in flight), and an ack lost with a connection only replays the
       // block after ack_wait, which plans nothing new (its records are written).
-      message.ack();
-      nextSeq = message.seq + 1;
       if (!unread) idle.busy();
-      else if (idle.unread() && (await nothingToPlanAnywhere(deps, chainIds))) return "idle";
+      const goIdle = unread && idle.unread() && (await nothingToPlanAnywhere(deps, chainIds));
+      // Going idle, the ack is confirmed: the consumer is let go only once nothing is in flight.
+      if (goIdle) await message.ackAck();
+      else message.ack();
+      nextSeq = message.seq + 1;
+      if (goIdle) return "idle";
     }
     throw new Error("the notifier's consumer stopped handing out messages");
   };
@@ -202,7 +212,11 @@ export const runNotifier = (options: NotifierOptions) => {
   /** One run of the consuming loop on the shared consumer (joined, or created at `nextSeq`). */
   const session = (jsm: Awaited<ReturnType<typeof jetstreamManager>>, epochMs: number) =>
     Effect.gen(function* () {
-      nextSeq = yield* Effect.tryPromise(() => openNotifierConsumer(jsm, start()));
+      const consumed = yield* Effect.tryPromise(() => openNotifierConsumer(jsm, start(), consumedCreated));
+      consumedCreated = consumed.created;
+      nextSeq = consumed.next;
+      // Made again, the consumer may have handed blocks to other notifiers in between: the lists held are read again.
+      records.failed();
       const consumer = yield* Effect.tryPromise(() =>
         jetstream(options.nc).consumers.get("CHAIN_EVENTS", NOTIFIER_DURABLE),
       );
@@ -217,7 +231,7 @@ export const runNotifier = (options: NotifierOptions) => {
         Effect.catchAll((error) =>
           // Gone rather than failed: another notifier let it go.
           Effect.flatMap(
-            Effect.tryPromise(() => notifierConsumerGone(jsm)),
+            Effect.tryPromise(() => notifierConsumerGone(jsm, consumedCreated)),
             (gone): Effect.Effect<SessionEnd, unknown> =>
               gone ? Effect.succeed("consumer gone") : Effect.fail(error),
           ),
@@ -249,21 +263,20 @@ export const runNotifier = (options: NotifierOptions) => {
         nextSeq === undefined &&
         (yield* Effect.tryPromise(() => nothingToPlanAnywhere(deps, chainIds)))
       ) {
-        yield* Effect.tryPromise(() => releaseNotifierConsumer(jsm));
-        yield* pause;
+        if (yield* Effect.tryPromise(() => releaseNotifierConsumer(jsm))) yield* pause;
       }
       if (pausedAt !== undefined) {
         yield* untilWatched;
         // From a little before the address was seen, so a block published right after a webhook was
-        // made is planned; not before the pause, as the blocks from before it were read already.
+        // made is planned; not before the pause, as the consumer let go had handed out every block.
         resumeAt = Math.max(pausedAt, options.deps.now() - (options.resumeLookbackMs ?? RESUME_LOOKBACK_MS));
         pausedAt = undefined;
         idle.busy();
       }
       const end: SessionEnd = yield* session(jsm, epochMs);
       if (end === "idle") {
-        yield* Effect.tryPromise(() => releaseNotifierConsumer(jsm));
-        yield* pause;
+        // Not let go (blocks still waiting for some notifier): consumed again, idle until it can be.
+        if (yield* Effect.tryPromise(() => releaseNotifierConsumer(jsm))) yield* pause;
       } else if (yield* Effect.tryPromise(() => nothingToPlanAnywhere(deps, chainIds))) yield* pause;
     }
   }).pipe(

@@ -6,6 +6,7 @@ import { makeChainRegistry } from "../../../src/chains/ChainRegistry.js";
 import type { ChainBlock } from "../../../src/domain/ChainBlock.js";
 import type { QueuedDelivery } from "../../../src/webhooks/delivery/QueuedDelivery.js";
 import { NOTIFIER_DURABLE, runNotifier } from "../../../src/webhooks/notifier/Notifier.js";
+import { openNotifierConsumer } from "../../../src/webhooks/notifier/notifierConsumer.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { memoryBlockRecords } from "../../support/memoryBlockRecords.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
@@ -79,14 +80,62 @@ const startNotifier = async (
   return { planned, watched: plans.watched };
 };
 
+const apiJsm = async () => jetstreamManager(await connectAs("api"));
+
+/** The shared consumer as an earlier run of the service leaves it. */
+const leftByEarlierRun = async () => {
+  await openNotifierConsumer(await apiJsm(), undefined);
+};
+
 const consumerExists = async () =>
   (await jetstreamManager(await connectAs("api"))).consumers.info("CHAIN_EVENTS", NOTIFIER_DURABLE).then(
     () => true,
     () => false,
   );
 
+/**
+ * A notifier planning a block with three more behind it when `meanwhile` happens to the consumer:
+ * every block behind is planned, in order, none skipped.
+ */
+const consumerLostWhilePlanning = async (
+  meanwhile: (jsm: Awaited<ReturnType<typeof apiJsm>>) => Promise<void>,
+) => {
+  let release = () => {};
+  let holding = false;
+  const notifier = await startNotifier({
+    holdPlanning: () => (holding ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve()),
+  });
+  notifier.watched.count = 1;
+  await eventually(consumerExists, 10_000, "the consumer");
+  holding = true;
+  const held = await publishBlock();
+  await eventually(async () => notifier.planned.includes(held), 10_000, "a block to be in planning");
+  const behind = [await publishBlock(), await publishBlock(), await publishBlock()];
+  await meanwhile(await apiJsm());
+  holding = false;
+  release();
+  await eventually(
+    async () => behind.every((n) => notifier.planned.includes(n)),
+    10_000,
+    "every block behind it to be planned",
+  );
+  expect(notifier.planned).toEqual([held, ...behind]);
+};
+
+/** Publishes blocks (each one the notifier reads, or acknowledges unread) until the consumer is let go. */
+const untilLetGoAsBlocksCome = () =>
+  eventually(
+    async () => {
+      await publishBlock();
+      return !(await consumerExists());
+    },
+    20_000,
+    "the consumer to be let go",
+  );
+
 describe("the webhook notifier with nothing to plan", () => {
   it("behavior: takes no block while nothing is watched, and plans those published once an address is", async () => {
+    await leftByEarlierRun();
     const notifier = await startNotifier({ resumeLookbackMs: 0 });
     await eventually(async () => !(await consumerExists()), 10_000, "the consumer to be let go");
     const whilePaused = [await publishBlock(), await publishBlock()];
@@ -99,6 +148,7 @@ describe("the webhook notifier with nothing to plan", () => {
   });
 
   it("behavior: a block published just before the notifier saw the address is planned", async () => {
+    await leftByEarlierRun();
     const notifier = await startNotifier();
     await eventually(async () => !(await consumerExists()), 10_000, "the consumer to be let go");
     // A webhook made, then a block paying it at once: the paused notifier sees the address only later.
@@ -116,39 +166,40 @@ describe("the webhook notifier with nothing to plan", () => {
     await eventually(async () => notifier.planned.includes(first), 10_000, "a block to be planned");
     notifier.watched.count = 0;
     // The block stays recorded (for a reorg's retraction) until it is finality_depth blocks deep.
-    await eventually(
-      async () => {
-        await publishBlock();
-        return !(await consumerExists());
-      },
-      20_000,
-      "the consumer to be let go",
-    );
+    await untilLetGoAsBlocksCome();
     expect(notifier.planned).toEqual([first]);
   });
 
   it("behavior: a notifier still planning when its consumer is deleted creates it again where it was", async () => {
-    let release = () => {};
-    let holding = false;
-    const notifier = await startNotifier({
-      holdPlanning: () => (holding ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve()),
+    // Another notifier let it go.
+    await consumerLostWhilePlanning(async (jsm) => {
+      await jsm.consumers.delete("CHAIN_EVENTS", NOTIFIER_DURABLE);
     });
-    notifier.watched.count = 1;
-    await eventually(consumerExists, 10_000, "the consumer");
-    holding = true;
-    const held = await publishBlock();
-    await eventually(async () => notifier.planned.includes(held), 10_000, "a block to be in planning");
-    // Published behind the block in planning, then the consumer is deleted (another notifier let it go).
-    const behind = [await publishBlock(), await publishBlock(), await publishBlock()];
-    const jsm = await jetstreamManager(await connectAs("api"));
-    await jsm.consumers.delete("CHAIN_EVENTS", NOTIFIER_DURABLE);
-    holding = false;
-    release();
+  });
+
+  it("behavior: a consumer made from a time while a notifier still plans is replaced, so no block behind is skipped", async () => {
+    // Another notifier, its address book behind, let the consumer go and, resuming, made one from now.
+    await consumerLostWhilePlanning(async (jsm) => {
+      await jsm.consumers.delete("CHAIN_EVENTS", NOTIFIER_DURABLE);
+      await openNotifierConsumer(jsm, { time: Date.now() });
+    });
+  });
+
+  it("behavior: does not let the consumer go while another notifier's block is in flight", async () => {
+    await leftByEarlierRun();
+    await publishBlock();
+    const shared = await jetstream(await connectAs("api")).consumers.get("CHAIN_EVENTS", NOTIFIER_DURABLE);
+    const inFlight = await shared.next({ expires: 5_000 });
+    expect(inFlight).not.toBeNull();
+    await startNotifier();
+    // With nothing watched, it joins rather than deleting the consumer: its pull waits behind that block.
     await eventually(
-      async () => behind.every((n) => notifier.planned.includes(n)),
+      async () => (await (await apiJsm()).consumers.info("CHAIN_EVENTS", NOTIFIER_DURABLE)).num_waiting > 0,
       10_000,
-      "every block behind it to be planned",
+      "the notifier's pull",
     );
-    expect(notifier.planned).toEqual([held, ...behind]);
+    expect(await inFlight!.ackAck()).toBe(true);
+    // Once nothing waits in it, the consumer is let go.
+    await untilLetGoAsBlocksCome();
   });
 });
