@@ -275,8 +275,10 @@ export const runNotifier = (options: NotifierOptions) => {
       }
       const end: SessionEnd = yield* session(jsm, epochMs);
       if (end === "idle") {
-        // Not let go (blocks still waiting for some notifier): consumed again, idle until it can be.
+        // Not let go (blocks still wait in it, a catch-up): consumed again, and tried again only after
+        // as long idle, rather than at every block, each try a request and a new pull.
         if (yield* Effect.tryPromise(() => releaseNotifierConsumer(jsm))) yield* pause;
+        else idle.busy();
       } else if (yield* Effect.tryPromise(() => nothingToPlanAnywhere(deps, chainIds))) yield* pause;
     }
   }).pipe(
