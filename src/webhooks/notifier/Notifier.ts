@@ -251,10 +251,19 @@ export const runNotifier = (options: NotifierOptions) => {
     const epochMs = new Date(
       (yield* Effect.tryPromise(() => jsm.streams.info("CHAIN_EVENTS"))).created,
     ).getTime();
-    const pause = Effect.sync(() => {
-      pausedAt = options.deps.now();
-      nextSeq = undefined;
-      resumeAt = undefined;
+    /** Paused since `at` (taken before the consumer is let go: a block published once it is gone comes after). */
+    const pause = (at: number) =>
+      Effect.sync(() => {
+        pausedAt = at;
+        nextSeq = undefined;
+        resumeAt = undefined;
+      });
+    /** Lets the consumer go if it is quiet, and then pauses; whether it did. */
+    const letGo = Effect.gen(function* () {
+      const at = options.deps.now();
+      const released = yield* Effect.tryPromise(() => releaseNotifierConsumer(jsm));
+      if (released) yield* pause(at);
+      return released;
     });
     for (;;) {
       // Started with nothing to plan anywhere: no block would be read, so none is taken.
@@ -263,7 +272,7 @@ export const runNotifier = (options: NotifierOptions) => {
         nextSeq === undefined &&
         (yield* Effect.tryPromise(() => nothingToPlanAnywhere(deps, chainIds)))
       ) {
-        if (yield* Effect.tryPromise(() => releaseNotifierConsumer(jsm))) yield* pause;
+        yield* letGo;
       }
       if (pausedAt !== undefined) {
         yield* untilWatched;
@@ -277,9 +286,9 @@ export const runNotifier = (options: NotifierOptions) => {
       if (end === "idle") {
         // Not let go (blocks still wait in it, a catch-up): consumed again, and tried again only after
         // as long idle, rather than at every block, each try a request and a new pull.
-        if (yield* Effect.tryPromise(() => releaseNotifierConsumer(jsm))) yield* pause;
-        else idle.busy();
-      } else if (yield* Effect.tryPromise(() => nothingToPlanAnywhere(deps, chainIds))) yield* pause;
+        if (!(yield* letGo)) idle.busy();
+      } else if (yield* Effect.tryPromise(() => nothingToPlanAnywhere(deps, chainIds)))
+        yield* pause(options.deps.now());
     }
   }).pipe(
     Effect.tapErrorCause((cause) => Effect.logWarning("webhook notifier stopped; restarting", cause)),
