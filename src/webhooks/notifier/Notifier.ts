@@ -195,16 +195,17 @@ export const runNotifier = (options: NotifierOptions) => {
       } finally {
         clearInterval(working);
       }
+      nextSeq = message.seq + 1;
+      if (!unread) idle.busy();
+      else if (idle.unread() && (await nothingToPlanAnywhere(deps, chainIds))) {
+        // Going idle, the ack is confirmed: the consumer is let go only once nothing is in flight.
+        await message.ackAck();
+        return "idle";
+      }
       // A plain ack, not one confirmed by a round trip: the server hands out the next block only once
       // it has this ack (one block in flight), and an ack lost with a connection only replays the
       // block after ack_wait, which plans nothing new (its records are written).
-      if (!unread) idle.busy();
-      const goIdle = unread && idle.unread() && (await nothingToPlanAnywhere(deps, chainIds));
-      // Going idle, the ack is confirmed: the consumer is let go only once nothing is in flight.
-      if (goIdle) await message.ackAck();
-      else message.ack();
-      nextSeq = message.seq + 1;
-      if (goIdle) return "idle";
+      message.ack();
     }
     throw new Error("the notifier's consumer stopped handing out messages");
   };

@@ -34,15 +34,18 @@ const CONSUMER_NOT_FOUND = 10014;
 
 const notFound = (error: unknown) => (error as { readonly code?: unknown }).code === CONSUMER_NOT_FOUND;
 
+/** The shared consumer, or `undefined` if there is none; fails if the server cannot say. */
+const sharedConsumer = (jsm: JetStreamManager): Promise<ConsumerInfo | undefined> =>
+  jsm.consumers.info("CHAIN_EVENTS", NOTIFIER_DURABLE).catch((error: unknown) => {
+    if (notFound(error)) return undefined;
+    throw error;
+  });
+
 /** Whether the consumer made at `created` is gone (let go by an idle notifier, perhaps made again since); fails if the server cannot say. */
-export const notifierConsumerGone = (jsm: JetStreamManager, created: string | undefined): Promise<boolean> =>
-  jsm.consumers.info("CHAIN_EVENTS", NOTIFIER_DURABLE).then(
-    (info) => info.created !== created,
-    (error: unknown) => {
-      if (notFound(error)) return true;
-      throw error;
-    },
-  );
+export const notifierConsumerGone = async (jsm: JetStreamManager, created: string | undefined) => {
+  const held = await sharedConsumer(jsm);
+  return held === undefined || held.created !== created;
+};
 
 /** The first stream sequence the consumer described by `info` has not seen planned: with one message in flight at most, the last delivered one unless it is acknowledged. */
 const nextToPlan = (info: ConsumerInfo) => info.delivered.stream_seq + 1 - Math.min(1, info.num_ack_pending);
@@ -71,7 +74,7 @@ export const openNotifierConsumer = async (
   start: ConsumerStart,
   had?: string,
 ): Promise<OpenedConsumer> => {
-  const held = await jsm.consumers.info("CHAIN_EVENTS", NOTIFIER_DURABLE).catch(() => undefined);
+  const held = await sharedConsumer(jsm);
   const mayHaveSkipped =
     held !== undefined &&
     start !== undefined &&
@@ -111,10 +114,7 @@ const deleteConsumer = async (jsm: JetStreamManager) => {
  * that was still planning when it went makes it again where it was (openNotifierConsumer).
  */
 export const releaseNotifierConsumer = async (jsm: JetStreamManager): Promise<boolean> => {
-  const held = await jsm.consumers.info("CHAIN_EVENTS", NOTIFIER_DURABLE).catch((error: unknown) => {
-    if (notFound(error)) return undefined;
-    throw error;
-  });
+  const held = await sharedConsumer(jsm);
   if (held !== undefined && (held.num_pending > 0 || held.num_ack_pending > 0)) return false;
   await deleteConsumer(jsm);
   return true;
