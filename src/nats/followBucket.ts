@@ -44,6 +44,9 @@ export type OnChange<A> = (key: string, value: BucketValue<A> | undefined) => vo
  */
 const RETRY = Schedule.union(Schedule.exponential("200 millis"), Schedule.spaced("10 seconds"));
 
+/** The pause before a watch that ended on its own is opened again. */
+const REOPEN_PAUSE = "200 millis";
+
 /** `call`, tried again with a warning until it succeeds (the schedule never ends). */
 const retrying = <A>(what: string, call: () => Promise<A>) =>
   Effect.tryPromise(call).pipe(
@@ -155,7 +158,12 @@ export const followBucket = <A>(
       options.stallCheckMs !== undefined && kv instanceof Bucket
         ? { tail: streamTail(kv.jsm, kv.stream, `${kv.prefix}.`), everyMs: options.stallCheckMs }
         : undefined;
-    /** Passes on what `watch` shows until the scope closes or, with a tail to check, the watch stalls. */
+    /**
+     * Passes on what `watch` shows until the scope closes, the watch ends, or (with a tail to check)
+     * the watch stalls. A watch can end on its own: the client library stops an ordered consumer
+     * for good on some server replies (a bad request, a consumer it could not re-create), and a
+     * follower waiting on it would then miss every later change without a word.
+     */
     const follow = (watch: Watch) =>
       Effect.gen(function* () {
         // Read once the watch exists: every later message of these keys is the watch's to show.
@@ -163,6 +171,7 @@ export const followBucket = <A>(
           check === undefined
             ? undefined
             : new WatchProgress(yield* retrying(`reading where ${options.key} ends`, check.tail.lastSeq));
+        const ended = yield* Deferred.make<void>();
         yield* Effect.forkScoped(
           Stream.runForEach(
             Stream.fromAsyncIterable(watch.entries, (error) => error),
@@ -170,15 +179,27 @@ export const followBucket = <A>(
               progress?.showed(entry.revision);
               return apply(entry);
             },
-          ).pipe(Effect.catchAll((error) => Effect.logWarning(`the watch of ${options.key} failed`, error))),
+          ).pipe(
+            Effect.catchAll((error) => Effect.logWarning(`the watch of ${options.key} failed`, error)),
+            Effect.zipRight(Deferred.succeed(ended, undefined)),
+          ),
         );
         // Added after the fork so that it runs first on close: the reader's pending `next` then ends.
         yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
-        if (check === undefined || progress === undefined) return yield* Effect.never;
-        const unshown = yield* untilWatchFallsBehind(progress, check.tail, options.key, check.everyMs);
-        yield* Effect.logWarning(
-          `the watch of ${options.key} has not shown message ${unshown} of its stream for ${check.everyMs} ms; watching again`,
+        const whenEnded = Deferred.await(ended).pipe(
+          Effect.zipRight(Effect.logWarning(`the watch of ${options.key} ended; watching again`)),
+          // Not at once: a server that ends every watch straight away is not asked in a loop.
+          Effect.zipRight(Effect.sleep(REOPEN_PAUSE)),
         );
+        if (check === undefined || progress === undefined) return yield* whenEnded;
+        const whenBehind = untilWatchFallsBehind(progress, check.tail, options.key, check.everyMs).pipe(
+          Effect.flatMap((unshown) =>
+            Effect.logWarning(
+              `the watch of ${options.key} has not shown message ${unshown} of its stream for ${check.everyMs} ms; watching again`,
+            ),
+          ),
+        );
+        yield* Effect.raceFirst(whenEnded, whenBehind);
       });
 
     // Watch first, then probe: a key written in between is delivered by the watch.

@@ -2,16 +2,25 @@ import type { KV } from "@nats-io/kv";
 
 /**
  * `real`'s entries until `stalled()`, then nothing, without ending until stopped (as stopping a
- * real watch ends it: its reader's pending `next` then returns).
+ * real watch ends it: its reader's pending `next` then returns); with `ends`, it ends right there
+ * instead, as a watch the client library gave up on does.
  */
-const stallable = <A>(real: AsyncIterable<A> & { stop: () => void }, stalled: () => boolean) => {
+const stallable = <A>(
+  real: AsyncIterable<A> & { stop: () => void },
+  stalled: () => boolean,
+  ends = false,
+) => {
   let stopped: () => void = () => undefined;
   const whenStopped = new Promise<void>((resolve) => {
     stopped = resolve;
   });
   const shown = (async function* () {
     for await (const entry of real) {
-      if (stalled()) return await whenStopped;
+      if (stalled()) {
+        if (ends) real.stop();
+        else await whenStopped;
+        return;
+      }
       yield entry;
     }
   })();
@@ -50,16 +59,17 @@ export const withSilentWatches = (kv: KV, loudFrom = Number.POSITIVE_INFINITY): 
   wrappingWatches(kv, (real, opened) => (opened >= loudFrom ? real : stallable(real, () => true)));
 
 /**
- * The bucket, whose first watch shows changes until `stall()` and nothing after, without ending;
- * later watches are real: what a follower sees when its watch stalls after it started.
+ * The bucket, whose first watch shows changes until `stall()` and nothing after, without ending
+ * (or, with `ends`, ending at the first change after it); later watches are real: what a follower
+ * sees when its watch stalls (or ends) after it started.
  */
-export const withStallableWatches = (kv: KV) => {
+export const withStallableWatches = (kv: KV, { ends = false } = {}) => {
   let stalled = false;
   let watches = 0;
   return {
     kv: wrappingWatches(kv, (real, opened) => {
       watches = opened + 1;
-      return opened > 0 ? real : stallable(real, () => stalled);
+      return opened > 0 ? real : stallable(real, () => stalled, ends);
     }),
     stall: () => {
       stalled = true;
@@ -71,10 +81,11 @@ export const withStallableWatches = (kv: KV) => {
 
 /**
  * The bucket, whose first read of its whole stream (a follower's watch of `>` over a bucket with one
- * value per key) shows messages until `stall()` and nothing after, without ending; later reads are
- * real: what a follower sees when its watch stalls after it started.
+ * value per key) shows messages until `stall()` and nothing after, without ending (or, with `ends`,
+ * ending at the first message after it); later reads are real: what a follower sees when its watch
+ * stalls (or ends) after it started.
  */
-export const withStallableStreamReads = (kv: KV) => {
+export const withStallableStreamReads = (kv: KV, { ends = false } = {}) => {
   let stalled = false;
   let opened = 0;
   const consumer = <C extends object>(real: C): C =>
@@ -84,7 +95,7 @@ export const withStallableStreamReads = (kv: KV) => {
         if (name !== "consume" || typeof value !== "function") return value;
         return async (...args: Array<unknown>) => {
           const messages = await value.apply(target, args);
-          return opened++ > 0 ? messages : stallable(messages, () => stalled);
+          return opened++ > 0 ? messages : stallable(messages, () => stalled, ends);
         };
       },
     });

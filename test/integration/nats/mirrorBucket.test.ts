@@ -4,7 +4,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type BucketMirror, type MirrorOptions, mirrorBucket } from "../../../src/nats/mirrorBucket.js";
 import { startBareNats } from "../../support/bareNats.js";
 import { eventually } from "../../support/serviceHarness.js";
-import { withSilentWatches } from "../../support/silentWatch.js";
+import {
+  withSilentWatches,
+  withStallableStreamReads,
+  withStallableWatches,
+} from "../../support/silentWatch.js";
 
 let nats: Awaited<ReturnType<typeof startBareNats>>;
 let kvm: Kvm;
@@ -114,6 +118,28 @@ describe.each([5, 1])("mirrorBucket on nats-server, %i revisions kept per key", 
     await eventually(async () => mirror.values().length === 0, 30_000, "deletions");
     await kv.put("a", item(3));
     await eventually(async () => mirror.get("a")?.n === 3, 30_000, "a put after a delete");
+  });
+
+  it("behavior: a watch that ends on its own is opened again, with no stall check, and the mirror follows every later change", async () => {
+    const kv = await bucket();
+    await kv.put("a", item(1));
+    await kv.put("b", item(1));
+    // A bucket with one value per key is read from its stream's start, the other one through a watch.
+    const ending =
+      history === 1 ? withStallableStreamReads(kv, { ends: true }) : withStallableWatches(kv, { ends: true });
+    const mirror = await start(ending.kv);
+    await ready(mirror);
+    ending.stall();
+    await kv.put("a", item(2));
+    await kv.delete("b");
+    await kv.put("c", item(1));
+    await eventually(
+      async () => mirror.get("a")?.n === 2 && mirror.get("b") === undefined && mirror.get("c")?.n === 1,
+      10_000,
+      "the changes after the watch ended",
+    );
+    expect(snapshot(mirror)).toEqual({ a: 2, c: 1 });
+    expect(ending.opened()).toBe(2);
   });
 });
 
