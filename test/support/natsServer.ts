@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { type ConnectionOptions, connect, type NatsConnection } from "@nats-io/transport-node";
 import { Effect } from "effect";
 import { freePort } from "../../src/devnet/freePort.js";
 import type { BrokerAddress } from "../../src/nats/NatsConnections.js";
@@ -20,8 +20,11 @@ export interface TestNats {
   readonly broker: BrokerAddress;
   /** Stops nats-server and starts it again on the same port and store (a broker restart). */
   readonly restart: (downMs?: number) => Promise<void>;
-  /** Connects as one of nats.conf's users, with that user's inbox prefix (as the service does). */
-  readonly connectAs: (user: NatsUser) => Promise<NatsConnection>;
+  /**
+   * Connects as one of nats.conf's users, with that user's inbox prefix (as the service does);
+   * `options` add to or replace the client's (another address to reach the server by, say).
+   */
+  readonly connectAs: (user: NatsUser, options?: Partial<ConnectionOptions>) => Promise<NatsConnection>;
   readonly stop: () => Promise<void>;
 }
 
@@ -62,12 +65,13 @@ export const startTestNats = async (setup: { readonly provision?: boolean } = {}
       await new Promise((r) => setTimeout(r, downMs));
       server = await spawnNatsServer(options);
     },
-    connectAs: async (user) => {
+    connectAs: async (user, options = {}) => {
       const nc = await connect({
         servers: server.url,
         user,
         pass: credentials[user],
         inboxPrefix: inboxPrefix(user),
+        ...options,
       });
       opened.push(nc);
       return nc;

@@ -12,6 +12,7 @@ import {
   UnreadableChainEvent,
 } from "../../ingest/chainEventCodec.js";
 import { PULL_EXPIRES_MS } from "../../nats/pullOptions.js";
+import { type ReconnectFlag, reconnectFlag } from "../../nats/reconnectFlag.js";
 import type { QueuedDelivery } from "../delivery/QueuedDelivery.js";
 import { EventSlots } from "./enqueue.js";
 import { IdleWatch } from "./IdleWatch.js";
@@ -112,7 +113,9 @@ type SessionEnd = "idle" | "consumer gone";
  * until then every block would have been acknowledged unread, a round trip
  * per block for nothing. A notifier whose consumer another one let go while it
  * still had something to plan makes it again at the first block it has not
- * seen planned (openNotifierConsumer).
+ * seen planned (openNotifierConsumer). The client's reconnecting may hide that the consumer was
+ * let go and made again meanwhile, so the first message after it is taken only once the consumer
+ * is known to be the same one.
  */
 export const runNotifier = (options: NotifierOptions) => {
   const records = plannerRecords(options.deps.records, options.deps.now);
@@ -138,8 +141,15 @@ export const runNotifier = (options: NotifierOptions) => {
     messages: ConsumerMessages,
     jsm: Awaited<ReturnType<typeof jetstreamManager>>,
     epochMs: number,
+    reconnects: ReconnectFlag,
   ): Promise<"idle"> => {
     for await (const message of messages) {
+      if (reconnects.since() && (await notifierConsumerGone(jsm, consumedCreated))) {
+        // Handed out by a consumer made again while the client was away, perhaps past blocks still to
+        // plan: offered again at once (to whoever joins that one), and this session ends.
+        message.nak();
+        throw new Error("the notifier's consumer was made again while the client reconnected");
+      }
       // One message in flight at most: every one before it is planned (or given up).
       nextSeq = message.seq;
       // Planned here right after the previous message: no other node queued anything in between.
@@ -213,6 +223,8 @@ export const runNotifier = (options: NotifierOptions) => {
   /** One run of the consuming loop on the shared consumer (joined, or created at `nextSeq`). */
   const session = (jsm: Awaited<ReturnType<typeof jetstreamManager>>, epochMs: number) =>
     Effect.gen(function* () {
+      // From before the consumer is looked up: a disconnect from then on is checked for at the next message.
+      const reconnects = yield* reconnectFlag(options.nc);
       const consumed = yield* Effect.tryPromise(() => openNotifierConsumer(jsm, start(), consumedCreated));
       consumedCreated = consumed.created;
       nextSeq = consumed.next;
@@ -228,7 +240,7 @@ export const runNotifier = (options: NotifierOptions) => {
         ),
         (messages) => Effect.promise(() => messages.close().then(() => undefined)),
       );
-      return yield* Effect.tryPromise(() => planMessages(messages, jsm, epochMs)).pipe(
+      return yield* Effect.tryPromise(() => planMessages(messages, jsm, epochMs, reconnects)).pipe(
         Effect.catchAll((error) =>
           // Gone rather than failed: another notifier let it go.
           Effect.flatMap(

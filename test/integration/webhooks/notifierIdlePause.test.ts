@@ -12,6 +12,7 @@ import { memoryBlockRecords } from "../../support/memoryBlockRecords.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 import { block, planner } from "../../support/notifierPlanning.js";
 import { eventually } from "../../support/serviceHarness.js";
+import { startTcpCut } from "../../support/tcpCut.js";
 
 /*
  * The notifier lets the shared CHAIN_EVENTS consumer go while nothing can be planned (no address
@@ -56,14 +57,19 @@ const publishBlock = async () => {
 
 /** A notifier of its own, with webhook `W` watching the wallet while `watched.count` is 1. */
 const startNotifier = async (
-  options: { readonly resumeLookbackMs?: number; readonly holdPlanning?: () => Promise<void> } = {},
+  options: {
+    readonly resumeLookbackMs?: number;
+    readonly holdPlanning?: () => Promise<void>;
+    /** The notifier's own connection (by default a new one as `api`). */
+    readonly nc?: NatsConnection;
+  } = {},
 ) => {
   const plans = planner(memoryBlockRecords().store);
   plans.watched.count = 0;
   const planned: Array<number> = [];
   const fiber = Effect.runFork(
     runNotifier({
-      nc: await connectAs("api"),
+      nc: options.nc ?? (await connectAs("api")),
       registry: makeChainRegistry({ chains: [testChainConfig({ finality_depth: 2 })] } as never),
       deps: { ...plans.deps, now: () => Date.now() },
       enqueue: async (deliveries: ReadonlyArray<QueuedDelivery>) => {
@@ -95,15 +101,18 @@ const consumerExists = async () =>
 
 /**
  * A notifier planning a block with three more behind it when `meanwhile` happens to the consumer:
- * every block behind is planned, in order, none skipped.
+ * every block behind is planned, in order, none skipped. With `nc`, the notifier uses that
+ * connection, and one more block is published once it is released: the first the notifier is handed.
  */
 const consumerLostWhilePlanning = async (
   meanwhile: (jsm: Awaited<ReturnType<typeof apiJsm>>) => Promise<void>,
+  nc?: NatsConnection,
 ) => {
   let release = () => {};
   let holding = false;
   const notifier = await startNotifier({
     holdPlanning: () => (holding ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve()),
+    ...(nc === undefined ? {} : { nc }),
   });
   notifier.watched.count = 1;
   await eventually(consumerExists, 10_000, "the consumer");
@@ -114,12 +123,13 @@ const consumerLostWhilePlanning = async (
   await meanwhile(await apiJsm());
   holding = false;
   release();
+  const after = nc === undefined ? [] : [await publishBlock()];
   await eventually(
-    async () => behind.every((n) => notifier.planned.includes(n)),
+    async () => [...behind, ...after].every((n) => notifier.planned.includes(n)),
     10_000,
     "every block behind it to be planned",
   );
-  expect(notifier.planned).toEqual([held, ...behind]);
+  expect(notifier.planned).toEqual([held, ...behind, ...after]);
 };
 
 /** Publishes blocks (each one the notifier reads, or acknowledges unread) until the consumer is let go. */
@@ -183,6 +193,42 @@ describe("the webhook notifier with nothing to plan", () => {
       await jsm.consumers.delete("CHAIN_EVENTS", NOTIFIER_DURABLE);
       await openNotifierConsumer(jsm, { time: Date.now() });
     });
+  });
+
+  it("behavior: a consumer made again from a time while the notifier's client was away is replaced, so no block behind is skipped", async () => {
+    // The client misses the deletion's notice while disconnected, and nats.js, reconnecting, finds a
+    // consumer of the same name and pulls from it.
+    const relay = await startTcpCut(nats.url);
+    try {
+      const nc = await nats.connectAs("api", {
+        servers: relay.url,
+        reconnectTimeWait: 50,
+        maxReconnectAttempts: -1,
+      });
+      connections.push(nc);
+      const statuses: Array<string> = [];
+      void (async () => {
+        for await (const status of nc.status()) statuses.push(status.type);
+      })();
+      await consumerLostWhilePlanning(async (jsm) => {
+        relay.cut();
+        await eventually(
+          async () => statuses.includes("disconnect"),
+          10_000,
+          "the notifier's client to be cut off",
+        );
+        await jsm.consumers.delete("CHAIN_EVENTS", NOTIFIER_DURABLE);
+        await openNotifierConsumer(jsm, { time: Date.now() });
+        relay.restore();
+        await eventually(
+          async () => statuses.includes("reconnect"),
+          10_000,
+          "the notifier's client to reconnect",
+        );
+      }, nc);
+    } finally {
+      await relay.stop();
+    }
   });
 
   it("behavior: does not let the consumer go while another notifier's block is in flight", async () => {
