@@ -1,4 +1,4 @@
-import { DeliverPolicy, jetstream } from "@nats-io/jetstream";
+import { DeliverPolicy, type JsMsg, jetstream, jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect, Schedule } from "effect";
 import type { PublicClient } from "viem";
@@ -7,6 +7,8 @@ import type { ChainBlock, ChainReorg } from "../domain/ChainBlock.js";
 import { isChainEvent } from "../domain/chainEventShape.js";
 import { ChainEventAssembler, UnreadableChainEvent } from "../ingest/chainEventCodec.js";
 import { PULL_EXPIRES_MS } from "../nats/pullOptions.js";
+import { streamTail } from "../nats/streamTail.js";
+import { untilWatchFallsBehind, WATCH_CHECK_MS, WatchProgress } from "../nats/WatchProgress.js";
 import type { Db } from "../storage/Level.js";
 import { type IndexCheckpoint, type Operation, planBlock, planReorg } from "./applyBlock.js";
 import type { IndexCache } from "./IndexCache.js";
@@ -28,7 +30,12 @@ export interface IndexerOptions {
   readonly cache?: IndexCache;
   /** Called after each message is applied (for freshness waits and lag figures). */
   readonly onApplied?: (chainId: number, blockNumber: number) => void;
+  /** How often the stream's leader is asked whether the consumer keeps up, ms (WATCH_CHECK_MS; tests shorten it). */
+  readonly watchCheckMs?: number;
 }
+
+/** The subjects of chain events in CHAIN_EVENTS. */
+const CHAIN_SUBJECTS = "chain.>";
 
 /** The writes that apply one CHAIN_EVENTS message to the views, planned against `reads`. */
 const plan = async (
@@ -101,6 +108,30 @@ export const runIndexer = (options: IndexerOptions) =>
     );
     const messages = yield* Effect.tryPromise(() => consumer.consume({ expires: PULL_EXPIRES_MS }));
     yield* Effect.addFinalizer(() => Effect.promise(() => messages.close().then(() => undefined)));
+    // An ordered consumer can stall without ending after a nats-server is lost (WatchProgress.ts), and
+    // the views would then stay at their last block for good: the stream's leader is asked now and then
+    // whether a chain event waits unshown, and a consumer that is behind is stopped, so the loop below
+    // ends where it is and the indexer reads on from its last batch with a new one.
+    const progress = new WatchProgress(lastSeq);
+    let working = false;
+    let unshown: number | undefined;
+    const tail = streamTail(yield* Effect.tryPromise(() => jetstreamManager(options.nc)), "CHAIN_EVENTS", "");
+    yield* Effect.forkScoped(
+      untilWatchFallsBehind(
+        progress,
+        tail,
+        CHAIN_SUBJECTS,
+        options.watchCheckMs ?? WATCH_CHECK_MS,
+        () => working,
+      ).pipe(
+        Effect.flatMap((seq) =>
+          Effect.sync(() => {
+            unshown = seq;
+            messages.stop();
+          }),
+        ),
+      ),
+    );
     yield* Effect.tryPromise(async () => {
       const assembler = new ChainEventAssembler();
       const pending = new PendingWrites(options.db);
@@ -121,12 +152,11 @@ export const runIndexer = (options: IndexerOptions) =>
         planned = [];
         lastSeq = undefined;
       };
-      for await (const message of messages) {
+      /** Plans one message into the batch, and writes the batch when it is due. */
+      const apply = async (message: JsMsg) => {
         const data = assembler.push(message);
-        if (data === undefined) {
-          // A part of a split event: its sequence is recorded once the whole event is applied.
-          continue;
-        }
+        // A part of a split event: its sequence is recorded once the whole event is applied.
+        if (data === undefined) return;
         if (lastSeq === undefined) batchStartedAt = performance.now();
         if (!isChainEvent(message.subject, data)) {
           // Retrying cannot help a message no consumer can apply: skip it, or the index stops here.
@@ -151,7 +181,22 @@ export const runIndexer = (options: IndexerOptions) =>
           performance.now() - batchStartedAt >= MAX_BATCH_MS
         )
           await flush();
+      };
+      for await (const message of messages) {
+        progress.showed(message.seq);
+        working = true;
+        try {
+          await apply(message);
+        } finally {
+          working = false;
+        }
       }
+      // Blocks planned but not yet written are read again by the next consumer, from the last batch.
+      throw new Error(
+        unshown === undefined
+          ? "the CHAIN_EVENTS consumer stopped handing out messages"
+          : `the CHAIN_EVENTS consumer has not shown message ${unshown} for a whole check; reading on with a new one`,
+      );
     });
   }).pipe(
     Effect.scoped,

@@ -58,17 +58,21 @@ export class WatchProgress {
 /**
  * Checks `progress` every `everyMs` against `tail` for the keys matching `filter`, and completes
  * with the stream sequence of the unshown message once the watch is behind (never, while it keeps
- * up). A failed check (a server lost meanwhile) judges nothing; the next one asks again.
+ * up). A failed check (a server lost meanwhile) judges nothing; the next one asks again. So does a
+ * check while `busy()`: a reader still working on the last message it was shown is not waiting on
+ * the watch, however long that work takes.
  */
 export const untilWatchFallsBehind = (
   progress: WatchProgress,
   tail: StreamTail,
   filter: string,
   everyMs: number,
+  busy: () => boolean = () => false,
 ): Effect.Effect<number> =>
   Effect.gen(function* () {
     for (;;) {
       yield* Effect.sleep(everyMs);
+      if (busy()) continue;
       const asked = progress.askAfter;
       const found = yield* Effect.either(Effect.tryPromise(() => tail.firstAfter(filter, asked)));
       if (found._tag === "Right" && progress.check(found.right)) return found.right ?? asked;

@@ -1,5 +1,6 @@
+import { Effect, Fiber, Option, TestClock, TestContext } from "effect";
 import { describe, expect, it } from "vitest";
-import { WatchProgress } from "../../../src/nats/WatchProgress.js";
+import { untilWatchFallsBehind, WatchProgress } from "../../../src/nats/WatchProgress.js";
 
 describe("telling a stalled partition watch from a quiet one", () => {
   it("behavior: a message the watch has not shown by the next check means it is behind", () => {
@@ -40,5 +41,31 @@ describe("telling a stalled partition watch from a quiet one", () => {
     const progress = new WatchProgress(20);
     progress.showed(5);
     expect(progress.askAfter).toBe(20);
+  });
+});
+
+describe("checking a watch now and then", () => {
+  /** A stream whose keys hold one message, 12, after where the watch began. */
+  const tail = {
+    lastSeq: async () => 12,
+    firstAfter: async (_filter: string, seq: number) => (seq < 12 ? 12 : undefined),
+  };
+  const checks = (busy: () => boolean) =>
+    Effect.gen(function* () {
+      const fiber = yield* Effect.fork(untilWatchFallsBehind(new WatchProgress(10), tail, ">", 1_000, busy));
+      yield* TestClock.adjust("2 seconds");
+      return yield* Fiber.poll(fiber);
+    });
+
+  it("behavior: a watch that shows nothing for a whole check while a message waits is reported behind", async () => {
+    const outcome = await Effect.runPromise(
+      checks(() => false).pipe(Effect.provide(TestContext.TestContext)),
+    );
+    expect(Option.isSome(outcome)).toBe(true);
+  });
+
+  it("behavior: checks while the reader is busy with its last message judge nothing", async () => {
+    const outcome = await Effect.runPromise(checks(() => true).pipe(Effect.provide(TestContext.TestContext)));
+    expect(Option.isNone(outcome)).toBe(true);
   });
 });

@@ -1,0 +1,121 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { jetstream } from "@nats-io/jetstream";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { Effect, Fiber } from "effect";
+import { Level } from "level";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeChainRegistry } from "../../../src/chains/ChainRegistry.js";
+import type { ChainsConfigFile } from "../../../src/chains/ChainsConfig.js";
+import { BLOCK_MESSAGE_VERSION, ChainBlock } from "../../../src/domain/ChainBlock.js";
+import { runIndexer, STREAM_SEQ_KEY } from "../../../src/indexer/Indexer.js";
+import type { Db } from "../../../src/storage/Level.js";
+import { testChainConfig } from "../../support/chainConfigFixture.js";
+import { startTestNats, type TestNats } from "../../support/natsServer.js";
+import { eventually } from "../../support/serviceHarness.js";
+
+/*
+ * The indexer's CHAIN_EVENTS consumer stalling without ending (after a nats-server is lost, its
+ * messages stop reaching the client while the client still waits on it), against a real
+ * nats-server and LevelDB: the indexer notices and reads on with a new consumer.
+ */
+
+const registry = makeChainRegistry({ chains: [testChainConfig()] } as unknown as ChainsConfigFile);
+const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
+const block = (number: number) =>
+  ChainBlock.make({
+    version: BLOCK_MESSAGE_VERSION,
+    chain_id: 1,
+    number,
+    hash: hash(number),
+    parent_hash: hash(number - 1),
+    timestamp: 1_700_000_000 + number * 12,
+    source: "live",
+    transactions: [],
+    logs: [],
+    internal_transfers: null,
+  });
+
+/**
+ * `nc`, whose first subscription (the indexer's first consumer) receives nothing once `stall()`
+ * is called, heartbeats included, while the client goes on waiting on it; later ones are real.
+ */
+const withStallableFirstSubscription = (nc: NatsConnection) => {
+  let stalled = false;
+  let made = 0;
+  const proxy = new Proxy(nc, {
+    get: (target, name) => {
+      if (name === "subscribe")
+        return (subject: string, options?: Parameters<NatsConnection["subscribe"]>[1]) => {
+          const callback = options?.callback;
+          if (made++ > 0 || callback === undefined) return target.subscribe(subject, options);
+          return target.subscribe(subject, {
+            ...options,
+            callback: (error, message) => {
+              if (!stalled) callback(error, message);
+            },
+          });
+        };
+      const value = Reflect.get(target, name, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return {
+    nc: proxy,
+    stall: () => {
+      stalled = true;
+    },
+    subscriptions: () => made,
+  };
+};
+
+let nats: TestNats;
+let dir: string;
+
+beforeAll(async () => {
+  nats = await startTestNats();
+  dir = await mkdtemp(join(tmpdir(), "svc-index-stall-"));
+});
+
+afterAll(async () => {
+  await nats?.stop();
+  if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+});
+
+describe("indexer whose consumer stalls", { timeout: 60_000 }, () => {
+  it("behavior: blocks published after the consumer stalled are applied, each once, through a new consumer", async () => {
+    const js = jetstream(await nats.connectAs("ingest"));
+    const db = new Level<string, unknown>(join(dir, "index"), { valueEncoding: "json" }) as unknown as Db;
+    await db.open();
+    const stallable = withStallableFirstSubscription(await nats.connectAs("api"));
+    const applied: Array<number> = [];
+    const indexer = Effect.runFork(
+      runIndexer({
+        nc: stallable.nc,
+        db,
+        registry,
+        client: () => undefined,
+        onApplied: (_chain, number) => applied.push(number),
+        watchCheckMs: 300,
+      }),
+    );
+    try {
+      for (const n of [1, 2]) await js.publish("chain.1.block", JSON.stringify(block(n)));
+      await eventually(async () => (await db.get(STREAM_SEQ_KEY)) === 2, 10_000, "the first blocks applied");
+
+      stallable.stall();
+      for (const n of [3, 4]) await js.publish("chain.1.block", JSON.stringify(block(n)));
+      await eventually(
+        async () => (await db.get(STREAM_SEQ_KEY)) === 4,
+        15_000,
+        "the blocks published after the stall applied",
+      );
+      expect(applied).toEqual([1, 2, 3, 4]);
+      expect(stallable.subscriptions()).toBeGreaterThanOrEqual(2);
+    } finally {
+      await Effect.runPromise(Fiber.interrupt(indexer));
+      await db.close();
+    }
+  });
+});
