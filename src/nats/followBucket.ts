@@ -1,6 +1,6 @@
 import { DeliverPolicy } from "@nats-io/jetstream";
 import { Bucket, type KV, type KvWatchEntry } from "@nats-io/kv";
-import { Deferred, Effect, Either, Schedule, Schema, type Scope, Stream } from "effect";
+import { Clock, Deferred, Effect, Either, Schedule, Schema, type Scope, Stream } from "effect";
 import { PULL_EXPIRES_MS } from "./pullOptions.js";
 import { streamTail } from "./streamTail.js";
 import { untilWatchFallsBehind, WatchProgress } from "./WatchProgress.js";
@@ -44,8 +44,13 @@ export type OnChange<A> = (key: string, value: BucketValue<A> | undefined) => vo
  */
 const RETRY = Schedule.union(Schedule.exponential("200 millis"), Schedule.spaced("10 seconds"));
 
-/** The pause before a watch that ended on its own is opened again. */
-const REOPEN_PAUSE = "200 millis";
+/**
+ * The pause before a watch that ended on its own is opened again, ms: doubled at each end in a row
+ * up to REOPEN_MAX_MS, so a server that ends every watch at once (each a consumer made, and the
+ * bucket replayed) is not asked in a loop; back to the first after a watch that lived that long.
+ */
+const REOPEN_FIRST_MS = 200;
+const REOPEN_MAX_MS = 10_000;
 
 /** `call`, tried again with a warning until it succeeds (the schedule never ends). */
 const retrying = <A>(what: string, call: () => Promise<A>) =>
@@ -164,8 +169,13 @@ export const followBucket = <A>(
      * for good on some server replies (a bad request, a consumer it could not re-create), and a
      * follower waiting on it would then miss every later change without a word.
      */
+    /** Watches that ended on their own in a row, each soon after it was opened. */
+    let endsInARow = 0;
     const follow = (watch: Watch) =>
       Effect.gen(function* () {
+        const openedAt = yield* Clock.currentTimeMillis;
+        // Stopped even if the scope closes before the reader below is started.
+        yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
         // Read once the watch exists: every later message of these keys is the watch's to show.
         const progress =
           check === undefined
@@ -186,11 +196,14 @@ export const followBucket = <A>(
         );
         // Added after the fork so that it runs first on close: the reader's pending `next` then ends.
         yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
-        const whenEnded = Deferred.await(ended).pipe(
-          Effect.zipRight(Effect.logWarning(`the watch of ${options.key} ended; watching again`)),
-          // Not at once: a server that ends every watch straight away is not asked in a loop.
-          Effect.zipRight(Effect.sleep(REOPEN_PAUSE)),
-        );
+        const whenEnded = Effect.gen(function* () {
+          yield* Deferred.await(ended);
+          const lived = (yield* Clock.currentTimeMillis) - openedAt;
+          endsInARow = lived >= REOPEN_MAX_MS ? 0 : endsInARow + 1;
+          const pauseMs = Math.min(REOPEN_FIRST_MS * 2 ** Math.max(0, endsInARow - 1), REOPEN_MAX_MS);
+          yield* Effect.logWarning(`the watch of ${options.key} ended; watching again in ${pauseMs} ms`);
+          yield* Effect.sleep(pauseMs);
+        });
         if (check === undefined || progress === undefined) return yield* whenEnded;
         const whenBehind = untilWatchFallsBehind(progress, check.tail, options.key, check.everyMs).pipe(
           Effect.flatMap((unshown) =>
@@ -204,6 +217,7 @@ export const followBucket = <A>(
 
     // Watch first, then probe: a key written in between is delivered by the watch.
     const watch = yield* retrying(`watching ${options.key}`, () => openWatch(kv, options.key));
+    yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
     yield* Effect.forkScoped(
       Effect.zipRight(
         Effect.scoped(follow(watch)),

@@ -12,7 +12,7 @@ import {
   UnreadableChainEvent,
 } from "../../ingest/chainEventCodec.js";
 import { PULL_EXPIRES_MS } from "../../nats/pullOptions.js";
-import { type ReconnectFlag, reconnectFlag } from "../../nats/reconnectFlag.js";
+import { type RecheckFlag, recheckFlag } from "../../nats/recheckFlag.js";
 import type { QueuedDelivery } from "../delivery/QueuedDelivery.js";
 import { EventSlots } from "./enqueue.js";
 import { IdleWatch } from "./IdleWatch.js";
@@ -113,9 +113,9 @@ type SessionEnd = "idle" | "consumer gone";
  * until then every block would have been acknowledged unread, a round trip
  * per block for nothing. A notifier whose consumer another one let go while it
  * still had something to plan makes it again at the first block it has not
- * seen planned (openNotifierConsumer). The client's reconnecting may hide that the consumer was
- * let go and made again meanwhile, so the first message after it is taken only once the consumer
- * is known to be the same one.
+ * seen planned (openNotifierConsumer). The client's reconnecting, or its pulling again after
+ * missed heartbeats, may hide that the consumer was let go and made again meanwhile, so the first
+ * message after either is taken only once the consumer is known to be the same one.
  */
 export const runNotifier = (options: NotifierOptions) => {
   const records = plannerRecords(options.deps.records, options.deps.now);
@@ -141,14 +141,14 @@ export const runNotifier = (options: NotifierOptions) => {
     messages: ConsumerMessages,
     jsm: Awaited<ReturnType<typeof jetstreamManager>>,
     epochMs: number,
-    reconnects: ReconnectFlag,
+    recheck: RecheckFlag,
   ): Promise<"idle"> => {
     for await (const message of messages) {
-      if (reconnects.since() && (await notifierConsumerGone(jsm, consumedCreated))) {
-        // Handed out by a consumer made again while the client was away, perhaps past blocks still to
-        // plan: offered again at once (to whoever joins that one), and this session ends.
-        message.nak();
-        throw new Error("the notifier's consumer was made again while the client reconnected");
+      if (recheck.since() && (await notifierConsumerGone(jsm, consumedCreated))) {
+        // Handed out by a consumer made again meanwhile, perhaps past blocks still to plan: this session
+        // ends. Not offered back: another notifier could then plan it while this one, replacing that
+        // consumer, plans it again; a consumer joined instead hands it out again after ack_wait.
+        throw new Error("the notifier's consumer was made again while it was looked up again");
       }
       // One message in flight at most: every one before it is planned (or given up).
       nextSeq = message.seq;
@@ -224,7 +224,7 @@ export const runNotifier = (options: NotifierOptions) => {
   const session = (jsm: Awaited<ReturnType<typeof jetstreamManager>>, epochMs: number) =>
     Effect.gen(function* () {
       // From before the consumer is looked up: a disconnect from then on is checked for at the next message.
-      const reconnects = yield* reconnectFlag(options.nc);
+      const recheck = yield* recheckFlag(options.nc);
       const consumed = yield* Effect.tryPromise(() => openNotifierConsumer(jsm, start(), consumedCreated));
       consumedCreated = consumed.created;
       nextSeq = consumed.next;
@@ -240,7 +240,8 @@ export const runNotifier = (options: NotifierOptions) => {
         ),
         (messages) => Effect.promise(() => messages.close().then(() => undefined)),
       );
-      return yield* Effect.tryPromise(() => planMessages(messages, jsm, epochMs, reconnects)).pipe(
+      yield* recheck.watch(messages);
+      return yield* Effect.tryPromise(() => planMessages(messages, jsm, epochMs, recheck)).pipe(
         Effect.catchAll((error) =>
           // Gone rather than failed: another notifier let it go.
           Effect.flatMap(

@@ -2,7 +2,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jetstream } from "@nats-io/jetstream";
-import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect, Fiber } from "effect";
 import { Level } from "level";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import { BLOCK_MESSAGE_VERSION, ChainBlock } from "../../../src/domain/ChainBloc
 import { runIndexer, STREAM_SEQ_KEY } from "../../../src/indexer/Indexer.js";
 import type { Db } from "../../../src/storage/Level.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
+import { withDeafSubscriptions } from "../../support/deafSubscriptions.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 import { eventually } from "../../support/serviceHarness.js";
 
@@ -37,39 +37,6 @@ const block = (number: number) =>
     internal_transfers: null,
   });
 
-/**
- * `nc`, whose first subscription (the indexer's first consumer) receives nothing once `stall()`
- * is called, heartbeats included, while the client goes on waiting on it; later ones are real.
- */
-const withStallableFirstSubscription = (nc: NatsConnection) => {
-  let stalled = false;
-  let made = 0;
-  const proxy = new Proxy(nc, {
-    get: (target, name) => {
-      if (name === "subscribe")
-        return (subject: string, options?: Parameters<NatsConnection["subscribe"]>[1]) => {
-          const callback = options?.callback;
-          if (made++ > 0 || callback === undefined) return target.subscribe(subject, options);
-          return target.subscribe(subject, {
-            ...options,
-            callback: (error, message) => {
-              if (!stalled) callback(error, message);
-            },
-          });
-        };
-      const value = Reflect.get(target, name, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  return {
-    nc: proxy,
-    stall: () => {
-      stalled = true;
-    },
-    subscriptions: () => made,
-  };
-};
-
 let nats: TestNats;
 let dir: string;
 
@@ -88,7 +55,7 @@ describe("indexer whose consumer stalls", { timeout: 60_000 }, () => {
     const js = jetstream(await nats.connectAs("ingest"));
     const db = new Level<string, unknown>(join(dir, "index"), { valueEncoding: "json" }) as unknown as Db;
     await db.open();
-    const stallable = withStallableFirstSubscription(await nats.connectAs("api"));
+    const stallable = withDeafSubscriptions(await nats.connectAs("api"), { firstOnly: true });
     const applied: Array<number> = [];
     const indexer = Effect.runFork(
       runIndexer({
@@ -97,14 +64,16 @@ describe("indexer whose consumer stalls", { timeout: 60_000 }, () => {
         registry,
         client: () => undefined,
         onApplied: (_chain, number) => applied.push(number),
-        watchCheckMs: 300,
+        watchCheckMs: 1_000,
       }),
     );
     try {
       for (const n of [1, 2]) await js.publish("chain.1.block", JSON.stringify(block(n)));
       await eventually(async () => (await db.get(STREAM_SEQ_KEY)) === 2, 10_000, "the first blocks applied");
 
-      stallable.stall();
+      // Still the first consumer: the stall below is what the indexer has to notice.
+      expect(stallable.subscriptions()).toBe(1);
+      stallable.deafen();
       for (const n of [3, 4]) await js.publish("chain.1.block", JSON.stringify(block(n)));
       await eventually(
         async () => (await db.get(STREAM_SEQ_KEY)) === 4,

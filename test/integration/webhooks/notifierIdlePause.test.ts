@@ -8,6 +8,7 @@ import type { QueuedDelivery } from "../../../src/webhooks/delivery/QueuedDelive
 import { NOTIFIER_DURABLE, runNotifier } from "../../../src/webhooks/notifier/Notifier.js";
 import { openNotifierConsumer } from "../../../src/webhooks/notifier/notifierConsumer.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
+import { withDeafSubscriptions } from "../../support/deafSubscriptions.js";
 import { memoryBlockRecords } from "../../support/memoryBlockRecords.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 import { block, planner } from "../../support/notifierPlanning.js";
@@ -120,9 +121,12 @@ const consumerLostWhilePlanning = async (
   const held = await publishBlock();
   await eventually(async () => notifier.planned.includes(held), 10_000, "a block to be in planning");
   const behind = [await publishBlock(), await publishBlock(), await publishBlock()];
-  await meanwhile(await apiJsm());
-  holding = false;
-  release();
+  try {
+    await meanwhile(await apiJsm());
+  } finally {
+    holding = false;
+    release();
+  }
   const after = nc === undefined ? [] : [await publishBlock()];
   await eventually(
     async () => [...behind, ...after].every((n) => notifier.planned.includes(n)),
@@ -230,6 +234,38 @@ describe("the webhook notifier with nothing to plan", () => {
       await relay.stop();
     }
   });
+
+  it("behavior: a consumer made again from a time while the notifier heard nothing from the server is replaced, so no block behind is skipped", async () => {
+    // A consumer's leader lost: the notifier, still connected, misses blocks and the deletion's notice,
+    // and nats.js, after two missed heartbeats, looks the consumer up by name and pulls from it.
+    const deaf = withDeafSubscriptions(await connectAs("api"));
+    const notifier = await startNotifier({ nc: deaf.nc });
+    notifier.watched.count = 1;
+    await eventually(consumerExists, 10_000, "the consumer");
+    const first = await publishBlock();
+    await eventually(async () => notifier.planned.includes(first), 10_000, "a block to be planned");
+    deaf.deafen();
+    const behind = [await publishBlock(), await publishBlock()];
+    const jsm = await apiJsm();
+    await jsm.consumers.delete("CHAIN_EVENTS", NOTIFIER_DURABLE);
+    const remade = await openNotifierConsumer(jsm, { time: Date.now() });
+    await eventually(
+      async () => {
+        const info = await jsm.consumers.info("CHAIN_EVENTS", NOTIFIER_DURABLE);
+        return info.created === remade.created && info.num_waiting > 0;
+      },
+      20_000,
+      "the notifier's client to pull from the consumer made again",
+    );
+    deaf.hear();
+    const after = await publishBlock();
+    await eventually(
+      async () => [...behind, after].every((n) => notifier.planned.includes(n)),
+      10_000,
+      "every block behind to be planned",
+    );
+    expect(notifier.planned).toEqual([first, ...behind, after]);
+  }, 40_000);
 
   it("behavior: does not let the consumer go while another notifier's block is in flight", async () => {
     await leftByEarlierRun();
