@@ -7,11 +7,11 @@ import { Level } from "level";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeChainRegistry } from "../../../src/chains/ChainRegistry.js";
 import type { ChainsConfigFile } from "../../../src/chains/ChainsConfig.js";
-import { BLOCK_MESSAGE_VERSION, ChainBlock } from "../../../src/domain/ChainBlock.js";
 import { runIndexer, STREAM_SEQ_KEY } from "../../../src/indexer/Indexer.js";
 import type { Db } from "../../../src/storage/Level.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { withDeafSubscriptions } from "../../support/deafSubscriptions.js";
+import { blockWithLogs } from "../../support/indexerBlocks.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 import { eventually } from "../../support/serviceHarness.js";
 
@@ -22,20 +22,7 @@ import { eventually } from "../../support/serviceHarness.js";
  */
 
 const registry = makeChainRegistry({ chains: [testChainConfig()] } as unknown as ChainsConfigFile);
-const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
-const block = (number: number) =>
-  ChainBlock.make({
-    version: BLOCK_MESSAGE_VERSION,
-    chain_id: 1,
-    number,
-    hash: hash(number),
-    parent_hash: hash(number - 1),
-    timestamp: 1_700_000_000 + number * 12,
-    source: "live",
-    transactions: [],
-    logs: [],
-    internal_transfers: null,
-  });
+const block = (number: number) => blockWithLogs(number, []);
 
 let nats: TestNats;
 let dir: string;
