@@ -2,6 +2,7 @@ import { DeliverPolicy } from "@nats-io/jetstream";
 import { Bucket, type KV, type KvWatchEntry } from "@nats-io/kv";
 import { Clock, Deferred, Effect, Either, Schedule, Schema, type Scope, Stream } from "effect";
 import { PULL_EXPIRES_MS } from "./pullOptions.js";
+import { reopenAfterEnd } from "./reopenPause.js";
 import { streamTail } from "./streamTail.js";
 import { untilWatchFallsBehind, WatchProgress } from "./WatchProgress.js";
 
@@ -43,14 +44,6 @@ export type OnChange<A> = (key: string, value: BucketValue<A> | undefined) => vo
  * 0.2 s, doubling up to every 10 s: readiness depends on them.
  */
 const RETRY = Schedule.union(Schedule.exponential("200 millis"), Schedule.spaced("10 seconds"));
-
-/**
- * The pause before a watch that ended on its own is opened again, ms: doubled at each end in a row
- * up to REOPEN_MAX_MS, so a server that ends every watch at once (each a consumer made, and the
- * bucket replayed) is not asked in a loop; back to the first after a watch that lived that long.
- */
-const REOPEN_FIRST_MS = 200;
-const REOPEN_MAX_MS = 10_000;
 
 /** `call`, tried again with a warning until it succeeds (the schedule never ends). */
 const retrying = <A>(what: string, call: () => Promise<A>) =>
@@ -198,9 +191,9 @@ export const followBucket = <A>(
         yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
         const whenEnded = Effect.gen(function* () {
           yield* Deferred.await(ended);
-          const lived = (yield* Clock.currentTimeMillis) - openedAt;
-          endsInARow = lived >= REOPEN_MAX_MS ? 0 : endsInARow + 1;
-          const pauseMs = Math.min(REOPEN_FIRST_MS * 2 ** Math.max(0, endsInARow - 1), REOPEN_MAX_MS);
+          const next = reopenAfterEnd(endsInARow, (yield* Clock.currentTimeMillis) - openedAt);
+          endsInARow = next.endsInARow;
+          const pauseMs = next.pauseMs;
           yield* Effect.logWarning(`the watch of ${options.key} ended; watching again in ${pauseMs} ms`);
           yield* Effect.sleep(pauseMs);
         });
