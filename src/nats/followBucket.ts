@@ -156,14 +156,14 @@ export const followBucket = <A>(
       options.stallCheckMs !== undefined && kv instanceof Bucket
         ? { tail: streamTail(kv.jsm, kv.stream, `${kv.prefix}.`), everyMs: options.stallCheckMs }
         : undefined;
+    /** Watches that ended on their own in a row, each soon after it was opened. */
+    let endsInARow = 0;
     /**
      * Passes on what `watch` shows until the scope closes, the watch ends, or (with a tail to check)
      * the watch stalls. A watch can end on its own: the client library stops an ordered consumer
      * for good on some server replies (a bad request, a consumer it could not re-create), and a
      * follower waiting on it would then miss every later change without a word.
      */
-    /** Watches that ended on their own in a row, each soon after it was opened. */
-    let endsInARow = 0;
     const follow = (watch: Watch) =>
       Effect.gen(function* () {
         const openedAt = yield* Clock.currentTimeMillis;
@@ -191,9 +191,11 @@ export const followBucket = <A>(
         yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
         const whenEnded = Effect.gen(function* () {
           yield* Deferred.await(ended);
-          const next = reopenAfterEnd(endsInARow, (yield* Clock.currentTimeMillis) - openedAt);
-          endsInARow = next.endsInARow;
-          const pauseMs = next.pauseMs;
+          const { endsInARow: ends, pauseMs } = reopenAfterEnd(
+            endsInARow,
+            (yield* Clock.currentTimeMillis) - openedAt,
+          );
+          endsInARow = ends;
           yield* Effect.logWarning(`the watch of ${options.key} ended; watching again in ${pauseMs} ms`);
           yield* Effect.sleep(pauseMs);
         });
