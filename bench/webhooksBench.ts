@@ -44,6 +44,25 @@ const natsTraffic = async (metricsUrl: string) => {
   };
 };
 
+/** The notifier's time per chain event planned, by phase, ms (its `svc_webhook_notifier_phase_seconds` histogram) since `before`. */
+const notifierPhases = async (
+  metricsUrl: string,
+  before?: Record<string, { sum: number; count: number }>,
+) => {
+  const samples = parseSamples(await (await fetch(metricsUrl)).text());
+  const phases: Record<string, { sum: number; count: number }> = {};
+  for (const phase of ["plan", "deliveries", "records"])
+    phases[phase] = {
+      sum:
+        sampleValue(samples, "svc_webhook_notifier_phase_seconds_sum", { phase }) -
+        (before?.[phase]?.sum ?? 0),
+      count:
+        sampleValue(samples, "svc_webhook_notifier_phase_seconds_count", { phase }) -
+        (before?.[phase]?.count ?? 0),
+    };
+  return phases;
+};
+
 const ENV = {
   WEBHOOK_ALLOW_HTTP: "true",
   WEBHOOK_ALLOWED_HOSTS: "127.0.0.0/8",
@@ -98,14 +117,23 @@ const throughput = async () => {
     // raw sender): on two cores both runs use the whole machine, so the ratio of the totals bounds R.
     const pids = { service: service.pid, "nats-server": natsServerPid(nats.url) };
     const trafficBefore = await natsTraffic(metricsUrl);
+    const phasesBefore = await notifierPhases(metricsUrl);
     const started = performance.now();
     const serviceCpu = await measureCpu(pids, async () => {
       for (let i = 0; i < BLOCKS; i++)
         await publish.block(syntheticBlock(1, 7_000_000 + i, wallet, addressOf(1), "bench"));
       await eventually(async () => receiver.received.length >= expected, 120_000, "every delivery");
     });
-    const serviceRate = expected / ((performance.now() - started) / 1000);
+    const serviceMs = performance.now() - started;
+    const serviceRate = expected / (serviceMs / 1000);
     const trafficAfter = await natsTraffic(metricsUrl);
+    const phases = await notifierPhases(metricsUrl, phasesBefore);
+    const blocksPlanned = phases.plan!.count;
+    const phaseMs = (phase: string) => (phases[phase]!.sum * 1000) / Math.max(1, phases[phase]!.count);
+    const heldMs = ["plan", "deliveries", "records"].reduce(
+      (sum, phase) => sum + phases[phase]!.sum * 1000,
+      0,
+    );
     const perDeliveryOf = (key: keyof typeof trafficAfter) =>
       (trafficAfter[key] - trafficBefore[key]) / expected;
     const { loadgen: serviceBench, ...serviceSide } = serviceCpu.cpuMs;
@@ -140,6 +168,7 @@ const throughput = async () => {
       `raw undici POSTs of the same bodies, ${WEBHOOKS_COUNT} connections: ${rawRate.toFixed(0)}/s`,
       `service CPU per delivery: ${(serviceSide.service! / expected).toFixed(2)} ms (notifier, outbox, actors, signing, sending); load average ${loadavg()[0]!.toFixed(2)}`,
       `CPU per delivery, µs: through the service ${((totalMs(serviceCpuMs) * 1000) / expected).toFixed(0)} (${perDelivery(serviceCpuMs, expected)}); raw ${((rawCpu.cpuMs.loadgen! * 1000) / expected).toFixed(0)} (bench: sender and receiver); raw / service ${(rawCpu.cpuMs.loadgen! / totalMs(serviceCpuMs)).toFixed(2)}`,
+      `notifier per block (${blocksPlanned} planned): plan ${phaseMs("plan").toFixed(2)} ms, deliveries (first attempts answered or stored) ${phaseMs("deliveries").toFixed(2)} ms, records ${phaseMs("records").toFixed(2)} ms; held ${((100 * heldMs) / serviceMs).toFixed(0)}% of the run's wall time (the next block is handed out only after the three)`,
       `service's NATS traffic per delivery: ${perDeliveryOf("messagesOut").toFixed(1)} messages out, ${perDeliveryOf("messagesIn").toFixed(1)} in; ${perDeliveryOf("bytesOut").toFixed(0)} bytes out, ${perDeliveryOf("bytesIn").toFixed(0)} in`,
       `R_webhooks (service / raw): ${(serviceRate / rawRate).toFixed(2)}  target >= 0.5`,
       `relay floor (its own process, one NATS message per block, each webhook in order; nothing stored, planned or signed): ${relay.rate.toFixed(0)}/s = ${(relay.rate / rawRate).toFixed(2)} of raw; CPU per delivery ${((totalMs(relay.cpuMs) * 1000) / expected).toFixed(0)} µs (${perDelivery(relay.cpuMs, expected)}); raw / relay CPU ${(rawCpu.cpuMs.loadgen! / totalMs(relay.cpuMs)).toFixed(2)}`,

@@ -30,6 +30,19 @@ const DELIVERY_OUTCOME_LABEL: Record<DeliveryOutcome, string> = {
   gone: "gone",
 };
 
+/** Where a chain event's planning went, in seconds (the notifier, per event that could match a webhook). */
+export interface NotifierPhases {
+  /** Reading the event and matching it: the webhooks' deliveries or retractions, with the balances they read. */
+  readonly plan: number;
+  /** Until each delivery was delivered at its first attempt or stored in the outbox. */
+  readonly deliveries: number;
+  /** Writing the chain's block records, after which the event is acknowledged. */
+  readonly records: number;
+}
+
+/** Buckets of the notifier's phases, seconds: a plan in about a millisecond, first attempts as long as receivers take. */
+const NOTIFIER_PHASE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
 /**
  * Latency buckets in seconds: cached reads answer in about a millisecond, reads
  * of several chains in tens to hundreds, and the gateway gives up at
@@ -172,6 +185,13 @@ export const makeMetrics = (options: { readonly teams: ReadonlyArray<string> }) 
     labelNames: ["outcome"] as const,
     registers: [registry],
   });
+  const notifierPhases = new Histogram({
+    name: "svc_webhook_notifier_phase_seconds",
+    help: "Time the webhook notifier spent on each chain event that could match a webhook, by phase: plan, deliveries (first attempts answered or stored), records. The next event is handed out only after the three.",
+    labelNames: ["phase"] as const,
+    buckets: NOTIFIER_PHASE_BUCKETS,
+    registers: [registry],
+  });
   let outbox: (() => Promise<OutboxFigures>) | undefined;
   const outboxGauge = (name: string, help: string, read: (f: OutboxFigures) => number) =>
     new Gauge({
@@ -260,6 +280,12 @@ export const makeMetrics = (options: { readonly teams: ReadonlyArray<string> }) 
       indexed.set(chainId, { name, block });
     },
     delivery: (outcome: DeliveryOutcome) => deliveries.inc({ outcome: DELIVERY_OUTCOME_LABEL[outcome] }),
+    /** The notifier planned one chain event. */
+    notifierPlanned: (phases: NotifierPhases) => {
+      notifierPhases.observe({ phase: "plan" }, phases.plan);
+      notifierPhases.observe({ phase: "deliveries" }, phases.deliveries);
+      notifierPhases.observe({ phase: "records" }, phases.records);
+    },
     watchOutbox: (read: () => Promise<OutboxFigures>) => {
       outbox = read;
     },

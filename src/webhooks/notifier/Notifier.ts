@@ -11,6 +11,7 @@ import {
   PARTS_HEADER,
   UnreadableChainEvent,
 } from "../../ingest/chainEventCodec.js";
+import type { NotifierPhases } from "../../metrics/Metrics.js";
 import { PULL_EXPIRES_MS } from "../../nats/pullOptions.js";
 import { type RecheckFlag, recheckFlag } from "../../nats/recheckFlag.js";
 import type { QueuedDelivery } from "../delivery/QueuedDelivery.js";
@@ -56,6 +57,8 @@ export interface NotifierOptions {
   readonly idlePauseMs?: number;
   /** How far before it saw a watched address a resuming notifier starts the consumer, ms (RESUME_LOOKBACK_MS). */
   readonly resumeLookbackMs?: number;
+  /** Told where the time of each chain event planned went (the process's metrics). */
+  readonly observe?: ((phases: NotifierPhases) => void) | undefined;
 }
 
 /** Planning that takes longer (slow RPC) tells the server it is still working this often, ms. */
@@ -179,10 +182,12 @@ export const runNotifier = (options: NotifierOptions) => {
           continue;
         }
         const slots = new EventSlots(epochMs, message.seq);
+        const planStarted = performance.now();
         if (chain !== undefined && data !== undefined)
           plan = message.subject.endsWith(".reorg")
             ? await planReorg(deps, chain, data as ChainReorg, slots)
             : await planBlock(deps, chain, data as ChainBlock, slots);
+        const planned = performance.now();
         // The block's events are stored while its first sends are out, rather than after them (a
         // round trip per block with nothing else to do): until the list names them, which waits
         // for the sends, a replay reads none of them.
@@ -191,8 +196,15 @@ export const runNotifier = (options: NotifierOptions) => {
           change?.added === undefined ? undefined : deps.records.writeEvents(change.chainId, change.added);
         eventsWritten?.catch(() => undefined);
         if (plan.deliveries.length > 0) sentUnstored = await options.enqueue(plan.deliveries, { firstSends });
+        const queued = performance.now();
         if (change !== undefined) await deps.records.write(change, await eventsWritten);
         records.planned(message.seq);
+        if (!unread)
+          options.observe?.({
+            plan: (planned - planStarted) / 1000,
+            deliveries: (queued - planned) / 1000,
+            records: (performance.now() - queued) / 1000,
+          });
       } catch (error) {
         // Delivered without being stored, they would be sent again when the event is planned again.
         if (sentUnstored.length > 0) await options.markDelivered(sentUnstored).catch(() => undefined);

@@ -1,11 +1,12 @@
 import type { JetStreamManager } from "@nats-io/jetstream";
 import type { KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { Effect } from "effect";
+import { Effect, Option } from "effect";
 import { AppConfig } from "../../AppConfig.js";
 import { ChainClients } from "../../chains/ChainClients.js";
 import { Chains } from "../../chains/Chains.js";
 import { Index } from "../../indexer/IndexReader.js";
+import { Metrics } from "../../metrics/Metrics.js";
 import { WATCH_CHECK_MS } from "../../nats/WatchProgress.js";
 import { Level } from "../../storage/Level.js";
 import { DeliveryOutbox } from "../delivery/DeliveryLayer.js";
@@ -32,6 +33,7 @@ export const runWebhookNotifier = (nc: NatsConnection, index: KV, blocks: KV, js
     const book = yield* makeAddressBook(index, WATCH_CHECK_MS);
     const records = kvBlockRecords(blocks, streamPurge(jsm));
     yield* migrateLocalBlockRecords(yield* Level, records);
+    const metrics = Option.getOrUndefined(yield* Effect.serviceOption(Metrics));
     yield* Effect.forkScoped(
       runNotifier({
         nc,
@@ -52,6 +54,7 @@ export const runWebhookNotifier = (nc: NatsConnection, index: KV, blocks: KV, js
         },
         enqueue: outbox.queueEvent,
         markDelivered: outbox.markDelivered,
+        observe: metrics?.notifierPlanned,
       }),
     );
   });

@@ -227,7 +227,7 @@ describe("Prometheus metrics", { timeout: 180_000 }, () => {
     );
   });
 
-  it("behavior: a webhook delivery moves the delivered counter; the outbox gauges are exported", async () => {
+  it("behavior: a webhook delivery moves the delivered counter and the notifier's phases; the outbox gauges are exported", async () => {
     const call = callerFor(gateway.baseUrl, await keyOf("hooked"));
     const watched = addressOf(0xfeed);
     const created = await call("POST", WEBHOOKS, {
@@ -242,14 +242,24 @@ describe("Prometheus metrics", { timeout: 180_000 }, () => {
     expect(hasSample(before, "svc_webhook_retries_scheduled")).toBe(true);
     expect(hasSample(before, "svc_webhook_dead_letters")).toBe(true);
     const delivered = sampleValue(before, "svc_webhook_deliveries_total", { outcome: "delivered" });
+    const PHASES = ["plan", "deliveries", "records"];
+    const planned = (s: ReadonlyArray<Sample>, phase: string) =>
+      sampleValue(s, "svc_webhook_notifier_phase_seconds_count", { phase });
+    const seconds = (s: ReadonlyArray<Sample>, phase: string) =>
+      sampleValue(s, "svc_webhook_notifier_phase_seconds_sum", { phase });
 
     await rpc("eth_sendTransaction", [{ from: devAccount(0).address, to: watched, value: "0x1" }]);
-    await scrapeUntil(
+    const after = await scrapeUntil(
       () => scrape(apiMetrics),
-      (s) => sampleValue(s, "svc_webhook_deliveries_total", { outcome: "delivered" }) > delivered,
-      "a delivered webhook counted",
+      (s) =>
+        sampleValue(s, "svc_webhook_deliveries_total", { outcome: "delivered" }) > delivered &&
+        // Observed once the block's records are written, just after its delivery is answered.
+        PHASES.every((phase) => planned(s, phase) > planned(before, phase)),
+      "a delivered webhook counted, and the notifier's phases for its block",
     );
     expect(receiver.received.length).toBeGreaterThanOrEqual(1);
+    // The block's first attempt was answered while the notifier held it: that wait is its deliveries phase.
+    expect(seconds(after, "deliveries")).toBeGreaterThan(seconds(before, "deliveries"));
   });
 
   it("failure: a NATS restart shows as disconnected, then as a reconnect", async () => {
