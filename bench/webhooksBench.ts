@@ -201,7 +201,16 @@ const latency = async () => {
       type: "activities",
       addresses: ctx.wallets.map((w) => w.toLowerCase()),
     });
-    await new Promise((r) => setTimeout(r, 500));
+    // Timing starts once a warm-up transfer has been delivered. Resuming for the first address, the
+    // notifier plans from up to 5 s before it saw it (RESUME_LOOKBACK_MS), which in the service's
+    // first seconds is the devnet history ingest has just published (about 2,500 blocks, each read
+    // and passed over, one at a time): start-up, not latency.
+    const warmUp = await runActivityAction(ctx, "native_transfer");
+    await eventually(
+      async () => warmUp.every((r) => arrived.has(r.transactionHash)),
+      30_000,
+      "the warm-up delivery",
+    );
     const sent: Array<{ hash: string; at: number }> = [];
     const kinds = ["native_transfer", "erc20_transfer", "approval", "swap_v2", "swap_v3"] as const;
     const deadline = Date.now() + LIVE_SECONDS * 1000;
