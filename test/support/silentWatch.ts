@@ -121,3 +121,20 @@ export const withStallableStreamReads = (kv: KV, { ends = false } = {}) => {
     opened: () => opened,
   };
 };
+
+/**
+ * The bucket, every watch it makes ending at once, before it shows anything, as when the server
+ * ends each watch's consumer as soon as it is made; answers when each watch was made
+ * (`performance.now()` times).
+ */
+export const withEndingWatches = (kv: KV) => {
+  const openedAt: Array<number> = [];
+  return {
+    kv: wrappingWatches(kv, (real) => {
+      openedAt.push(performance.now());
+      real.stop();
+      return real;
+    }),
+    openedAt: (): ReadonlyArray<number> => openedAt,
+  };
+};

@@ -5,6 +5,7 @@ import { type BucketMirror, type MirrorOptions, mirrorBucket } from "../../../sr
 import { startBareNats } from "../../support/bareNats.js";
 import { eventually } from "../../support/serviceHarness.js";
 import {
+  withEndingWatches,
   withSilentWatches,
   withStallableStreamReads,
   withStallableWatches,
@@ -140,6 +141,21 @@ describe.each([5, 1])("mirrorBucket on nats-server, %i revisions kept per key", 
     );
     expect(snapshot(mirror)).toEqual({ a: 2, c: 1 });
     expect(ending.opened()).toBe(2);
+  });
+});
+
+describe("mirrorBucket whose watches keep ending", () => {
+  it("behavior: a watch that ends at once, again and again, is opened again after pauses that double, not in a loop", async () => {
+    const kv = await kvm.create(`ending${buckets++}`, { history: 5 });
+    await kv.put("a", item(1));
+    const ending = withEndingWatches(kv);
+    await start(ending.kv);
+    await eventually(async () => ending.openedAt().length >= 4, 10_000, "the fourth watch");
+    const [first, second, third, fourth] = ending.openedAt() as [number, number, number, number];
+    // 200, 400 and 800 ms (reopenPause.ts), less a timer's rounding; without them a watch a round trip.
+    expect(second - first).toBeGreaterThanOrEqual(190);
+    expect(third - second).toBeGreaterThanOrEqual(390);
+    expect(fourth - third).toBeGreaterThanOrEqual(790);
   });
 });
 
