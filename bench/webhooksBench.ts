@@ -32,9 +32,13 @@ const perDelivery = (cpuMs: Record<string, number>, deliveries: number) =>
     .join(", ");
 const totalMs = (cpuMs: Record<string, number>) => Object.values(cpuMs).reduce((a, b) => a + b, 0);
 
+/** The service's metrics now (its `/metrics`, parsed). */
+const scrapeMetrics = async (metricsUrl: string) => parseSamples(await (await fetch(metricsUrl)).text());
+
+type Samples = Awaited<ReturnType<typeof scrapeMetrics>>;
+
 /** The service's NATS traffic so far, summed over its connections (its `svc_nats_*_total` metrics). */
-const natsTraffic = async (metricsUrl: string) => {
-  const samples = parseSamples(await (await fetch(metricsUrl)).text());
+const natsTraffic = (samples: Samples) => {
   const sum = (name: string, direction: string) => sampleValue(samples, name, { direction });
   return {
     messagesIn: sum("svc_nats_messages_total", "in"),
@@ -44,23 +48,21 @@ const natsTraffic = async (metricsUrl: string) => {
   };
 };
 
-/** The notifier's time per chain event planned, by phase, ms (its `svc_webhook_notifier_phase_seconds` histogram) since `before`. */
-const notifierPhases = async (
-  metricsUrl: string,
-  before?: Record<string, { sum: number; count: number }>,
-) => {
-  const samples = parseSamples(await (await fetch(metricsUrl)).text());
-  const phases: Record<string, { sum: number; count: number }> = {};
-  for (const phase of ["plan", "deliveries", "records"])
-    phases[phase] = {
-      sum:
-        sampleValue(samples, "svc_webhook_notifier_phase_seconds_sum", { phase }) -
-        (before?.[phase]?.sum ?? 0),
-      count:
-        sampleValue(samples, "svc_webhook_notifier_phase_seconds_count", { phase }) -
-        (before?.[phase]?.count ?? 0),
-    };
-  return phases;
+const PHASES = ["plan", "deliveries", "records"] as const;
+
+/** The notifier's seconds and chain events planned, by phase (its `svc_webhook_notifier_phase_seconds` histogram), between two scrapes. */
+const notifierPhases = (before: Samples, after: Samples) => {
+  const moved = (name: string, phase: string) =>
+    sampleValue(after, name, { phase }) - sampleValue(before, name, { phase });
+  return Object.fromEntries(
+    PHASES.map((phase) => [
+      phase,
+      {
+        sum: moved("svc_webhook_notifier_phase_seconds_sum", phase),
+        count: moved("svc_webhook_notifier_phase_seconds_count", phase),
+      },
+    ]),
+  ) as Record<(typeof PHASES)[number], { readonly sum: number; readonly count: number }>;
 };
 
 const ENV = {
@@ -116,8 +118,8 @@ const throughput = async () => {
     // Every process's CPU on both sides ("bench": this process, the receiver and the publisher or the
     // raw sender): on two cores both runs use the whole machine, so the ratio of the totals bounds R.
     const pids = { service: service.pid, "nats-server": natsServerPid(nats.url) };
-    const trafficBefore = await natsTraffic(metricsUrl);
-    const phasesBefore = await notifierPhases(metricsUrl);
+    const metricsBefore = await scrapeMetrics(metricsUrl);
+    const trafficBefore = natsTraffic(metricsBefore);
     const started = performance.now();
     const serviceCpu = await measureCpu(pids, async () => {
       for (let i = 0; i < BLOCKS; i++)
@@ -126,14 +128,13 @@ const throughput = async () => {
     });
     const serviceMs = performance.now() - started;
     const serviceRate = expected / (serviceMs / 1000);
-    const trafficAfter = await natsTraffic(metricsUrl);
-    const phases = await notifierPhases(metricsUrl, phasesBefore);
-    const blocksPlanned = phases.plan!.count;
-    const phaseMs = (phase: string) => (phases[phase]!.sum * 1000) / Math.max(1, phases[phase]!.count);
-    const heldMs = ["plan", "deliveries", "records"].reduce(
-      (sum, phase) => sum + phases[phase]!.sum * 1000,
-      0,
-    );
+    const metricsAfter = await scrapeMetrics(metricsUrl);
+    const trafficAfter = natsTraffic(metricsAfter);
+    const phases = notifierPhases(metricsBefore, metricsAfter);
+    const blocksPlanned = phases.plan.count;
+    const phaseMs = (phase: (typeof PHASES)[number]) =>
+      (phases[phase].sum * 1000) / Math.max(1, phases[phase].count);
+    const heldMs = PHASES.reduce((sum, phase) => sum + phases[phase].sum * 1000, 0);
     const perDeliveryOf = (key: keyof typeof trafficAfter) =>
       (trafficAfter[key] - trafficBefore[key]) / expected;
     const { loadgen: serviceBench, ...serviceSide } = serviceCpu.cpuMs;
