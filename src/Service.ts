@@ -14,6 +14,7 @@ import { gatewayRole } from "./roles/gatewayRole.js";
 import { ingestRole } from "./roles/ingestRole.js";
 import { resetDerivedState } from "./roles/resetDerivedState.js";
 import { announceReady } from "./runtime/announceReady.js";
+import { startupStep } from "./runtime/startupStep.js";
 import { levelPath } from "./storage/dataDirDb.js";
 import * as Level from "./storage/Level.js";
 
@@ -52,7 +53,9 @@ export const runRoles = (broker: BrokerAddress) =>
         config.roles.includes("api") || config.roles.includes("ingest") ? yield* chainsSource : undefined;
       if (chains?.devnet !== undefined) {
         if (!broker.canProvision) return yield* Effect.fail(new Error(DEVNET_NEEDS_PROVISION));
-        yield* resetDerivedState(yield* connections.get("provision"), config.dataDir);
+        yield* resetDerivedState(yield* connections.get("provision"), config.dataDir).pipe(
+          startupStep("resetting the devnet's derived state"),
+        );
       }
       // After the reset, so a dropped stream is created again before any role binds to it.
       if (broker.canProvision)
@@ -60,13 +63,16 @@ export const runRoles = (broker: BrokerAddress) =>
           describeProvisioning(
             yield* provisionWhenReady(yield* connections.get("provision"), {
               replicas: config.jetstreamReplicas,
-            }),
+            }).pipe(startupStep("provisioning the JetStream streams and buckets")),
           ),
         );
       if (chains !== undefined) {
         const chainLayer = Layer.provideMerge(ChainClients.layer, chains.layer);
-        const context = yield* Layer.build(Layer.merge(chainLayer, Level.layer(levelPath(config.dataDir))));
-        if (config.roles.includes("ingest")) yield* ingestRole.pipe(Effect.provide(context));
+        const context = yield* Layer.build(
+          Layer.merge(chainLayer, Level.layer(levelPath(config.dataDir))),
+        ).pipe(startupStep("opening the chains' clients and the local store"));
+        if (config.roles.includes("ingest"))
+          yield* ingestRole.pipe(Effect.provide(context), startupStep("starting the ingest role"));
         if (config.roles.includes("api")) {
           const buckets = yield* apiRole.pipe(Effect.provide(context));
           if (chains.devnet !== undefined) {
@@ -75,7 +81,7 @@ export const runRoles = (broker: BrokerAddress) =>
           }
         }
       }
-      if (config.roles.includes("gateway")) yield* gatewayRole;
+      if (config.roles.includes("gateway")) yield* gatewayRole.pipe(startupStep("starting the gateway"));
       yield* Effect.logInfo(`running roles: ${config.roles.join(", ")}`);
     }).pipe(Effect.provide(nats), Effect.provideService(Metrics, metrics));
     return yield* Effect.never;

@@ -34,6 +34,7 @@ import { awaitStreams, managerOf, openBucket } from "../nats/JetStreamSetup.js";
 import { NatsConnections } from "../nats/NatsConnections.js";
 import * as Positions from "../positions/Positions.js";
 import * as Presence from "../presence/Presence.js";
+import { startupStep } from "../runtime/startupStep.js";
 import { Level } from "../storage/Level.js";
 import * as DeliveryLayer from "../webhooks/delivery/DeliveryLayer.js";
 import { runWebhookNotifier } from "../webhooks/notifier/runWebhookNotifier.js";
@@ -81,22 +82,24 @@ export const apiRole = Effect.gen(function* () {
   const config = yield* AppConfig;
   const nc = yield* (yield* NatsConnections).get("api");
   yield* awaitStreams(nc);
-  const [keys, teams, usage, presence, ingestStatus, settings] = yield* Effect.all([
-    openBucket(nc, "keys"),
-    openBucket(nc, "teams"),
-    openBucket(nc, "usage"),
-    openBucket(nc, "presence"),
-    openBucket(nc, "ingest_status"),
-    openBucket(nc, "settings"),
-  ]);
+  const [keys, teams, usage, presence, ingestStatus, settings, webhooks, index, outboxBucket, blocksBucket] =
+    yield* Effect.all(
+      [
+        openBucket(nc, "keys"),
+        openBucket(nc, "teams"),
+        openBucket(nc, "usage"),
+        openBucket(nc, "presence"),
+        openBucket(nc, "ingest_status"),
+        openBucket(nc, "settings"),
+        openBucket(nc, "webhooks"),
+        openBucket(nc, "webhook_addresses"),
+        openBucket(nc, "webhook_outbox"),
+        openBucket(nc, "webhook_blocks"),
+      ],
+      { concurrency: "unbounded" },
+    ).pipe(startupStep("opening the API's buckets"));
   const buckets: KeyBuckets = { keys, teams };
-  const webhookBuckets = {
-    webhooks: yield* openBucket(nc, "webhooks"),
-    index: yield* openBucket(nc, "webhook_addresses"),
-    sealer: yield* secretSealer,
-  };
-  const outboxBucket = yield* openBucket(nc, "webhook_outbox");
-  const blocksBucket = yield* openBucket(nc, "webhook_blocks");
+  const webhookBuckets = { webhooks, index, sealer: yield* secretSealer };
   const jsm = yield* managerOf(nc);
 
   const services = Layer.mergeAll(
@@ -119,7 +122,11 @@ export const apiRole = Effect.gen(function* () {
     // Every team's webhooks with address counts, for the operator list (admin.webhooks.list).
     WebhookCatalog.layer(webhookBuckets.webhooks),
   ).pipe(Layer.provideMerge(Layer.merge(IndexReader.layer, UsageRecorder.layer(jetstream(nc)))));
-  const context = yield* Layer.build(services);
+  const context = yield* Layer.build(services).pipe(
+    startupStep(
+      "reading keys, teams, usage, webhooks and the outbox (the API's first reads of their buckets)",
+    ),
+  );
 
   yield* Effect.gen(function* () {
     const routes: ReadonlyArray<Route<ApiServices>> = [
@@ -160,7 +167,9 @@ export const apiRole = Effect.gen(function* () {
           metrics.indexed(chainId, registry.byId.get(chainId)?.name ?? String(chainId), block),
       }),
     );
-    yield* runWebhookNotifier(nc, webhookBuckets.index, blocksBucket, jsm);
+    yield* runWebhookNotifier(nc, webhookBuckets.index, blocksBucket, jsm).pipe(
+      startupStep("starting the webhook notifier (its first read of the address index)"),
+    );
     yield* Presence.heartbeat(nc, "api");
     yield* DeliveryLayer.runOutboxOwnership(outboxBucket, jsm);
   }).pipe(Effect.provide(context));
