@@ -225,6 +225,14 @@ const observe = (metrics: ServiceMetrics, req: IncomingMessage, res: ServerRespo
 
 const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
+/** Why the gateway could not listen, in the operator's terms: the setting to change. */
+const listenError = (error: NodeJS.ErrnoException, port: number) =>
+  error.code === "EADDRINUSE"
+    ? new Error(`Port ${port} is already in use by another process: stop it, or set PORT to a free port.`)
+    : error.code === "EACCES"
+      ? new Error(`Port ${port} may not be opened by this user: set PORT to 1024 or above.`)
+      : error;
+
 /**
  * Runs the gateway on `options.port` for the life of the scope. On close it stops
  * accepting connections, lets in-flight requests finish (up to the drain
@@ -257,7 +265,10 @@ export const runGateway = (nc: NatsConnection, options: GatewayOptions) =>
         }
         socket.end(rawError("400 Bad Request", "BAD_HTTP_REQUEST", "The HTTP request is malformed."));
       });
-      server.once("error", (error) => resume(Effect.fail(error)));
+      server.once("error", (error: NodeJS.ErrnoException) => {
+        mux.close();
+        resume(Effect.fail(listenError(error, options.port)));
+      });
       server.listen(options.port, options.host ?? "0.0.0.0", () =>
         resume(Effect.succeed({ server, inFlight, mux })),
       );

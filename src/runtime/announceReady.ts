@@ -21,8 +21,10 @@ export const readyLines = (config: AppSettings): ReadonlyArray<string> => [
 export const announceReady = Effect.gen(function* () {
   const config = yield* AppConfig;
   if (!config.roles.includes("gateway")) return;
-  const healthy = Effect.tryPromise(async () => {
-    const res = await fetch(`http://127.0.0.1:${config.port}/healthz`);
+  // Aborted when interrupted: a request left open would keep a failed process from exiting.
+  const healthy = Effect.tryPromise(async (signal) => {
+    const res = await fetch(`http://127.0.0.1:${config.port}/healthz`, { signal });
+    await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`healthz ${res.status}`);
   });
   yield* healthy.pipe(Effect.retry(Schedule.spaced("500 millis")));

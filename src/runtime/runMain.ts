@@ -1,9 +1,17 @@
 import { Cause, Effect, Exit, Fiber } from "effect";
 
 /**
+ * How long a process whose program has ended (finalizers run) may go on for whatever it still has
+ * open before it exits anyway: a socket or timer some library left behind must not keep a process
+ * that failed to start running, answering nothing, where a supervisor would restart it.
+ */
+export const EXIT_GRACE_MS = 2_000;
+
+/**
  * Runs the program until it ends or the process gets SIGINT/SIGTERM, in which
  * case the program is interrupted so every scope's finalizers run (HTTP drain,
- * NATS drain, child processes stopped). A second signal exits at once.
+ * NATS drain, child processes stopped). A second signal exits at once. Once the
+ * program has ended the process exits, after EXIT_GRACE_MS at the latest.
  */
 export const runMain = <E>(program: Effect.Effect<void, E>): void => {
   const fiber = Effect.runFork(program);
@@ -21,5 +29,7 @@ export const runMain = <E>(program: Effect.Effect<void, E>): void => {
     if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) {
       process.exitCode = 1;
     }
+    // Unreferenced: a process with nothing left open exits at once, as before.
+    setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
   });
 };

@@ -1,9 +1,11 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { freePort } from "../../../src/devnet/freePort.js";
 import { isListening, NATS_INSTALL_HINT, spawnNatsServer } from "../../../src/nats/NatsServerProcess.js";
+import { startTestNats } from "../../support/natsServer.js";
 import { PROCESS_DEADLINE_MS, runTs } from "../../support/runTs.js";
 
 const start = (env: NodeJS.ProcessEnv, args: ReadonlyArray<string> = []) => runTs("src/main.ts", args, env);
@@ -31,6 +33,37 @@ describe("start-up", { timeout: PROCESS_DEADLINE_MS + 30_000 }, () => {
     expect(result.stderr).toContain(
       '--roles must be a comma-separated list of roles from gateway, api, ingest (got "gateway,sorcerer").',
     );
+  });
+
+  it("error: a gateway whose PORT another server holds exits 1 saying so, even when that server never answers", async () => {
+    const nats = await startTestNats();
+    const dir = await mkdtemp(join(tmpdir(), "svc-port-taken-"));
+    // Takes every request and never answers: the gateway's own readiness probe reaches it too.
+    const squatter = createServer(() => undefined);
+    const port = await freePort();
+    await new Promise<void>((resolve) => squatter.listen(port, "127.0.0.1", resolve));
+    try {
+      const result = await start(
+        {
+          NATS_URL: nats.url,
+          NATS_USER: "gateway",
+          NATS_PASSWORD: nats.credentials.gateway,
+          PORT: String(port),
+          DATA_DIR: dir,
+          LOG_LEVEL: "warning",
+        },
+        ["--roles", "gateway"],
+      );
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim()).toBe(
+        `Port ${port} is already in use by another process: stop it, or set PORT to a free port.`,
+      );
+    } finally {
+      squatter.closeAllConnections();
+      squatter.close();
+      await nats.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("error: a missing nats-server binary fails with the install command", async () => {
