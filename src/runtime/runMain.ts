@@ -27,6 +27,9 @@ export const runMain = <E>(program: Effect.Effect<void, E>): void => {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) {
+      // Expected failures are said by the program itself; what reaches here is a defect (a bug, or
+      // a library throwing), which would otherwise end the process without a word.
+      process.stderr.write(`${Cause.pretty(exit.cause)}\n`);
       process.exitCode = 1;
     }
     // Unreferenced: a process with nothing left open exits at once, as before.
