@@ -1,5 +1,5 @@
 import { Bucket, type KV, KvWatchInclude } from "@nats-io/kv";
-import { Context, Effect, Exit, Layer, Option, Scope } from "effect";
+import { Context, Effect, Exit, Layer, Option, Schedule, Scope } from "effect";
 import { type ActorOptions, type AnyActorLogic, type AnyActorRef, createActor } from "xstate";
 import { Lru } from "../lib/Lru.js";
 import { leaderReads } from "../nats/leaderReads.js";
@@ -73,6 +73,9 @@ const eventFor = (actor: WebhookActor, version: WebhookVersion) => {
 };
 
 const decode = Option.liftThrowable(decodeRecord);
+
+/** Between attempts at the first read of the records: from 0.2 s, doubling up to every 10 s. */
+const FIRST_READ_RETRY = Schedule.union(Schedule.exponential("200 millis"), Schedule.spaced("10 seconds"));
 
 /** Starts actors for every stored webhook, then follows the bucket until the scope closes. */
 export const layer = (
@@ -216,9 +219,23 @@ export const layer = (
 
       // The first read is the layer's readiness; a stalled watch is followed again (every
       // watchCheckMs, the stream's leader is asked whether a record change went unshown).
-      const first = yield* Scope.make();
+      // A failed attempt (a JetStream call timing out while the bucket's leader is elected) is
+      // closed, its watch stopped, and tried again: start-up waits on it, and must not die of it.
+      const firstAttempt = Effect.gen(function* () {
+        const scope = yield* Scope.make();
+        const progress = yield* Scope.extend(follow(false), scope).pipe(
+          Effect.onError((cause) => Scope.close(scope, Exit.failCause(cause))),
+        );
+        return { scope, progress };
+      });
+      const { scope: first, progress: firstProgress } = yield* firstAttempt.pipe(
+        Effect.tapError((error) =>
+          Effect.logWarning("webhook records: the first read failed; retrying", error),
+        ),
+        Effect.retry(FIRST_READ_RETRY),
+        Effect.orDie,
+      );
       yield* Effect.addFinalizer((exit) => Scope.close(first, exit));
-      const firstProgress = yield* Effect.orDie(Scope.extend(follow(false), first));
       if (tail !== undefined && watchCheckMs !== undefined) {
         const untilStalled = (progress: WatchProgress) =>
           Effect.gen(function* () {

@@ -85,6 +85,21 @@ describe("WebhookSupervisor", () => {
     await stop();
   });
 
+  it("error: a first read whose listing fails is tried again, and the supervisor starts with every stored webhook", async () => {
+    const record = newRecord(true);
+    await Effect.runPromise(store().create(record, [addressOf(4)], 100));
+    // The same bucket, whose first key listing fails as a JetStream call does while a leader is elected.
+    const kv = buckets.webhooks;
+    const flaky = Object.assign(Object.create(Object.getPrototypeOf(kv) as object), kv) as KV;
+    let listings = 0;
+    flaky.keys = (filter?: string | string[]) =>
+      ++listings === 1 ? Promise.reject(new Error("TimeoutError: timeout")) : kv.keys(filter);
+    const { supervisor, stop } = await startSupervisor(flaky);
+    expect(listings).toBe(2);
+    expect(supervisor.stateOf(record.id)).toBe("active");
+    await stop();
+  });
+
   it("behavior: a change written by one worker reaches the actors of another through the KV watch", async () => {
     const a = await startSupervisor(buckets.webhooks);
     const b = await startSupervisor(buckets.webhooks);
