@@ -1,5 +1,5 @@
 import type { KV } from "@nats-io/kv";
-import { Data, Effect, Schema } from "effect";
+import { Data, Effect, Schedule, Schema } from "effect";
 import { ApiKeyRecord, type RateLimit, TEAM_NAME_PATTERN, Team } from "../../domain/ApiKey.js";
 import { ulid } from "../../lib/ulid.js";
 import { displayPrefix, generateApiKey, generateKeyId, hashApiKey } from "./apiKeyFormat.js";
@@ -91,9 +91,22 @@ export const ensureTeam = (buckets: KeyBuckets, rawName: string) =>
       }
     });
     if (!won) {
-      // Another writer created the name first: use theirs.
-      const theirs = yield* findTeam(buckets, name);
-      if (theirs !== undefined) return theirs;
+      // Another writer created the name first: use their team, never a second one of our own (a key
+      // of that team would count against a team nobody can name). Their team's record is written
+      // just after its name, and a replica answering the read may not hold either yet: a miss is
+      // read again for about 2.5 s.
+      return yield* findTeam(buckets, name).pipe(
+        Effect.filterOrFail(
+          (theirs): theirs is Team => theirs !== undefined,
+          () =>
+            new KeyStoreError({
+              cause: new Error(
+                `team "${name}" is being created by another call and cannot be read yet; try again`,
+              ),
+            }),
+        ),
+        Effect.retry({ schedule: Schedule.exponential("20 millis"), times: 7 }),
+      );
     }
     yield* use(() => buckets.teams.put(`team.${team.team_id}`, encode(team)));
     return team;
