@@ -68,6 +68,19 @@ const listValues = <A>(kv: KV, filter: string, decode: (s: string) => A) =>
 
 export const normaliseTeamName = (name: string): string => name.trim().toLowerCase();
 
+/** Writes the record of a team whose name is taken but whose writer never wrote the record. */
+const completeTeam = (buckets: KeyBuckets, teamId: string, name: string) =>
+  Effect.gen(function* () {
+    const team = new Team({
+      team_id: teamId,
+      name,
+      created_at: new Date().toISOString(),
+      monthly_cu_quota: null,
+    });
+    yield* use(() => buckets.teams.put(`team.${teamId}`, encode(team)));
+    return team;
+  });
+
 /** The team with this name, created (with no quota) when it does not exist yet. */
 export const ensureTeam = (buckets: KeyBuckets, rawName: string) =>
   Effect.gen(function* () {
@@ -94,18 +107,20 @@ export const ensureTeam = (buckets: KeyBuckets, rawName: string) =>
       // Another writer created the name first: use their team, never a second one of our own (a key
       // of that team would count against a team nobody can name). Their team's record is written
       // just after its name, and a replica answering the read may not hold either yet: a miss is
-      // read again for about 2.5 s.
+      // read again for about 2.5 s. A name still without its record by then lost its writer between
+      // the two writes, and the record is written for it, under the name's id.
       return yield* findTeam(buckets, name).pipe(
         Effect.filterOrFail(
           (theirs): theirs is Team => theirs !== undefined,
-          () =>
-            new KeyStoreError({
-              cause: new Error(
-                `team "${name}" is being created by another call and cannot be read yet; try again`,
-              ),
-            }),
+          () => new KeyStoreError({ cause: new Error(`team "${name}" cannot be read yet; try again`) }),
         ),
         Effect.retry({ schedule: Schedule.exponential("20 millis"), times: 7 }),
+        Effect.catchAll((error) =>
+          Effect.flatMap(
+            readJson(buckets.teams, `name.${name}`, (s) => s),
+            (teamId) => (teamId === undefined ? Effect.fail(error) : completeTeam(buckets, teamId, name)),
+          ),
+        ),
       );
     }
     yield* use(() => buckets.teams.put(`team.${team.team_id}`, encode(team)));

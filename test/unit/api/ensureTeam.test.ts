@@ -72,14 +72,22 @@ describe("two calls making the same new team at once", () => {
     ]);
   });
 
-  it("error: a name whose team never becomes readable is an error saying to try again, not a second team", async () => {
+  it("error: a team that stays unreadable is an error saying to try again, not a second team", async () => {
     const teams = laggingTeams(Number.POSITIVE_INFINITY);
     teams.stored.set("name.acme", theirs.team_id);
     const buckets: KeyBuckets = { keys: laggingTeams(0).kv, teams: teams.kv };
     const failed = await run(Effect.flip(ensureTeam(buckets, "acme")));
-    expect(failed.message).toContain(
-      'team "acme" is being created by another call and cannot be read yet; try again',
-    );
+    expect(failed.message).toContain('team "acme" cannot be read yet; try again');
     expect([...teams.stored.keys()]).toEqual(["name.acme"]);
+  });
+
+  it("behavior: a name whose writer stopped before writing the team gets the record under the name's id", async () => {
+    const teams = laggingTeams(0);
+    teams.stored.set("name.acme", theirs.team_id);
+    const buckets: KeyBuckets = { keys: laggingTeams(0).kv, teams: teams.kv };
+    const team = await run(ensureTeam(buckets, "acme"));
+    expect(team.team_id).toBe(theirs.team_id);
+    expect(team.name).toBe("acme");
+    expect([...teams.stored.keys()].sort()).toEqual(["name.acme", `team.${theirs.team_id}`]);
   });
 });
