@@ -1,4 +1,5 @@
 import type { KV } from "@nats-io/kv";
+import { Effect } from "effect";
 import type { OutboxFigures } from "../../metrics/Metrics.js";
 import { leaderReads } from "../../nats/leaderReads.js";
 import type { OwnedPartitions } from "../outbox/OwnedPartitions.js";
@@ -150,12 +151,23 @@ export const makeOutbox = (
   const stats = new PendingStats(writeStats, statsFlushMs);
   /** Reads answered by the stream's leader, which holds every acknowledged write (leaderReads.ts). */
   const leader = leaderReads(kv);
-  /** Applies the stored value of `key` to `index` (ignored there if it already holds that revision or a later one). */
+  /**
+   * After a write refused for naming the wrong revision: takes the stored value of `key` into
+   * `index` as the stream's leader answers it, even below the revision held there (which the refusal
+   * shows the key does not have), so the next write names the current one.
+   */
   const refreshDelivery = async (index: PartitionIndex, key: string) => {
     // From the leader: a lagging replica could answer the same stale revision again.
     const entry = await leader.get(key);
     if (entry === null) return;
-    index.apply(key, entry.revision, storedValue(entry.operation, entry.value));
+    const held = index.get(key)?.revision;
+    if (held !== undefined && held > entry.revision)
+      Effect.runFork(
+        Effect.logWarning(
+          `webhook outbox: ${key} was held at revision ${held}, which its stream's leader does not have (it holds ${entry.revision}); taking the leader's`,
+        ),
+      );
+    index.adopt(key, entry.revision, storedValue(entry.operation, entry.value));
   };
 
   /**

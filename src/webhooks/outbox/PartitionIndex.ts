@@ -53,10 +53,25 @@ export class PartitionIndex {
   apply(key: string, revision: number, value: StoredDelivery | undefined): boolean {
     const parsed = parseDeliveryKey(key);
     if (parsed === undefined) return false;
-    const queue = this.#byWebhook.get(parsed.webhookId);
-    const held = queue?.get(parsed.order);
+    const held = this.#byWebhook.get(parsed.webhookId)?.get(parsed.order);
     const heldRevision = held?.revision ?? this.#deletedAt.get(key) ?? 0;
     if (revision <= heldRevision) return false;
+    return this.#set(key, revision, value);
+  }
+
+  /**
+   * Takes `key` at `revision` as the stream's leader just answered it, even when this index holds a
+   * later revision: a write refused because it named a revision the key does not have means the
+   * index is wrong, and only the leader's answer lets the next write name the right one.
+   */
+  adopt(key: string, revision: number, value: StoredDelivery | undefined): boolean {
+    return this.#set(key, revision, value);
+  }
+
+  #set(key: string, revision: number, value: StoredDelivery | undefined): boolean {
+    const parsed = parseDeliveryKey(key);
+    if (parsed === undefined) return false;
+    const held = this.#byWebhook.get(parsed.webhookId)?.get(parsed.order);
     if (value === undefined) {
       this.#remove(parsed.webhookId, parsed.order);
       this.#deletedAt.set(key, revision);

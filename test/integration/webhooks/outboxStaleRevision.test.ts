@@ -36,34 +36,60 @@ const attempt: AttemptRecord = {
   error: null,
 };
 
+/** An outbox owning the delivery's partition, whose watch has stalled: nothing written by others reaches its index. */
+const stalledOwner = async () => {
+  const kv = await Effect.runPromise(openBucket(nc, "webhook_outbox"));
+  const owned = new OwnedPartitions();
+  const index = new PartitionIndex();
+  owned.add(partitionOf(webhookId), { index, fenced: () => true });
+  const outbox = makeOutbox(
+    kv,
+    listOutboxKeys(await jetstreamManager(nc)),
+    owned,
+    () => 1_000,
+    undefined,
+    60_000,
+  );
+  return { kv, index, outbox };
+};
+
+const recordOnce = (
+  outbox: Awaited<ReturnType<typeof stalledOwner>>["outbox"],
+  d: typeof delivery = delivery,
+) =>
+  outbox.recordAttempt(d, { ...attempt, delivery_id: d.id }, { kind: "delivered" }).then(
+    () => "recorded",
+    (error: unknown) => (isRevisionConflict(error) ? "conflict" : String(error)),
+  );
+
 describe("recording an attempt over a revision the partition's index missed", () => {
   it("behavior: the first record fails on the stale revision, the next names the current one and is stored", async () => {
-    const kv = await Effect.runPromise(openBucket(nc, "webhook_outbox"));
-    const owned = new OwnedPartitions();
-    // An owned partition whose watch has stalled: nothing written by others reaches its index.
-    const index = new PartitionIndex();
-    owned.add(partitionOf(webhookId), { index, fenced: () => true });
-    const outbox = makeOutbox(
-      kv,
-      listOutboxKeys(await jetstreamManager(nc)),
-      owned,
-      () => 1_000,
-      undefined,
-      60_000,
-    );
+    const { kv, index, outbox } = await stalledOwner();
     await outbox.enqueue([delivery]);
     const key = deliveryKey(webhookId, delivery.order);
     expect(index.get(key)?.revision).toBe((await kv.get(key))?.revision);
     // Another write to the key the index does not see (e.g. an attempt whose answer timed out).
     const moved = await kv.put(key, JSON.stringify({ ...delivery, state: "queued", attempts: 1 }));
 
-    const first = await outbox.recordAttempt(delivery, attempt, { kind: "delivered" }).then(
-      () => "recorded",
-      (error: unknown) => (isRevisionConflict(error) ? "conflict" : String(error)),
-    );
-    expect(first).toBe("conflict");
+    expect(await recordOnce(outbox)).toBe("conflict");
     expect(index.get(key)?.revision).toBe(moved);
     await outbox.recordAttempt(delivery, attempt, { kind: "delivered" });
+    expect((await kv.get(key))?.json<{ state: string }>().state).toBe("done");
+    await outbox.flushStats();
+  });
+
+  it("error: an index holding a revision the key never had takes the leader's after the refusal, and the next record is stored", async () => {
+    const { kv, index, outbox } = await stalledOwner();
+    const other = { ...delivery, id: "msg_other", order: `${delivery.order}-b` };
+    await outbox.enqueue([other]);
+    const key = deliveryKey(webhookId, other.order);
+    const stored = (await kv.get(key))!.revision;
+    // Held above what the key has: every write naming it is refused, however often it is read again
+    // from the leader, unless the leader's answer is taken over the index's.
+    index.apply(key, stored + 1_000, { ...other, state: "queued" });
+    expect(await recordOnce(outbox, other)).toBe("conflict");
+    expect(index.get(key)?.revision).toBe(stored);
+    expect(await recordOnce(outbox, other)).toBe("recorded");
     expect((await kv.get(key))?.json<{ state: string }>().state).toBe("done");
     await outbox.flushStats();
   });
