@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { KV } from "@nats-io/kv";
-import { Context, Data, Effect, Layer, Schedule } from "effect";
+import { Context, type Effect, Layer } from "effect";
 import { leaderReads } from "../nats/leaderReads.js";
+import { retrying } from "../runtime/retrying.js";
 
 /**
  * The key that signs `next_offset` cursors, shared by every API worker through
@@ -12,11 +13,6 @@ export class CursorSecret extends Context.Tag("app/balances/CursorSecret")<Curso
 
 const KEY = "cursor_secret";
 
-/** Neither this worker's `create` nor a read of the stored secret succeeded this time. */
-export class CursorSecretUnavailable extends Data.TaggedError("CursorSecretUnavailable")<{
-  readonly reason: string;
-}> {}
-
 /** The two bucket calls the secret needs; `readLatest` must see every acknowledged write. */
 export interface SecretStore {
   /** Stores `value` unless the key holds one already (then rejects). */
@@ -25,19 +21,17 @@ export interface SecretStore {
   readonly readLatest: () => Promise<string | null>;
 }
 
-/** Between attempts: from 0.2 s, doubling up to every 5 s (start-up waits on it). */
-const RETRY = Schedule.union(Schedule.exponential("200 millis"), Schedule.spaced("5 seconds"));
-
 /**
  * Creates the secret, or reads the one another worker created first. Workers started together race
  * for the `create`; a loser reads the winner's value from the stream's leader, because a replica
  * answering a direct get may not hold that write yet (and a read that found nothing then made a
  * second API process exit at start). Anything else that fails (the bucket's leader being elected,
- * a timeout) is tried again with a warning.
+ * a timeout) is tried again with a warning, from 0.2 s doubling up to every 5 s.
  */
 export const loadCursorSecret = (store: SecretStore): Effect.Effect<Uint8Array> =>
-  Effect.tryPromise({
-    try: async () => {
+  retrying(
+    "creating or reading the cursor secret",
+    async () => {
       const mine = randomBytes(32).toString("base64");
       const created = await store.create(mine).then(
         () => true,
@@ -47,14 +41,7 @@ export const loadCursorSecret = (store: SecretStore): Effect.Effect<Uint8Array> 
       if (stored === null) throw new Error("another worker's create was refused, yet nothing is stored");
       return Buffer.from(stored, "base64");
     },
-    catch: (cause) =>
-      new CursorSecretUnavailable({ reason: cause instanceof Error ? cause.message : String(cause) }),
-  }).pipe(
-    Effect.tapError((error) =>
-      Effect.logWarning(`the cursor secret could not be created or read (${error.reason}); retrying`),
-    ),
-    Effect.retry(RETRY),
-    Effect.orDie,
+    "5 seconds",
   );
 
 export const layer = (settings: KV): Layer.Layer<CursorSecret> => {

@@ -1,6 +1,7 @@
 import { DeliverPolicy } from "@nats-io/jetstream";
 import { Bucket, type KV, type KvWatchEntry } from "@nats-io/kv";
-import { Clock, Deferred, Effect, Either, Schedule, Schema, type Scope, Stream } from "effect";
+import { Clock, Deferred, Effect, Either, Schema, type Scope, Stream } from "effect";
+import { retrying } from "../runtime/retrying.js";
 import { PULL_EXPIRES_MS } from "./pullOptions.js";
 import { reopenAfterEnd } from "./reopenPause.js";
 import { streamTail } from "./streamTail.js";
@@ -38,20 +39,6 @@ export interface FollowOptions<A> {
  * `undefined` when the key was deleted or purged or its value does not decode.
  */
 export type OnChange<A> = (key: string, value: BucketValue<A> | undefined) => void;
-
-/**
- * A failed JetStream call (creating the watch, the probe) is tried again after
- * 0.2 s, doubling up to every 10 s: readiness depends on them.
- */
-const RETRY = Schedule.union(Schedule.exponential("200 millis"), Schedule.spaced("10 seconds"));
-
-/** `call`, tried again with a warning until it succeeds (the schedule never ends). */
-const retrying = <A>(what: string, call: () => Promise<A>) =>
-  Effect.tryPromise(call).pipe(
-    Effect.tapError((error) => Effect.logWarning(`${what} failed; retrying`, error)),
-    Effect.retry(RETRY),
-    Effect.orDie,
-  );
 
 /** Whether the filter has any live key now, read through a short-lived `keys` consumer. */
 const anyLiveKey = (kv: KV, filter: string) => async () => {

@@ -1,10 +1,11 @@
 import { Bucket, type KV, KvWatchInclude } from "@nats-io/kv";
-import { Context, Effect, Exit, Layer, Option, Schedule, Scope } from "effect";
+import { Context, Effect, Exit, Layer, Option, Scope } from "effect";
 import { type ActorOptions, type AnyActorLogic, type AnyActorRef, createActor } from "xstate";
 import { Lru } from "../lib/Lru.js";
 import { leaderReads } from "../nats/leaderReads.js";
 import { streamTail } from "../nats/streamTail.js";
 import { untilWatchFallsBehind, WatchProgress } from "../nats/WatchProgress.js";
+import { backoffUpTo } from "../runtime/retrying.js";
 import { LINGER_MS, QueueDoorbell } from "./delivery/QueueDoorbell.js";
 import { HOOK_PREFIX, HOOKS_FILTER } from "./store/kvKeys.js";
 import { decodeRecord } from "./WebhookRecord.js";
@@ -73,9 +74,6 @@ const eventFor = (actor: WebhookActor, version: WebhookVersion) => {
 };
 
 const decode = Option.liftThrowable(decodeRecord);
-
-/** Between attempts at the first read of the records: from 0.2 s, doubling up to every 10 s. */
-const FIRST_READ_RETRY = Schedule.union(Schedule.exponential("200 millis"), Schedule.spaced("10 seconds"));
 
 /** Starts actors for every stored webhook, then follows the bucket until the scope closes. */
 export const layer = (
@@ -232,7 +230,7 @@ export const layer = (
         Effect.tapError((error) =>
           Effect.logWarning("webhook records: the first read failed; retrying", error),
         ),
-        Effect.retry(FIRST_READ_RETRY),
+        Effect.retry(backoffUpTo("10 seconds")),
         Effect.orDie,
       );
       yield* Effect.addFinalizer((exit) => Scope.close(first, exit));

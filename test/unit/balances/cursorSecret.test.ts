@@ -62,8 +62,8 @@ describe("the cursor secret shared by API workers", () => {
     expect(Buffer.from(secret).toString("base64")).toBe(theirs);
     expect(reads).toBe(3);
     expect(lines).toEqual([
-      "the cursor secret could not be created or read (another worker's create was refused, yet nothing is stored); retrying",
-      "the cursor secret could not be created or read (TimeoutError: timeout); retrying",
+      "creating or reading the cursor secret failed (another worker's create was refused, yet nothing is stored); retrying",
+      "creating or reading the cursor secret failed (TimeoutError: timeout); retrying",
     ]);
   });
 });
