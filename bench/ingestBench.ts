@@ -1,10 +1,10 @@
 import { jetstreamManager } from "@nats-io/jetstream";
-import { createPublicClient, type PublicClient } from "viem";
-import { undiciTransport } from "../src/chains/undiciTransport.js";
+import type { ChainRpc } from "../src/chains/rpc/ChainRpc.js";
 import { ACTIVITY_KINDS, type ActivityKind } from "../src/devnet/activity/activityKinds.js";
 import { runActivityAction } from "../src/devnet/activity/runActivity.js";
 import type { ManifestChain } from "../src/devnet/DevnetManifest.js";
 import { NOTIFIER_DURABLE } from "../src/webhooks/notifier/Notifier.js";
+import { directChainRpc } from "../test/support/chainRpc.js";
 import { startTestDevnet } from "../test/support/devnetFixture.js";
 import { startTestNats, type TestNats } from "../test/support/natsServer.js";
 import { anvilPid } from "./lib/anvilPid.js";
@@ -88,7 +88,7 @@ const notifierPlannedAll = async (nats: TestNats) => {
  */
 const catchUp = async (
   arrangement: Arrangement,
-  context: { nats: TestNats; chainsConfig: string; chain: ManifestChain; client: PublicClient },
+  context: { nats: TestNats; chainsConfig: string; chain: ManifestChain; client: ChainRpc },
 ) => {
   const { nats, chainsConfig, chain, client } = context;
   const first = await startDeployment(nats, chainsConfig, arrangement);
@@ -101,11 +101,10 @@ const catchUp = async (
 
   // A backlog of real activity while ingestion is down, then a restart that catches up.
   await activity(chain, BACKLOG_SECONDS);
-  const head = Number(await client.getBlockNumber());
-  const logs = (await client.request({
-    method: "eth_getLogs",
-    params: [{ fromBlock: `0x${from.toString(16)}`, toBlock: `0x${head.toString(16)}` }],
-  })) as Array<unknown>;
+  const head = Number.parseInt(await client.request<string>("eth_blockNumber", []), 16);
+  const logs = await client.request<Array<unknown>>("eth_getLogs", [
+    { fromBlock: `0x${from.toString(16)}`, toBlock: `0x${head.toString(16)}` },
+  ]);
   const anvil = anvilPid(chain.rpc_url);
   // anvil's first read of a block's trace costs it about twice its later ones (its own state
   // handling: 5.0 against 2.6 ms of its CPU per block, and half the blocks/s, over the same 535
@@ -196,7 +195,7 @@ export const ingestBench = async () => {
     devnet?: Awaited<ReturnType<typeof startTestDevnet>>;
     nats?: TestNats;
     chain?: ManifestChain;
-    rpc?: ReturnType<typeof undiciTransport>;
+    rpc?: ReturnType<typeof directChainRpc>;
     service?: Deployment;
   };
   const stop = async (stage: Stage | undefined) => {
@@ -219,11 +218,11 @@ export const ingestBench = async () => {
       const chain = devnet.manifest.chains.find((c) => c.chain_id === 1)!;
       stage.chain = chain;
       // The floor reads through the same transport as the service (keep-alive undici, 16 connections).
-      const rpc = undiciTransport(chain.rpc_url, { timeoutMs: 10_000, connections: 16 });
+      const rpc = directChainRpc(chain.rpc_url, { chainId: 1 });
       stage.rpc = rpc;
       const nats = await startTestNats();
       stage.nats = nats;
-      const client = createPublicClient({ transport: rpc.transport }) as PublicClient;
+      const client = rpc.rpc;
       const run = await catchUp(arrangement, {
         nats,
         chainsConfig: devnet.devnet.chainsConfigPath,

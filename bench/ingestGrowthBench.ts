@@ -1,8 +1,8 @@
 import { Effect } from "effect";
-import { createPublicClient, encodeFunctionData, erc20Abi, numberToHex, type PublicClient } from "viem";
-import { undiciTransport } from "../src/chains/undiciTransport.js";
+import { encodeFunctionData, erc20Abi, numberToHex } from "viem";
 import { chainClient } from "../src/devnet/ChainClient.js";
 import { openBucket } from "../src/nats/JetStreamSetup.js";
+import { directChainRpc } from "../test/support/chainRpc.js";
 import { startTestDevnet } from "../test/support/devnetFixture.js";
 import { startTestNats } from "../test/support/natsServer.js";
 import { chainProgress, parseArrangements, startDeployment, stopIngestion } from "./lib/arrangements.js";
@@ -29,8 +29,8 @@ const TXS = Number(process.env.BENCH_INGEST_GROWTH_TXS ?? 5_000);
 export const ingestGrowthBench = async () => {
   const devnet = await startTestDevnet();
   const chain = devnet.manifest.chains.find((c) => c.chain_id === 1)!;
-  const rpc = undiciTransport(chain.rpc_url, { timeoutMs: 60_000, connections: 16 });
-  const client = createPublicClient({ transport: rpc.transport }) as PublicClient;
+  const rpc = directChainRpc(chain.rpc_url, { chainId: 1, timeoutMs: 60_000 });
+  const client = rpc.rpc;
   const node = chainClient(1, chain.name, chain.rpc_url);
   const sender = chain.wallets.whale!;
   const usdc = chain.tokens.USDC!.address;
@@ -72,7 +72,7 @@ export const ingestGrowthBench = async () => {
     const from = (await chainProgress(service.url)).indexed + 1;
     const ingestion = await stopIngestion(nats, chainsConfig, service);
     await mine(size, blocks);
-    const head = Number(await client.getBlockNumber());
+    const head = Number.parseInt(await client.request<string>("eth_blockNumber", []), 16);
     // anvil's first read of a block costs it about twice its later ones: read the backlog once
     // before either side is timed, so the pipeline does not pay it alone (ingestBench.ts).
     await fetchAndDecode(client, blockRange(from, head));

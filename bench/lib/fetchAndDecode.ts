@@ -1,5 +1,5 @@
 import { Effect } from "effect";
-import type { PublicClient } from "viem";
+import type { ChainRpc } from "../../src/chains/rpc/ChainRpc.js";
 import { decodeLogs } from "../../src/decoding/index.js";
 import { fetchLiveBlock } from "../../src/ingest/rpc/fetchLiveBlock.js";
 
@@ -10,12 +10,12 @@ const CONCURRENCY = 8;
  * The ingest benchmarks' floor: each block read (block, receipts, traces) through `client`, 8 at a
  * time, and its logs decoded; nothing published or indexed. Answers how many events it decoded.
  */
-export const fetchAndDecode = (client: PublicClient, numbers: ReadonlyArray<number>): Promise<number> =>
+export const fetchAndDecode = (client: ChainRpc, numbers: ReadonlyArray<number>): Promise<number> =>
   Effect.runPromise(
     Effect.forEach(
       numbers,
       (number) =>
-        fetchLiveBlock(client, { chainId: 1, number, traces: true }).pipe(
+        fetchLiveBlock(client, { number, traces: true }).pipe(
           Effect.map((block) => (block === undefined ? 0 : decodeLogs(block.logs).length)),
         ),
       { concurrency: CONCURRENCY },

@@ -1,5 +1,4 @@
-import { createPublicClient, type PublicClient } from "viem";
-import { undiciTransport } from "../../src/chains/undiciTransport.js";
+import { directChainRpc } from "../../test/support/chainRpc.js";
 import { blockRange, fetchAndDecode } from "../lib/fetchAndDecode.js";
 
 /**
@@ -15,8 +14,8 @@ import { blockRange, fetchAndDecode } from "../lib/fetchAndDecode.js";
  */
 const [rpcUrl, untimedFrom, from, to] = process.argv.slice(2);
 // A block of 500 transfers takes anvil seconds to trace: the timeout only has to outlast that.
-const rpc = undiciTransport(rpcUrl!, { timeoutMs: 60_000, connections: 16 });
-const client = createPublicClient({ transport: rpc.transport }) as PublicClient;
+const rpc = directChainRpc(rpcUrl!, { chainId: 1, timeoutMs: 60_000 });
+const client = rpc.rpc;
 
 await fetchAndDecode(client, blockRange(Number(untimedFrom), Number(from) - 1));
 process.stdout.write("timing\n");

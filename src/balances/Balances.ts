@@ -2,7 +2,7 @@ import { Context, Effect, Layer, Option } from "effect";
 import { AppConfig } from "../AppConfig.js";
 import { ChainClients } from "../chains/ChainClients.js";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
-import { type BlockRef, blockKey, readEachChain } from "../chains/readEachChain.js";
+import { type BlockRef, blockKey, chainReadDeadline, readEachChain } from "../chains/readEachChain.js";
 import type { Unavailable } from "../contracts/ApiError.js";
 import { Index } from "../indexer/IndexReader.js";
 import { makeReadCache } from "../lib/readCache.js";
@@ -75,7 +75,10 @@ export const layer = Layer.effect(
     const clients = yield* ChainClients;
     const config = yield* AppConfig;
     const index = (yield* Index).reader;
-    const history = makeHistoricalPrices(index, clients.get, config.priceHistoryCacheMb * MB);
+    // Reads a client waits for: each chain's within its share of the request's time.
+    const deadlineMs = chainReadDeadline(config.requestTimeoutMs);
+    const clientOf = (chainId: number) => clients.get(chainId)?.forRequests(deadlineMs);
+    const history = makeHistoricalPrices(index, clientOf, config.priceHistoryCacheMb * MB);
     // Bounded by bytes too: a 1,200-token wallet weighs as much as hundreds of small ones.
     const cache = makeReadCache<ChainHoldings>(config.balancesCacheEntries, config.balancesCacheMb * MB);
     // Pages of cached reads: as many as reads, in a quarter of their budget (a page is a few KB).
@@ -89,8 +92,7 @@ export const layer = Layer.effect(
 
     const readChain = (wallet: string, chain: ChainConfig, at: BlockRef, keepToken: string | undefined) => {
       const key = `${wallet}|${chain.chain_id}|${blockKey(at)}|${keepToken ?? ""}`;
-      const block = at.number;
-      const client = clients.get(chain.chain_id);
+      const client = clientOf(chain.chain_id);
       return cache.through(key, async () => {
         if (client === undefined) throw new Error("no RPC client for this chain");
         // The single-token route reads its one token (native comes with every read), not the
@@ -110,7 +112,7 @@ export const layer = Layer.effect(
         return readChainHoldings(client, index, {
           chain,
           wallet,
-          block,
+          block: at,
           tokens,
           ...(keepToken === undefined ? {} : { keepZero: new Set([keepToken]) }),
           ...(keepToken === undefined || keepToken === "native" ? {} : { classify: keepToken }),
@@ -133,6 +135,7 @@ export const layer = Layer.effect(
             options.only?.chainId === chain.chain_id ? options.only.token : undefined,
           ),
         what: "Balances",
+        deadlineMs,
       }).pipe(
         Effect.map(
           ({ reads, failures }): HoldingsSnapshot => ({

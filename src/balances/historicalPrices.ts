@@ -1,6 +1,6 @@
-import type { PublicClient } from "viem";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import { aggregate3 } from "../chains/multicall3.js";
+import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { IndexReader } from "../indexer/IndexReader.js";
 import { approximateBytes } from "../lib/approximateBytes.js";
 import { Lru } from "../lib/Lru.js";
@@ -18,7 +18,7 @@ const MAX_ENTRIES = 100_000;
  */
 export const makeHistoricalPrices = (
   index: IndexReader,
-  client: (chainId: number) => PublicClient | undefined,
+  client: (chainId: number) => ChainRpc | undefined,
   maxBytes: number,
 ) => {
   const cache = new Lru<string, PriceQuote | null>(MAX_ENTRIES, {
@@ -43,7 +43,7 @@ export const makeHistoricalPrices = (
     const rpc = client(chain.chain_id);
     if (missing.length > 0 && rpc !== undefined) {
       const plan = await planPricing(index, chain, missing);
-      const prices = plan.finish(await aggregate3(rpc, plan.calls, { blockNumber: BigInt(block) }));
+      const prices = plan.finish(await aggregate3(rpc, plan.calls, { block: { number: block } }));
       for (const token of missing) {
         const quote = prices.get(token) ?? null;
         cache.set(key(token), quote);

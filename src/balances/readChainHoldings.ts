@@ -1,7 +1,8 @@
-import type { PublicClient } from "viem";
 import { balanceOfCall, decodeBalance } from "../chains/balanceReads.js";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import { aggregate3, getEthBalanceCall } from "../chains/multicall3.js";
+import type { BlockRef } from "../chains/readEachChain.js";
+import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { IndexReader } from "../indexer/IndexReader.js";
 import { readTokenMetadata } from "../indexer/readTokenMetadata.js";
 import { planPricing } from "../pricing/planPricing.js";
@@ -11,7 +12,8 @@ import { classifyToken, standardProbeCalls } from "./tokenStandard.js";
 export interface ReadHoldingsParameters {
   readonly chain: ChainConfig;
   readonly wallet: string;
-  readonly block: number;
+  /** The block to read at, pinned by hash when known. */
+  readonly block: BlockRef;
   /** Tokens to read: the wallet's touched tokens and the chain's well-known ones. */
   readonly tokens: ReadonlyArray<string>;
   /** Keep these entries even when the balance is zero (the single-token endpoint). */
@@ -27,7 +29,7 @@ export interface ReadHoldingsParameters {
  * ERC-165 probes of the token to classify, if any.
  */
 export const readChainHoldings = async (
-  client: PublicClient,
+  client: ChainRpc,
   index: IndexReader,
   params: ReadHoldingsParameters,
 ): Promise<ChainHoldings> => {
@@ -41,7 +43,7 @@ export const readChainHoldings = async (
     ...plan.calls,
     ...(params.classify === undefined ? [] : standardProbeCalls(params.classify)),
   ];
-  const results = await aggregate3(client, calls, { blockNumber: BigInt(params.block) });
+  const results = await aggregate3(client, calls, { block: params.block });
   const pricingStart = 1 + tokens.length;
   const prices = plan.finish(results.slice(pricingStart, pricingStart + plan.calls.length));
   const standard =
@@ -94,7 +96,7 @@ export const readChainHoldings = async (
   });
   return {
     chainId: chain.chain_id,
-    block: params.block,
+    block: params.block.number,
     holdings,
     ...(standard === undefined ? {} : { classified: standard }),
   };

@@ -78,6 +78,66 @@ export class ProtocolConfig extends Schema.Class<ProtocolConfig>("ProtocolConfig
   start_block: Schema.optional(Schema.NonNegativeInt),
 }) {}
 
+/** An HTTP(S) JSON-RPC URL. */
+const HttpUrl = Schema.String.pipe(
+  Schema.pattern(/^https?:\/\/[^\s]+$/, { message: () => "must be an http:// or https:// URL" }),
+);
+
+const intFrom = (low: number, high: number) =>
+  Schema.Number.pipe(
+    Schema.filter((n) => Number.isInteger(n) && n >= low && n <= high, {
+      message: (issue) => `must be an integer from ${low} to ${high} (got ${JSON.stringify(issue.actual)})`,
+    }),
+  );
+
+const positiveRate = Schema.Number.pipe(
+  Schema.filter((n) => Number.isFinite(n) && n > 0 && n <= 1_000_000, {
+    message: (issue) =>
+      `must be a number of requests per second above 0 (got ${JSON.stringify(issue.actual)})`,
+  }),
+);
+
+/**
+ * Limits of an RPC endpoint, each with a default that suits a node of one's own (see
+ * docs/chain-access.md): set them to what a provider's plan allows.
+ */
+const endpointLimits = {
+  /** Requests per second, each element of a batch counting as one (default: none until the endpoint refuses for rate, then learned). */
+  max_rps: Schema.optional(positiveRate),
+  /** Requests in flight at once (default 16). */
+  max_concurrency: Schema.optional(intFrom(1, 256)),
+  /** Elements per JSON-RPC batch (default 40: under Erigon's 100 and Alchemy's advice of fewer than 50). */
+  max_batch: Schema.optional(intFrom(1, 1000)),
+  /** How long one request may take, in ms (default 10000). */
+  timeout_ms: Schema.optional(intFrom(100, 300_000)),
+};
+
+/** One RPC endpoint of a chain: a URL, or a URL with its own limits and headers. */
+export const RpcEndpointConfig = Schema.Union(
+  HttpUrl,
+  Schema.Struct({
+    url: HttpUrl,
+    /** HTTP headers sent with every request (a provider key); never shown in logs or status. */
+    headers: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
+    ...endpointLimits,
+  }),
+);
+export type RpcEndpointConfig = typeof RpcEndpointConfig.Type;
+
+/** A chain's RPC settings: the limits of every endpoint (each may override them) and the chain's own. */
+export const RpcConfig = Schema.Struct({
+  ...endpointLimits,
+  /** Most blocks one eth_getLogs asks for (default 10000); lower when the node refuses larger ranges. */
+  max_logs_range: Schema.optional(intFrom(1, 10_000_000)),
+  /** Head reads skip an endpoint more than this many blocks behind the best one (default 5). */
+  max_head_lag: Schema.optional(intFrom(0, 1_000_000)),
+  /** How often an idle endpoint's head is asked for, in ms (default 2000). */
+  head_poll_ms: Schema.optional(intFrom(100, 600_000)),
+  /** How often each endpoint is probed for what it can answer, in seconds (default 300). */
+  probe_interval_s: Schema.optional(intFrom(10, 86_400)),
+});
+export type RpcConfig = typeof RpcConfig.Type;
+
 export class NativeAsset extends Schema.Class<NativeAsset>("NativeAsset")({
   symbol: Schema.String,
   name: Schema.String,
@@ -88,8 +148,16 @@ export class ChainConfig extends Schema.Class<ChainConfig>("ChainConfig")({
   chain_id: Schema.Int.pipe(Schema.positive()),
   /** Lower-case API name, e.g. `ethereum`, `base`. Never accepted in `chain_ids`. */
   name: Schema.String.pipe(Schema.pattern(/^[a-z][a-z0-9_]*$/)),
-  /** HTTP JSON-RPC endpoint. */
-  rpc_url: Schema.String.pipe(Schema.pattern(/^https?:\/\//)),
+  /** HTTP JSON-RPC endpoint; `rpc_urls` lists several (the first is the primary). One of the two is required. */
+  rpc_url: Schema.optional(HttpUrl),
+  /** HTTP JSON-RPC endpoints in order of preference: a primary and fallbacks (docs/chain-access.md). */
+  rpc_urls: Schema.optional(
+    Schema.Array(RpcEndpointConfig).pipe(
+      Schema.minItems(1, { message: () => "must list at least one endpoint" }),
+    ),
+  ),
+  /** Limits of this chain's endpoints and how they are watched. */
+  rpc: Schema.optional(RpcConfig),
   /** WebSocket JSON-RPC endpoint; new heads are polled over HTTP when absent. */
   ws_url: Schema.optional(Schema.String.pipe(Schema.pattern(/^wss?:\/\//))),
   /** Tags usable in `chain_ids` (`default`, `mainnet`, `testnet`, ...). */

@@ -1,5 +1,7 @@
-import { type Address, type Hex, type PublicClient, type StateOverride, toFunctionSelector } from "viem";
+import { type Hex, toFunctionSelector } from "viem";
 import { decodeAggregate3, encodeAggregate3 } from "./aggregate3Codec.js";
+import type { BlockRef } from "./readEachChain.js";
+import type { ChainRpc } from "./rpc/ChainRpc.js";
 
 /** Multicall3's address on every chain where it is deployed (and on the devnet). */
 export const MULTICALL3_ADDRESS = "0xca11bde05977b3631167028862be2a173976ca11";
@@ -56,50 +58,67 @@ export const splitCalls = (calls: ReadonlyArray<RawCall>): ReadonlyArray<Readonl
   return chunks;
 };
 
+export interface Aggregate3Options {
+  /**
+   * The block to read at, pinned by its hash when known (EIP-1898), so that every eth_call of one
+   * answer reads the same block whichever endpoint serves it; the head when absent.
+   */
+  readonly block?: BlockRef;
+  readonly gas?: bigint;
+}
+
+const hex = (n: number | bigint) => `0x${n.toString(16)}`;
+
+/** The state override object that places every call's `code` at its target, if any call carries code. */
+const stateOverrideOf = (calls: ReadonlyArray<RawCall>): Record<string, { code: Hex }> | undefined => {
+  let codes: Record<string, { code: Hex }> | undefined;
+  for (const call of calls) {
+    if (call.code === undefined) continue;
+    codes ??= {};
+    codes[call.target] = { code: call.code };
+  }
+  return codes;
+};
+
 const callOnce = async (
-  client: PublicClient,
+  rpc: ChainRpc,
   calls: ReadonlyArray<RawCall>,
-  options: { readonly blockNumber?: bigint; readonly gas?: bigint },
+  options: Aggregate3Options,
 ): Promise<ReadonlyArray<RawResult>> => {
-  const result = await client.call({
+  const block = options.block;
+  const transaction = {
     to: MULTICALL3_ADDRESS,
     data: encodeAggregate3(calls),
-    ...stateOverrideOf(calls),
-    ...(options.blockNumber === undefined ? {} : { blockNumber: options.blockNumber }),
-    ...(options.gas === undefined ? {} : { gas: options.gas }),
-  });
-  if (result.data === undefined) throw new Error("aggregate3 returned no data");
-  return decodeAggregate3(result.data);
+    ...(options.gas === undefined ? {} : { gas: hex(options.gas) }),
+  };
+  const at =
+    block === undefined ? "latest" : block.hash !== undefined ? { blockHash: block.hash } : hex(block.number);
+  const override = stateOverrideOf(calls);
+  const data = await rpc.request<string>(
+    "eth_call",
+    override === undefined ? [transaction, at] : [transaction, at, override],
+    block === undefined ? { head: true } : { block: block.number, reads: "state" },
+  );
+  if (typeof data !== "string" || data === "0x") throw new Error("aggregate3 returned no data");
+  return decodeAggregate3(data as Hex);
 };
 
 /**
  * Calls each of `calls` through one `aggregate3` eth_call (failures allowed per
- * call), at `blockNumber` (or latest), and returns the raw results, so callers
+ * call), at `block` (or the head), and returns the raw results, so callers
  * can decode odd answers (bytes32 strings, short data) themselves. A batch over
- * `MAX_CALL_BYTES` goes out as several eth_calls at once, all at `blockNumber`
+ * `MAX_CALL_BYTES` goes out as several eth_calls at once, all at `block`
  * (without one, each reads the latest block it meets), `gas` capping each.
  */
 export const aggregate3 = async (
-  client: PublicClient,
+  rpc: ChainRpc,
   calls: ReadonlyArray<RawCall>,
-  options: { readonly blockNumber?: bigint; readonly gas?: bigint } = {},
+  options: Aggregate3Options = {},
 ): Promise<ReadonlyArray<RawResult>> => {
   if (calls.length === 0) return [];
   const chunks = splitCalls(calls);
-  if (chunks.length === 1) return callOnce(client, calls, options);
-  return (await Promise.all(chunks.map((chunk) => callOnce(client, chunk, options)))).flat();
-};
-
-/** The state override that places every call's `code` at its target, if any call carries code. */
-const stateOverrideOf = (calls: ReadonlyArray<RawCall>): { stateOverride?: StateOverride } => {
-  let codes: Map<string, Hex> | undefined;
-  for (const call of calls) {
-    if (call.code === undefined) continue;
-    codes ??= new Map();
-    codes.set(call.target, call.code);
-  }
-  if (codes === undefined) return {};
-  return { stateOverride: [...codes].map(([address, code]) => ({ address: address as Address, code })) };
+  if (chunks.length === 1) return callOnce(rpc, calls, options);
+  return (await Promise.all(chunks.map((chunk) => callOnce(rpc, chunk, options)))).flat();
 };
 
 /** Calldata of Multicall3's `getEthBalance(address)`, to read native balances in the same batch. */

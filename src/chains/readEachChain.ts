@@ -38,16 +38,44 @@ const reasonOf = (error: unknown): string =>
   (error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error)).slice(0, 200);
 
 /**
+ * How long one chain's read may take within a request the gateway gives up on after
+ * `requestTimeoutMs`: the rest leaves time to answer with the chains that were read.
+ */
+export const chainReadDeadline = (requestTimeoutMs: number): number =>
+  Math.max(1_000, Math.floor(requestTimeoutMs * 0.7));
+
+/** `work`, or a rejection once `ms` have passed without its answer (the work itself goes on). */
+const within = <A>(work: Promise<A>, ms: number): Promise<A> =>
+  new Promise<A>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`its RPC nodes did not answer within ${Math.round(ms / 100) / 10} s`)),
+      ms,
+    );
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+
+/**
  * Reads every chain in parallel at the block each is pinned to, or else at the block its index
- * has reached, so one chain's slow or failing node neither delays nor fails the others. A chain
- * that fails becomes a failure in the answer; when every chain fails, the request is a 503.
- * `what` names the data in failure descriptions ("Balances", "Positions").
+ * has reached, so one chain's slow or failing node neither delays nor fails the others: a chain
+ * that fails, or has not answered within `deadlineMs`, becomes a failure in the answer. When every
+ * chain fails the request is a 503 naming them. `what` names the data in failure descriptions
+ * ("Balances", "Positions").
  */
 export const readEachChain = <A>(options: {
   readonly chains: ReadonlyArray<ChainConfig>;
   readonly blockOf: (chain: ChainConfig) => Promise<BlockRef | undefined>;
   readonly read: (chain: ChainConfig, block: BlockRef) => Promise<A>;
   readonly what: string;
+  readonly deadlineMs: number;
 }): Effect.Effect<EachChainRead<A>, Unavailable> =>
   Effect.gen(function* () {
     const settled = yield* Effect.promise(() =>
@@ -55,7 +83,7 @@ export const readEachChain = <A>(options: {
         options.chains.map(async (chain) => {
           const block = await options.blockOf(chain);
           if (block === undefined) throw new Error("the chain is not indexed yet");
-          return { chain, block: block.number, value: await options.read(chain, block) };
+          return { chain, block: block.number, value: await within(options.read(chain, block), options.deadlineMs) };
         }),
       ),
     );
@@ -70,9 +98,11 @@ export const readEachChain = <A>(options: {
         });
     });
     if (options.chains.length > 0 && reads.length === 0) {
+      const named = options.chains.map((chain) => `${chain.name} (${chain.chain_id})`).join(", ");
+      const first = failures[0]!.description.replace(/^[^:]*: /, "");
       return yield* new Unavailable({
         code: "CHAINS_UNAVAILABLE",
-        message: "No requested chain could be read right now; retry shortly.",
+        message: `${options.chains.length === 1 ? "Chain" : "Chains"} ${named} cannot be read right now (${first}); retry shortly.`,
       });
     }
     return { reads, failures };

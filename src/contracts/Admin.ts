@@ -1,6 +1,7 @@
 import { Schema } from "effect";
 import { ApiKeyRecord, Team } from "../domain/ApiKey.js";
 import { UsageRow } from "../domain/Usage.js";
+import { ChainNodeStatus } from "./RpcStatus.js";
 import { ActivityType, AssetType, TransactionType, WebhookType } from "./Webhooks.js";
 
 /**
@@ -85,6 +86,12 @@ export const ChainStatus = Schema.Struct({
   rpc_errors: Schema.Number,
   last_error: Schema.NullOr(Schema.String),
   updated_at: Schema.String,
+  /** Internal native transfers: read, not configured, or configured but no endpoint serves traces. */
+  traces: Schema.optional(Schema.Literal("on", "off", "unavailable")),
+  /** Blocks of history not read because no endpoint keeps their logs any more. */
+  history_skipped: Schema.optional(Schema.NullOr(Schema.Struct({ from: Schema.Number, to: Schema.Number }))),
+  /** The chain's RPC endpoints as the ingest process following it sees them. */
+  node: Schema.optional(ChainNodeStatus),
 });
 
 export const adminChainsStatus = operation(

@@ -1,11 +1,17 @@
 import { Schema } from "effect";
-import { NoParams, NoQuery } from "./Common.js";
+import { NoParams } from "./Common.js";
 import { endpoint } from "./Endpoint.js";
+import { ChainNodeStatus } from "./RpcStatus.js";
 
 export class ChainHealth extends Schema.Class<ChainHealth>("ChainHealth")({
   chain_id: Schema.Int,
   name: Schema.String,
+  /** Whether some RPC endpoint of the chain answers (this worker's view). */
   ok: Schema.Boolean,
+  /** Whether the chain answers balances completely now: its node answers and its index is complete. */
+  ready: Schema.Boolean,
+  /** Why it is not ready, when it is not. */
+  reason: Schema.optional(Schema.String),
   head_block: Schema.optional(Schema.Number),
   error: Schema.optional(Schema.String),
   /** Ingestion of this chain: `history` while blocks before the first start are read, `live` after. */
@@ -17,16 +23,38 @@ export class ChainHealth extends Schema.Class<ChainHealth>("ChainHealth")({
   /** Blocks between the node's head and the last one published. */
   lag: Schema.optional(Schema.NullOr(Schema.Number)),
   events_per_second: Schema.optional(Schema.Number),
+  /** Internal native transfers: read, not configured, or configured but no endpoint serves traces. */
+  traces: Schema.optional(Schema.Literal("on", "off", "unavailable")),
+  /** Blocks of history not read because no endpoint keeps their logs any more. */
+  history_skipped: Schema.optional(Schema.NullOr(Schema.Struct({ from: Schema.Number, to: Schema.Number }))),
+  /** The chain's RPC endpoints and what they can answer. */
+  node: Schema.optional(ChainNodeStatus),
 }) {}
 
 export class HealthResponse extends Schema.Class<HealthResponse>("HealthResponse")({
-  status: Schema.Literal("ok", "starting", "degraded"),
+  /**
+   * `ok` (200): ready. `degraded` (200): some chains' RPC nodes all fail, the rest are ready.
+   * `starting` (503): a role is missing or a chain is catching up. `down` (503): no chain's node
+   * answers. With `chain_id`, the status is that chain's alone: `ok` or not (503).
+   */
+  status: Schema.Literal("ok", "starting", "degraded", "down"),
   /** Live instances per role, from their heartbeats. */
   roles: Schema.Record({ key: Schema.String, value: Schema.Int }),
   chains: Schema.Array(ChainHealth),
-  /** Why the service is not ready, when it is not. */
+  /** Chains whose RPC nodes all fail, when the service is degraded. */
+  degraded_chains: Schema.optional(Schema.Array(Schema.Int)),
+  /** Why the service (or the chain asked about) is not ready, when it is not. */
   reason: Schema.optional(Schema.String),
 }) {}
+
+export const HealthQuery = Schema.Struct({
+  chain_id: Schema.optional(
+    Schema.String.annotations({
+      description:
+        "A configured chain id: answer for that chain alone (200 when it is ready, 503 with the reason otherwise), for per-chain readiness checks.",
+    }),
+  ),
+});
 
 export const health = endpoint({
   operationId: "getHealth",
@@ -35,9 +63,10 @@ export const health = endpoint({
   subject: "svc.health.get",
   auth: "public",
   group: "operations",
-  summary: "200 once every role is up and every configured chain answers; 503 with the reason before that.",
+  summary:
+    "200 `ok` when every role is up and every chain is ready, 200 `degraded` when only some chains' RPC nodes fail, 503 `starting` or `down` otherwise; `?chain_id=` for one chain's readiness.",
   params: NoParams,
-  query: NoQuery,
+  query: HealthQuery,
   body: undefined,
   response: HealthResponse,
   responseContentType: "application/json",

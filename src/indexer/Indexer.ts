@@ -1,8 +1,8 @@
 import { DeliverPolicy, type JsMsg, jetstream, jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect, Schedule } from "effect";
-import type { PublicClient } from "viem";
 import type { ChainRegistry } from "../chains/ChainRegistry.js";
+import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { ChainBlock, ChainReorg } from "../domain/ChainBlock.js";
 import { isChainEvent } from "../domain/chainEventShape.js";
 import { ChainEventAssembler, UnreadableChainEvent } from "../ingest/chainEventCodec.js";
@@ -25,7 +25,7 @@ export interface IndexerOptions {
   readonly nc: NatsConnection;
   readonly db: Db;
   readonly registry: ChainRegistry;
-  readonly client: (chainId: number) => PublicClient | undefined;
+  readonly client: (chainId: number) => ChainRpc | undefined;
   /** The process's request-path memory of the views, told about every change. */
   readonly cache?: IndexCache;
   /** Called after each message is applied (for freshness waits and lag figures). */

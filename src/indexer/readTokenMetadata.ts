@@ -1,5 +1,6 @@
-import { decodeAbiParameters, type Hex, hexToBytes, type PublicClient, toFunctionSelector } from "viem";
+import { decodeAbiParameters, type Hex, hexToBytes, toFunctionSelector } from "viem";
 import { aggregate3, type RawResult } from "../chains/multicall3.js";
+import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { TokenMetadata } from "./IndexRecords.js";
 
 const NAME = toFunctionSelector("name()");
@@ -74,7 +75,7 @@ const SINGLE_GAS = 3_000_000n;
  * still fails gets nulls for what failed rather than stopping indexing.
  */
 export const readTokenMetadata = async (
-  client: PublicClient,
+  client: ChainRpc,
   tokens: ReadonlyArray<string>,
 ): Promise<ReadonlyArray<TokenMetadata>> => {
   if (tokens.length === 0) return [];

@@ -1,6 +1,6 @@
-import type { PublicClient } from "viem";
 import { aggregate3 } from "../chains/multicall3.js";
 import { addressWord, rawCall } from "../chains/rawCalls.js";
+import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 
 /** A contract whose asset the index needs: a cToken's underlying, a Comet's base token, an SY's asset. */
 export interface AssetOf {
@@ -22,7 +22,7 @@ const ASSET_CALLS = {
  * (cETH, vBNB) answers.
  */
 export const readUnderlying = async (
-  client: PublicClient,
+  client: ChainRpc,
   contracts: ReadonlyArray<AssetOf>,
 ): Promise<ReadonlyArray<string | null>> => {
   if (contracts.length === 0) return [];

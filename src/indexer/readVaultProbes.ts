@@ -1,6 +1,6 @@
-import type { PublicClient } from "viem";
 import { aggregate3 } from "../chains/multicall3.js";
 import { addressWord, uintWord } from "../chains/rawCalls.js";
+import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import { vaultLensCode, vaultProbeCall } from "../positions/lens/vaultLens.js";
 
 /**
@@ -16,7 +16,7 @@ const BATCH_GAS = 100_000_000n;
  * A node without state overrides fails every probe: no vaults are found, nothing else breaks.
  */
 export const readVaultProbes = async (
-  client: PublicClient,
+  client: ChainRpc,
   tokens: ReadonlyArray<string>,
 ): Promise<ReadonlyArray<string | null>> => {
   if (tokens.length === 0) return [];

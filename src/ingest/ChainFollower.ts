@@ -1,7 +1,10 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
 import { Duration, Effect, Either, Fiber, Queue, Schedule } from "effect";
-import type { PublicClient } from "viem";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
+import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
+import type { ChainRpcError } from "../chains/rpc/ChainRpcError.js";
+import type { ChainCapabilities } from "../chains/rpc/NodeCapabilities.js";
+import type { RpcBlock } from "../chains/rpc/RpcTypes.js";
 import { BLOCK_MESSAGE_VERSION, type ChainBlock, ChainReorg } from "../domain/ChainBlock.js";
 import { publishBlocks, publishReorg } from "./BlockPublisher.js";
 import type { Checkpoint } from "./CheckpointStore.js";
@@ -17,15 +20,14 @@ import {
   reconcile,
   rewind,
 } from "./reconcile.js";
-import { ChainRpcError, isRetryable } from "./rpc/ChainRpcError.js";
 import { fetchHistoryBlocks } from "./rpc/fetchHistoryBlocks.js";
 import { fetchLiveBlock } from "./rpc/fetchLiveBlock.js";
-import type { RpcBlock } from "./rpc/RpcTypes.js";
-import { rpcCall } from "./rpc/rpcCall.js";
 
 export interface FollowerOptions {
   readonly chain: ChainConfig;
-  readonly client: PublicClient;
+  readonly rpc: ChainRpc;
+  /** What the chain's endpoints can answer, once probed: history is read only where they keep logs. */
+  readonly capabilities: Effect.Effect<ChainCapabilities>;
   readonly js: JetStreamClient;
   /** This process's lease on the chain: checked before every publish, and where the checkpoint is saved. */
   readonly lease: HeldLease;
@@ -34,7 +36,7 @@ export interface FollowerOptions {
   readonly status: FollowerStatus;
   /** How often the head is polled; a WebSocket subscription wakes the loop sooner. */
   readonly pollMs: number;
-  /** Blocks read per eth_getLogs range while reading history. */
+  /** Most blocks read per step while reading history (fewer while the node takes smaller log ranges). */
   readonly historyRange: number;
   /**
    * Live blocks fetched in parallel while catching up (published in order), at most: a read that
@@ -64,6 +66,11 @@ const refOf = (block: ChainBlock): BlockRef => ({
   parentHash: block.parent_hash,
 });
 
+/** How long the follower waits for the first probe of the endpoints before reading history anyway. */
+const FIRST_PROBE_WAIT = "30 seconds";
+
+const hex = (n: number) => `0x${n.toString(16)}`;
+
 /** Waits between attempts after an RPC or bus failure: 200 ms doubling to 10 s, forever. */
 const retrySchedule = Schedule.exponential("200 millis").pipe(Schedule.union(Schedule.spaced("10 seconds")));
 
@@ -80,24 +87,41 @@ const retrySchedule = Schedule.exponential("200 millis").pipe(Schedule.union(Sch
  */
 export const followChain = (options: FollowerOptions) =>
   Effect.gen(function* () {
-    const { chain, client, js, lease, status } = options;
+    const { chain, rpc, js, lease, status } = options;
     const chainId = chain.chain_id;
     const meter = new RateMeter();
     const wake = yield* headSignals(chain.ws_url);
 
-    const headNumber = rpcCall<string>(client, chainId, "eth_blockNumber", []).pipe(
-      Effect.map((hex) => Number.parseInt(hex, 16)),
-    );
+    const headNumber = rpc
+      .call<string>("eth_blockNumber", [], { head: true })
+      .pipe(Effect.map((head) => Number.parseInt(head, 16)));
     const canonicalHash = (n: number) =>
-      Effect.runPromise(
-        rpcCall<RpcBlock<string> | null>(client, chainId, "eth_getBlockByNumber", [
-          `0x${n.toString(16)}`,
-          false,
-        ]).pipe(
-          Effect.map((block) => block?.hash.toLowerCase()),
-          Effect.orElseSucceed(() => undefined),
-        ),
+      rpc.request<RpcBlock<string> | null>("eth_getBlockByNumber", [hex(n), false], { block: n }).then(
+        (block) => block?.hash.toLowerCase(),
+        () => undefined,
       );
+
+    // What the endpoints can answer decides where history can be read and whether traces can.
+    const capabilities = yield* options.capabilities.pipe(
+      Effect.timeoutTo({
+        duration: FIRST_PROBE_WAIT,
+        onTimeout: () => rpc.capabilities(),
+        onSuccess: (c) => c,
+      }),
+    );
+    /** Internal native transfers are read while configured and some endpoint serves traces. */
+    let traces = chain.traces;
+    const tracesUnavailable = (why: string) =>
+      Effect.gen(function* () {
+        traces = false;
+        status.traces = "unavailable";
+        yield* Effect.logWarning(
+          `chain ${chain.name} (${chainId}): internal native transfers are off: ${why}; blocks are read without them`,
+        );
+      });
+    status.traces = chain.traces ? "on" : "off";
+    if (chain.traces && capabilities.traces === false)
+      yield* tracesUnavailable("no RPC endpoint serves debug_traceBlockByHash");
 
     let checkpoint: Checkpoint =
       lease.checkpoint ??
@@ -184,6 +208,21 @@ export const followChain = (options: FollowerOptions) =>
       );
     });
 
+    /**
+     * History the nodes no longer keep is not read: the follower moves to `to`, says which blocks it
+     * left out (log and status), and the index then has nothing of them, as for blocks before a
+     * chain's start block.
+     */
+    const skipHistory = (from: number, to: number) =>
+      Effect.gen(function* () {
+        checkpoint = { ...checkpoint, window: [], start: to };
+        yield* lease.save(checkpoint);
+        status.history_skipped = { from: status.history_skipped?.from ?? from, to: to - 1 };
+        yield* Effect.logWarning(
+          `chain ${chain.name} (${chainId}): the RPC endpoints keep logs from block ${to} only; blocks ${status.history_skipped.from} to ${to - 1} are not read, and the index has nothing of them`,
+        );
+      });
+
     /** Checks each fetched block against the window; publishes what extends it, stops at a fork. */
     const apply = (blocks: ReadonlyArray<ChainBlock>) =>
       Effect.gen(function* () {
@@ -235,7 +274,7 @@ export const followChain = (options: FollowerOptions) =>
       Effect.map(
         Effect.forEach(
           Array.from({ length: to - from + 1 }, (_, i) => from + i),
-          (number) => Effect.either(fetchLiveBlock(client, { chainId, number, traces: chain.traces })),
+          (number) => Effect.either(fetchLiveBlock(rpc, { number, traces })),
           { concurrency: readsInFlight },
         ),
         (results) => {
@@ -279,8 +318,25 @@ export const followChain = (options: FollowerOptions) =>
         return false;
       }
       if (from <= checkpoint.historyUntil) {
-        const to = Math.min(checkpoint.historyUntil, from + options.historyRange - 1);
-        yield* apply(yield* fetchHistoryBlocks(client, { chainId, from, to }));
+        const kept = rpc.capabilities().logsFrom ?? 0;
+        if (from < kept) {
+          yield* skipHistory(from, Math.min(kept, checkpoint.historyUntil + 1));
+          return true;
+        }
+        const to = Math.min(
+          checkpoint.historyUntil,
+          from + Math.min(options.historyRange, rpc.logsRange.size) - 1,
+        );
+        const read = yield* Effect.either(fetchHistoryBlocks(rpc, { from, to }));
+        if (read._tag === "Left") {
+          const earliest = read.left.reason === "HistoryUnavailable" ? read.left.earliest : undefined;
+          if (earliest !== undefined && earliest > from) {
+            yield* skipHistory(from, Math.min(earliest, checkpoint.historyUntil + 1));
+            return true;
+          }
+          return yield* Effect.fail(read.left);
+        }
+        yield* apply(read.right);
       } else {
         const readAhead = ahead;
         ahead = undefined;
@@ -304,7 +360,11 @@ export const followChain = (options: FollowerOptions) =>
         // Applying checks the first block's parent against the window: a fork is handled there.
         yield* apply(present);
         // The blocks read before a failed one are published; the failure is retried from there.
-        if (failure !== undefined) return yield* Effect.fail(failure);
+        if (failure !== undefined) {
+          if (failure.reason === "MethodUnavailable" && failure.method.startsWith("debug_"))
+            yield* tracesUnavailable(`no RPC endpoint serves ${failure.method}`);
+          return yield* Effect.fail(failure);
+        }
       }
       status.lag = Math.max(0, head - (status.processed ?? head));
       return true;
@@ -323,9 +383,9 @@ export const followChain = (options: FollowerOptions) =>
           Effect.tapError(onFailure),
           Effect.retry({
             schedule: retrySchedule,
-            while: (error) =>
-              !(error instanceof LeaseLost) &&
-              (!(error instanceof ChainRpcError) || isRetryable(error) || error.reason === "BadResponse"),
+            // Every failure is tried again (and shown in the status): a follower never stops on
+            // its own, only when it loses the chain's lease.
+            while: (error) => !(error instanceof LeaseLost),
           }),
         );
         status.events_per_second = meter.perSecond();

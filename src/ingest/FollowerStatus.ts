@@ -1,3 +1,5 @@
+import type { ChainNodeStatus } from "../contracts/RpcStatus.js";
+
 /** What operators see of one chain's follower (admin subject, /healthz detail, TUI). */
 export interface FollowerStatus {
   chain_id: number;
@@ -25,6 +27,12 @@ export interface FollowerStatus {
   rpc_errors: number;
   last_error: string | null;
   updated_at: string;
+  /** Internal native transfers: read (`on`), not configured (`off`), or configured but no endpoint serves traces. */
+  traces?: "on" | "off" | "unavailable" | undefined;
+  /** Blocks of history not read because no endpoint keeps their logs any more. */
+  history_skipped?: { from: number; to: number } | null | undefined;
+  /** The chain's RPC endpoints as this ingest process sees them. */
+  node?: ChainNodeStatus | undefined;
 }
 
 export const initialStatus = (chainId: number, name: string): FollowerStatus => ({

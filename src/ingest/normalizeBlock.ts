@@ -1,11 +1,4 @@
 import {
-  BLOCK_MESSAGE_VERSION,
-  ChainBlock,
-  ChainLog,
-  ChainTransaction,
-  InternalTransfer,
-} from "../domain/ChainBlock.js";
-import {
   type CallFrame,
   hexToDecimal,
   hexToNumber,
@@ -13,7 +6,14 @@ import {
   type RpcLog,
   type RpcReceipt,
   type RpcTransaction,
-} from "./rpc/RpcTypes.js";
+} from "../chains/rpc/RpcTypes.js";
+import {
+  BLOCK_MESSAGE_VERSION,
+  ChainBlock,
+  ChainLog,
+  ChainTransaction,
+  InternalTransfer,
+} from "../domain/ChainBlock.js";
 
 const lower = (s: string) => s.toLowerCase();
 

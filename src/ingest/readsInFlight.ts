@@ -1,4 +1,4 @@
-import type { ChainRpcError } from "./rpc/ChainRpcError.js";
+import type { ChainRpcError } from "../chains/rpc/ChainRpcError.js";
 
 /**
  * How many block reads a catch-up range keeps in flight after a range ended with `failure` (or

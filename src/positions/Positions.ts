@@ -36,6 +36,8 @@ export interface PositionsSettings {
   /** Chain reads kept in memory (0 turns the cache off) and their approximate byte budget. */
   readonly cacheEntries: number;
   readonly cacheBytes: number;
+  /** How long one chain's read may take within a request (chainReadDeadline). */
+  readonly chainReadMs: number;
 }
 
 export const layer = (settings: PositionsSettings): Layer.Layer<Positions, never, ChainClients | Index> =>
@@ -50,10 +52,14 @@ export const layer = (settings: PositionsSettings): Layer.Layer<Positions, never
 
       const read = (wallet: string, chain: ChainConfig, at: BlockRef) =>
         cache.through(`${wallet}|${chain.chain_id}|${blockKey(at)}`, async () => {
-          const block = at.number;
-          const client = clients.get(chain.chain_id);
+          const client = clients.get(chain.chain_id)?.forRequests(settings.chainReadMs);
           if (client === undefined) throw new Error("no RPC client for this chain");
-          return readChainPositions(client, index, { chain, wallet, block, publicUrl: settings.publicUrl });
+          return readChainPositions(client, index, {
+            chain,
+            wallet,
+            block: at,
+            publicUrl: settings.publicUrl,
+          });
         });
 
       const get = (wallet: string, chains: ReadonlyArray<ChainConfig>) =>
@@ -62,6 +68,7 @@ export const layer = (settings: PositionsSettings): Layer.Layer<Positions, never
           blockOf: (chain) => index.checkpoint(chain.chain_id),
           read: (chain, block) => read(wallet, chain, block),
           what: "Positions",
+          deadlineMs: settings.chainReadMs,
         }).pipe(Effect.withSpan("Positions.get", { attributes: { chains: chains.length } }));
 
       return { get } as const;

@@ -1,7 +1,8 @@
-import type { PublicClient } from "viem";
 import { NATIVE_CURRENCY } from "../chains/balanceReads.js";
 import { type ChainConfig, protocolsOf } from "../chains/ChainsConfig.js";
 import { aggregate3 } from "../chains/multicall3.js";
+import type { BlockRef } from "../chains/readEachChain.js";
+import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { Position } from "../contracts/Positions.js";
 import type { IndexReader } from "../indexer/IndexReader.js";
 import { readTokenMetadata } from "../indexer/readTokenMetadata.js";
@@ -26,14 +27,14 @@ import { planYieldSplit } from "./types/yieldSplitTokens.js";
 export interface ReadPositionsParameters {
   readonly chain: ChainConfig;
   readonly wallet: string;
-  /** The block the index has reached: discovery and reads agree on it. */
-  readonly block: number;
+  /** The block the index has reached, pinned by hash when known: discovery and reads agree on it. */
+  readonly block: BlockRef;
   readonly publicUrl: string;
 }
 
 /** Name, symbol and decimals of `tokens`: the index's, read from the chain for any it has not met. */
 const describe = async (
-  client: PublicClient,
+  client: ChainRpc,
   index: IndexReader,
   chain: ChainConfig,
   tokens: ReadonlyArray<string>,
@@ -61,7 +62,7 @@ const describe = async (
  * pool read that prices their tokens, then each type shapes its positions from the results.
  */
 export const readChainPositions = async (
-  client: PublicClient,
+  client: ChainRpc,
   index: IndexReader,
   params: ReadPositionsParameters,
 ): Promise<ReadonlyArray<Position>> => {
@@ -100,7 +101,7 @@ export const readChainPositions = async (
     token === NATIVE_CURRENCY && chain.wrapped_native !== undefined ? chain.wrapped_native : token;
   const pricing = await planPricing(index, chain, [...new Set(plans.flatMap((p) => p.priced).map(asPriced))]);
   const results = await aggregate3(client, [...calls, ...pricing.calls], {
-    blockNumber: BigInt(params.block),
+    block: params.block,
   });
   const prices = pricing.finish(results.slice(calls.length));
   const tokens = await describe(

@@ -10,7 +10,7 @@ import { serveRoutes } from "../api/HandlerRunner.js";
 import { accountRoute } from "../api/handlers/accountHandler.js";
 import { balancesRoute } from "../api/handlers/balancesHandler.js";
 import { defiPositionsRoute } from "../api/handlers/defiPositionsHandler.js";
-import { makeHealthRoute } from "../api/handlers/healthHandler.js";
+import { healthRoute } from "../api/handlers/healthHandler.js";
 import { nativeLogoRoute, tokenLogoRoute } from "../api/handlers/logoHandler.js";
 import { supportedChainsRoute } from "../api/handlers/supportedChainsHandler.js";
 import { tokenBalanceRoute } from "../api/handlers/tokenBalanceHandler.js";
@@ -25,6 +25,7 @@ import * as Balances from "../balances/Balances.js";
 import * as CursorSecret from "../balances/CursorSecret.js";
 import * as ChainClients from "../chains/ChainClients.js";
 import { Chains } from "../chains/Chains.js";
+import { chainReadDeadline } from "../chains/readEachChain.js";
 import { runIndexer } from "../indexer/Indexer.js";
 import * as IndexReader from "../indexer/IndexReader.js";
 import * as IngestStatusBook from "../ingest/IngestStatusBook.js";
@@ -114,6 +115,7 @@ export const apiRole = Effect.gen(function* () {
       // Positions share the wallet-read budget settings of balances: the same wallets, the same keys.
       cacheEntries: config.balancesCacheEntries,
       cacheBytes: config.balancesCacheMb * 1024 * 1024,
+      chainReadMs: chainReadDeadline(config.requestTimeoutMs),
     }),
     WebhookPolicy.layer,
     WebhookStore.layer(webhookBuckets),
@@ -129,6 +131,11 @@ export const apiRole = Effect.gen(function* () {
   );
 
   yield* Effect.gen(function* () {
+    // This process answers for every chain: watch each one's endpoints from the start.
+    const clients = yield* ChainClients.ChainClients;
+    yield* Effect.forEach((yield* Chains).chains, (chain) => clients.watch(chain.chain_id), {
+      discard: true,
+    });
     const routes: ReadonlyArray<Route<ApiServices>> = [
       balancesRoute,
       tokenBalanceRoute,
@@ -138,7 +145,7 @@ export const apiRole = Effect.gen(function* () {
       accountRoute,
       defiPositionsRoute,
       ...webhookRoutes,
-      yield* makeHealthRoute,
+      healthRoute,
     ];
     yield* serveRoutes(nc, routes, {
       limiter: new RateLimiter(),

@@ -5,6 +5,8 @@ import { Effect, Option } from "effect";
 import { AppConfig } from "../AppConfig.js";
 import { ChainClients } from "../chains/ChainClients.js";
 import { Chains } from "../chains/Chains.js";
+import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
+import { chainNodeStatus } from "../chains/rpc/endpointStatus.js";
 import { followChain } from "../ingest/ChainFollower.js";
 import { loadCheckpoint } from "../ingest/CheckpointStore.js";
 import { type FollowerStatus, initialStatus } from "../ingest/FollowerStatus.js";
@@ -43,11 +45,13 @@ export const ingestRole = Effect.gen(function* () {
   const clients = yield* ChainClients;
   const db = yield* Level;
   const statuses: Array<FollowerStatus> = [];
+  const rpcs = new Map<number, ChainRpc>();
   // Chains this process follows now: only their statuses are published (a standby's would be stale).
   const leading = new Set<number>();
   for (const chain of registry.chains) {
-    const client = clients.get(chain.chain_id);
-    if (client === undefined) continue;
+    const rpc = clients.get(chain.chain_id);
+    if (rpc === undefined) continue;
+    rpcs.set(chain.chain_id, rpc);
     const status = initialStatus(chain.chain_id, chain.name);
     statuses.push(status);
     yield* Effect.forkScoped(
@@ -76,7 +80,8 @@ export const ingestRole = Effect.gen(function* () {
           Effect.flatMap(loadCheckpoint(db, chain.chain_id), (legacyCheckpoint) =>
             followChain({
               chain,
-              client,
+              rpc,
+              capabilities: clients.capabilities(chain.chain_id),
               js,
               lease,
               legacyCheckpoint,
@@ -92,9 +97,13 @@ export const ingestRole = Effect.gen(function* () {
     );
   }
   const publishStatus = Effect.sync(() => {
-    for (const status of statuses)
-      if (leading.has(status.chain_id))
-        nc.publish(`$KV.ingest_status.${status.chain_id}`, JSON.stringify(status));
+    const now = Date.now();
+    for (const status of statuses) {
+      if (!leading.has(status.chain_id)) continue;
+      const rpc = rpcs.get(status.chain_id);
+      status.node = rpc === undefined ? undefined : chainNodeStatus(rpc, now);
+      nc.publish(`$KV.ingest_status.${status.chain_id}`, JSON.stringify(status));
+    }
   });
   yield* Effect.forkScoped(Effect.forever(Effect.zipRight(publishStatus, Effect.sleep(STATUS_EVERY))));
   const metrics = yield* Effect.serviceOption(Metrics);

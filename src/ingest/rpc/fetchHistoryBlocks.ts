@@ -1,47 +1,45 @@
 import { Effect } from "effect";
-import type { PublicClient } from "viem";
+import type { ChainRpc } from "../../chains/rpc/ChainRpc.js";
+import { ChainRpcError } from "../../chains/rpc/ChainRpcError.js";
+import { getLogs } from "../../chains/rpc/getLogs.js";
+import type { RpcBlock, RpcLog } from "../../chains/rpc/RpcTypes.js";
 import type { ChainBlock } from "../../domain/ChainBlock.js";
 import { normalizeHistoryBlock } from "../normalizeBlock.js";
-import { ChainRpcError } from "./ChainRpcError.js";
-import { getLogsAdaptive } from "./getLogsAdaptive.js";
-import type { RpcBlock, RpcLog } from "./RpcTypes.js";
-import { rpcCall } from "./rpcCall.js";
 
 export interface FetchHistoryBlocksParameters {
-  readonly chainId: number;
   readonly from: number;
   readonly to: number;
 }
+
+const EMPTY_BLOOM = /^0x0*$/;
+const hex = (n: number) => `0x${n.toString(16)}`;
 
 /**
  * Blocks `from`..`to` as history block messages (headers and logs), one per
  * block, empty blocks included so that the block-time index is complete.
  *
- * JSON-RPC: `eth_getLogs` over the range (split adaptively), and one
- * `eth_getBlockByNumber` (without transactions) per block, sent as a JSON-RPC
- * batch by the client's transport. Every log must belong to the header's block
- * hash, or the read is retried (a reorg happened while reading).
+ * JSON-RPC: `eth_getLogs` over the range (in the ranges the node accepts, see
+ * getLogs), then `eth_getBlockByNumber` (without transactions) for every block,
+ * sent in batches. Logs come first, so a node that refuses them costs no header
+ * reads. Every log must belong to the header's block hash, or the read is
+ * retried (a reorg happened while reading); a block whose bloom says it has logs
+ * but got none means the node answered an empty range instead of saying its
+ * history is pruned, which some clients do: that is refused as history
+ * unavailable rather than published as a block without events.
  */
 export const fetchHistoryBlocks = (
-  client: PublicClient,
+  rpc: ChainRpc,
   params: FetchHistoryBlocksParameters,
 ): Effect.Effect<ReadonlyArray<ChainBlock>, ChainRpcError> =>
   Effect.gen(function* () {
-    const { chainId } = params;
-    const [logs, headers] = yield* Effect.all(
-      [
-        getLogsAdaptive(client, params),
-        Effect.forEach(
-          Array.from({ length: params.to - params.from + 1 }, (_, i) => params.from + i),
-          (n) =>
-            rpcCall<RpcBlock<string> | null>(client, chainId, "eth_getBlockByNumber", [
-              `0x${n.toString(16)}`,
-              false,
-            ]),
-          { concurrency: "unbounded" },
-        ),
-      ],
-      { concurrency: 2 },
+    const chainId = rpc.chainId;
+    const logs = yield* getLogs(rpc, {}, params.from, params.to);
+    const headers = yield* rpc.batch<RpcBlock<string> | null>(
+      Array.from({ length: params.to - params.from + 1 }, (_, i) => ({
+        method: "eth_getBlockByNumber",
+        params: [hex(params.from + i), false],
+      })),
+      { block: params.to },
     );
     const byBlock = new Map<string, Array<RpcLog>>();
     for (const log of logs) {
@@ -58,10 +56,18 @@ export const fetchHistoryBlocks = (
           chainId,
           method: "eth_getBlockByNumber",
           reason: "Unavailable",
-          cause: new Error("a block in the range is missing"),
+          detail: "a block in the range is missing",
         });
       }
       const blockLogs = byBlock.get(header.hash.toLowerCase()) ?? [];
+      if (blockLogs.length === 0 && header.logsBloom !== undefined && !EMPTY_BLOOM.test(header.logsBloom)) {
+        return yield* new ChainRpcError({
+          chainId,
+          method: "eth_getLogs",
+          reason: "HistoryUnavailable",
+          detail: `no logs were returned for block ${Number.parseInt(header.number, 16)}, whose bloom shows it has some (pruned history?)`,
+        });
+      }
       matched += blockLogs.length;
       blocks.push(normalizeHistoryBlock(chainId, header, blockLogs));
     }
@@ -70,7 +76,7 @@ export const fetchHistoryBlocks = (
         chainId,
         method: "eth_getLogs",
         reason: "Unavailable",
-        cause: new Error("logs and headers disagree (reorg while reading?)"),
+        detail: "logs and headers disagree (reorg while reading?)",
       });
     }
     return blocks;

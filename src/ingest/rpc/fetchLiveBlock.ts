@@ -1,58 +1,54 @@
 import { Effect } from "effect";
-import type { PublicClient } from "viem";
+import type { ChainRpc } from "../../chains/rpc/ChainRpc.js";
+import { ChainRpcError } from "../../chains/rpc/ChainRpcError.js";
+import type { CallFrame, RpcBlock, RpcReceipt, RpcTransaction } from "../../chains/rpc/RpcTypes.js";
 import type { ChainBlock } from "../../domain/ChainBlock.js";
 import { normalizeLiveBlock } from "../normalizeBlock.js";
-import { ChainRpcError } from "./ChainRpcError.js";
-import type { CallFrame, RpcBlock, RpcReceipt, RpcTransaction } from "./RpcTypes.js";
-import { rpcCall } from "./rpcCall.js";
 
 export interface FetchLiveBlockParameters {
-  readonly chainId: number;
   readonly number: number;
-  /** Read internal native transfers with debug_traceBlockByNumber (callTracer). */
+  /** Read internal native transfers with debug_traceBlockByHash (callTracer). */
   readonly traces: boolean;
 }
+
+type Receipt = RpcReceipt & { blockHash?: string };
 
 /**
  * A whole block as a block message.
  *
  * JSON-RPC: `eth_getBlockByNumber` (with transactions), then `eth_getBlockReceipts`
  * by the block's hash (falling back to `eth_getTransactionReceipt` per
- * transaction on nodes without it), and `debug_traceBlockByNumber` when traces
- * are on. Receipts are checked against the block (count and block hash), so a
- * reorg between the calls is caught and the read retried rather than mixed.
+ * transaction, in batches, where no endpoint serves it), and
+ * `debug_traceBlockByHash` when traces are on. Every read after the first names
+ * the block by its hash, so whichever endpoint serves it answers for the same
+ * block; receipts are also checked against it (count and block hash), so a reorg
+ * between the calls is caught and the read retried rather than mixed.
  */
 export const fetchLiveBlock = (
-  client: PublicClient,
+  rpc: ChainRpc,
   params: FetchLiveBlockParameters,
 ): Effect.Effect<ChainBlock | undefined, ChainRpcError> =>
   Effect.gen(function* () {
-    const { chainId } = params;
-    const hex = `0x${params.number.toString(16)}`;
-    const block = yield* rpcCall<RpcBlock<RpcTransaction> | null>(client, chainId, "eth_getBlockByNumber", [
-      hex,
-      true,
-    ]);
-    if (block === null) return undefined;
-    const receipts = yield* rpcCall<ReadonlyArray<RpcReceipt & { blockHash?: string }> | null>(
-      client,
-      chainId,
-      "eth_getBlockReceipts",
-      [block.hash],
-    ).pipe(
-      Effect.catchIf(
-        (error) => error.reason === "BadResponse",
-        () =>
-          Effect.forEach(
-            block.transactions,
-            (tx) =>
-              rpcCall<RpcReceipt & { blockHash?: string }>(client, chainId, "eth_getTransactionReceipt", [
-                tx.hash,
-              ]),
-            { concurrency: 16 },
-          ),
-      ),
+    const chainId = rpc.chainId;
+    const at = { block: params.number };
+    const block = yield* rpc.call<RpcBlock<RpcTransaction> | null>(
+      "eth_getBlockByNumber",
+      [`0x${params.number.toString(16)}`, true],
+      at,
     );
+    if (block === null) return undefined;
+    const receipts = yield* rpc
+      .call<ReadonlyArray<Receipt> | null>("eth_getBlockReceipts", [block.hash], { ...at, reads: "logs" })
+      .pipe(
+        Effect.catchIf(
+          (error) => error.reason === "MethodUnavailable" || error.reason === "Rejected",
+          () =>
+            rpc.batch<Receipt>(
+              block.transactions.map((tx) => ({ method: "eth_getTransactionReceipt", params: [tx.hash] })),
+              { ...at, reads: "logs" },
+            ),
+        ),
+      );
     if (
       receipts === null ||
       receipts.length !== block.transactions.length ||
@@ -65,15 +61,14 @@ export const fetchLiveBlock = (
         chainId,
         method: "eth_getBlockReceipts",
         reason: "Unavailable",
-        cause: new Error("receipts do not match the block (reorg while reading?)"),
+        detail: "receipts do not match the block (reorg while reading?)",
       });
     }
     const traces = params.traces
-      ? yield* rpcCall<ReadonlyArray<{ txHash?: string; result?: CallFrame }>>(
-          client,
-          chainId,
-          "debug_traceBlockByNumber",
-          [hex, { tracer: "callTracer" }],
+      ? yield* rpc.call<ReadonlyArray<{ txHash?: string; result?: CallFrame }>>(
+          "debug_traceBlockByHash",
+          [block.hash, { tracer: "callTracer" }],
+          at,
         )
       : null;
     return normalizeLiveBlock(chainId, block, receipts, traces);

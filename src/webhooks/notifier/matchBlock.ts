@@ -22,7 +22,7 @@ export interface MatchDeps {
   readonly readBalances: (
     chain: ChainConfig,
     pairs: ReadonlyArray<{ readonly wallet: string; readonly token: string }>,
-    number: number,
+    block: { readonly number: number; readonly hash: string; readonly parent_hash: string },
   ) => Promise<ReadonlyMap<string, BalanceRead>>;
   readonly publicUrl: string;
 }
@@ -78,7 +78,7 @@ export const matchBlock = async (
   const reads =
     touches.size === 0
       ? new Map<string, BalanceRead>()
-      : await deps.readBalances(chain, [...touches.values()], block.number);
+      : await deps.readBalances(chain, [...touches.values()], block);
 
   return followers
     .map(({ record, addresses }): Matched => {

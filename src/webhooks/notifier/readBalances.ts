@@ -1,7 +1,7 @@
-import type { PublicClient } from "viem";
 import { balanceOfCall, decodeBalance, NATIVE_CURRENCY } from "../../chains/balanceReads.js";
 import type { ChainConfig } from "../../chains/ChainsConfig.js";
 import { aggregate3 } from "../../chains/multicall3.js";
+import type { ChainRpc } from "../../chains/rpc/ChainRpc.js";
 import type { IndexReader } from "../../indexer/IndexReader.js";
 import type { TokenMetadata } from "../../indexer/IndexRecords.js";
 import { readTokenMetadata } from "../../indexer/readTokenMetadata.js";
@@ -19,26 +19,29 @@ export interface BalanceRead {
 }
 
 /**
- * Reads `pairs` (`wallet|token`, token `native` or an ERC-20) at block
- * `number - 1` and at `number`: one Multicall3 aggregate3 per block height,
- * the second carrying the pool reads that price the tokens at `number`.
+ * Reads `pairs` (`wallet|token`, token `native` or an ERC-20) at the block's
+ * parent and at the block, each pinned by its hash: one Multicall3 aggregate3
+ * per block, the second carrying the pool reads that price the tokens at the block.
  * Metadata comes from the index (read from the chain for tokens it has not met).
  */
 export const readBalances = async (
-  client: PublicClient,
+  client: ChainRpc,
   index: IndexReader,
   chain: ChainConfig,
   pairs: ReadonlyArray<{ readonly wallet: string; readonly token: string }>,
-  number: number,
+  block: { readonly number: number; readonly hash: string; readonly parent_hash: string },
 ): Promise<ReadonlyMap<string, BalanceRead>> => {
+  const { number } = block;
   if (pairs.length === 0) return new Map();
   const tokens = [...new Set(pairs.map((p) => p.token).filter((t) => t !== "native"))];
   const priced = chain.wrapped_native === undefined ? tokens : [...tokens, chain.wrapped_native];
   const plan = await planPricing(index, chain, priced);
   const calls = pairs.map((p) => balanceOfCall(p.token === "native" ? NATIVE_CURRENCY : p.token, p.wallet));
   const [before, after] = await Promise.all([
-    number > 0 ? aggregate3(client, calls, { blockNumber: BigInt(number - 1) }) : Promise.resolve([]),
-    aggregate3(client, [...calls, ...plan.calls], { blockNumber: BigInt(number) }),
+    number > 0
+      ? aggregate3(client, calls, { block: { number: number - 1, hash: block.parent_hash } })
+      : Promise.resolve([]),
+    aggregate3(client, [...calls, ...plan.calls], { block: { number, hash: block.hash } }),
   ]);
   const prices = plan.finish(after.slice(calls.length));
   const indexed = await index.tokenMetadata(chain.chain_id, tokens);

@@ -43,11 +43,11 @@ export const runWebhookNotifier = (nc: NatsConnection, index: KV, blocks: KV, js
           webhooksFor: book.webhooksFor,
           watchedAddresses: book.watchedAddresses,
           recordOf: (id) => supervisor.versionOf(id)?.record,
-          readBalances: (chain, pairs, number) => {
+          readBalances: (chain, pairs, block) => {
             const client = clients.get(chain.chain_id);
             if (client === undefined)
               return Promise.reject(new Error(`no RPC client for chain ${chain.chain_id}`));
-            return readBalances(client, reader, chain, pairs, number);
+            return readBalances(client, reader, chain, pairs, block);
           },
           publicUrl: config.publicUrl,
           now: () => Date.now(),

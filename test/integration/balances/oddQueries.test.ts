@@ -1,13 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { Effect } from "effect";
 import { MemoryLevel } from "memory-level";
-import { createPublicClient, custom, http, type PublicClient } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readChainHoldings } from "../../../src/balances/readChainHoldings.js";
 import { decodeChainsConfigFile } from "../../../src/chains/ChainsConfig.js";
 import type { ManifestChain } from "../../../src/devnet/DevnetManifest.js";
 import { makeIndexReader } from "../../../src/indexer/IndexReader.js";
 import type { Db } from "../../../src/storage/Level.js";
+import { directChainRpc } from "../../support/chainRpc.js";
 import { type DevnetService, startDevnetService } from "../../support/devnetService.js";
 
 interface Body {
@@ -113,20 +113,15 @@ describe("the single-token route and contracts that are not ERC-20 tokens", () =
     );
     const chainConfig = config.chains.find((c) => c.chain_id === 1)!;
     const methods: Array<string> = [];
-    const node = http(chain.rpc_url)({});
-    const client = createPublicClient({
-      transport: custom({
-        request: (args: { method: string; params?: unknown }) => {
-          methods.push(args.method);
-          return node.request(args as Parameters<typeof node.request>[0]);
-        },
-      }),
-    }) as PublicClient;
+    const { rpc: client, close } = directChainRpc(chain.rpc_url, {
+      chainId: 1,
+      onRequest: (request) => methods.push(request.method),
+    });
     // An empty index: no pools to price from and no known metadata, so every read is visible here.
     const index = makeIndexReader(
       new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db,
     );
-    const block = Number(await client.getBlockNumber());
+    const block = { number: Number.parseInt(await client.request<string>("eth_blockNumber", []), 16) };
     methods.length = 0;
     const nft = chain.contracts.erc721_collectible!.toLowerCase();
     const read = await readChainHoldings(client, index, {
@@ -140,5 +135,6 @@ describe("the single-token route and contracts that are not ERC-20 tokens", () =
     expect(read.classified).toBe("erc721");
     expect(read.holdings.map((h) => h.address)).toEqual(["native"]);
     expect(methods).toEqual(["eth_call"]);
+    await close();
   });
 });

@@ -1,12 +1,15 @@
-import { createPublicClient, type Hex, http, type PublicClient } from "viem";
+import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeBalance } from "../../../src/chains/balanceReads.js";
 import { aggregate3, getEthBalanceCall, splitCalls } from "../../../src/chains/multicall3.js";
+import type { ChainRpc } from "../../../src/chains/rpc/ChainRpc.js";
 import { MULTICALL3_ADDRESS, MULTICALL3_RUNTIME_CODE } from "../../../src/devnet/multicall3.js";
 import { anvilFixture } from "../../support/anvil.js";
+import { directChainRpc } from "../../support/chainRpc.js";
 
 const anvil = anvilFixture();
-let client: PublicClient;
+let client: ChainRpc;
+let close: () => Promise<void> = async () => undefined;
 
 const rpc = (method: string, params: ReadonlyArray<unknown>) =>
   fetch(anvil.node().rpcUrl, {
@@ -20,12 +23,13 @@ const wallet = (n: number) => `0x${(0xa000_0000 + n).toString(16).padStart(40, "
 beforeAll(async () => {
   await anvil.start();
   await rpc("anvil_setCode", [MULTICALL3_ADDRESS, MULTICALL3_RUNTIME_CODE]);
-  client = createPublicClient({ transport: http(anvil.node().rpcUrl) }) as PublicClient;
+  ({ rpc: client, close } = directChainRpc(anvil.node().rpcUrl));
   // A few wallets with distinct native balances, spread over the batch.
   for (const n of [0, 2_999, 5_999]) await rpc("anvil_setBalance", [wallet(n), `0x${(n + 1).toString(16)}`]);
 }, 120_000);
 
 afterAll(async () => {
+  await close();
   await anvil.stop();
 });
 
@@ -33,8 +37,8 @@ describe("aggregate3 over a batch larger than one request may carry", () => {
   it("behavior: 6,000 reads (about 2.7 MB of JSON, over anvil's 2 MB body limit) come back whole and in order", async () => {
     const calls = Array.from({ length: 6_000 }, (_, n) => getEthBalanceCall(wallet(n)));
     expect(splitCalls(calls).length).toBeGreaterThan(1);
-    const block = await client.getBlockNumber();
-    const results = await aggregate3(client, calls, { blockNumber: block });
+    const block = Number.parseInt(await client.request<string>("eth_blockNumber", []), 16);
+    const results = await aggregate3(client, calls, { block: { number: block } });
     expect(results).toHaveLength(6_000);
     expect(results.every((r) => r.success)).toBe(true);
     const balances = results.map((r) => decodeBalance(r));

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { type Address, type PublicClient, parseAbi, zeroAddress } from "viem";
+import { type Address, parseAbi, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aggregate3 } from "../../../src/chains/multicall3.js";
 import { positionManagerV3Abi, v3FactoryAbi } from "../../../src/devnet/abis.js";
@@ -17,6 +17,7 @@ import type { ManifestChain } from "../../../src/devnet/DevnetManifest.js";
 import { type PoolKey, sqrtBigInt, v4PoolId } from "../../../src/devnet/poolMath.js";
 import { decodeDepth, v3DepthCall, v4DepthCall } from "../../../src/pricing/lens/depthLens.js";
 import { depthLensCode } from "../../../src/pricing/lens/depthLensCode.js";
+import { directChainRpc } from "../../support/chainRpc.js";
 import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js";
 import { bandDepths } from "../../support/referencePrices.js";
 
@@ -41,12 +42,16 @@ const stateViewAbi = parseAbi([
 let devnet: TestDevnet;
 let chain: ManifestChain;
 let client: ChainClient;
+/** The service's RPC access to the same node, for the lens reads under test. */
+let reader: ReturnType<typeof directChainRpc>["rpc"];
+let closeReader: () => Promise<void> = async () => undefined;
 let fee = 1;
 
 beforeAll(async () => {
   devnet = await startTestDevnet();
   chain = devnet.manifest.chains.find((c) => c.chain_id === 1)!;
   client = chainClient(chain.chain_id, chain.name, chain.rpc_url);
+  ({ rpc: reader, close: closeReader } = directChainRpc(chain.rpc_url, { chainId: chain.chain_id }));
   const from = chain.wallets.deployer as Address;
   for (const symbol of ["DAI", "USDT"]) {
     const token = chain.tokens[symbol]!.address as Address;
@@ -56,12 +61,13 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await closeReader();
   await devnet?.stop();
 });
 
 const lensDepth = async (poolId: string, spacing: number) => {
   const code = await depthLensCode();
-  const [result] = await aggregate3(client.publicClient as PublicClient, [
+  const [result] = await aggregate3(reader, [
     v4DepthCall(code, chain.contracts.uniswap_v4_state_view!, poolId, spacing),
   ]);
   return decodeDepth(result)!;
@@ -268,9 +274,7 @@ describe("PoolDepthLens", () => {
             amountIn: swapDirection === (token0 === dai) ? 10n ** 15n : 10n ** 3n,
           }).catch(() => undefined);
         }
-        const [result] = await aggregate3(client.publicClient as PublicClient, [
-          v3DepthCall(code, pool, spacing),
-        ]);
+        const [result] = await aggregate3(reader, [v3DepthCall(code, pool, spacing)]);
         const lens = decodeDepth(result)!;
         const reference = await referenceDepthV3(pool, spacing);
         closeTo(lens.band0, reference.band0);
@@ -283,9 +287,7 @@ describe("PoolDepthLens", () => {
   it("behavior: a full-range V3 pool's depth equals its reserves across the band, to the constant-product formula", async () => {
     const pool = chain.pools.find((p) => p.kind === "v3" && p.purpose === "v3_deep")!;
     const code = await depthLensCode();
-    const [result] = await aggregate3(client.publicClient as PublicClient, [
-      v3DepthCall(code, pool.address!, pool.tick_spacing!),
-    ]);
+    const [result] = await aggregate3(reader, [v3DepthCall(code, pool.address!, pool.tick_spacing!)]);
     const depth = decodeDepth(result)!;
     const s = Number(depth.sqrtPriceX96) / 2 ** 96;
     const share = 1 - 1 / Math.sqrt(1.02);

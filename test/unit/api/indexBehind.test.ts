@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { indexBehind } from "../../../src/api/handlers/indexBehind.js";
+import { indexBehind } from "../../../src/api/handlers/health/indexBehind.js";
 
 const tip = { processed: 12, processed_hash: "0xb12", processed_parent_hash: "0xb11" };
 

@@ -1,5 +1,5 @@
 import { ConfigProvider, Effect, Layer } from "effect";
-import { createPublicClient, custom, encodeAbiParameters, type PublicClient } from "viem";
+import { encodeAbiParameters } from "viem";
 import { describe, expect, it } from "vitest";
 import { AppConfig, appSettings } from "../../../src/AppConfig.js";
 import * as Balances from "../../../src/balances/Balances.js";
@@ -8,6 +8,7 @@ import * as IndexReader from "../../../src/indexer/IndexReader.js";
 import { walletTokenPrefix } from "../../../src/indexer/indexKeys.js";
 import { Level, layerMemory } from "../../../src/storage/Level.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
+import { fakeChainRpc } from "../../support/chainRpc.js";
 
 const chain = testChainConfig();
 
@@ -17,21 +18,23 @@ const tokenAt = (i: number) => `0x${i.toString(16).padStart(40, "0")}`;
 /** A node that answers every aggregate3 with failed calls, and records how many calls each carried. */
 const countingNode = () => {
   const callsPerRead: Array<number> = [];
-  const client = createPublicClient({
-    transport: custom({
-      request: async ({ method, params }: { method: string; params?: unknown }) => {
-        if (method !== "eth_call") throw new Error(`unexpected ${method}`);
-        const data = (params as Array<{ data: string }>)[0]!.data;
-        // selector, offset of the array, then its length
-        const count = Number.parseInt(data.slice(2 + 8 + 64, 2 + 8 + 128), 16);
-        callsPerRead.push(count);
-        return encodeAbiParameters(
+  const client = fakeChainRpc((requests) => ({
+    kind: "answers",
+    answers: requests.map((request) => {
+      if (request.method !== "eth_call") throw new Error(`unexpected ${request.method}`);
+      const data = (request.params as Array<{ data: string }>)[0]!.data;
+      // selector, offset of the array, then its length
+      const count = Number.parseInt(data.slice(2 + 8 + 64, 2 + 8 + 128), 16);
+      callsPerRead.push(count);
+      return {
+        ok: true,
+        result: encodeAbiParameters(
           [{ type: "tuple[]", components: [{ type: "bool" }, { type: "bytes" }] }],
           [Array.from({ length: count }, () => [false, "0x"] as const)],
-        );
-      },
+        ),
+      };
     }),
-  }) as PublicClient;
+  }));
   return { client, callsPerRead };
 };
 
@@ -47,7 +50,14 @@ describe("the single-token route's read", () => {
     const layer = Balances.layer.pipe(
       Layer.provideMerge(IndexReader.layer),
       Layer.provideMerge(layerMemory),
-      Layer.provide(Layer.succeed(ChainClients, { get: () => node.client })),
+      Layer.provide(
+        Layer.succeed(ChainClients, {
+          get: () => node.client,
+          all: () => [node.client],
+          watch: () => Effect.void,
+          capabilities: () => Effect.succeed({ complete: true }),
+        }),
+      ),
       Layer.provide(Layer.succeed(AppConfig, settings)),
     );
     await Effect.runPromise(

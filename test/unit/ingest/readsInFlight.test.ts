@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { ChainRpcError } from "../../../src/chains/rpc/ChainRpcError.js";
 import { nextReadsInFlight } from "../../../src/ingest/readsInFlight.js";
-import { ChainRpcError } from "../../../src/ingest/rpc/ChainRpcError.js";
 
 const failure = (reason: ChainRpcError["reason"]) =>
   new ChainRpcError({ chainId: 1, method: "debug_traceBlockByNumber", reason, cause: new Error(reason) });

@@ -1,5 +1,5 @@
-import type { IndexCheckpoint } from "../../indexer/applyBlock.js";
-import type { FollowerStatus } from "../../ingest/FollowerStatus.js";
+import type { IndexCheckpoint } from "../../../indexer/applyBlock.js";
+import type { FollowerStatus } from "../../../ingest/FollowerStatus.js";
 
 /**
  * Whether this node's index has yet to apply what ingestion published for a chain: nothing indexed,

@@ -36,10 +36,12 @@ export interface RpcBlock<T = RpcTransaction | string> {
   readonly hash: string;
   readonly parentHash: string;
   readonly timestamp: string;
+  /** The block's log bloom: all zeros when it has no logs. */
+  readonly logsBloom?: string;
   readonly transactions: ReadonlyArray<T>;
 }
 
-/** A callTracer frame (debug_traceBlockByNumber). */
+/** A callTracer frame (debug_traceBlockByHash). */
 export interface CallFrame {
   readonly type: string;
   readonly from: string;

@@ -1,0 +1,75 @@
+import type { ChainNodeStatus } from "../../../contracts/RpcStatus.js";
+import type { FollowerStatus } from "../../../ingest/FollowerStatus.js";
+
+/** What /healthz knows of one chain. */
+export interface ChainFacts {
+  readonly chainId: number;
+  readonly name: string;
+  /** This API process's view of the chain's RPC endpoints. */
+  readonly node: ChainNodeStatus;
+  /** The ingest follower's status, if any process follows the chain. */
+  readonly ingest: FollowerStatus | undefined;
+  /** Whether this node's index has yet to apply what ingest published. */
+  readonly indexBehind: boolean;
+}
+
+/** Why one chain is not ready: `down` when no endpoint answers, `starting` while it catches up. */
+export interface ChainVerdict {
+  readonly ready: boolean;
+  readonly down: boolean;
+  readonly reason?: string;
+}
+
+/**
+ * `ok`: every role has a live instance and every chain answers with a complete index. `degraded`:
+ * some chains' RPC nodes all fail, the others are ready (a load balancer keeps the instance: it
+ * still serves them, and the failing chains get per-chain errors). `starting`: a role is missing or
+ * a chain whose node answers is still catching up. `down`: no chain's node answers at all.
+ */
+export type ServiceState = "ok" | "degraded" | "starting" | "down";
+
+const failures = (node: ChainNodeStatus): string =>
+  node.endpoints
+    .map(
+      (e) => `${e.url}: ${e.state === "wrong_chain" ? "serves another chain id" : (e.last_error ?? e.state)}`,
+    )
+    .join("; ");
+
+/** Whether one chain can answer balances completely now, and why not. */
+export const judgeChain = (facts: ChainFacts): ChainVerdict => {
+  const states = facts.node.endpoints.map((e) => e.state);
+  if (states.length > 0 && states.every((s) => s === "failing" || s === "wrong_chain"))
+    return { ready: false, down: true, reason: `RPC not answering (${failures(facts.node)})` };
+  if (!states.some((s) => s === "ok" || s === "lagging"))
+    return { ready: false, down: false, reason: "RPC not answered yet" };
+  if (facts.ingest === undefined) return { ready: false, down: false, reason: "not followed by ingest yet" };
+  if (facts.ingest.mode !== "live") return { ready: false, down: false, reason: "still reading history" };
+  if (facts.indexBehind) return { ready: false, down: false, reason: "still being indexed" };
+  return { ready: true, down: false };
+};
+
+/** The service's state from its roles and chains, and the sentence saying why it is not `ok`. */
+export const judgeService = (
+  missingRoles: ReadonlyArray<string>,
+  chains: ReadonlyArray<{ readonly facts: ChainFacts; readonly verdict: ChainVerdict }>,
+): { readonly state: ServiceState; readonly reason?: string } => {
+  const named = (list: typeof chains) =>
+    list.map(({ facts, verdict }) => `${facts.name} (${facts.chainId}) ${verdict.reason}`).join("; ");
+  const down = chains.filter((c) => c.verdict.down);
+  const starting = chains.filter((c) => !c.verdict.ready && !c.verdict.down);
+  const reasons = [
+    ...(missingRoles.length > 0 ? [`no live instance of role ${missingRoles.join(", ")}`] : []),
+    ...(starting.length > 0 ? [`chain ${named(starting)}`] : []),
+    ...(down.length > 0 ? [`chain ${named(down)}`] : []),
+  ];
+  const reason = reasons.length === 0 ? undefined : `${reasons.join("; ")}.`;
+  const state: ServiceState =
+    missingRoles.length > 0 || starting.length > 0
+      ? "starting"
+      : chains.length > 0 && down.length === chains.length
+        ? "down"
+        : down.length > 0
+          ? "degraded"
+          : "ok";
+  return reason === undefined ? { state } : { state, reason };
+};

@@ -1,0 +1,314 @@
+import { Cause, Clock, Effect, Exit, Option, Runtime } from "effect";
+import { type ChainRpcError, faultError, type RpcFaultDetail } from "./ChainRpcError.js";
+import { chooseEndpoint } from "./chooseEndpoint.js";
+import { LogsRangeTuner } from "./LogsRangeTuner.js";
+import { type ChainCapabilities, chainCapabilities } from "./NodeCapabilities.js";
+import type { RpcEndpoint } from "./RpcEndpoint.js";
+import type { RpcRequest } from "./RpcRequest.js";
+
+/** How long a call may keep trying (waiting for a paused or failing endpoint included) by default. */
+export const DEFAULT_CALL_BUDGET_MS = 30_000;
+/** Exchanges one call may take at most, whatever its budget: a bound on any retry loop. */
+const MAX_EXCHANGES = 12;
+
+export interface CallOptions {
+  /** It reads the head (`latest`, eth_blockNumber): an endpoint behind the others is not asked. */
+  readonly head?: boolean;
+  /** The block it reads: endpoints that have not reached it are not asked. */
+  readonly block?: number;
+  /** What it reads at `block`: endpoints known to keep it are asked first. */
+  readonly reads?: "state" | "logs";
+  /** Give up after this long, rather than wait longer for an endpoint to recover. */
+  readonly budgetMs?: number;
+  /**
+   * Fail at once when every endpoint that could answer is failing, rather than wait for one to
+   * come back (a request a client waits for; background work waits).
+   */
+  readonly failFast?: boolean;
+}
+
+/** The chain's RPC settings that are not per endpoint. */
+export interface ChainRpcSettings {
+  readonly chainId: number;
+  readonly name: string;
+  /** Head reads skip an endpoint more than this many blocks behind the best one. */
+  readonly maxHeadLag: number;
+  /** Most blocks one eth_getLogs asks for. */
+  readonly maxLogsRange: number;
+}
+
+/** What to do after a refusal: try again (here or elsewhere), or fail the call with it. */
+type Verdict = "retry" | "fail";
+
+/**
+ * One chain's RPC access, used by every part of the service that reads the chain: ingest, the
+ * indexer, balances, pricing, positions and webhooks. A call goes to the best endpoint for it
+ * (chooseEndpoint.ts), within that endpoint's rate budget and batch size; a refusal decides what
+ * happens next:
+ *
+ * - rate limited: the endpoint pauses for what it asked and learns a lower rate; the call goes on
+ *   elsewhere or after the pause;
+ * - unreachable or timed out: the endpoint is left alone for 1 s, doubling while it keeps failing;
+ * - batch too large: the endpoint's batch size is lowered for good and the elements sent again;
+ * - method or history not available there: the next endpoint is asked;
+ * - a range or result cap (eth_getLogs), a revert or an answer we cannot use: the call fails with
+ *   it, for the caller to decide (getLogs shrinks its range).
+ *
+ * A call fails once no endpoint can take it within its budget, with the last refusal it met.
+ */
+export class ChainRpc {
+  readonly logsRange: LogsRangeTuner;
+  readonly #runtime: Runtime.Runtime<never>;
+  /** Options every call made through this handle starts from (see `forRequests`). */
+  readonly #defaults: CallOptions;
+
+  constructor(
+    readonly settings: ChainRpcSettings,
+    readonly endpoints: ReadonlyArray<RpcEndpoint>,
+    runtime: Runtime.Runtime<never>,
+    shared: { readonly logsRange?: LogsRangeTuner; readonly defaults?: CallOptions } = {},
+  ) {
+    this.logsRange = shared.logsRange ?? new LogsRangeTuner(settings.maxLogsRange);
+    this.#runtime = runtime;
+    this.#defaults = shared.defaults ?? {};
+  }
+
+  /**
+   * The same chain access for reads a client is waiting on: each call gives up after `budgetMs`, and
+   * at once when every endpoint is failing, so one chain's dead node costs a request its budget at
+   * most, and nothing once the node is known to be down.
+   */
+  forRequests(budgetMs: number): ChainRpc {
+    return new ChainRpc(this.settings, this.endpoints, this.#runtime, {
+      logsRange: this.logsRange,
+      defaults: { budgetMs, failFast: true },
+    });
+  }
+
+  get chainId(): number {
+    return this.settings.chainId;
+  }
+
+  /** One call's result. */
+  call<A = unknown>(
+    method: string,
+    params: ReadonlyArray<unknown>,
+    options: CallOptions = {},
+  ): Effect.Effect<A, ChainRpcError> {
+    return Effect.map(this.batch<A>([{ method, params }], options), (results) => results[0]!);
+  }
+
+  /** Every call's result, in order, sent in batches no larger than the serving endpoint takes. */
+  batch<A = unknown>(
+    requests: ReadonlyArray<RpcRequest>,
+    options: CallOptions = {},
+  ): Effect.Effect<ReadonlyArray<A>, ChainRpcError> {
+    return this.#run(requests, options) as Effect.Effect<ReadonlyArray<A>, ChainRpcError>;
+  }
+
+  /** `call` for Promise code (the read paths that batch hundreds of eth_calls): rejects with the ChainRpcError. */
+  request<A = unknown>(
+    method: string,
+    params: ReadonlyArray<unknown>,
+    options: CallOptions = {},
+  ): Promise<A> {
+    return Runtime.runPromiseExit(this.#runtime)(this.call<A>(method, params, options)).then((exit) => {
+      if (Exit.isSuccess(exit)) return exit.value;
+      const failure = Cause.failureOption(exit.cause);
+      throw Option.isSome(failure) ? failure.value : Cause.squash(exit.cause);
+    });
+  }
+
+  /** What the chain's endpoints together can answer, as probed. */
+  capabilities(): ChainCapabilities {
+    return chainCapabilities(this.endpoints.map((endpoint) => endpoint.health.capabilities));
+  }
+
+  /** The highest head any endpoint reported, if any did. */
+  bestHead(): number | undefined {
+    let best: number | undefined;
+    for (const endpoint of this.endpoints) {
+      const head = endpoint.health.head;
+      if (head !== undefined && endpoint.health.wrongChain === undefined) best = Math.max(best ?? 0, head);
+    }
+    return best;
+  }
+
+  #run(
+    requests: ReadonlyArray<RpcRequest>,
+    options: CallOptions,
+  ): Effect.Effect<Array<unknown>, ChainRpcError> {
+    const self = this;
+    return Effect.gen(function* () {
+      const results = new Array<unknown>(requests.length);
+      if (requests.length === 0) return results;
+      const deadline = (yield* Clock.currentTimeMillis) + (options.budgetMs ?? DEFAULT_CALL_BUDGET_MS);
+      const excluded = new Set<number>();
+      const method = requests[0]!.method;
+      let pending = requests.map((_, i) => i);
+      let last: ChainRpcError | undefined;
+      let exchanges = 0;
+      while (pending.length > 0) {
+        const now = yield* Clock.currentTimeMillis;
+        const choice = chooseEndpoint(
+          self.endpoints.map((endpoint) => ({
+            health: endpoint.health,
+            pausedUntil: endpoint.budget.pausedUntil,
+          })),
+          {
+            method,
+            head: options.head ?? false,
+            excluded,
+            ...(options.block === undefined ? {} : { block: options.block }),
+            ...(options.reads === undefined ? {} : { reads: options.reads }),
+          },
+          now,
+          self.settings.maxHeadLag,
+        );
+        if (choice.kind === "none") return yield* Effect.fail(last ?? self.#nobody(method));
+        if (choice.kind === "wait") {
+          const failing = self.endpoints[choice.index]!.health.isDown(now);
+          if (choice.untilMs > deadline || exchanges >= MAX_EXCHANGES || (failing && options.failFast))
+            return yield* Effect.fail(last ?? self.#nobody(method));
+          yield* Effect.sleep(choice.untilMs - now);
+          continue;
+        }
+        if (exchanges >= MAX_EXCHANGES) return yield* Effect.fail(last ?? self.#nobody(method));
+        const endpoint = self.endpoints[choice.index]!;
+        const chunks: Array<Array<number>> = [];
+        for (let i = 0; i < pending.length; i += endpoint.maxBatch)
+          chunks.push(pending.slice(i, i + endpoint.maxBatch));
+        exchanges += chunks.length;
+        const timeoutMs = Math.max(1, Math.min(endpoint.settings.timeoutMs, deadline - now));
+        const sent = yield* Effect.forEach(
+          chunks,
+          (chunk) =>
+            endpoint.send(
+              chunk.map((i) => requests[i]!),
+              timeoutMs,
+            ),
+          { concurrency: "unbounded" },
+        );
+        const stillPending: Array<number> = [];
+        for (const [c, chunk] of chunks.entries()) {
+          const { outcome, latencyMs } = sent[c]!;
+          if (outcome.kind === "fault") {
+            last = faultError(self.chainId, requests[chunk[0]!]!.method, outcome.fault, endpoint.label);
+            if (
+              (yield* self.#judge(endpoint, choice.index, outcome.fault, method, chunk.length, excluded)) ===
+              "fail"
+            )
+              return yield* Effect.fail(last);
+            stillPending.push(...chunk);
+            continue;
+          }
+          let answered = 0;
+          for (const [k, i] of chunk.entries()) {
+            const answer = outcome.answers[k]!;
+            const request = requests[i]!;
+            if (answer.ok) {
+              results[i] = answer.result;
+              answered++;
+              if (request.method === "eth_blockNumber" && typeof answer.result === "string")
+                endpoint.health.observeHead(Number.parseInt(answer.result, 16), now);
+              continue;
+            }
+            last = faultError(self.chainId, request.method, answer.fault, endpoint.label);
+            if (
+              (yield* self.#judge(
+                endpoint,
+                choice.index,
+                answer.fault,
+                request.method,
+                chunk.length,
+                excluded,
+              )) === "fail"
+            )
+              return yield* Effect.fail(last);
+            stillPending.push(i);
+          }
+          if (answered > 0) {
+            endpoint.health.answered(latencyMs);
+            endpoint.budget.answered(answered);
+          }
+        }
+        pending = stillPending;
+      }
+      return results;
+    });
+  }
+
+  /** Records a refusal on the endpoint and says whether the call goes on. */
+  #judge(
+    endpoint: RpcEndpoint,
+    index: number,
+    fault: RpcFaultDetail,
+    method: string,
+    sent: number,
+    excluded: Set<number>,
+  ): Effect.Effect<Verdict> {
+    const self = this;
+    return Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis;
+      switch (fault.reason) {
+        case "RateLimited": {
+          endpoint.health.refused(fault, now);
+          const pause = yield* endpoint.budget.refused(fault.retryAfterMs);
+          yield* Effect.logDebug(
+            `chain ${self.chainId}: ${endpoint.label} refused for rate; pausing ${pause} ms`,
+          );
+          return "retry";
+        }
+        case "Unavailable":
+        case "Timeout": {
+          const wasUp = endpoint.health.failures === 0;
+          endpoint.health.failed(fault, now);
+          if (wasUp)
+            yield* Effect.logWarning(
+              `chain ${self.settings.name} (${self.chainId}): RPC endpoint ${endpoint.label} is failing: ${fault.detail}`,
+            );
+          return "retry";
+        }
+        case "BatchTooLarge":
+          endpoint.health.refused(fault, now);
+          if (sent <= 1) return "fail";
+          endpoint.maxBatch = Math.max(1, Math.min(fault.limit ?? Math.floor(sent / 2), sent - 1));
+          yield* Effect.logWarning(
+            `chain ${self.settings.name} (${self.chainId}): ${endpoint.label} refused a batch of ${sent}; sending at most ${endpoint.maxBatch} from now on`,
+          );
+          return "retry";
+        case "MethodUnavailable":
+          endpoint.health.refused(fault, now);
+          endpoint.health.lacks.add(method);
+          return "retry";
+        case "HistoryUnavailable":
+          endpoint.health.refused(fault, now);
+          excluded.add(index);
+          return "retry";
+        default:
+          endpoint.health.refused(fault, now);
+          return "fail";
+      }
+    });
+  }
+
+  #nobody(method: string): ChainRpcError {
+    const now = Date.now();
+    const states = this.endpoints.map((endpoint) => {
+      const health = endpoint.health;
+      const why =
+        health.wrongChain !== undefined
+          ? `serves chain id ${health.wrongChain}`
+          : health.lacks.has(method)
+            ? `does not serve ${method}`
+            : health.isDown(now)
+              ? `failing: ${health.lastError ?? "no answer"}`
+              : (health.lastError ?? "no answer");
+      return `${endpoint.label} (${why})`;
+    });
+    return faultError(this.chainId, method, {
+      reason: this.endpoints.every((e) => e.health.wrongChain !== undefined) ? "WrongChain" : "Unavailable",
+      detail: `no RPC endpoint of ${this.settings.name} can answer now: ${states.join("; ")}`,
+    });
+  }
+}

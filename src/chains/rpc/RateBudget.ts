@@ -1,0 +1,122 @@
+import { Clock, Effect, Random } from "effect";
+
+/** Longest pause after refusals in a row that named no wait of their own. */
+const MAX_BACKOFF_MS = 30_000;
+const FIRST_BACKOFF_MS = 500;
+/** A refusal cuts the learned rate to this share of what was being sent. */
+const DECREASE = 0.7;
+/** Each element answered raises the learned rate by this much: about +5 % a second at that rate. */
+const INCREASE_PER_ELEMENT = 0.05;
+
+/**
+ * How fast one endpoint may be asked: a token bucket of `maxRps` elements a second (each element of
+ * a batch counts, as QuickNode and Alchemy count them), and a pause the endpoint itself asks for.
+ *
+ * With no configured rate, nothing waits until the endpoint refuses for rate; from then on a rate is
+ * learned (cut to 70 % of what was sent at each refusal, raised about 5 % a second while answered,
+ * never above `maxRps`), so a provider's cap costs one refusal now and then, not a stream of them.
+ * A refusal pauses every request to the endpoint for what the provider asked (`Retry-After`,
+ * `backoff_seconds`), plus jitter so that waiting callers do not all return in the same instant, or
+ * else for an exponential backoff from 0.5 s to 30 s. Time comes from Effect's Clock, so tests
+ * drive it with TestClock.
+ */
+export class RateBudget {
+  #configured: number | undefined;
+  #learned: number | undefined;
+  // Full at first use: a first second's worth goes at once.
+  #tokens = Number.POSITIVE_INFINITY;
+  #refilledAt = 0;
+  #pausedUntil = 0;
+  #refusalsInARow = 0;
+  /** Elements sent in the current and the previous second: what "being sent" means when cutting. */
+  #sentSecond = 0;
+  #sentNow = 0;
+  #sentBefore = 0;
+
+  constructor(maxRps: number | undefined) {
+    this.#configured = maxRps;
+  }
+
+  /** The rate in force now (elements per second), or undefined when unlimited. */
+  get rate(): number | undefined {
+    if (this.#configured === undefined) return this.#learned;
+    return this.#learned === undefined ? this.#configured : Math.min(this.#configured, this.#learned);
+  }
+
+  get pausedUntil(): number {
+    return this.#pausedUntil;
+  }
+
+  /** Waits until `cost` elements may be sent, then counts them as sent. */
+  readonly take = (cost: number): Effect.Effect<void> =>
+    Effect.gen(this, function* () {
+      for (;;) {
+        const now = yield* Clock.currentTimeMillis;
+        if (now < this.#pausedUntil) {
+          yield* Effect.sleep(this.#pausedUntil - now);
+          continue;
+        }
+        const rate = this.rate;
+        if (rate === undefined) {
+          this.#count(now, cost);
+          return;
+        }
+        const burst = Math.max(1, rate);
+        this.#tokens = Math.min(burst, this.#tokens + ((now - this.#refilledAt) / 1000) * rate);
+        this.#refilledAt = now;
+        // A batch larger than a second's worth goes once the bucket is full, into debt.
+        const need = Math.min(cost, burst);
+        if (this.#tokens >= need) {
+          this.#tokens -= cost;
+          this.#count(now, cost);
+          return;
+        }
+        yield* Effect.sleep(Math.max(1, Math.ceil(((need - this.#tokens) / rate) * 1000)));
+      }
+    });
+
+  /** The endpoint refused for rate: pause, and learn a lower rate. Returns the pause in ms. */
+  readonly refused = (retryAfterMs: number | undefined): Effect.Effect<number> =>
+    Effect.gen(this, function* () {
+      const now = yield* Clock.currentTimeMillis;
+      this.#refusalsInARow++;
+      const backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (this.#refusalsInARow - 1));
+      const spread = yield* Random.next;
+      const pause =
+        retryAfterMs === undefined
+          ? Math.round(backoff * (0.5 + spread / 2))
+          : Math.round(retryAfterMs + spread * Math.min(1_000, retryAfterMs * 0.2 + 50));
+      this.#pausedUntil = Math.max(this.#pausedUntil, now + pause);
+      const sending = Math.max(1, this.#sentPerSecond(now));
+      this.#learned = Math.max(0.5, Math.min(this.#learned ?? sending, sending) * DECREASE);
+      // After the pause a second's worth at the learned rate may go at once.
+      this.#tokens = Math.max(1, this.#learned);
+      this.#refilledAt = now + pause;
+      return pause;
+    });
+
+  /** `cost` elements were answered: the refusals in a row end, and a learned rate grows back. */
+  readonly answered = (cost: number): void => {
+    this.#refusalsInARow = 0;
+    if (this.#learned === undefined) return;
+    this.#learned += INCREASE_PER_ELEMENT * cost;
+    // Grown past what was configured, or far past what anything sends: no longer a limit.
+    if (this.#configured !== undefined && this.#learned >= this.#configured) this.#learned = undefined;
+  };
+
+  #count(now: number, cost: number) {
+    const second = Math.floor(now / 1000);
+    if (second !== this.#sentSecond) {
+      this.#sentBefore = second === this.#sentSecond + 1 ? this.#sentNow : 0;
+      this.#sentNow = 0;
+      this.#sentSecond = second;
+    }
+    this.#sentNow += cost;
+  }
+
+  #sentPerSecond(now: number): number {
+    const second = Math.floor(now / 1000);
+    if (second === this.#sentSecond) return Math.max(this.#sentNow, this.#sentBefore);
+    return second === this.#sentSecond + 1 ? this.#sentNow : 0;
+  }
+}

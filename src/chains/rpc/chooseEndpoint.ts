@@ -1,0 +1,94 @@
+import { type EndpointHealth, RECENT_ERROR_MS } from "./EndpointHealth.js";
+
+/** What a call needs from the endpoint that serves it. */
+export interface CallNeed {
+  readonly method: string;
+  /** It reads the head ("latest", eth_blockNumber): an endpoint behind the others would answer old news. */
+  readonly head: boolean;
+  /** The block it reads: an endpoint whose head is below it does not have it yet. */
+  readonly block?: number;
+  /** What it reads at `block`: state (eth_call) or logs and receipts. */
+  readonly reads?: "state" | "logs";
+  /** Endpoints (by index) that refused this very call as not theirs to answer. */
+  readonly excluded: ReadonlySet<number>;
+}
+
+export interface EndpointChoiceInput {
+  readonly health: EndpointHealth;
+  /** Until when the endpoint asked not to be sent anything (a rate-limit pause). */
+  readonly pausedUntil: number;
+}
+
+export type EndpointChoice =
+  | { readonly kind: "use"; readonly index: number }
+  | { readonly kind: "wait"; readonly index: number; readonly untilMs: number }
+  | { readonly kind: "none" };
+
+/** A head reported longer ago than this is not trusted as the best head. */
+const FRESH_HEAD_MS = 60_000;
+
+/**
+ * The endpoint to send a call to: among those that may serve it (right chain, method not known to
+ * be missing, not refused for this call, at or past the block it reads), the first in this order:
+ * not known to lack the state or logs it reads; no error in the last 30 s; not much slower than the
+ * fastest; then the configured order (the primary first). Head reads skip an endpoint more than
+ * `maxHeadLag` blocks behind the best head while one that keeps up is not failing. One that is
+ * failing or paused is only waited for when no other can take the call now.
+ */
+export const chooseEndpoint = (
+  endpoints: ReadonlyArray<EndpointChoiceInput>,
+  need: CallNeed,
+  now: number,
+  maxHeadLag: number,
+): EndpointChoice => {
+  const candidates = endpoints
+    .map((endpoint, index) => ({ ...endpoint, index }))
+    .filter(
+      ({ health, index }) =>
+        health.wrongChain === undefined && !health.lacks.has(need.method) && !need.excluded.has(index),
+    );
+  let bestHead: number | undefined;
+  let fastest: number | undefined;
+  for (const { health } of candidates) {
+    if (health.isDown(now)) continue;
+    if (health.head !== undefined && now - health.headSeenAt < FRESH_HEAD_MS)
+      bestHead = Math.max(bestHead ?? 0, health.head);
+    if (health.latencyMs !== undefined)
+      fastest = Math.min(fastest ?? Number.POSITIVE_INFINITY, health.latencyMs);
+  }
+  const reached = candidates.filter(
+    ({ health }) => need.block === undefined || health.head === undefined || health.head >= need.block,
+  );
+  // A block no endpoint has reached yet is asked of all: a head seen a moment ago may already be old.
+  const reachable = reached.length > 0 ? reached : candidates;
+  const lagging = ({ health }: (typeof candidates)[number]) =>
+    bestHead !== undefined && health.head !== undefined && bestHead - health.head > maxHeadLag;
+  // Head reads skip an endpoint behind the others while one that keeps up can answer (now or soon).
+  const current = need.head ? reachable.filter((endpoint) => !lagging(endpoint)) : reachable;
+  const able = current.some(({ health }) => !health.isDown(now)) ? current : reachable;
+  if (able.length === 0) return { kind: "none" };
+  const penalty = ({ health }: (typeof able)[number]): number => {
+    let score = 0;
+    const caps = health.capabilities;
+    if (need.block !== undefined && caps !== undefined) {
+      const from =
+        need.reads === "state" ? caps.stateFrom : need.reads === "logs" ? caps.logsFrom : undefined;
+      if (from !== undefined && need.block < from) score += 8;
+    }
+    if (now - health.lastErrorAt < RECENT_ERROR_MS) score += 4;
+    if (fastest !== undefined && health.latencyMs !== undefined && health.latencyMs > 3 * fastest + 50)
+      score += 2;
+    return score;
+  };
+  const ordered = [...able].sort((a, b) => penalty(a) - penalty(b) || a.index - b.index);
+  const ready = ordered.find(({ health, pausedUntil }) => !health.isDown(now) && pausedUntil <= now);
+  if (ready !== undefined) return { kind: "use", index: ready.index };
+  const soonest = ordered.reduce((a, b) =>
+    Math.max(a.health.downUntil, a.pausedUntil) <= Math.max(b.health.downUntil, b.pausedUntil) ? a : b,
+  );
+  return {
+    kind: "wait",
+    index: soonest.index,
+    untilMs: Math.max(soonest.health.downUntil, soonest.pausedUntil),
+  };
+};

@@ -1,0 +1,138 @@
+import { Clock, Effect } from "effect";
+import type { RpcFaultDetail } from "./ChainRpcError.js";
+import type { NodeCapabilities } from "./NodeCapabilities.js";
+import type { RpcEndpoint } from "./RpcEndpoint.js";
+
+/** How long one probe call may take: a probe must not hang on a node that hangs. */
+const PROBE_CALL_MS = 5_000;
+const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
+const EMPTY_BLOOM = /^0x0*$/;
+/** Headers looked at past a block without logs, for one whose bloom says it has some. */
+const BLOOM_LOOKAHEAD = 8;
+
+const hex = (n: number) => `0x${n.toString(16)}`;
+
+type Asked =
+  | { readonly ok: true; readonly result: unknown }
+  | { readonly ok: false; readonly fault: RpcFaultDetail };
+
+/** One call to this endpoint only, bypassing the chain's choice of endpoint. */
+const ask = (endpoint: RpcEndpoint, method: string, params: ReadonlyArray<unknown>): Effect.Effect<Asked> =>
+  Effect.map(endpoint.send([{ method, params }], PROBE_CALL_MS), ({ outcome }) =>
+    outcome.kind === "fault" ? { ok: false, fault: outcome.fault } : outcome.answers[0]!,
+  );
+
+/** A probe step whose answer was neither yes nor no (the node failed): the probe stops there. */
+class Inconclusive {
+  constructor(readonly fault: RpcFaultDetail) {}
+}
+
+/** Yes when answered, no when the endpoint says it has not that history (or method), else inconclusive. */
+const yesOrNo = (asked: Asked): Effect.Effect<boolean, Inconclusive> =>
+  asked.ok
+    ? Effect.succeed(true)
+    : asked.fault.reason === "HistoryUnavailable" || asked.fault.reason === "MethodUnavailable"
+      ? Effect.succeed(false)
+      : Effect.fail(new Inconclusive(asked.fault));
+
+/**
+ * The oldest block in 0..head for which `has` holds, assuming it holds for every later block (a
+ * node keeps a window up to its head). Looks back in steps growing 4-fold from 64 blocks, then
+ * halves the gap, stopping within 1/64 of the distance from the head: about 35 calls on a
+ * 25M-block chain, 1 on an archive node.
+ */
+export const oldestAvailable = <E>(
+  head: number,
+  has: (block: number) => Effect.Effect<boolean, E>,
+): Effect.Effect<number | undefined, E> =>
+  Effect.gen(function* () {
+    if (yield* has(0)) return 0;
+    if (!(yield* has(head))) return undefined;
+    let good = head;
+    let bad = 0;
+    for (let depth = 64; depth < head; depth *= 4) {
+      if (!(yield* has(head - depth))) {
+        bad = head - depth;
+        break;
+      }
+      good = head - depth;
+    }
+    while (good - bad > Math.max(1, Math.floor((head - good) / 64))) {
+      const middle = Math.floor((good + bad) / 2);
+      if (yield* has(middle)) good = middle;
+      else bad = middle;
+    }
+    return good;
+  });
+
+/** Whether the endpoint has state at `block`. */
+const hasState = (endpoint: RpcEndpoint) => (block: number) =>
+  Effect.flatMap(ask(endpoint, "eth_getBalance", [ZERO_ADDRESS, hex(block)]), yesOrNo);
+
+/**
+ * Whether the endpoint serves the logs of `block`: asked of the first block from there whose
+ * header's bloom says it has logs, so that an empty answer (which some clients give for pruned
+ * ranges instead of an error) counts as missing history, not as a block without logs. With no such
+ * block nearby, the range is asked anyway: a node without that history refuses it.
+ */
+const hasLogs = (endpoint: RpcEndpoint) => (block: number) =>
+  Effect.gen(function* () {
+    for (let n = block; n < block + BLOOM_LOOKAHEAD; n++) {
+      const header = yield* ask(endpoint, "eth_getBlockByNumber", [hex(n), false]);
+      if (!header.ok) return yield* yesOrNo(header);
+      if (header.result === null) {
+        if (n === block) return false;
+        break;
+      }
+      const bloom = (header.result as { logsBloom?: string }).logsBloom;
+      if (bloom === undefined || EMPTY_BLOOM.test(bloom)) continue;
+      const logs = yield* ask(endpoint, "eth_getLogs", [{ fromBlock: hex(n), toBlock: hex(n) }]);
+      if (!logs.ok) return yield* yesOrNo(logs);
+      return Array.isArray(logs.result) && logs.result.length > 0;
+    }
+    return yield* Effect.flatMap(
+      ask(endpoint, "eth_getLogs", [{ fromBlock: hex(block), toBlock: hex(block + BLOOM_LOOKAHEAD - 1) }]),
+      yesOrNo,
+    );
+  });
+
+/**
+ * What one endpoint answers, measured: its chain id, its head, whether it serves
+ * eth_getBlockReceipts and debug_traceBlockByHash (callTracer), and how far back it keeps state and
+ * logs. A step the node fails (timeout, unreachable) leaves its field unknown and ends the probe,
+ * which is tried again at the next round.
+ */
+export const probeNode = (endpoint: RpcEndpoint): Effect.Effect<NodeCapabilities> =>
+  Effect.gen(function* () {
+    const found: { -readonly [K in keyof NodeCapabilities]: NodeCapabilities[K] } = {};
+    const stopped = yield* Effect.either(
+      Effect.gen(function* () {
+        const chainId = yield* ask(endpoint, "eth_chainId", []);
+        if (!chainId.ok) return yield* Effect.fail(new Inconclusive(chainId.fault));
+        found.chainId = Number.parseInt(String(chainId.result), 16);
+        const head = yield* ask(endpoint, "eth_blockNumber", []);
+        if (!head.ok) return yield* Effect.fail(new Inconclusive(head.fault));
+        const headNumber = Number.parseInt(String(head.result), 16);
+        found.head = headNumber;
+        const latest = yield* ask(endpoint, "eth_getBlockByNumber", [hex(headNumber), false]);
+        const hash = latest.ok ? (latest.result as { hash?: string } | null)?.hash : undefined;
+        found.blockReceipts = yield* Effect.flatMap(
+          ask(endpoint, "eth_getBlockReceipts", [hex(headNumber)]),
+          yesOrNo,
+        );
+        if (hash !== undefined)
+          found.traces = yield* Effect.flatMap(
+            ask(endpoint, "debug_traceBlockByHash", [hash, { tracer: "callTracer" }]),
+            yesOrNo,
+          );
+        const stateFrom = yield* oldestAvailable(headNumber, hasState(endpoint));
+        found.stateFrom = stateFrom ?? headNumber + 1;
+        const logsFrom = yield* oldestAvailable(headNumber, hasLogs(endpoint));
+        found.logsFrom = logsFrom ?? headNumber + 1;
+      }),
+    );
+    if (stopped._tag === "Left")
+      yield* Effect.logDebug(`probe of ${endpoint.label} stopped: ${stopped.left.fault.detail}`);
+    else found.probedAt = yield* Clock.currentTimeMillis;
+    return found;
+  });

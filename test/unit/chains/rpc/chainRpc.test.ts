@@ -1,0 +1,266 @@
+import { Effect, Exit, Fiber, Random, TestClock, TestContext } from "effect";
+import { describe, expect, it } from "vitest";
+import { ChainRpc } from "../../../../src/chains/rpc/ChainRpc.js";
+import type { RpcFaultDetail } from "../../../../src/chains/rpc/ChainRpcError.js";
+import { getLogs } from "../../../../src/chains/rpc/getLogs.js";
+import type { ExchangeOutcome, RpcAnswer } from "../../../../src/chains/rpc/jsonRpcExchange.js";
+import { RpcEndpoint } from "../../../../src/chains/rpc/RpcEndpoint.js";
+import type { RpcRequest } from "../../../../src/chains/rpc/RpcRequest.js";
+
+/** A scripted endpoint: `answer` sees each exchange and says what the node answers. */
+type Script = (requests: ReadonlyArray<RpcRequest>, exchange: number) => ExchangeOutcome;
+
+const ok = (result: unknown): RpcAnswer => ({ ok: true, result });
+const no = (fault: RpcFaultDetail): RpcAnswer => ({ ok: false, fault });
+const whole = (fault: RpcFaultDetail): ExchangeOutcome => ({ kind: "fault", fault });
+const answers = (list: ReadonlyArray<RpcAnswer>): ExchangeOutcome => ({ kind: "answers", answers: list });
+
+const makeRpc = (
+  scripts: ReadonlyArray<Script>,
+  options: { maxBatch?: number; maxLogsRange?: number } = {},
+) => {
+  const sent: Array<Array<{ endpoint: number; methods: ReadonlyArray<string> }>> = [[]];
+  const endpoints = scripts.map((script, index) => {
+    let exchanges = 0;
+    return new RpcEndpoint(
+      `http://node-${index}`,
+      { url: `http://node-${index}`, maxConcurrency: 4, maxBatch: options.maxBatch ?? 40, timeoutMs: 1_000 },
+      (requests) =>
+        Effect.sync(() => {
+          sent[0]!.push({ endpoint: index, methods: requests.map((r) => r.method) });
+          return script(requests, exchanges++);
+        }),
+      Effect.runSync(Effect.makeSemaphore(4)),
+    );
+  });
+  const rpc = new ChainRpc(
+    { chainId: 1, name: "ethereum", maxHeadLag: 5, maxLogsRange: options.maxLogsRange ?? 10_000 },
+    endpoints,
+    Effect.runSync(Effect.runtime<never>()),
+  );
+  return { rpc, sent: () => sent[0]! };
+};
+
+/** Runs `effect` on the test clock, moving it forward until it ends. */
+const onTestClock = <A, E>(effect: Effect.Effect<A, E>) =>
+  Effect.runPromise(
+    Effect.gen(function* () {
+      const fiber = yield* Effect.fork(effect);
+      for (let i = 0; i < 2_000; i++) {
+        const done = yield* Fiber.poll(fiber);
+        if (done._tag === "Some") return done.value;
+        yield* TestClock.adjust("50 millis");
+      }
+      return yield* Fiber.await(fiber);
+    }).pipe(Effect.withRandom(Random.make("seed")), Effect.provide(TestContext.TestContext)),
+  ) as Promise<Exit.Exit<A, E>>;
+
+const refused: RpcFaultDetail = { reason: "Unavailable", detail: "connection refused (ECONNREFUSED)" };
+
+describe("ChainRpc: failover", () => {
+  it("behavior: an unreachable primary hands the call to the fallback, and is left alone after", async () => {
+    const { rpc, sent } = makeRpc([
+      () => whole(refused),
+      (requests) => answers(requests.map(() => ok("0x10"))),
+    ]);
+    const first = await onTestClock(rpc.call("eth_blockNumber", [], { head: true }));
+    const second = await onTestClock(rpc.call("eth_blockNumber", [], { head: true }));
+    expect(Exit.isSuccess(first) && first.value).toBe("0x10");
+    expect(Exit.isSuccess(second) && second.value).toBe("0x10");
+    expect(sent().map((s) => s.endpoint)).toEqual([0, 1, 1]);
+  });
+
+  it("behavior: with every endpoint down the call fails within its budget, naming each endpoint and its cause", async () => {
+    const { rpc } = makeRpc([
+      () => whole(refused),
+      () => whole({ reason: "Timeout", detail: "no answer in time" }),
+    ]);
+    const exit = await onTestClock(rpc.call("eth_call", [], { budgetMs: 3_000 }));
+    expect(Exit.isFailure(exit)).toBe(true);
+    const error = Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error : undefined;
+    expect(error?.reason).toMatch(/Unavailable|Timeout/);
+    expect(error?.message).toMatch(/http:\/\/node-\d/);
+  });
+
+  it("behavior: a method one endpoint lacks is asked of the next, and not of the first again", async () => {
+    const { rpc, sent } = makeRpc([
+      (requests) =>
+        answers(
+          requests.map((r) =>
+            r.method.startsWith("debug_")
+              ? no({ reason: "MethodUnavailable", detail: "Method not found" })
+              : ok("0x1"),
+          ),
+        ),
+      (requests) => answers(requests.map(() => ok([]))),
+    ]);
+    await onTestClock(rpc.call("debug_traceBlockByHash", ["0xab"]));
+    await onTestClock(rpc.call("debug_traceBlockByHash", ["0xcd"]));
+    expect(sent().map((s) => s.endpoint)).toEqual([0, 1, 1]);
+  });
+
+  it("behavior: history one endpoint pruned is read from another; pruned everywhere, the call fails as such", async () => {
+    const pruned: Script = (requests) =>
+      answers(
+        requests.map(() => no({ reason: "HistoryUnavailable", detail: "state at block #5 is pruned" })),
+      );
+    const archive: Script = (requests) => answers(requests.map(() => ok("0xarchive")));
+    const both = makeRpc([pruned, archive]);
+    const read = await onTestClock(both.rpc.call("eth_call", [{}, "0x5"], { block: 5, reads: "state" }));
+    expect(Exit.isSuccess(read) && read.value).toBe("0xarchive");
+    const none = makeRpc([pruned, pruned]);
+    const failed = await onTestClock(none.rpc.call("eth_call", [{}, "0x5"], { block: 5, reads: "state" }));
+    expect(Exit.isFailure(failed) && failed.cause._tag === "Fail" && failed.cause.error.reason).toBe(
+      "HistoryUnavailable",
+    );
+  });
+
+  it("behavior: a revert fails at once, without trying other endpoints", async () => {
+    const { rpc, sent } = makeRpc([
+      (requests) => answers(requests.map(() => no({ reason: "Rejected", detail: "execution reverted" }))),
+      (requests) => answers(requests.map(() => ok("0x"))),
+    ]);
+    const exit = await onTestClock(rpc.call("eth_call", []));
+    expect(Exit.isFailure(exit)).toBe(true);
+    expect(sent()).toHaveLength(1);
+  });
+});
+
+describe("ChainRpc: batches and rate limits", () => {
+  it("behavior: batches are cut to the endpoint's size, and results come back in order", async () => {
+    const { rpc, sent } = makeRpc([(requests) => answers(requests.map((r) => ok(r.params[0])))], {
+      maxBatch: 3,
+    });
+    const exit = await onTestClock(
+      rpc.batch(Array.from({ length: 8 }, (_, i) => ({ method: "eth_getBlockByNumber", params: [i] }))),
+    );
+    expect(Exit.isSuccess(exit) && exit.value).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(sent().map((s) => s.methods.length)).toEqual([3, 3, 2]);
+  });
+
+  it("behavior: a batch refused as too large is sent again in smaller ones, and the smaller size is kept", async () => {
+    const { rpc, sent } = makeRpc([
+      (requests) =>
+        requests.length > 4
+          ? whole({ reason: "BatchTooLarge", detail: "batch too large" })
+          : answers(requests.map((r) => ok(r.params[0]))),
+    ]);
+    const exit = await onTestClock(
+      rpc.batch(Array.from({ length: 10 }, (_, i) => ({ method: "eth_getBlockByNumber", params: [i] }))),
+    );
+    expect(Exit.isSuccess(exit) && exit.value).toHaveLength(10);
+    expect(rpc.endpoints[0]!.maxBatch).toBeLessThanOrEqual(4);
+    // The next batches go straight out in the kept size: no refusal first.
+    const again = sent().length;
+    const kept = rpc.endpoints[0]!.maxBatch;
+    await onTestClock(
+      rpc.batch(Array.from({ length: kept * 2 }, (_, i) => ({ method: "eth_getBlockByNumber", params: [i] }))),
+    );
+    expect(sent().length - again).toBe(2);
+  });
+
+  it("behavior: per-element 429s inside a 200 batch resend only the refused elements, after a pause", async () => {
+    const { rpc, sent } = makeRpc([
+      (requests, exchange) =>
+        answers(
+          requests.map((r, i) =>
+            exchange === 0 && i % 2 === 1
+              ? no({
+                  reason: "RateLimited",
+                  detail: "Your app has exceeded its compute units per second capacity",
+                })
+              : ok(r.params[0]),
+          ),
+        ),
+    ]);
+    const exit = await onTestClock(
+      rpc.batch(Array.from({ length: 6 }, (_, i) => ({ method: "eth_getBlockByNumber", params: [i] }))),
+    );
+    expect(Exit.isSuccess(exit) && exit.value).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(sent().map((s) => s.methods.length)).toEqual([6, 3]);
+    expect(rpc.endpoints[0]!.budget.rate).toBeDefined();
+  });
+
+  it("behavior: a whole-request 429 with Retry-After waits that long before the same endpoint is asked again", async () => {
+    const times: Array<number> = [];
+    const { rpc } = makeRpc([
+      (_requests, exchange) => {
+        times.push(exchange);
+        return exchange === 0
+          ? whole({ reason: "RateLimited", detail: "HTTP 429", retryAfterMs: 2_000 })
+          : answers([ok("0x1")]);
+      },
+    ]);
+    const started = Date.now();
+    const exit = await Effect.runPromise(
+      Effect.gen(function* () {
+        const fiber = yield* Effect.fork(rpc.call("eth_blockNumber", []));
+        yield* TestClock.adjust("1900 millis");
+        const early = yield* Fiber.poll(fiber);
+        yield* TestClock.adjust("2 seconds");
+        return { early: early._tag, done: yield* Fiber.join(fiber) };
+      }).pipe(Effect.withRandom(Random.make("seed")), Effect.provide(TestContext.TestContext)),
+    );
+    expect(exit).toEqual({ early: "None", done: "0x1" });
+    expect(times).toEqual([0, 1]);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
+
+describe("getLogs through ChainRpc", () => {
+  /** A node with `logsPerBlock` logs in every block, refusing ranges over `cap` blocks in `words`. */
+  const cappedNode =
+    (cap: number, refusal: (from: number, to: number) => RpcFaultDetail): Script =>
+    (requests) =>
+      answers(
+        requests.map((request) => {
+          const filter = request.params[0] as { fromBlock: string; toBlock: string };
+          const from = Number.parseInt(filter.fromBlock, 16);
+          const to = Number.parseInt(filter.toBlock, 16);
+          if (to - from + 1 > cap) return no(refusal(from, to));
+          return ok(
+            Array.from({ length: to - from + 1 }, (_, i) => ({
+              blockNumber: `0x${(from + i).toString(16)}`,
+            })),
+          );
+        }),
+      );
+
+  it("behavior: a stated cap of 50 blocks costs one refusal; the rest of 5,000 blocks is read in 50-block ranges", async () => {
+    const { rpc, sent } = makeRpc([
+      cappedNode(50, () => ({
+        reason: "RangeTooLarge",
+        detail: "eth_getLogs is limited to a 50 range",
+        limit: 50,
+      })),
+    ]);
+    const exit = await onTestClock(getLogs(rpc, {}, 1, 5_000));
+    expect(Exit.isSuccess(exit) && exit.value.length).toBe(5_000);
+    expect(sent().length).toBe(5_000 / 50 + 1);
+  });
+
+  it("behavior: a suggested range is asked next, then ranges grow back", async () => {
+    const { rpc, sent } = makeRpc([
+      cappedNode(120, (from) => ({
+        reason: "TooManyResults",
+        detail: "query returned more than 10000 results",
+        suggested: { from, to: from + 99 },
+      })),
+    ]);
+    const exit = await onTestClock(getLogs(rpc, {}, 1, 3_000));
+    expect(Exit.isSuccess(exit) && exit.value.length).toBe(3_000);
+    // 100, then 105, 110, 115: then 121 is refused again and 100 suggested.
+    const ranges = sent().length;
+    expect(ranges).toBeLessThan((3_000 / 100) * 1.4);
+  });
+
+  it("behavior: a refusal that names nothing halves the range; a single block over the cap ends the read", async () => {
+    const { rpc } = makeRpc([
+      cappedNode(0, () => ({ reason: "TooManyResults", detail: "response too large" })),
+    ]);
+    const exit = await onTestClock(getLogs(rpc, {}, 1, 64));
+    expect(Exit.isFailure(exit) && exit.cause._tag === "Fail" && exit.cause.error.reason).toBe(
+      "TooManyResults",
+    );
+  });
+});

@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { type CallNeed, chooseEndpoint } from "../../../../src/chains/rpc/chooseEndpoint.js";
+import { EndpointHealth } from "../../../../src/chains/rpc/EndpointHealth.js";
+
+const NOW = 1_000_000;
+
+const endpoint = (setup: (health: EndpointHealth) => void = () => undefined, pausedUntil = 0) => {
+  const health = new EndpointHealth();
+  health.observeHead(100, NOW - 100);
+  health.answered(10);
+  setup(health);
+  return { health, pausedUntil };
+};
+
+const need = (over: Partial<CallNeed> = {}): CallNeed => ({
+  method: "eth_call",
+  head: false,
+  excluded: new Set(),
+  ...over,
+});
+
+describe("chooseEndpoint", () => {
+  it("default: the first configured endpoint when all are well", () => {
+    expect(chooseEndpoint([endpoint(), endpoint()], need(), NOW, 5)).toEqual({ kind: "use", index: 0 });
+  });
+
+  it("behavior: a failing primary is passed over; with every endpoint failing, the soonest back is waited for", () => {
+    const failing = (until: number) =>
+      endpoint((h) => h.failed({ reason: "Unavailable", detail: "refused" }, until - 1_000));
+    expect(chooseEndpoint([failing(NOW + 500), endpoint()], need(), NOW, 5)).toEqual({
+      kind: "use",
+      index: 1,
+    });
+    expect(chooseEndpoint([failing(NOW + 900), failing(NOW + 300)], need(), NOW, 5)).toEqual({
+      kind: "wait",
+      index: 1,
+      untilMs: NOW + 300,
+    });
+  });
+
+  it("behavior: a rate-limit pause sends the call elsewhere", () => {
+    expect(chooseEndpoint([endpoint(() => undefined, NOW + 2_000), endpoint()], need(), NOW, 5)).toEqual({
+      kind: "use",
+      index: 1,
+    });
+  });
+
+  it("behavior: head reads skip an endpoint behind the best head by more than the allowed lag", () => {
+    const behind = endpoint((h) => h.observeHead(90, NOW));
+    expect(chooseEndpoint([behind, endpoint()], need({ head: true }), NOW, 5)).toEqual({
+      kind: "use",
+      index: 1,
+    });
+    // Other reads still use it: it has the state of older blocks.
+    expect(chooseEndpoint([behind, endpoint()], need(), NOW, 5)).toEqual({ kind: "use", index: 0 });
+    // Within the allowed lag it is the primary again.
+    expect(chooseEndpoint([behind, endpoint()], need({ head: true }), NOW, 20)).toEqual({
+      kind: "use",
+      index: 0,
+    });
+  });
+
+  it("behavior: a block the endpoint has not reached goes to one that has", () => {
+    const behind = endpoint((h) => h.observeHead(95, NOW));
+    expect(chooseEndpoint([behind, endpoint()], need({ block: 98 }), NOW, 5)).toEqual({
+      kind: "use",
+      index: 1,
+    });
+  });
+
+  it("behavior: an endpoint known to lack the state (or logs) of a block is asked last", () => {
+    const pruned = endpoint((h) => {
+      h.capabilities = { stateFrom: 90, logsFrom: 0, probedAt: NOW };
+    });
+    expect(chooseEndpoint([pruned, endpoint()], need({ block: 50, reads: "state" }), NOW, 5)).toEqual({
+      kind: "use",
+      index: 1,
+    });
+    expect(chooseEndpoint([pruned, endpoint()], need({ block: 50, reads: "logs" }), NOW, 5)).toEqual({
+      kind: "use",
+      index: 0,
+    });
+  });
+
+  it("behavior: endpoints that lack the method, serve another chain or refused this call are never chosen", () => {
+    const lacks = endpoint((h) => h.lacks.add("debug_traceBlockByHash"));
+    const wrong = endpoint((h) => {
+      h.wrongChain = 5;
+    });
+    expect(
+      chooseEndpoint([lacks, wrong, endpoint()], need({ method: "debug_traceBlockByHash" }), NOW, 5),
+    ).toEqual({ kind: "use", index: 2 });
+    expect(chooseEndpoint([lacks, wrong], need({ method: "debug_traceBlockByHash" }), NOW, 5)).toEqual({
+      kind: "none",
+    });
+    expect(chooseEndpoint([endpoint(), endpoint()], need({ excluded: new Set([0, 1]) }), NOW, 5)).toEqual({
+      kind: "none",
+    });
+  });
+
+  it("behavior: a recent error or a much slower answer puts an endpoint behind a healthy one", () => {
+    const erred = endpoint((h) => h.refused({ reason: "Rejected", detail: "x" }, NOW - 1_000));
+    expect(chooseEndpoint([erred, endpoint()], need(), NOW, 5)).toEqual({ kind: "use", index: 1 });
+    const slow = endpoint((h) => {
+      h.latencyMs = 900;
+    });
+    expect(chooseEndpoint([slow, endpoint()], need(), NOW, 5)).toEqual({ kind: "use", index: 1 });
+  });
+});

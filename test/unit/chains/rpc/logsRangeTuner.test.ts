@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { FIRST_LOGS_RANGE, LogsRangeTuner } from "../../../../src/chains/rpc/LogsRangeTuner.js";
+
+describe("LogsRangeTuner", () => {
+  it("default: starts at 500 blocks, or at the configured ceiling when lower", () => {
+    expect(new LogsRangeTuner(10_000).size).toBe(FIRST_LOGS_RANGE);
+    expect(new LogsRangeTuner(100).size).toBe(100);
+  });
+
+  it("behavior: a stated cap becomes a ceiling: growth never asks past it again", () => {
+    const tuner = new LogsRangeTuner(10_000);
+    expect(tuner.refused({ limit: 50 }, 500)).toBe(50);
+    for (let i = 0; i < 200; i++) tuner.answered(tuner.size);
+    expect(tuner.size).toBe(50);
+    expect(tuner.ceiling).toBe(50);
+  });
+
+  it("behavior: a suggested range is used as given, then grows back 5 % per full answer", () => {
+    const tuner = new LogsRangeTuner(10_000);
+    expect(tuner.refused({ suggested: { from: 1_000, to: 1_099 } }, 500)).toBe(100);
+    expect(tuner.size).toBe(100);
+    tuner.answered(100);
+    expect(tuner.size).toBe(105);
+    for (let i = 0; i < 40; i++) tuner.answered(tuner.size);
+    expect(tuner.size).toBeGreaterThan(500);
+    // A short tail (the end of a range) is not a reason to grow.
+    const before = tuner.size;
+    tuner.answered(3);
+    expect(tuner.size).toBe(before);
+  });
+
+  it("behavior: a refusal that says nothing halves the range, down to one block", () => {
+    const tuner = new LogsRangeTuner(10_000);
+    expect(tuner.refused({}, 500)).toBe(250);
+    expect(tuner.refused({}, 1)).toBe(1);
+  });
+
+  it("behavior: growth stops at the configured ceiling", () => {
+    const tuner = new LogsRangeTuner(600);
+    for (let i = 0; i < 100; i++) tuner.answered(tuner.size);
+    expect(tuner.size).toBe(600);
+  });
+});
