@@ -8,7 +8,8 @@ import type { ServiceMetrics } from "../metrics/Metrics.js";
 import { inboxPrefix } from "../nats/NatsUser.js";
 import { RequestFailed, RequestMux } from "../nats/RequestMux.js";
 import { findApiKey } from "./apiKeyHeaders.js";
-import { COMMON_HEADERS, corsPreflightHeaders, rawError, sendError } from "./httpResponses.js";
+import { COMMON_HEADERS, corsPreflightHeaders, errorAnswer, rawError, sendError } from "./httpResponses.js";
+import { answerThenLinger, isLingering } from "./lingeringClose.js";
 import { parseJsonBody } from "./parseJsonBody.js";
 import { parseQuery } from "./parseQuery.js";
 import { MAX_BODY_BYTES, readBody } from "./readBody.js";
@@ -131,15 +132,15 @@ export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => 
       const read = await readBody(req);
       if (read.kind === "aborted") return;
       if (read.kind === "tooLarge") {
-        return sendError(
+        return answerThenLinger(
+          req,
           res,
-          requestId,
           413,
-          "PAYLOAD_TOO_LARGE",
-          `The request body is larger than ${MAX_BODY_BYTES} bytes.`,
-          {
-            connection: "close",
-          },
+          errorAnswer(
+            requestId,
+            "PAYLOAD_TOO_LARGE",
+            `The request body is larger than ${MAX_BODY_BYTES} bytes.`,
+          ),
         );
       }
       const parsed = parseJsonBody(read.bytes, req.headers["content-type"]);
@@ -213,10 +214,13 @@ export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => 
  * Counts and times the request once its response is sent, under the route
  * template it matched: paths clients choose (addresses, ids, unknown routes)
  * must not become label values, or the series would grow without end.
+ * It waits for "close", not "finish": an answer written while the body was still
+ * arriving (413) often ends with the client closing the connection, never finishing.
  */
 const observe = (metrics: ServiceMetrics, req: IncomingMessage, res: ServerResponse) => {
   const started = process.hrtime.bigint();
-  res.once("finish", () => {
+  res.once("close", () => {
+    if (!res.headersSent) return;
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const method = req.method !== undefined && KNOWN_METHODS.has(req.method) ? req.method : "other";
     metrics.observeHttp(routeLabels.get(res) ?? "unmatched", method, res.statusCode, seconds);
@@ -253,7 +257,8 @@ export const runGateway = (nc: NatsConnection, options: GatewayOptions) =>
       // Node's parser rejects malformed requests (control characters in headers, bad
       // framing) before our handler runs; answer those with a JSON 400 too.
       server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
-        if (!socket.writable) return socket.destroy();
+        // A 413 already written on this socket is its answer: a second one would be garbage after it.
+        if (!socket.writable || isLingering(socket)) return socket.destroy();
         if (error.code === "HPE_HEADER_OVERFLOW") {
           return socket.end(
             rawError(

@@ -28,6 +28,32 @@ export const corsPreflightHeaders = (
   "access-control-max-age": "86400",
 });
 
+/** A JSON error answer: the body `{"error", "code"}` and the headers that go with it. */
+export interface ErrorAnswer {
+  readonly headers: Readonly<Record<string, string | number>>;
+  readonly body: string;
+}
+
+/** Builds the JSON error answer for `code`, with `extraHeaders` among its headers. */
+export const errorAnswer = (
+  requestId: string,
+  code: string,
+  message: string,
+  extraHeaders: Readonly<Record<string, string>> = {},
+): ErrorAnswer => {
+  const body = JSON.stringify({ error: message, code });
+  return {
+    body,
+    headers: {
+      ...COMMON_HEADERS,
+      ...extraHeaders,
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+      "x-request-id": requestId,
+    },
+  };
+};
+
 /** Writes a JSON error body `{"error", "code"}` with the given status. */
 export const sendError = (
   res: ServerResponse,
@@ -41,15 +67,9 @@ export const sendError = (
     res.destroy();
     return;
   }
-  const body = JSON.stringify({ error: message, code });
-  res.writeHead(status, {
-    ...COMMON_HEADERS,
-    ...extraHeaders,
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(body),
-    "x-request-id": requestId,
-  });
-  res.end(body);
+  const answer = errorAnswer(requestId, code, message, extraHeaders);
+  res.writeHead(status, answer.headers);
+  res.end(answer.body);
 };
 
 /**

@@ -12,12 +12,12 @@ export type BodyRead =
  * Reads the request body up to MAX_BODY_BYTES. A declared Content-Length over
  * the limit is refused before reading; a body that grows past it while streaming
  * (chunked) stops being buffered at once, so memory stays bounded either way.
+ * What is left of a refused body is the caller's to drain (see answerThenLinger).
  */
 export const readBody = (req: IncomingMessage): Promise<BodyRead> =>
   new Promise((resolve) => {
     const declared = Number(req.headers["content-length"] ?? "0");
     if (declared > MAX_BODY_BYTES) {
-      req.resume();
       resolve({ kind: "tooLarge" });
       return;
     }
@@ -34,7 +34,6 @@ export const readBody = (req: IncomingMessage): Promise<BodyRead> =>
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
         chunks.length = 0;
-        req.resume();
         settle({ kind: "tooLarge" });
         return;
       }
