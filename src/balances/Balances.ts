@@ -4,13 +4,14 @@ import { ChainClients } from "../chains/ChainClients.js";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import { type BlockRef, blockKey, chainReadDeadline, readEachChain } from "../chains/readEachChain.js";
 import type { Unavailable } from "../contracts/ApiError.js";
+import type { Warning } from "../contracts/Common.js";
 import { Index } from "../indexer/IndexReader.js";
 import { makeReadCache } from "../lib/readCache.js";
 import { Metrics } from "../metrics/Metrics.js";
-import type { PriceQuote } from "../pricing/selectPrices.js";
 import type { ChainHoldings, Holding } from "./ChainHoldings.js";
 import { decorateEntry, type MetadataField, type ResponseEntry } from "./decorateEntry.js";
 import { makeHistoricalPrices } from "./historicalPrices.js";
+import { pastPriceWarnings, readPastPrices } from "./pastPrices.js";
 import { readChainHoldings } from "./readChainHoldings.js";
 import { makeShapedPages, type ShapedPages } from "./shapedPages.js";
 import { type BalanceEntry, compareEntries, SPAM_LIQUIDITY_USD, toBalanceEntry } from "./toBalanceEntry.js";
@@ -56,7 +57,10 @@ export class Balances extends Context.Tag("app/balances/Balances")<
     readonly entries: (
       items: ReadonlyArray<{ readonly chain: ChainConfig; readonly holding: Holding }>,
       options: EntryOptions,
-    ) => Effect.Effect<ReadonlyArray<ResponseEntry>>;
+    ) => Effect.Effect<{
+      readonly entries: ReadonlyArray<ResponseEntry>;
+      readonly warnings: ReadonlyArray<Warning>;
+    }>;
     /** Response pages already shaped, by snapshot and query (see shapedPages.ts). */
     readonly pages: ShapedPages;
   }
@@ -153,33 +157,31 @@ export const layer = Layer.effect(
       options: EntryOptions,
     ) =>
       Effect.promise(async () => {
-        const now = Math.floor(Date.now() / 1000);
         // One price lookup per (chain, offset), for the tokens of this page only.
-        const historical = new Map<string, Array<{ offset_hours: number; price_usd: number }>>();
-        for (const hours of options.historicalHours) {
-          const byChain = new Map<number, { chain: ChainConfig; tokens: Set<string> }>();
-          for (const { chain, holding } of items) {
-            const token = priceKey(chain, holding);
-            if (token === undefined) continue;
-            const group = byChain.get(chain.chain_id) ?? { chain, tokens: new Set<string>() };
-            group.tokens.add(token);
-            byChain.set(chain.chain_id, group);
-          }
-          for (const { chain, tokens } of byChain.values()) {
-            const block = await history.blockHoursAgo(chain.chain_id, now, hours);
-            if (block === undefined) continue;
-            const prices = await history
-              .at(chain, block, [...tokens])
-              .catch(() => new Map<string, PriceQuote | null>());
-            for (const [token, quote] of prices) {
-              if (quote === null) continue;
-              const list = historical.get(`${chain.chain_id}|${token}`) ?? [];
-              list.push({ offset_hours: hours, price_usd: quote.priceUsd });
-              historical.set(`${chain.chain_id}|${token}`, list);
-            }
-          }
+        const tokensByChain = new Map<number, { chain: ChainConfig; tokens: Set<string> }>();
+        for (const { chain, holding } of items) {
+          const token = priceKey(chain, holding);
+          if (token === undefined) continue;
+          const group = tokensByChain.get(chain.chain_id) ?? { chain, tokens: new Set<string>() };
+          group.tokens.add(token);
+          tokensByChain.set(chain.chain_id, group);
         }
-        return items.map(({ chain, holding }) => {
+        const past =
+          options.historicalHours.length === 0
+            ? {
+                byToken: new Map<string, ReadonlyArray<{ offset_hours: number; price_usd: number }>>(),
+                gaps: [],
+              }
+            : await readPastPrices(
+                history,
+                [...tokensByChain.values()].map(({ chain, tokens }) => ({ chain, tokens: [...tokens] })),
+                options.historicalHours,
+                {
+                  nowSeconds: Math.floor(Date.now() / 1000),
+                  stateFrom: (chainId) => clients.get(chainId)?.capabilities().stateFrom,
+                },
+              );
+        const shaped = items.map(({ chain, holding }) => {
           const base = decorateEntry(
             toBalanceEntry(chain, holding),
             chain,
@@ -189,11 +191,12 @@ export const layer = Layer.effect(
           );
           if (options.historicalHours.length === 0) return base;
           const token = priceKey(chain, holding);
-          const points = token === undefined ? [] : (historical.get(`${chain.chain_id}|${token}`) ?? []);
+          const points = token === undefined ? [] : (past.byToken.get(`${chain.chain_id}|${token}`) ?? []);
           // Request order, whatever order they were computed in.
           const ordered = options.historicalHours.flatMap((h) => points.filter((p) => p.offset_hours === h));
           return { ...base, historical_prices: ordered };
         });
+        return { entries: shaped, warnings: pastPriceWarnings(past.gaps, config.publicUrl) };
       });
 
     return { snapshot, entries, pages } as const;

@@ -1,4 +1,5 @@
 import { Effect } from "effect";
+import type { Warning } from "../contracts/Common.js";
 import { Lru } from "../lib/Lru.js";
 import type { HoldingsSnapshot } from "./Balances.js";
 import type { BalanceEntry } from "./toBalanceEntry.js";
@@ -9,6 +10,8 @@ export interface ShapedPage {
   readonly json: string;
   /** The page's last entry, when there are more pages after it. */
   readonly continueAfter: BalanceEntry | undefined;
+  /** Offsets of `historical_prices` some chains could not price (never kept: those pages are not cached). */
+  readonly pastPriceWarnings: ReadonlyArray<Warning>;
 }
 
 /**

@@ -83,18 +83,18 @@ const HttpUrl = Schema.String.pipe(
   Schema.pattern(/^https?:\/\/[^\s]+$/, { message: () => "must be an http:// or https:// URL" }),
 );
 
-const intFrom = (low: number, high: number) =>
-  Schema.Number.pipe(
-    Schema.filter((n) => Number.isInteger(n) && n >= low && n <= high, {
-      message: (issue) => `must be an integer from ${low} to ${high} (got ${JSON.stringify(issue.actual)})`,
-    }),
+const intFrom = (low: number, high: number) => {
+  const message = (issue: { readonly actual: unknown }) =>
+    `must be an integer from ${low} to ${high} (got ${JSON.stringify(issue.actual)})`;
+  return Schema.Number.annotations({ message }).pipe(
+    Schema.filter((n) => Number.isInteger(n) && n >= low && n <= high, { message }),
   );
+};
 
-const positiveRate = Schema.Number.pipe(
-  Schema.filter((n) => Number.isFinite(n) && n > 0 && n <= 1_000_000, {
-    message: (issue) =>
-      `must be a number of requests per second above 0 (got ${JSON.stringify(issue.actual)})`,
-  }),
+const rateMessage = (issue: { readonly actual: unknown }) =>
+  `must be a number of requests per second above 0 (got ${JSON.stringify(issue.actual)})`;
+const positiveRate = Schema.Number.annotations({ message: rateMessage }).pipe(
+  Schema.filter((n) => Number.isFinite(n) && n > 0 && n <= 1_000_000, { message: rateMessage }),
 );
 
 /**

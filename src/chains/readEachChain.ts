@@ -83,7 +83,11 @@ export const readEachChain = <A>(options: {
         options.chains.map(async (chain) => {
           const block = await options.blockOf(chain);
           if (block === undefined) throw new Error("the chain is not indexed yet");
-          return { chain, block: block.number, value: await within(options.read(chain, block), options.deadlineMs) };
+          return {
+            chain,
+            block: block.number,
+            value: await within(options.read(chain, block), options.deadlineMs),
+          };
         }),
       ),
     );

@@ -88,6 +88,8 @@ export const ChainStatus = Schema.Struct({
   updated_at: Schema.String,
   /** Internal native transfers: read, not configured, or configured but no endpoint serves traces. */
   traces: Schema.optional(Schema.Literal("on", "off", "unavailable")),
+  /** First block of the index's unbroken history: older activity is not in the index. */
+  indexed_from: Schema.optional(Schema.Number),
   /** Blocks of history not read because no endpoint keeps their logs any more. */
   history_skipped: Schema.optional(Schema.NullOr(Schema.Struct({ from: Schema.Number, to: Schema.Number }))),
   /** The chain's RPC endpoints as the ingest process following it sees them. */

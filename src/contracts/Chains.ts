@@ -11,6 +11,23 @@ export class SupportedChain extends Schema.Class<SupportedChain>("SupportedChain
   balances: Supported,
   defi_positions: Supported,
   subscriptions: Supported,
+  /**
+   * How far back `historical_prices` can be read: the oldest block whose state some RPC endpoint
+   * keeps (0: every block, an archive node); null until the endpoints are probed. Offsets older
+   * than that are left out of the answer, with a warning.
+   */
+  /**
+   * First block of the index's unbroken history (0: every block); balances and positions of
+   * wallets that acquired something earlier and never touched it since carry an INCOMPLETE_HISTORY
+   * warning. null while no ingest process has reported the chain.
+   */
+  indexed_from_block: Schema.optional(Schema.NullOr(Schema.Number)),
+  historical_prices: Schema.optional(Schema.Struct({ state_from_block: Schema.NullOr(Schema.Number) })),
+  /**
+   * Whether webhooks see internal native transfers (value moved by inner calls), which need an
+   * endpoint serving traces; null until the endpoints are probed.
+   */
+  internal_transfers: Schema.optional(Schema.Struct({ supported: Schema.NullOr(Schema.Boolean) })),
 }) {}
 
 export class SupportedChainsResponse extends Schema.Class<SupportedChainsResponse>("SupportedChainsResponse")(

@@ -130,7 +130,10 @@ export const followChain = (options: FollowerOptions) =>
         window: [],
         historyUntil: head,
         start: chain.start_block ?? head,
+        indexedFrom: chain.start_block ?? head,
       })));
+
+    status.indexed_from = checkpoint.indexedFrom ?? checkpoint.start;
 
     /** The next block to read: above the window's tip, or the start when nothing was published. */
     const next = () => (checkpoint.window.at(-1)?.number ?? checkpoint.start - 1) + 1;
@@ -215,7 +218,8 @@ export const followChain = (options: FollowerOptions) =>
      */
     const skipHistory = (from: number, to: number) =>
       Effect.gen(function* () {
-        checkpoint = { ...checkpoint, window: [], start: to };
+        checkpoint = { ...checkpoint, window: [], start: to, indexedFrom: to };
+        status.indexed_from = to;
         yield* lease.save(checkpoint);
         status.history_skipped = { from: status.history_skipped?.from ?? from, to: to - 1 };
         yield* Effect.logWarning(

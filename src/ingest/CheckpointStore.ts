@@ -14,6 +14,11 @@ export interface Checkpoint {
   readonly historyUntil: number;
   /** First block read (the chain's `start_block`, or the head at first start); where an empty window resumes. */
   readonly start: number;
+  /**
+   * First block of the index's unbroken history: the first block read, or where reading resumed after
+   * history the nodes no longer keep. Absent in checkpoints of earlier versions: `start` then.
+   */
+  readonly indexedFrom?: number;
 }
 
 /** `ingest!checkpoint!<chain id, 12 digits>`: 12 digits fit any EIP-155 chain id in use, so keys sort by chain. */

@@ -29,6 +29,11 @@ export interface FollowerStatus {
   updated_at: string;
   /** Internal native transfers: read (`on`), not configured (`off`), or configured but no endpoint serves traces. */
   traces?: "on" | "off" | "unavailable" | undefined;
+  /**
+   * First block of the index's unbroken history (the chain's start block, or the head at its first
+   * start, or where reading resumed after pruned history): older activity is not in the index.
+   */
+  indexed_from?: number | undefined;
   /** Blocks of history not read because no endpoint keeps their logs any more. */
   history_skipped?: { from: number; to: number } | null | undefined;
   /** The chain's RPC endpoints as this ingest process sees them. */

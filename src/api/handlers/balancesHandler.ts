@@ -12,12 +12,14 @@ import {
 } from "../../balances/parseBalancesQuery.js";
 import { toBalanceEntry } from "../../balances/toBalanceEntry.js";
 import { Chains } from "../../chains/Chains.js";
+import { incompleteHistoryWarning } from "../../chains/incompleteHistoryWarning.js";
 import { chainErrors } from "../../chains/readEachChain.js";
 import { selectChains } from "../../chains/selectChains.js";
 import { InvalidRequest } from "../../contracts/ApiError.js";
 import { BalancesQuery, balances } from "../../contracts/Balances.js";
 import type { RequestEnvelope } from "../../contracts/Envelope.js";
 import { Index } from "../../indexer/IndexReader.js";
+import { IngestStatusBook } from "../../ingest/IngestStatusBook.js";
 import { type KeptReply, route } from "../Handler.js";
 import { RequestContext } from "../RequestContext.js";
 
@@ -109,18 +111,30 @@ export const balancesRoute = route(
           }),
           { historicalHours, metadata },
         );
-        return { json: JSON.stringify(shaped), continueAfter: more ? page.at(-1) : undefined };
+        return {
+          json: JSON.stringify(shaped.entries),
+          continueAfter: more ? page.at(-1) : undefined,
+          pastPriceWarnings: shaped.warnings,
+        };
       });
       // Everything that shapes the page besides the snapshot; historical prices follow the clock.
       const pageQuery = JSON.stringify([fingerprint, [...metadata].sort(), limit, cursor?.after ?? null]);
-      const { json, continueAfter } = yield* historicalHours.length === 0
+      const { json, continueAfter, pastPriceWarnings } = yield* historicalHours.length === 0
         ? service.pages.through(snapshot, pageQuery, shape)
         : shape;
       const blocks = snapshot.byChain.map(({ chain, holdings }) => [chain.chain_id, holdings.block] as const);
       // The shaped page goes in as JSON text; the rest is small, and what follows the clock is per request.
+      const ingest = yield* IngestStatusBook;
+      const partial = incompleteHistoryWarning(
+        snapshot.byChain.map(({ chain }) => chain),
+        (chainId) => ingest.get(chainId)?.indexed_from,
+        "Balances",
+        config.publicUrl,
+      );
+      const allWarnings = [...warnings, ...pastPriceWarnings, ...(partial === undefined ? [] : [partial])];
       const fixed = JSON.stringify({
         ...chainErrors(snapshot.failures, "Balances"),
-        ...(warnings.length === 0 ? {} : { warnings }),
+        ...(allWarnings.length === 0 ? {} : { warnings: allWarnings }),
       });
       const head = `{"wallet_address":${JSON.stringify(wallet)},"balances":${json},${fixed === "{}" ? "" : `${fixed.slice(1, -1)},`}`;
       const tail = (at: number) => {

@@ -91,15 +91,16 @@ export const tokenBalanceRoute = route(tokenBalance, ({ params, query }) =>
       });
     }
     const holding = read?.holdings.find((h) => h.address === token);
-    const entries =
+    const shaped =
       holding === undefined
-        ? []
+        ? { entries: [], warnings: [] }
         : yield* service.entries([{ chain, holding }], { historicalHours, metadata });
     return {
       cu: 1,
       body: {
         ...base,
-        balances: entries,
+        balances: shaped.entries,
+        ...(shaped.warnings.length === 0 ? {} : { warnings: [...(base.warnings ?? []), ...shaped.warnings] }),
         request_time: new Date(receivedAt).toISOString(),
         response_time: new Date().toISOString(),
       },

@@ -1,4 +1,4 @@
-import type { RpcFaultDetail } from "./ChainRpcError.js";
+import type { RpcFaultDetail, RpcFaultReason } from "./ChainRpcError.js";
 import type { NodeCapabilities } from "./NodeCapabilities.js";
 
 /** First pause after an endpoint fails; it doubles with each failure in a row, up to MAX_DOWN_MS. */
@@ -35,6 +35,8 @@ export class EndpointHealth {
   wrongChain: number | undefined;
   requests = 0;
   errors = 0;
+  /** Refusals met, by reason (rate limits, range caps, pruned history...). */
+  readonly refusals = new Map<RpcFaultReason, number>();
 
   observeHead(head: number, now: number): void {
     if (this.head === undefined || head > this.head) this.headMovedAt = now;
@@ -56,6 +58,7 @@ export class EndpointHealth {
   refused(fault: RpcFaultDetail, now: number): void {
     this.requests++;
     this.errors++;
+    this.refusals.set(fault.reason, (this.refusals.get(fault.reason) ?? 0) + 1);
     this.lastError = fault.detail;
     this.lastErrorAt = now;
   }

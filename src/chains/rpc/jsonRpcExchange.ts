@@ -158,6 +158,7 @@ export const exchange = async (
   });
   // geth and Erigon refuse an oversized batch with one error in an array: the whole batch is refused.
   const refusedWhole = answers.find((answer) => !answer.ok && answer.fault.reason === "BatchTooLarge");
-  if (batch && refusedWhole !== undefined && !refusedWhole.ok) return { kind: "fault", fault: refusedWhole.fault };
+  if (batch && refusedWhole !== undefined && !refusedWhole.ok)
+    return { kind: "fault", fault: refusedWhole.fault };
   return { kind: "answers", answers };
 };

@@ -25,6 +25,7 @@ const shaper = () => {
       return {
         json: JSON.stringify([String(snapshot.byChain[0]!.holdings.holdings[0]!.amount)]),
         continueAfter: undefined,
+        pastPriceWarnings: [],
       };
     });
   return { shape, runs: () => runs };

@@ -154,7 +154,9 @@ describe("ChainRpc: batches and rate limits", () => {
     const again = sent().length;
     const kept = rpc.endpoints[0]!.maxBatch;
     await onTestClock(
-      rpc.batch(Array.from({ length: kept * 2 }, (_, i) => ({ method: "eth_getBlockByNumber", params: [i] }))),
+      rpc.batch(
+        Array.from({ length: kept * 2 }, (_, i) => ({ method: "eth_getBlockByNumber", params: [i] })),
+      ),
     );
     expect(sent().length - again).toBe(2);
   });

@@ -196,7 +196,8 @@ describe("classifyRefusal: batches, methods, history", () => {
       classifyRefusal(
         refusal({
           code: -32000,
-          message: "old data not available due to pruning: requested block 100, history is available from block 5000",
+          message:
+            "old data not available due to pruning: requested block 100, history is available from block 5000",
         }),
         NOW,
       ),

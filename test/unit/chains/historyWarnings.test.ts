@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import type { HistoricalPrices } from "../../../src/balances/historicalPrices.js";
+import { pastPriceWarnings, readPastPrices } from "../../../src/balances/pastPrices.js";
+import { incompleteHistoryWarning } from "../../../src/chains/incompleteHistoryWarning.js";
+import { testChainConfig } from "../../support/chainConfigFixture.js";
+
+const ethereum = testChainConfig({ chain_id: 1, name: "ethereum" });
+const base = testChainConfig({ chain_id: 8453, name: "base" });
+
+/** Past blocks one a day back (block = 1000 - days), prices readable, except where `failAt` says. */
+const history = (failAt: ReadonlySet<number> = new Set()): HistoricalPrices => ({
+  blockHoursAgo: async (_chainId, _now, hours) => (hours > 24 * 40 ? undefined : 1_000 - hours / 24),
+  at: async (_chain, block, tokens) => {
+    if (failAt.has(block)) throw new Error("state at block #970 is pruned");
+    return new Map(tokens.map((t) => [t, { priceUsd: block, poolSize: 1, pool: undefined } as never]));
+  },
+  lookups: () => ({ hits: 0, misses: 0 }),
+});
+
+describe("historical prices a chain cannot give", () => {
+  it("behavior: an offset older than the nodes' state is left out with a warning naming chain, offset and why", async () => {
+    const past = await readPastPrices(
+      history(),
+      [
+        { chain: ethereum, tokens: ["0xaa"] },
+        { chain: base, tokens: ["0xbb"] },
+      ],
+      [24, 720],
+      { nowSeconds: 0, stateFrom: (chainId) => (chainId === 8453 ? 990 : 0) },
+    );
+    expect(past.byToken.get("1|0xaa")).toEqual([
+      { offset_hours: 24, price_usd: 999 },
+      { offset_hours: 720, price_usd: 970 },
+    ]);
+    expect(past.byToken.get("8453|0xbb")).toEqual([{ offset_hours: 24, price_usd: 999 }]);
+    const warnings = pastPriceWarnings(past.gaps, "http://svc");
+    expect(warnings).toEqual([
+      {
+        code: "HISTORICAL_PRICES_UNAVAILABLE",
+        message: expect.stringMatching(
+          /^No prices 720 hours back on base \(8453\): its RPC nodes keep state from block 990/,
+        ),
+        chain_ids: [8453],
+        docs_url: "http://svc/v1/evm/supported-chains",
+      },
+    ]);
+  });
+
+  it("error: a read that fails, or a time older than the index, is a gap too, never an error", async () => {
+    const past = await readPastPrices(
+      history(new Set([970])),
+      [{ chain: ethereum, tokens: ["0xaa"] }],
+      [720, 24 * 60],
+      {
+        nowSeconds: 0,
+        stateFrom: () => undefined,
+      },
+    );
+    expect(past.byToken.size).toBe(0);
+    expect(past.gaps.map((g) => [g.hours, g.why])).toEqual([
+      [720, "reading state at block 970 failed: state at block #970 is pruned"],
+      [1_440, "the index holds no block that old"],
+    ]);
+  });
+});
+
+describe("answers from an index that starts after genesis", () => {
+  it("behavior: a warning names each chain whose index starts later than block 0", () => {
+    expect(
+      incompleteHistoryWarning(
+        [ethereum, base],
+        (id) => (id === 1 ? 0 : 52_000_000),
+        "Balances",
+        "http://svc",
+      ),
+    ).toEqual({
+      code: "INCOMPLETE_HISTORY",
+      message: expect.stringContaining("the index of base (8453) starts at block 52000000"),
+      chain_ids: [8453],
+      docs_url: "http://svc/v1/evm/supported-chains",
+    });
+    expect(incompleteHistoryWarning([ethereum], () => 0, "Balances", "http://svc")).toBeUndefined();
+    expect(incompleteHistoryWarning([ethereum], () => undefined, "Balances", "http://svc")).toBeUndefined();
+  });
+});
