@@ -2,14 +2,27 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-/** A copy of a chains file with some chains' RPC URLs replaced (by a counting or failing proxy). */
-export const rewriteChainsFile = async (path: string, rpcByChain: ReadonlyMap<number, string>) => {
+/**
+ * A copy of a chains file with some chains' endpoints replaced (by a counting, failing or
+ * provider-emulating proxy): one URL becomes the chain's `rpc_url`, several its `rpc_urls` (the
+ * first is the primary). `extra` adds or replaces other fields per chain (`rpc` limits, say).
+ */
+export const rewriteChainsFile = async (
+  path: string,
+  rpcByChain: ReadonlyMap<number, string | ReadonlyArray<string>>,
+  extra: ReadonlyMap<number, Record<string, unknown>> = new Map(),
+) => {
   const file = JSON.parse(await readFile(path, "utf8")) as {
-    chains: Array<{ chain_id: number; rpc_url: string; ws_url?: string }>;
+    chains: Array<{ chain_id: number; rpc_url?: string; rpc_urls?: ReadonlyArray<string>; ws_url?: string }>;
   };
   for (const chain of file.chains) {
     const rpc = rpcByChain.get(chain.chain_id);
-    if (rpc !== undefined) chain.rpc_url = rpc;
+    if (typeof rpc === "string") chain.rpc_url = rpc;
+    else if (rpc !== undefined) {
+      delete chain.rpc_url;
+      chain.rpc_urls = rpc;
+    }
+    Object.assign(chain, extra.get(chain.chain_id) ?? {});
   }
   const out = join(await mkdtemp(join(tmpdir(), "svc-chains-")), "chains.json");
   await writeFile(out, JSON.stringify(file));

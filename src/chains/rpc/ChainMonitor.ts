@@ -55,6 +55,7 @@ export const monitorChain = (
               `${name}: RPC endpoint ${endpoint.label} serves chain id ${found.chainId}, not ${rpc.chainId}; it is not used`,
             );
           endpoint.health.wrongChain = found.chainId;
+          endpoint.health.lastError = `serves chain id ${found.chainId}, not ${rpc.chainId}`;
         } else if (found.chainId !== undefined) endpoint.health.wrongChain = undefined;
         if (found.probedAt === undefined) {
           // A probe the node failed keeps what was known before.
@@ -96,6 +97,7 @@ export const monitorChain = (
         const at = yield* Clock.currentTimeMillis;
         if (answer.ok) {
           health.answered(latencyMs);
+          endpoint.budget.answered(1, at);
           health.observeHead(Number.parseInt(String(answer.result), 16), at);
           return;
         }

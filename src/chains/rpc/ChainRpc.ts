@@ -136,9 +136,10 @@ export class ChainRpc {
 
   #run(
     requests: ReadonlyArray<RpcRequest>,
-    options: CallOptions,
+    given: CallOptions,
   ): Effect.Effect<Array<unknown>, ChainRpcError> {
     const self = this;
+    const options: CallOptions = { ...this.#defaults, ...given };
     return Effect.gen(function* () {
       const results = new Array<unknown>(requests.length);
       if (requests.length === 0) return results;
@@ -159,6 +160,7 @@ export class ChainRpc {
             method,
             head: options.head ?? false,
             excluded,
+            avoidFailing: options.failFast === true,
             ...(options.block === undefined ? {} : { block: options.block }),
             ...(options.reads === undefined ? {} : { reads: options.reads }),
           },
@@ -167,10 +169,9 @@ export class ChainRpc {
         );
         if (choice.kind === "none") return yield* Effect.fail(last ?? self.#nobody(method));
         if (choice.kind === "wait") {
-          const failing = self.endpoints[choice.index]!.health.isDown(now);
-          if (choice.untilMs > deadline || exchanges >= MAX_EXCHANGES || (failing && options.failFast))
+          if (choice.untilMs > deadline || exchanges >= MAX_EXCHANGES || (choice.failing && options.failFast))
             return yield* Effect.fail(last ?? self.#nobody(method));
-          yield* Effect.sleep(choice.untilMs - now);
+          yield* Effect.sleep(Math.max(1, choice.untilMs - now));
           continue;
         }
         if (exchanges >= MAX_EXCHANGES) return yield* Effect.fail(last ?? self.#nobody(method));
@@ -203,6 +204,8 @@ export class ChainRpc {
             continue;
           }
           let answered = 0;
+          // Elements refused for rate in one batch are one refusal: the batch went over the budget once.
+          let rateRefusal: RpcFaultDetail | undefined;
           for (const [k, i] of chunk.entries()) {
             const answer = outcome.answers[k]!;
             const request = requests[i]!;
@@ -214,6 +217,12 @@ export class ChainRpc {
               continue;
             }
             last = faultError(self.chainId, request.method, answer.fault, endpoint.label);
+            if (answer.fault.reason === "RateLimited") {
+              if ((answer.fault.retryAfterMs ?? 0) >= (rateRefusal?.retryAfterMs ?? 0))
+                rateRefusal = answer.fault;
+              stillPending.push(i);
+              continue;
+            }
             if (
               (yield* self.#judge(
                 endpoint,
@@ -227,9 +236,11 @@ export class ChainRpc {
               return yield* Effect.fail(last);
             stillPending.push(i);
           }
+          if (rateRefusal !== undefined)
+            yield* self.#judge(endpoint, choice.index, rateRefusal, method, chunk.length, excluded);
           if (answered > 0) {
             endpoint.health.answered(latencyMs);
-            endpoint.budget.answered(answered);
+            endpoint.budget.answered(answered, yield* Clock.currentTimeMillis);
           }
         }
         pending = stillPending;

@@ -11,6 +11,12 @@ export interface CallNeed {
   readonly reads?: "state" | "logs";
   /** Endpoints (by index) that refused this very call as not theirs to answer. */
   readonly excluded: ReadonlySet<number>;
+  /**
+   * Leave alone an endpoint that failed and has not answered since, even once its pause is over:
+   * a call a client waits for should not be the one that finds out whether a hung node is back
+   * (the monitor's next head poll does).
+   */
+  readonly avoidFailing?: boolean;
 }
 
 export interface EndpointChoiceInput {
@@ -21,7 +27,8 @@ export interface EndpointChoiceInput {
 
 export type EndpointChoice =
   | { readonly kind: "use"; readonly index: number }
-  | { readonly kind: "wait"; readonly index: number; readonly untilMs: number }
+  /** No endpoint can take the call now; the soonest back is `index` at `untilMs`, `failing` or only paused. */
+  | { readonly kind: "wait"; readonly index: number; readonly untilMs: number; readonly failing: boolean }
   | { readonly kind: "none" };
 
 /** A head reported longer ago than this is not trusted as the best head. */
@@ -81,7 +88,9 @@ export const chooseEndpoint = (
     return score;
   };
   const ordered = [...able].sort((a, b) => penalty(a) - penalty(b) || a.index - b.index);
-  const ready = ordered.find(({ health, pausedUntil }) => !health.isDown(now) && pausedUntil <= now);
+  const failing = ({ health }: (typeof able)[number]) =>
+    health.isDown(now) || (need.avoidFailing === true && health.failures > 0);
+  const ready = ordered.find((endpoint) => !failing(endpoint) && endpoint.pausedUntil <= now);
   if (ready !== undefined) return { kind: "use", index: ready.index };
   const soonest = ordered.reduce((a, b) =>
     Math.max(a.health.downUntil, a.pausedUntil) <= Math.max(b.health.downUntil, b.pausedUntil) ? a : b,
@@ -90,5 +99,6 @@ export const chooseEndpoint = (
     kind: "wait",
     index: soonest.index,
     untilMs: Math.max(soonest.health.downUntil, soonest.pausedUntil),
+    failing: failing(soonest),
   };
 };

@@ -1,7 +1,7 @@
 import { Effect } from "effect";
 import type { ChainRpc } from "./ChainRpc.js";
 import type { ChainRpcError } from "./ChainRpcError.js";
-import type { RpcLog } from "./RpcTypes.js";
+import type { RpcLog, RpcReceipt } from "./RpcTypes.js";
 
 /** What eth_getLogs filters on besides the block range. */
 export interface LogFilter {
@@ -11,11 +11,49 @@ export interface LogFilter {
 
 const hex = (n: number) => `0x${n.toString(16)}`;
 
+const lower = (value: string) => value.toLowerCase();
+
+/** Whether `log` passes `filter`, as eth_getLogs would judge it. */
+export const matchesFilter = (log: RpcLog, filter: LogFilter): boolean => {
+  if (filter.address !== undefined) {
+    const wanted = typeof filter.address === "string" ? [filter.address] : filter.address;
+    if (wanted.length > 0 && !wanted.some((a) => lower(a) === lower(log.address))) return false;
+  }
+  return (filter.topics ?? []).every((topic, i) => {
+    if (topic === null) return true;
+    const actual = log.topics[i];
+    if (actual === undefined) return false;
+    const options = typeof topic === "string" ? [topic] : topic;
+    return options.length === 0 || options.some((t) => lower(t) === lower(actual));
+  });
+};
+
+/**
+ * One block's logs from its receipts, for a block whose logs alone are over a provider's result
+ * cap (a range cannot be split below one block): undefined when the node has no receipts for it.
+ */
+const logsFromReceipts = (rpc: ChainRpc, filter: LogFilter, block: number) =>
+  rpc
+    .call<ReadonlyArray<RpcReceipt> | null>("eth_getBlockReceipts", [hex(block)], { block, reads: "logs" })
+    .pipe(
+      Effect.map((receipts) =>
+        Array.isArray(receipts)
+          ? receipts.flatMap((receipt) =>
+              Array.isArray(receipt?.logs)
+                ? receipt.logs.filter((log: RpcLog) => matchesFilter(log, filter))
+                : [],
+            )
+          : undefined,
+      ),
+      Effect.orElseSucceed(() => undefined),
+    );
+
 /**
  * Every log matching `filter` in blocks `from`..`to` (inclusive), in block order, read in ranges
  * the chain's endpoints accept (LogsRangeTuner): a refusal for range or result size is answered by
  * asking the range it suggests, or a smaller one, from the same block; every other failure ends the
- * read. A single block over a result cap cannot be split: that refusal ends it too.
+ * read. A single block over a result cap cannot be split: its logs are taken from its receipts
+ * (eth_getBlockReceipts), and only where the node cannot give those either does the refusal end it.
  */
 export const getLogs = (
   rpc: ChainRpc,
@@ -45,8 +83,15 @@ export const getLogs = (
         continue;
       }
       const error = answer.left;
-      if ((error.reason !== "RangeTooLarge" && error.reason !== "TooManyResults") || blocks === 1)
+      if (error.reason !== "RangeTooLarge" && error.reason !== "TooManyResults")
         return yield* Effect.fail(error);
+      if (blocks === 1) {
+        const fromReceipts = yield* logsFromReceipts(rpc, filter, cursor);
+        if (fromReceipts === undefined) return yield* Effect.fail(error);
+        for (const log of fromReceipts) logs.push(log);
+        cursor = end + 1;
+        continue;
+      }
       next = rpc.logsRange.refused(error, blocks);
     }
     return logs;

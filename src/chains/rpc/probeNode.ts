@@ -79,7 +79,12 @@ const hasLogs = (endpoint: RpcEndpoint) => (block: number) =>
   Effect.gen(function* () {
     for (let n = block; n < block + BLOOM_LOOKAHEAD; n++) {
       const header = yield* ask(endpoint, "eth_getBlockByNumber", [hex(n), false]);
-      if (!header.ok) return yield* yesOrNo(header);
+      // Past the block asked about, a missing header is only the head ending (reth refuses it, geth
+      // answers null): the range is asked below instead.
+      if (!header.ok) {
+        if (n === block) return yield* yesOrNo(header);
+        break;
+      }
       if (header.result === null) {
         if (n === block) return false;
         break;
@@ -91,7 +96,7 @@ const hasLogs = (endpoint: RpcEndpoint) => (block: number) =>
       return Array.isArray(logs.result) && logs.result.length > 0;
     }
     return yield* Effect.flatMap(
-      ask(endpoint, "eth_getLogs", [{ fromBlock: hex(block), toBlock: hex(block + BLOOM_LOOKAHEAD - 1) }]),
+      ask(endpoint, "eth_getLogs", [{ fromBlock: hex(block), toBlock: hex(block) }]),
       yesOrNo,
     );
   });

@@ -69,7 +69,9 @@ describe("/healthz judgement", () => {
       down: false,
       reason: "RPC not answered yet",
     });
-    expect(judgeChain(chain(1, ["ok"], "unfollowed"))).toMatchObject({ reason: "not followed by ingest yet" });
+    expect(judgeChain(chain(1, ["ok"], "unfollowed"))).toMatchObject({
+      reason: "not followed by ingest yet",
+    });
     expect(judgeChain({ ...chain(1, ["lagging"]), indexBehind: true })).toMatchObject({
       reason: "still being indexed",
     });

@@ -31,7 +31,7 @@ export type ServiceState = "ok" | "degraded" | "starting" | "down";
 const failures = (node: ChainNodeStatus): string =>
   node.endpoints
     .map(
-      (e) => `${e.url}: ${e.state === "wrong_chain" ? "serves another chain id" : (e.last_error ?? e.state)}`,
+      (e) => `${e.url}: ${e.last_error ?? (e.state === "wrong_chain" ? "serves another chain id" : e.state)}`,
     )
     .join("; ");
 

@@ -82,6 +82,29 @@ describe("ChainRpc: failover", () => {
     expect(error?.message).toMatch(/http:\/\/node-\d/);
   });
 
+  it("behavior: for requests, a failing endpoint is not waited for: the call fails at once, background calls wait", async () => {
+    let up = false;
+    const { rpc, sent } = makeRpc([
+      (requests) => (up ? answers(requests.map(() => ok("0x1"))) : whole(refused)),
+    ]);
+    const first = await onTestClock(rpc.forRequests(5_000).call("eth_call", []));
+    expect(Exit.isFailure(first)).toBe(true);
+    expect(sent()).toHaveLength(1);
+    // Known failing now: a request's call sends nothing and fails, even after the first pause is over.
+    const again = await Effect.runPromise(
+      Effect.gen(function* () {
+        yield* TestClock.adjust("2 seconds");
+        return yield* Effect.exit(rpc.forRequests(5_000).call("eth_call", []));
+      }).pipe(Effect.provide(TestContext.TestContext)),
+    );
+    expect(Exit.isFailure(again)).toBe(true);
+    expect(sent()).toHaveLength(1);
+    // A background call tries it again once the pause is over, and finds it back.
+    up = true;
+    const background = await onTestClock(rpc.call("eth_call", []));
+    expect(Exit.isSuccess(background) && background.value).toBe("0x1");
+  });
+
   it("behavior: a method one endpoint lacks is asked of the next, and not of the first again", async () => {
     const { rpc, sent } = makeRpc([
       (requests) =>
@@ -256,9 +279,46 @@ describe("getLogs through ChainRpc", () => {
     expect(ranges).toBeLessThan((3_000 / 100) * 1.4);
   });
 
-  it("behavior: a refusal that names nothing halves the range; a single block over the cap ends the read", async () => {
+  it("behavior: a single block over a result cap is read from its receipts, filtered as eth_getLogs would", async () => {
+    const log = (block: number, address: string) => ({
+      blockNumber: `0x${block.toString(16)}`,
+      address,
+      topics: ["0xddf2"],
+    });
     const { rpc } = makeRpc([
-      cappedNode(0, () => ({ reason: "TooManyResults", detail: "response too large" })),
+      (requests) =>
+        answers(
+          requests.map((request) => {
+            if (request.method === "eth_getLogs")
+              return no({ reason: "TooManyResults", detail: "query returned more than 10000 results" });
+            const block = Number.parseInt(String(request.params[0]), 16);
+            return ok([{ logs: [log(block, "0xAA"), log(block, "0xbb")] }, { logs: [log(block, "0xaa")] }]);
+          }),
+        ),
+    ]);
+    const exit = await onTestClock(getLogs(rpc, { address: "0xaa" }, 1, 4));
+    expect(Exit.isSuccess(exit) && exit.value.map((l) => [l.blockNumber, l.address])).toEqual([
+      ["0x1", "0xAA"],
+      ["0x1", "0xaa"],
+      ["0x2", "0xAA"],
+      ["0x2", "0xaa"],
+      ["0x3", "0xAA"],
+      ["0x3", "0xaa"],
+      ["0x4", "0xAA"],
+      ["0x4", "0xaa"],
+    ]);
+  });
+
+  it("error: a single block over the cap on a node without block receipts ends the read with the refusal", async () => {
+    const { rpc } = makeRpc([
+      (requests) =>
+        answers(
+          requests.map((request) =>
+            request.method === "eth_getLogs"
+              ? no({ reason: "TooManyResults", detail: "response too large" })
+              : no({ reason: "MethodUnavailable", detail: "Method not found" }),
+          ),
+        ),
     ]);
     const exit = await onTestClock(getLogs(rpc, {}, 1, 64));
     expect(Exit.isFailure(exit) && exit.cause._tag === "Fail" && exit.cause.error.reason).toBe(

@@ -35,6 +35,13 @@ describe("chooseEndpoint", () => {
       kind: "wait",
       index: 1,
       untilMs: NOW + 300,
+      failing: true,
+    });
+    // Once its pause is over it is tried again, except by calls a client waits for (the monitor finds out).
+    expect(chooseEndpoint([failing(NOW - 1)], need(), NOW, 5)).toEqual({ kind: "use", index: 0 });
+    expect(chooseEndpoint([failing(NOW - 1)], need({ avoidFailing: true }), NOW, 5)).toMatchObject({
+      kind: "wait",
+      failing: true,
     });
   });
 

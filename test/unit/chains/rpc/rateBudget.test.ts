@@ -68,20 +68,21 @@ describe("RateBudget", () => {
     expect(result.times[0]).toBeGreaterThanOrEqual(5_000);
   });
 
-  it("behavior: refusals learn a rate below what was sent, which grows back while answered, never past the setting", async () => {
+  it("behavior: a refusal learns 90 % of what the endpoint answered, which grows back while answered, never past the setting", async () => {
     const result = await run(
       Effect.gen(function* () {
         const budget = new RateBudget(100);
         for (let i = 0; i < 40; i++) yield* budget.take(1);
+        budget.answered(40, 0);
         yield* budget.refused(undefined);
         const learned = budget.rate!;
-        for (let i = 0; i < 100; i++) budget.answered(1);
+        for (let i = 0; i < 100; i++) budget.answered(1, 0);
         const grown = budget.rate!;
-        for (let i = 0; i < 10_000; i++) budget.answered(1);
+        for (let i = 0; i < 10_000; i++) budget.answered(1, 0);
         return { learned, grown, final: budget.rate };
       }),
     );
-    expect(result.learned).toBeCloseTo(28, 0);
+    expect(result.learned).toBeCloseTo(36, 0);
     expect(result.grown).toBeGreaterThan(result.learned);
     expect(result.final).toBe(100);
   });
@@ -91,12 +92,34 @@ describe("RateBudget", () => {
       Effect.gen(function* () {
         const budget = new RateBudget(undefined);
         const out: Array<number> = [];
-        for (let i = 0; i < 8; i++) out.push(yield* budget.refused(undefined));
+        for (let i = 0; i < 8; i++) {
+          const pause = yield* budget.refused(undefined);
+          out.push(pause);
+          yield* TestClock.adjust(pause + 1);
+        }
         return out;
       }),
     );
     expect(pauses[0]).toBeLessThanOrEqual(500);
     expect(pauses[4]).toBeGreaterThanOrEqual(4_000);
     expect(Math.max(...pauses)).toBeLessThanOrEqual(30_000);
+  });
+
+  it("behavior: refusals arriving during a pause (a burst sent before it) are one refusal, not a collapse", async () => {
+    const result = await run(
+      Effect.gen(function* () {
+        const budget = new RateBudget(undefined);
+        for (let i = 0; i < 100; i++) yield* budget.take(1);
+        budget.answered(78, 0);
+        const first = yield* budget.refused(undefined);
+        for (let i = 0; i < 16; i++) yield* budget.refused(undefined);
+        const longer = yield* budget.refused(5_000);
+        return { first, rate: budget.rate, longer };
+      }),
+    );
+    expect(result.rate).toBeCloseTo(70.2, 0);
+    expect(result.first).toBeLessThanOrEqual(500);
+    // A later refusal's own Retry-After still lengthens the pause.
+    expect(result.longer).toBe(5_000);
   });
 });
