@@ -123,15 +123,26 @@ export const followChain = (options: FollowerOptions) =>
     if (chain.traces && capabilities.traces === false)
       yield* tracesUnavailable("no RPC endpoint serves debug_traceBlockByHash");
 
+    const onFailure = (error: ChainRpcError | { readonly message: string }) =>
+      Effect.sync(() => {
+        if (error instanceof LeaseLost) return;
+        status.rpc_errors++;
+        status.last_error = error.message.slice(0, 300);
+      });
+
     let checkpoint: Checkpoint =
       lease.checkpoint ??
       options.legacyCheckpoint ??
-      (yield* Effect.map(headNumber, (head) => ({
-        window: [],
-        historyUntil: head,
-        start: chain.start_block ?? head,
-        indexedFrom: chain.start_block ?? head,
-      })));
+      // A first start needs the head: asked until a node answers, each failure shown in the status.
+      (yield* Effect.map(
+        headNumber.pipe(Effect.tapError(onFailure), Effect.retry(retrySchedule)),
+        (head) => ({
+          window: [],
+          historyUntil: head,
+          start: chain.start_block ?? head,
+          indexedFrom: chain.start_block ?? head,
+        }),
+      ));
 
     status.indexed_from = checkpoint.indexedFrom ?? checkpoint.start;
 
@@ -373,13 +384,6 @@ export const followChain = (options: FollowerOptions) =>
       status.lag = Math.max(0, head - (status.processed ?? head));
       return true;
     });
-
-    const onFailure = (error: ChainRpcError | { readonly message: string }) =>
-      Effect.sync(() => {
-        if (error instanceof LeaseLost) return;
-        status.rpc_errors++;
-        status.last_error = error.message.slice(0, 300);
-      });
 
     const loop = Effect.gen(function* () {
       for (;;) {

@@ -1,7 +1,9 @@
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Context } from "effect";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { FollowerStatus } from "../ingest/FollowerStatus.js";
+import { makeRpcEndpointMetrics } from "./rpcEndpointMetrics.js";
 import { makeTeamLabels } from "./teamLabels.js";
 
 /** Hits and misses of one cache since the process started. */
@@ -239,6 +241,8 @@ export const makeMetrics = (options: { readonly teams: ReadonlyArray<string> }) 
     },
   });
 
+  const watchRpc = makeRpcEndpointMetrics(registry);
+
   return {
     registry,
     /** One gateway answer. */
@@ -292,6 +296,8 @@ export const makeMetrics = (options: { readonly teams: ReadonlyArray<string> }) 
     watchCache: (name: string, read: () => CacheLookups) => {
       caches.set(name, read);
     },
+    /** The chains' RPC endpoints, read at each scrape; a chain given by several roles is counted once. */
+    watchRpc: (rpcs: () => ReadonlyArray<ChainRpc>) => watchRpc(rpcs),
   } as const;
 };
 

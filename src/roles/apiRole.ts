@@ -163,6 +163,7 @@ export const apiRole = Effect.gen(function* () {
     const indexCache = (yield* IndexReader.Index).cache;
     const metrics = yield* Metrics;
     watchIndexCaches(metrics, indexCache);
+    metrics.watchRpc(() => clients.all());
     yield* Effect.forkScoped(
       runIndexer({
         nc,

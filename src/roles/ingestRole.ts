@@ -108,6 +108,7 @@ export const ingestRole = Effect.gen(function* () {
   yield* Effect.forkScoped(Effect.forever(Effect.zipRight(publishStatus, Effect.sleep(STATUS_EVERY))));
   const metrics = yield* Effect.serviceOption(Metrics);
   if (Option.isSome(metrics)) metrics.value.watchFollowers(statuses);
+  if (Option.isSome(metrics)) metrics.value.watchRpc(() => clients.all());
   yield* heartbeat(nc, "ingest");
   return statuses;
 });

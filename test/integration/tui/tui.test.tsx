@@ -21,6 +21,7 @@ import { addressOf, type Caller, callerFor, createBody, WEBHOOKS } from "../../s
 
 let nats: TestNats;
 let anvil: AnvilInstance;
+let anvil10: AnvilInstance;
 let service: RunningService;
 let admin: NatsConnection;
 let chainsConfig: string;
@@ -28,10 +29,12 @@ let chainsConfig: string;
 beforeAll(async () => {
   nats = await startTestNats();
   anvil = await startAnvil({ chainId: 1 });
+  // A node of its own: an endpoint that reports another chain id is never used, and its chain never live.
+  anvil10 = await startAnvil({ chainId: 10 });
   // Chain 10 serves no balances, so a token-balance call on it costs 1 CU without reading a chain.
   chainsConfig = await writeChainsFile(await mkdtemp(join(tmpdir(), "svc-tui-")), [
     { chainId: 1, name: "ethereum", rpcUrl: anvil.rpcUrl },
-    { chainId: 10, name: "optimism", rpcUrl: anvil.rpcUrl, extra: { supports: { balances: false } } },
+    { chainId: 10, name: "optimism", rpcUrl: anvil10.rpcUrl, extra: { supports: { balances: false } } },
   ]);
   service = await startService(nats, { chainsConfig, settings: { webhookMaxPerTeam: 500 } });
   admin = await nats.connectAs("admin");
@@ -40,6 +43,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await service?.stop();
   await anvil?.stop();
+  await anvil10?.stop();
   await nats?.stop();
 });
 
@@ -195,12 +199,32 @@ describe("operator TUI", () => {
     app.unmount();
   });
 
-  it("default: Chains shows each follower live with its head, indexed block and lag", async () => {
-    const { app, until, press } = await openTui();
+  it("default: Chains shows each follower live with its head, indexed block and lag, and the selected chain's endpoints", async () => {
+    const { app, frame, until, press } = await openTui();
     await press("3");
     await until(/all 2 live, none lagging/, "every chain live");
     await until(/^\s+1 ethereum\s+live\s+\d+\s+\d+\s+0\s/m, "chain 1's row");
     await until(/^\s*10 optimism\s+live/m, "chain 10's row");
+    // The ingest process's view of anvil: answering, at the head, unlimited, and probed as an archive node.
+    await until(/Endpoints of ethereum/, "the first chain's endpoints");
+    await until(
+      new RegExp(
+        `^${anvil.rpcUrl.replaceAll(".", "\\.")}\\s+ok\\s+\\d+\\s+0\\s+\\d+ms\\s+-\\s+\\d+\\s+\\d+$`,
+        "m",
+      ),
+      "the endpoint's URL, state, head, lag, latency, limit, requests and errors",
+    );
+    await until(
+      new RegExp(
+        `^${anvil.rpcUrl.replaceAll(".", "\\.")}\\s+archive\\s+0\\s+(yes|no)\\s+(yes|no)\\s+\\d+[smh]$`,
+        "m",
+      ),
+      "what the endpoint was probed to answer",
+    );
+    expect(frame()).toMatch(/ENDPOINT\s+STATE\s+HEAD\s+LAG\s+LATENCY\s+LIMIT\s+REQ\s+ERR/);
+    expect(frame()).toMatch(/ENDPOINT\s+STATE FROM\s+LOGS FROM\s+TRACES\s+RECEIPTS\s+PROBED/);
+    await press(DOWN);
+    await until(/Endpoints of optimism/, "chain 10 selected");
     app.unmount();
   });
 

@@ -131,7 +131,7 @@ describe.skipIf(!hasTmux)(
       await devnet?.stop();
     });
 
-    it("end-to-end: the Wallet screen shows a wallet's balances and positions at 80x24, and Usage its positions CU", async () => {
+    it("end-to-end: the Wallet screen shows a wallet's balances and positions at 80x24, Usage its positions CU, and Chains the endpoints", async () => {
       const lp = devnet.devnet.manifest.chains.find((chain) => chain.chain_id === 1)!.wallets.v3_lp!;
       const dataDir = startTui("wallet", devnet.nats.url, devnet.nats.credentials.admin);
       await untilOn(/Webhooks/, "the TUI started", PROCESS_DEADLINE_MS);
@@ -158,6 +158,17 @@ describe.skipIf(!hasTmux)(
       await untilOn(/getDefiPositions\s+[1-9]\d*\s+1\s+0/, "the positions endpoint's CU");
       // The operator team's key is kept for the next run, readable by its owner only.
       expect(statSync(join(dataDir, "operator-api-key")).mode & 0o777).toBe(0o600);
+
+      // And Chains shows the first chain's endpoint, answering and probed, within the 80 columns
+      await keysOn("3");
+      await untilOn(/^http:\/\/\S+\s+ok\s+\d+\s+0\s+\d+ms\s+\S+\s+\d+\s+\d+\s*$/m, "the endpoint's health");
+      await untilOn(
+        /^http:\/\/\S+\s+(archive|\d+)\s+\d+\s+(yes|no)\s+(yes|no)\s+\d+[smh]\s*$/m,
+        "what it can answer",
+      );
+      const chains = screenOf();
+      expect(chains).toMatch(/Endpoints of ethereum/);
+      for (const line of chains.split("\n")) expect(line.length).toBeLessThanOrEqual(80);
       await keysOn("q");
       await eventually(
         async () => spawnSync("tmux", ["-L", SOCKET, "has-session", "-t", "wallet"]).status !== 0,
