@@ -8,8 +8,11 @@ import type { RpcRequest } from "./RpcRequest.js";
 
 /** How long a call may keep trying (waiting for a paused or failing endpoint included) by default. */
 export const DEFAULT_CALL_BUDGET_MS = 30_000;
-/** Exchanges one call may take at most, whatever its budget: a bound on any retry loop. */
-const MAX_EXCHANGES = 12;
+/**
+ * Rounds of sending one call may take at most, whatever its budget: a bound on any retry loop. A
+ * round sends every pending element, in as many batches as the endpoint takes.
+ */
+const MAX_ROUNDS = 12;
 
 export interface CallOptions {
   /** It reads the head (`latest`, eth_blockNumber): an endpoint behind the others is not asked. */
@@ -148,7 +151,7 @@ export class ChainRpc {
       const method = requests[0]!.method;
       let pending = requests.map((_, i) => i);
       let last: ChainRpcError | undefined;
-      let exchanges = 0;
+      let rounds = 0;
       while (pending.length > 0) {
         const now = yield* Clock.currentTimeMillis;
         const choice = chooseEndpoint(
@@ -169,17 +172,17 @@ export class ChainRpc {
         );
         if (choice.kind === "none") return yield* Effect.fail(last ?? self.#nobody(method));
         if (choice.kind === "wait") {
-          if (choice.untilMs > deadline || exchanges >= MAX_EXCHANGES || (choice.failing && options.failFast))
+          if (choice.untilMs > deadline || rounds >= MAX_ROUNDS || (choice.failing && options.failFast))
             return yield* Effect.fail(last ?? self.#nobody(method));
           yield* Effect.sleep(Math.max(1, choice.untilMs - now));
           continue;
         }
-        if (exchanges >= MAX_EXCHANGES) return yield* Effect.fail(last ?? self.#nobody(method));
+        if (rounds >= MAX_ROUNDS) return yield* Effect.fail(last ?? self.#nobody(method));
         const endpoint = self.endpoints[choice.index]!;
         const chunks: Array<Array<number>> = [];
         for (let i = 0; i < pending.length; i += endpoint.maxBatch)
           chunks.push(pending.slice(i, i + endpoint.maxBatch));
-        exchanges += chunks.length;
+        rounds++;
         const timeoutMs = Math.max(1, Math.min(endpoint.settings.timeoutMs, deadline - now));
         const sent = yield* Effect.forEach(
           chunks,

@@ -47,7 +47,7 @@ describe("gateway and api workers", () => {
     ]);
   });
 
-  it("behavior: supported-chains is public, costs 0 CU and lists per-endpoint support", async () => {
+  it("behavior: supported-chains is public, costs 0 CU and lists per-endpoint support and what the node answers", async () => {
     const res = await get("/v1/evm/supported-chains");
     expect(res.status).toBe(200);
     expect(res.headers.get("x-compute-units")).toBe("0");
@@ -60,6 +60,10 @@ describe("gateway and api workers", () => {
           balances: { supported: true },
           defi_positions: { supported: true },
           subscriptions: { supported: true },
+          // A fresh anvil keeps every block's state; its index starts at block 0; traces are not configured.
+          indexed_from_block: 0,
+          historical_prices: { state_from_block: 0 },
+          internal_transfers: { supported: false },
         },
       ],
     });

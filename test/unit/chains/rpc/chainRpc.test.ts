@@ -206,6 +206,23 @@ describe("ChainRpc: batches and rate limits", () => {
     expect(rpc.endpoints[0]!.budget.rate).toBeDefined();
   });
 
+  it("behavior: a batch sent in many pieces still retries the piece refused for rate", async () => {
+    const { rpc, sent } = makeRpc(
+      [
+        (requests, exchange) =>
+          exchange === 3
+            ? whole({ reason: "RateLimited", detail: "HTTP 429" })
+            : answers(requests.map((r) => ok(r.params[0]))),
+      ],
+      { maxBatch: 2 },
+    );
+    const exit = await onTestClock(
+      rpc.batch(Array.from({ length: 30 }, (_, i) => ({ method: "eth_getBlockByNumber", params: [i] }))),
+    );
+    expect(Exit.isSuccess(exit) && exit.value).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    expect(sent()).toHaveLength(16);
+  });
+
   it("behavior: a whole-request 429 with Retry-After waits that long before the same endpoint is asked again", async () => {
     const times: Array<number> = [];
     const { rpc } = makeRpc([
