@@ -81,11 +81,3 @@ export const faultError = (
     ...fault,
     ...(endpoint === undefined ? {} : { endpoint }),
   });
-
-/** Failures that a later attempt, at this endpoint or another, may not meet. */
-export const isTransient = (error: ChainRpcError): boolean =>
-  error.reason === "Unavailable" ||
-  error.reason === "Timeout" ||
-  error.reason === "RateLimited" ||
-  error.reason === "HistoryUnavailable" ||
-  error.reason === "BadResponse";

@@ -19,8 +19,6 @@ export class EndpointHealth {
   head: number | undefined;
   /** When `head` was last reported (ms). */
   headSeenAt = 0;
-  /** When `head` last moved forward (ms): a node whose head stops while others move is stuck. */
-  headMovedAt = 0;
   latencyMs: number | undefined;
   /** Failures in a row (unreachable, timed out); 0 once it answers. */
   failures = 0;
@@ -39,7 +37,6 @@ export class EndpointHealth {
   readonly refusals = new Map<RpcFaultReason, number>();
 
   observeHead(head: number, now: number): void {
-    if (this.head === undefined || head > this.head) this.headMovedAt = now;
     this.head = head;
     this.headSeenAt = now;
   }

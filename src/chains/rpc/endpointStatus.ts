@@ -50,7 +50,3 @@ export const chainNodeStatus = (rpc: ChainRpc, now: number = Date.now()): ChainN
     endpoints: rpc.endpoints.map((endpoint) => endpointStatus(rpc, endpoint, now)),
   };
 };
-
-/** Whether some endpoint of the chain can be asked now (answers, right chain, not failing). */
-export const chainAnswers = (status: ChainNodeStatus): boolean =>
-  status.endpoints.some((endpoint) => endpoint.state === "ok" || endpoint.state === "lagging");
