@@ -88,10 +88,24 @@ export const monitorChain = (
         const health = endpoint.health;
         if (health.wrongChain !== undefined) return;
         if (now - health.headSeenAt < settings.headPollMs || health.isDown(now)) return;
-        const { outcome, latencyMs } = yield* endpoint.send(
-          [{ method: "eth_blockNumber", params: [] }],
-          Math.min(HEAD_POLL_TIMEOUT_MS, endpoint.settings.timeoutMs),
-        );
+        const timeoutMs = Math.min(HEAD_POLL_TIMEOUT_MS, endpoint.settings.timeoutMs);
+        const { outcome, latencyMs } = yield* endpoint
+          .send([{ method: "eth_blockNumber", params: [] }], timeoutMs)
+          .pipe(
+            // Every connection held by calls the node does not answer is a hang too: the wait for one
+            // counts, with as long again as the poll itself so that a busy but answering node is not it.
+            Effect.timeoutTo({
+              duration: 2 * timeoutMs,
+              onSuccess: (sent) => sent,
+              onTimeout: () => ({
+                outcome: {
+                  kind: "fault" as const,
+                  fault: { reason: "Timeout" as const, detail: "no answer in time (every connection busy)" },
+                },
+                latencyMs: 2 * timeoutMs,
+              }),
+            }),
+          );
         const answer =
           outcome.kind === "answers" ? outcome.answers[0]! : { ok: false as const, fault: outcome.fault };
         const at = yield* Clock.currentTimeMillis;

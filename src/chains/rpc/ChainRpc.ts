@@ -43,6 +43,24 @@ export interface ChainRpcSettings {
 /** What to do after a refusal: try again (here or elsewhere), or fail the call with it. */
 type Verdict = "retry" | "fail";
 
+/** One round of a call: the endpoint it went to, and what a refusal there may change. */
+interface Round {
+  readonly endpoint: RpcEndpoint;
+  readonly index: number;
+  /** Endpoints refused for this call as not theirs to answer (history, here). */
+  readonly excluded: Set<number>;
+  /**
+   * Whether a timeout says the endpoint failed. One cut short by the call's own budget does not:
+   * a fallback asked with a second left would otherwise be marked failing for a primary's hang.
+   */
+  readonly blameTimeouts: boolean;
+}
+
+/** The least time worth sending an exchange with. */
+const MIN_EXCHANGE_MS = 250;
+/** A node that gives no answer for this long is failing, whatever the call's own budget. */
+const BLAME_AFTER_MS = 3_000;
+
 /**
  * One chain's RPC access, used by every part of the service that reads the chain: ingest, the
  * indexer, balances, pricing, positions and webhooks. A call goes to the best endpoint for it
@@ -183,14 +201,41 @@ export class ChainRpc {
         for (let i = 0; i < pending.length; i += endpoint.maxBatch)
           chunks.push(pending.slice(i, i + endpoint.maxBatch));
         rounds++;
-        const timeoutMs = Math.max(1, Math.min(endpoint.settings.timeoutMs, deadline - now));
+        const left = deadline - now;
+        if (left < MIN_EXCHANGE_MS) return yield* Effect.fail(last ?? self.#nobody(method));
+        // A call a client waits for gives one endpoint at most half of what is left when another
+        // could answer: a hung primary then costs it half its time, not all of it.
+        const share =
+          options.failFast && self.endpoints.length > 1 ? Math.max(BLAME_AFTER_MS, left / 2) : left;
+        const timeoutMs = Math.min(endpoint.settings.timeoutMs, left, share);
+        const round: Round = {
+          endpoint,
+          index: choice.index,
+          excluded,
+          blameTimeouts: timeoutMs >= Math.min(BLAME_AFTER_MS, endpoint.settings.timeoutMs),
+        };
         const sent = yield* Effect.forEach(
           chunks,
           (chunk) =>
-            endpoint.send(
-              chunk.map((i) => requests[i]!),
-              timeoutMs,
-            ),
+            endpoint
+              .send(
+                chunk.map((i) => requests[i]!),
+                timeoutMs,
+              )
+              .pipe(
+                // Waiting for a free connection or the rate budget counts against the call's budget too.
+                Effect.timeoutTo({
+                  duration: left,
+                  onSuccess: (exchanged) => exchanged,
+                  onTimeout: () => ({
+                    outcome: {
+                      kind: "fault" as const,
+                      fault: { reason: "Timeout" as const, detail: "no free connection in time" },
+                    },
+                    latencyMs: left,
+                  }),
+                }),
+              ),
           { concurrency: "unbounded" },
         );
         const stillPending: Array<number> = [];
@@ -198,10 +243,7 @@ export class ChainRpc {
           const { outcome, latencyMs } = sent[c]!;
           if (outcome.kind === "fault") {
             last = faultError(self.chainId, requests[chunk[0]!]!.method, outcome.fault, endpoint.label);
-            if (
-              (yield* self.#judge(endpoint, choice.index, outcome.fault, method, chunk.length, excluded)) ===
-              "fail"
-            )
+            if ((yield* self.#judge(round, outcome.fault, method, chunk.length)) === "fail")
               return yield* Effect.fail(last);
             stillPending.push(...chunk);
             continue;
@@ -226,21 +268,11 @@ export class ChainRpc {
               stillPending.push(i);
               continue;
             }
-            if (
-              (yield* self.#judge(
-                endpoint,
-                choice.index,
-                answer.fault,
-                request.method,
-                chunk.length,
-                excluded,
-              )) === "fail"
-            )
+            if ((yield* self.#judge(round, answer.fault, request.method, chunk.length)) === "fail")
               return yield* Effect.fail(last);
             stillPending.push(i);
           }
-          if (rateRefusal !== undefined)
-            yield* self.#judge(endpoint, choice.index, rateRefusal, method, chunk.length, excluded);
+          if (rateRefusal !== undefined) yield* self.#judge(round, rateRefusal, method, chunk.length);
           if (answered > 0) {
             endpoint.health.answered(latencyMs);
             endpoint.budget.answered(answered, yield* Clock.currentTimeMillis);
@@ -253,15 +285,9 @@ export class ChainRpc {
   }
 
   /** Records a refusal on the endpoint and says whether the call goes on. */
-  #judge(
-    endpoint: RpcEndpoint,
-    index: number,
-    fault: RpcFaultDetail,
-    method: string,
-    sent: number,
-    excluded: Set<number>,
-  ): Effect.Effect<Verdict> {
+  #judge(round: Round, fault: RpcFaultDetail, method: string, sent: number): Effect.Effect<Verdict> {
     const self = this;
+    const { endpoint, index, excluded } = round;
     return Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis;
       switch (fault.reason) {
@@ -273,8 +299,13 @@ export class ChainRpc {
           );
           return "retry";
         }
-        case "Unavailable":
-        case "Timeout": {
+        case "Timeout":
+        case "Unavailable": {
+          if (fault.reason === "Timeout" && !round.blameTimeouts) {
+            // The call's budget ran out, not the endpoint's own time: say nothing about the endpoint.
+            endpoint.health.refused(fault, now);
+            return "retry";
+          }
           const wasUp = endpoint.health.failures === 0;
           endpoint.health.failed(fault, now);
           if (wasUp)

@@ -45,6 +45,8 @@ export interface RpcFaultDetail {
   readonly detail: string;
   readonly suggested?: BlockRange;
   readonly limit?: number;
+  /** Most logs one eth_getLogs answer may hold, when the refusal says. */
+  readonly resultCap?: number;
   readonly retryAfterMs?: number;
   readonly earliest?: number;
 }
@@ -58,6 +60,7 @@ export class ChainRpcError extends Data.TaggedError("ChainRpcError")<{
   readonly detail?: string;
   readonly suggested?: BlockRange;
   readonly limit?: number;
+  readonly resultCap?: number;
   readonly retryAfterMs?: number;
   readonly earliest?: number;
   readonly cause?: unknown;

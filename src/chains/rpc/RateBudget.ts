@@ -3,36 +3,51 @@ import { Clock, Effect, Random } from "effect";
 /** Longest pause after refusals in a row that named no wait of their own. */
 const MAX_BACKOFF_MS = 30_000;
 const FIRST_BACKOFF_MS = 500;
-/** A refusal sets the learned rate to this share of what the endpoint answered in the last second. */
+/** A refusal sets the learned rate to this share of the rate the endpoint was answering at. */
 const MARGIN = 0.9;
+/** Without a measured rate, a refusal cuts the rate in force (or what was sent) to this share. */
+const DECREASE = 0.7;
 /** Each element answered raises the learned rate by this much: about +5 % a second at that rate. */
 const INCREASE_PER_ELEMENT = 0.05;
 /** Slowest rate ever learned: an endpoint refusing everything is still asked now and then. */
 const FLOOR_RPS = 0.5;
+/** How far back answers are counted to measure the rate an endpoint answers at. */
+const MEASURE_MS = 2_000;
+/** Shortest stretch, and fewest answers, a rate is measured from. */
+const MIN_MEASURE_MS = 250;
+const MIN_MEASURE_COUNT = 5;
+const SLOT_MS = 100;
 
-/** Elements counted in the current and the previous second of the clock. */
-class PerSecond {
-  #second = 0;
-  #now = 0;
-  #before = 0;
+/** Counts in 100 ms slots over the last two seconds. */
+class RecentCounts {
+  readonly #slots = new Array<number>(MEASURE_MS / SLOT_MS).fill(0);
+  #slot = 0;
+
+  #at(slot: number): number {
+    const n = this.#slots.length;
+    return ((slot % n) + n) % n;
+  }
 
   add(nowMs: number, count: number): void {
     this.#roll(nowMs);
-    this.#now += count;
+    this.#slots[this.#at(this.#slot)]! += count;
   }
 
-  /** The larger of this second's and the last second's counts. */
-  recent(nowMs: number): number {
+  /** The count since `fromMs` (at most two seconds back, to the slot). */
+  since(nowMs: number, fromMs: number): number {
     this.#roll(nowMs);
-    return Math.max(this.#now, this.#before);
+    const first = Math.max(this.#slot - this.#slots.length + 1, Math.floor(fromMs / SLOT_MS));
+    let total = 0;
+    for (let slot = first; slot <= this.#slot; slot++) total += this.#slots[this.#at(slot)]!;
+    return total;
   }
 
   #roll(nowMs: number) {
-    const second = Math.floor(nowMs / 1000);
-    if (second === this.#second) return;
-    this.#before = second === this.#second + 1 ? this.#now : 0;
-    this.#now = 0;
-    this.#second = second;
+    const slot = Math.floor(nowMs / SLOT_MS);
+    if (slot <= this.#slot) return;
+    for (let s = Math.max(this.#slot + 1, slot - this.#slots.length + 1); s <= slot; s++)
+      this.#slots[this.#at(s)] = 0;
+    this.#slot = slot;
   }
 }
 
@@ -41,9 +56,10 @@ class PerSecond {
  * a batch counts, as QuickNode and Alchemy count them), and a pause the endpoint itself asks for.
  *
  * With no configured rate, nothing waits until the endpoint refuses for rate; from then on a rate is
- * learned: at a refusal, 90 % of what the endpoint answered in the last second (what it showed it
- * takes), raised about 5 % a second while it answers, never above `maxRps`. A provider's cap then
- * costs a refusal now and then, not a stream of them. A refusal pauses every request to the
+ * learned: at a refusal, 90 % of the rate it was answering at (measured over the last two seconds
+ * since the last pause, what it showed it takes), or else 70 % of the rate in force; raised about
+ * 5 % a second while it answers, never above `maxRps`. A provider's cap then costs a refusal now and
+ * then, not a stream of them. A refusal pauses every request to the
  * endpoint for what the provider asked (`Retry-After`, `backoff_seconds`), plus jitter so that
  * waiting callers do not all return in the same instant, or else for an exponential backoff from
  * 0.5 s to 30 s. Time comes from Effect's Clock, so tests drive it with TestClock.
@@ -56,7 +72,10 @@ export class RateBudget {
   #refilledAt = 0;
   #pausedUntil = 0;
   #refusalsInARow = 0;
-  readonly #answered = new PerSecond();
+  readonly #answered = new RecentCounts();
+  readonly #sent = new RecentCounts();
+  /** Since when answers measure the endpoint's rate: the end of the last pause, or the first use. */
+  #measuredFrom: number | undefined;
 
   constructor(maxRps: number | undefined) {
     this.#configured = maxRps;
@@ -81,8 +100,12 @@ export class RateBudget {
           yield* Effect.sleep(this.#pausedUntil - now);
           continue;
         }
+        this.#measuredFrom ??= now;
         const rate = this.rate;
-        if (rate === undefined) return;
+        if (rate === undefined) {
+          this.#sent.add(now, cost);
+          return;
+        }
         const burst = Math.max(1, rate);
         this.#tokens = Math.min(burst, this.#tokens + ((now - this.#refilledAt) / 1000) * rate);
         this.#refilledAt = now;
@@ -90,6 +113,7 @@ export class RateBudget {
         const need = Math.min(cost, burst);
         if (this.#tokens >= need) {
           this.#tokens -= cost;
+          this.#sent.add(now, cost);
           return;
         }
         yield* Effect.sleep(Math.max(1, Math.ceil(((need - this.#tokens) / rate) * 1000)));
@@ -116,18 +140,31 @@ export class RateBudget {
           ? Math.round(backoff * (0.5 + spread / 2))
           : Math.round(retryAfterMs + spread * Math.min(1_000, retryAfterMs * 0.2 + 50));
       this.#pausedUntil = now + pause;
-      const taken = Math.max(1, this.#answered.recent(now)) * MARGIN;
-      this.#learned = Math.max(FLOOR_RPS, Math.min(this.#learned ?? taken, taken));
+      this.#learned = Math.max(
+        FLOOR_RPS,
+        Math.min(this.#learned ?? Number.POSITIVE_INFINITY, this.#proposal(now)),
+      );
+      this.#measuredFrom = now + pause;
       // After the pause a second's worth at the learned rate may go at once.
       this.#tokens = Math.max(1, this.#learned);
       this.#refilledAt = now + pause;
       return pause;
     });
 
+  /** The rate to learn at a refusal at `now`: measured from answers, or cut from what was in force. */
+  #proposal(now: number): number {
+    const from = Math.max(now - MEASURE_MS, this.#measuredFrom ?? now);
+    const answered = this.#answered.since(now, from);
+    if (now - from >= MIN_MEASURE_MS && answered >= MIN_MEASURE_COUNT)
+      return ((answered * 1000) / (now - from)) * MARGIN;
+    const sent = this.#sent.since(now, now - 1_000);
+    return (this.#learned ?? Math.max(1, sent)) * DECREASE;
+  }
+
   /** `cost` elements were answered at `now`: the refusals in a row end, and a learned rate grows back. */
   readonly answered = (cost: number, now: number): void => {
     this.#refusalsInARow = 0;
-    this.#answered.add(now, cost);
+    if (this.#measuredFrom === undefined || now >= this.#measuredFrom) this.#answered.add(now, cost);
     if (this.#learned === undefined) return;
     this.#learned += INCREASE_PER_ELEMENT * cost;
     // Grown past what was configured: the configured rate is the limit again.

@@ -66,6 +66,27 @@ export class RpcEndpoint {
     );
 }
 
+/**
+ * A signal that aborts after `ms`, or when `interrupted` does, and `done` to call once the work it
+ * guards has ended. Built on a timer of our own: on Node 20 the `AbortSignal.timeout` inside
+ * `AbortSignal.any` can be garbage-collected before it fires (nodejs/node#57736), which left
+ * exchanges running to undici's backstop instead of their timeout.
+ */
+const cutAfter = (ms: number, interrupted: AbortSignal) => {
+  const controller = new AbortController();
+  const onInterrupt = () => controller.abort(interrupted.reason);
+  const timer = setTimeout(() => controller.abort(new DOMException("no answer in time", "TimeoutError")), ms);
+  if (interrupted.aborted) onInterrupt();
+  else interrupted.addEventListener("abort", onInterrupt, { once: true });
+  return {
+    signal: controller.signal,
+    done: () => {
+      clearTimeout(timer);
+      interrupted.removeEventListener("abort", onInterrupt);
+    },
+  };
+};
+
 /** An endpoint over HTTP: keep-alive connections, closed with the scope. */
 export const httpEndpoint = (settings: EndpointSettings): Effect.Effect<RpcEndpoint, never, Scope.Scope> =>
   Effect.gen(function* () {
@@ -84,12 +105,14 @@ export const httpEndpoint = (settings: EndpointSettings): Effect.Effect<RpcEndpo
       headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`;
     const target = { dispatcher: pool, path: `${url.pathname}${url.search}`, headers };
     const transport: EndpointTransport = (requests, timeoutMs) =>
-      Effect.promise((interrupted) =>
-        exchange(target, requests, {
-          signal: AbortSignal.any([interrupted, AbortSignal.timeout(timeoutMs)]),
-          nowMs: Date.now,
-        }),
-      );
+      Effect.promise(async (interrupted) => {
+        const cut = cutAfter(timeoutMs, interrupted);
+        try {
+          return await exchange(target, requests, { signal: cut.signal, nowMs: Date.now });
+        } finally {
+          cut.done();
+        }
+      });
     const slots = yield* Effect.makeSemaphore(settings.maxConcurrency);
     return new RpcEndpoint(maskRpcUrl(settings.url), settings, transport, slots);
   });

@@ -78,7 +78,7 @@ export const getLogs = (
       );
       if (answer._tag === "Right") {
         for (const log of answer.right) logs.push(log);
-        rpc.logsRange.answered(blocks);
+        rpc.logsRange.answered(blocks, answer.right.length);
         cursor = end + 1;
         continue;
       }

@@ -11,6 +11,8 @@ export interface LogsRefusal {
   readonly suggested?: BlockRange;
   /** Most blocks per request the node takes, when it says. */
   readonly limit?: number;
+  /** Most logs one answer may hold, when it says (reth 20,000, Infura and Alchemy 10,000). */
+  readonly resultCap?: number;
 }
 
 const number = (text: string): number =>
@@ -51,6 +53,25 @@ const BLOCK_CAPS: ReadonlyArray<RegExp> = [
   /query must be smaller than size ([\d,.]+k?)/i,
 ];
 
+/** Caps on the logs of one answer; the first group is the number. */
+const RESULT_CAPS: ReadonlyArray<RegExp> = [
+  /max results ([\d,.]+k?)/i,
+  /returned more than ([\d,.]+k?) results/i,
+  /cap of ([\d,.]+k?) logs/i,
+  /exceeds limit of ([\d,.]+k?)/i,
+  /more than ([\d,.]+k?) (?:logs|results)/i,
+];
+
+const resultCapOf = (text: string): { resultCap?: number } => {
+  for (const pattern of RESULT_CAPS) {
+    const match = pattern.exec(text);
+    if (match === null) continue;
+    const cap = count(match[1]!);
+    if (Number.isFinite(cap) && cap > 0) return { resultCap: cap };
+  }
+  return {};
+};
+
 /** Range refusals that name no number: halve and try again. */
 const RANGE_WORDS =
   /block range (?:is )?too (?:large|wide)|range (?:is )?too (?:large|wide)|block range limit exceeded|exceed(?:s|ed)? (?:the )?(?:max(?:imum)? )?block range|too many blocks/i;
@@ -70,6 +91,7 @@ export const parseLogsRefusal = (
 ): LogsRefusal | undefined => {
   const results = RESULT_WORDS.test(text);
   const reason = results ? "TooManyResults" : "RangeTooLarge";
+  const cap = results ? resultCapOf(text) : {};
   for (const pattern of SUGGESTED) {
     const match = pattern.exec(text);
     if (match === null) continue;
@@ -81,9 +103,9 @@ export const parseLogsRefusal = (
       requested === undefined ||
       (from === requested.from && to < requested.to) ||
       (from >= requested.from && to <= requested.to && to - from < requested.to - requested.from);
-    if (usable) return { reason, suggested };
+    if (usable) return { reason, suggested, ...cap };
     // A suggestion that does not fit the request still tells the size the node can take.
-    return { reason, limit: Math.max(1, to - from + 1) };
+    return { reason, limit: Math.max(1, to - from + 1), ...cap };
   }
   for (const pattern of BLOCK_CAPS) {
     const match = pattern.exec(text);
@@ -91,7 +113,7 @@ export const parseLogsRefusal = (
     const limit = count(match[1]!);
     if (Number.isFinite(limit) && limit > 0) return { reason: "RangeTooLarge", limit };
   }
-  if (results) return { reason: "TooManyResults" };
+  if (results) return { reason: "TooManyResults", ...cap };
   if (RANGE_WORDS.test(text)) return { reason: "RangeTooLarge" };
   return undefined;
 };

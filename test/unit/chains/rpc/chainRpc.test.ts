@@ -7,8 +7,8 @@ import type { ExchangeOutcome, RpcAnswer } from "../../../../src/chains/rpc/json
 import { RpcEndpoint } from "../../../../src/chains/rpc/RpcEndpoint.js";
 import type { RpcRequest } from "../../../../src/chains/rpc/RpcRequest.js";
 
-/** A scripted endpoint: `answer` sees each exchange and says what the node answers. */
-type Script = (requests: ReadonlyArray<RpcRequest>, exchange: number) => ExchangeOutcome;
+/** A scripted endpoint: `answer` sees each exchange and says what the node answers, or that it hangs. */
+type Script = (requests: ReadonlyArray<RpcRequest>, exchange: number) => ExchangeOutcome | "hang";
 
 const ok = (result: unknown): RpcAnswer => ({ ok: true, result });
 const no = (fault: RpcFaultDetail): RpcAnswer => ({ ok: false, fault });
@@ -17,18 +17,26 @@ const answers = (list: ReadonlyArray<RpcAnswer>): ExchangeOutcome => ({ kind: "a
 
 const makeRpc = (
   scripts: ReadonlyArray<Script>,
-  options: { maxBatch?: number; maxLogsRange?: number } = {},
+  options: { maxBatch?: number; maxLogsRange?: number; timeoutMs?: number } = {},
 ) => {
   const sent: Array<Array<{ endpoint: number; methods: ReadonlyArray<string> }>> = [[]];
   const endpoints = scripts.map((script, index) => {
     let exchanges = 0;
     return new RpcEndpoint(
       `http://node-${index}`,
-      { url: `http://node-${index}`, maxConcurrency: 4, maxBatch: options.maxBatch ?? 40, timeoutMs: 1_000 },
-      (requests) =>
-        Effect.sync(() => {
+      {
+        url: `http://node-${index}`,
+        maxConcurrency: 4,
+        maxBatch: options.maxBatch ?? 40,
+        timeoutMs: options.timeoutMs ?? 1_000,
+      },
+      (requests, timeoutMs) =>
+        Effect.suspend(() => {
           sent[0]!.push({ endpoint: index, methods: requests.map((r) => r.method) });
-          return script(requests, exchanges++);
+          const outcome = script(requests, exchanges++);
+          return outcome === "hang"
+            ? Effect.as(Effect.sleep(timeoutMs), whole({ reason: "Timeout", detail: "no answer in time" }))
+            : Effect.succeed(outcome);
         }),
       Effect.runSync(Effect.makeSemaphore(4)),
     );
@@ -103,6 +111,38 @@ describe("ChainRpc: failover", () => {
     up = true;
     const background = await onTestClock(rpc.call("eth_call", []));
     expect(Exit.isSuccess(background) && background.value).toBe("0x1");
+  });
+
+  it("behavior: a hung primary costs a request half its budget, then the fallback answers and stays in service", async () => {
+    const hung: Script = () => "hang";
+    const fallback: Script = (requests) => answers(requests.map(() => ok("0x1")));
+    const { rpc, sent } = makeRpc([hung, fallback], { timeoutMs: 10_000 });
+    const first = await Effect.runPromise(
+      Effect.gen(function* () {
+        const fiber = yield* Effect.fork(rpc.forRequests(7_000).call("eth_chainId", []));
+        yield* TestClock.adjust("3400 millis");
+        const early = yield* Fiber.poll(fiber);
+        yield* TestClock.adjust("200 millis");
+        return { early: early._tag, value: yield* Fiber.join(fiber) };
+      }).pipe(Effect.withRandom(Random.make("seed")), Effect.provide(TestContext.TestContext)),
+    );
+    expect(first).toEqual({ early: "None", value: "0x1" });
+    expect(sent().map((s) => s.endpoint)).toEqual([0, 1]);
+    expect(rpc.endpoints[0]!.health.failures).toBe(1);
+    expect(rpc.endpoints[1]!.health.failures).toBe(0);
+    // The next request goes to the fallback at once: the primary is known to fail.
+    const second = await onTestClock(rpc.forRequests(7_000).call("eth_chainId", []));
+    expect(Exit.isSuccess(second) && second.value).toBe("0x1");
+    expect(sent().map((s) => s.endpoint)).toEqual([0, 1, 1]);
+  });
+
+  it("behavior: a request whose whole budget ran out on its only endpoint's hang says nothing of the node yet", async () => {
+    const hung: Script = () => "hang";
+    const { rpc } = makeRpc([hung], { timeoutMs: 10_000 });
+    const exit = await onTestClock(rpc.forRequests(2_000).call("eth_chainId", []));
+    expect(Exit.isFailure(exit)).toBe(true);
+    // Two seconds is the call's own limit, not the node's: the monitor's poll decides that.
+    expect(rpc.endpoints[0]!.health.failures).toBe(0);
   });
 
   it("behavior: a method one endpoint lacks is asked of the next, and not of the first again", async () => {

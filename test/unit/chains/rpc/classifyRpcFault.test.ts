@@ -32,7 +32,11 @@ describe("classifyRefusal: eth_getLogs range and result caps, in each provider's
   it("behavior: reth's result cap is followed by the range it suggests (decimal)", () => {
     expect(
       logs("query exceeds max results 20000, retry with the range 18000000-18000499", { code: -32602 }),
-    ).toMatchObject({ reason: "TooManyResults", suggested: { from: 18_000_000, to: 18_000_499 } });
+    ).toMatchObject({
+      reason: "TooManyResults",
+      suggested: { from: 18_000_000, to: 18_000_499 },
+      resultCap: 20_000,
+    });
   });
 
   it("behavior: Infura's result cap suggests a hex range", () => {
@@ -48,7 +52,11 @@ describe("classifyRefusal: eth_getLogs range and result caps, in each provider's
       "Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on the response size, or you can request any block range with a cap of 10K logs in the response. Based on your parameters and the response size limit, this block range should work: [0x112a880, 0x112a8f0]",
       { code: -32602 },
     );
-    expect(fault).toMatchObject({ reason: "TooManyResults", suggested: { from: 0x112a880, to: 0x112a8f0 } });
+    expect(fault).toMatchObject({
+      reason: "TooManyResults",
+      suggested: { from: 0x112a880, to: 0x112a8f0 },
+      resultCap: 10_000,
+    });
   });
 
   it("behavior: caps in blocks from QuickNode, geth/publicnode, Coinbase, BlockPI, thirdweb, Cloudflare", () => {

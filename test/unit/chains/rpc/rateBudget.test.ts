@@ -68,23 +68,41 @@ describe("RateBudget", () => {
     expect(result.times[0]).toBeGreaterThanOrEqual(5_000);
   });
 
-  it("behavior: a refusal learns 90 % of what the endpoint answered, which grows back while answered, never past the setting", async () => {
+  it("behavior: a refusal learns 90 % of the rate the endpoint was answering at, which grows back while answered, never past the setting", async () => {
     const result = await run(
       Effect.gen(function* () {
-        const budget = new RateBudget(100);
-        for (let i = 0; i < 40; i++) yield* budget.take(1);
-        budget.answered(40, 0);
+        const budget = new RateBudget(1_000);
+        // 120 answers a second for a second, then a refusal.
+        for (let slot = 0; slot < 10; slot++) {
+          yield* budget.take(12);
+          budget.answered(12, yield* Clock.currentTimeMillis);
+          yield* TestClock.adjust("100 millis");
+        }
         yield* budget.refused(undefined);
         const learned = budget.rate!;
-        for (let i = 0; i < 100; i++) budget.answered(1, 0);
+        const now = yield* Clock.currentTimeMillis;
+        for (let i = 0; i < 100; i++) budget.answered(1, now + 5_000);
         const grown = budget.rate!;
-        for (let i = 0; i < 10_000; i++) budget.answered(1, 0);
+        for (let i = 0; i < 100_000; i++) budget.answered(1, now + 5_000);
         return { learned, grown, final: budget.rate };
       }),
     );
-    expect(result.learned).toBeCloseTo(36, 0);
+    expect(result.learned).toBeGreaterThan(100);
+    expect(result.learned).toBeLessThan(120);
     expect(result.grown).toBeGreaterThan(result.learned);
-    expect(result.final).toBe(100);
+    expect(result.final).toBe(1_000);
+  });
+
+  it("behavior: with too few answers to measure, a refusal cuts what was sent by 30 %", async () => {
+    const rate = await run(
+      Effect.gen(function* () {
+        const budget = new RateBudget(undefined);
+        for (let i = 0; i < 40; i++) yield* budget.take(1);
+        yield* budget.refused(undefined);
+        return budget.rate;
+      }),
+    );
+    expect(rate).toBeCloseTo(28, 0);
   });
 
   it("behavior: refusals in a row with no wait of their own back off exponentially", async () => {
@@ -110,14 +128,13 @@ describe("RateBudget", () => {
       Effect.gen(function* () {
         const budget = new RateBudget(undefined);
         for (let i = 0; i < 100; i++) yield* budget.take(1);
-        budget.answered(78, 0);
         const first = yield* budget.refused(undefined);
         for (let i = 0; i < 16; i++) yield* budget.refused(undefined);
         const longer = yield* budget.refused(5_000);
         return { first, rate: budget.rate, longer };
       }),
     );
-    expect(result.rate).toBeCloseTo(70.2, 0);
+    expect(result.rate).toBeCloseTo(70, 0);
     expect(result.first).toBeLessThanOrEqual(500);
     // A later refusal's own Retry-After still lengthens the pause.
     expect(result.longer).toBe(5_000);
