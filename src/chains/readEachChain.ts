@@ -1,5 +1,6 @@
 import { Effect } from "effect";
 import { Unavailable } from "../contracts/ApiError.js";
+import { within } from "../lib/within.js";
 import type { ChainConfig } from "./ChainsConfig.js";
 
 /** One chain's successful read, at the block it was read at. */
@@ -44,25 +45,6 @@ const reasonOf = (error: unknown): string =>
 export const chainReadDeadline = (requestTimeoutMs: number): number =>
   Math.max(1_000, Math.floor(requestTimeoutMs * 0.7));
 
-/** `work`, or a rejection once `ms` have passed without its answer (the work itself goes on). */
-const within = <A>(work: Promise<A>, ms: number): Promise<A> =>
-  new Promise<A>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`its RPC nodes did not answer within ${Math.round(ms / 100) / 10} s`)),
-      ms,
-    );
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-
 /**
  * Reads every chain in parallel at the block each is pinned to, or else at the block its index
  * has reached, so one chain's slow or failing node neither delays nor fails the others: a chain
@@ -86,7 +68,14 @@ export const readEachChain = <A>(options: {
           return {
             chain,
             block: block.number,
-            value: await within(options.read(chain, block), options.deadlineMs),
+            value: await within(
+              options.read(chain, block),
+              options.deadlineMs,
+              () =>
+                new Error(
+                  `its RPC nodes did not answer within ${Math.round(options.deadlineMs / 100) / 10} s`,
+                ),
+            ),
           };
         }),
       ),

@@ -82,12 +82,17 @@ export const monitorChain = (
       }),
     );
 
+    /** When each endpoint was last polled: a failing one is polled at the same pace as an idle one. */
+    const polledAt = new Map<RpcEndpoint, number>();
+
     const pollHead = (endpoint: RpcEndpoint) =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis;
         const health = endpoint.health;
         if (health.wrongChain !== undefined) return;
-        if (now - health.headSeenAt < settings.headPollMs || health.isDown(now)) return;
+        // Polled even while calls leave it alone: the poll is how a failing endpoint is found back.
+        if (now - Math.max(health.headSeenAt, polledAt.get(endpoint) ?? 0) < settings.headPollMs) return;
+        polledAt.set(endpoint, now);
         const timeoutMs = Math.min(HEAD_POLL_TIMEOUT_MS, endpoint.settings.timeoutMs);
         const { outcome, latencyMs } = yield* endpoint
           .send([{ method: "eth_blockNumber", params: [] }], timeoutMs)
@@ -110,9 +115,11 @@ export const monitorChain = (
           outcome.kind === "answers" ? outcome.answers[0]! : { ok: false as const, fault: outcome.fault };
         const at = yield* Clock.currentTimeMillis;
         if (answer.ok) {
+          const wasFailing = health.failures > 0;
           health.answered(latencyMs);
           endpoint.budget.answered(1, at);
           health.observeHead(Number.parseInt(String(answer.result), 16), at);
+          if (wasFailing) yield* Effect.logInfo(`${name}: RPC endpoint ${endpoint.label} answers again`);
           return;
         }
         if (answer.fault.reason === "RateLimited") {

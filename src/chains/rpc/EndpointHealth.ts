@@ -60,9 +60,14 @@ export class EndpointHealth {
     this.lastErrorAt = now;
   }
 
-  /** The endpoint could not be reached or did not answer in time: leave it alone for a while. */
+  /**
+   * The endpoint could not be reached or did not answer in time: leave it alone for a while, longer
+   * each time it fails again once that while is over. Failures while it is already left alone are
+   * calls sent before (concurrent ones all timing out together): one failure, not many.
+   */
   failed(fault: RpcFaultDetail, now: number): void {
     this.refused(fault, now);
+    if (this.isDown(now)) return;
     this.failures++;
     this.downUntil = now + Math.min(MAX_DOWN_MS, FIRST_DOWN_MS * 2 ** (this.failures - 1));
   }

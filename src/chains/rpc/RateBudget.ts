@@ -56,9 +56,9 @@ class RecentCounts {
  * a batch counts, as QuickNode and Alchemy count them), and a pause the endpoint itself asks for.
  *
  * With no configured rate, nothing waits until the endpoint refuses for rate; from then on a rate is
- * learned: at a refusal, 90 % of the rate it was answering at (measured over the last two seconds
- * since the last pause, what it showed it takes), or else 70 % of the rate in force; raised about
- * 5 % a second while it answers, never above `maxRps`. A provider's cap then costs a refusal now and
+ * learned: at a refusal, 70 % of the rate in force, but not under 90 % of the rate it was answering
+ * at (measured over the last two seconds since the last pause: what it showed it takes); raised
+ * about 5 % a second while it answers, never above `maxRps`. A provider's cap then costs a refusal now and
  * then, not a stream of them. A refusal pauses every request to the
  * endpoint for what the provider asked (`Retry-After`, `backoff_seconds`), plus jitter so that
  * waiting callers do not all return in the same instant, or else for an exponential backoff from
@@ -151,14 +151,18 @@ export class RateBudget {
       return pause;
     });
 
-  /** The rate to learn at a refusal at `now`: measured from answers, or cut from what was in force. */
+  /**
+   * The rate to learn at a refusal at `now`: 70 % of the rate in force (or of what was sent in the
+   * last second), but never under 90 % of the rate the endpoint was answering at, when there are
+   * answers enough to measure it: one refusal then costs at most 30 %, and a burst's refusals never
+   * take the rate below what the endpoint showed it takes.
+   */
   #proposal(now: number): number {
+    const cut = (this.#learned ?? Math.max(1, this.#sent.since(now, now - 1_000))) * DECREASE;
     const from = Math.max(now - MEASURE_MS, this.#measuredFrom ?? now);
     const answered = this.#answered.since(now, from);
-    if (now - from >= MIN_MEASURE_MS && answered >= MIN_MEASURE_COUNT)
-      return ((answered * 1000) / (now - from)) * MARGIN;
-    const sent = this.#sent.since(now, now - 1_000);
-    return (this.#learned ?? Math.max(1, sent)) * DECREASE;
+    const measurable = now - from >= MIN_MEASURE_MS && answered >= MIN_MEASURE_COUNT;
+    return measurable ? Math.max(cut, ((answered * 1000) / (now - from)) * MARGIN) : cut;
   }
 
   /** `cost` elements were answered at `now`: the refusals in a row end, and a learned rate grows back. */
