@@ -8,6 +8,7 @@ import { joiningWorkerBench } from "./joiningWorkerBench.js";
 import { lendingBench } from "./lendingBench.js";
 import { notifierBench } from "./notifierBench.js";
 import { positionsBench } from "./positionsBench.js";
+import { realNodesBench } from "./realNodesBench.js";
 import { scaleOutBench } from "./scaleOutBench.js";
 import { soakBench } from "./soakBench.js";
 import { vaultsBench } from "./vaultsBench.js";
@@ -33,6 +34,7 @@ const all = {
   soak: soakBench,
   "scale-out": scaleOutBench,
   joining: joiningWorkerBench,
+  "real-nodes": realNodesBench,
 };
 const only = process.argv.slice(2);
 const benches = Object.entries(all)
