@@ -65,11 +65,10 @@ export const healthRoute = route(health, ({ query }) =>
     const service = judgeService(missingRoles, judged);
     const body = judged.map(({ facts, verdict, head, indexed: indexedBlock }) => {
       const status = facts.ingest;
-      const answers = !verdict.down && verdict.reason !== "RPC not answered yet";
       return {
         chain_id: facts.chainId,
         name: facts.name,
-        ok: answers,
+        ok: verdict.answers,
         ready: verdict.ready,
         ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
         ...(head === undefined ? {} : { head_block: head }),
@@ -88,15 +87,8 @@ export const healthRoute = route(health, ({ query }) =>
         node: facts.node,
       };
     });
-    const state =
-      only === undefined
-        ? service.state
-        : judged[0]!.verdict.ready && missingRoles.length === 0
-          ? "ok"
-          : judged[0]!.verdict.down
-            ? "down"
-            : "starting";
-    const reason = only === undefined ? service.reason : (judged[0]!.verdict.reason ?? service.reason);
+    // With `chain_id` the judgement is that one chain's (`chains` holds only it).
+    const { state, reason } = service;
     const degraded = judged.filter((c) => c.verdict.down).map((c) => c.facts.chainId);
     return {
       cu: 0,

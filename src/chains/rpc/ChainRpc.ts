@@ -82,6 +82,7 @@ export class ChainRpc {
   readonly #runtime: Runtime.Runtime<never>;
   /** Options every call made through this handle starts from (see `forRequests`). */
   readonly #defaults: CallOptions;
+  readonly #forRequests = new Map<number, ChainRpc>();
 
   constructor(
     readonly settings: ChainRpcSettings,
@@ -100,10 +101,16 @@ export class ChainRpc {
    * most, and nothing once the node is known to be down.
    */
   forRequests(budgetMs: number): ChainRpc {
-    return new ChainRpc(this.settings, this.endpoints, this.#runtime, {
-      logsRange: this.logsRange,
-      defaults: { budgetMs, failFast: true },
-    });
+    // One handle per budget, made on first use: every request of a route asks for the same one.
+    let handle = this.#forRequests.get(budgetMs);
+    if (handle === undefined) {
+      handle = new ChainRpc(this.settings, this.endpoints, this.#runtime, {
+        logsRange: this.logsRange,
+        defaults: { budgetMs, failFast: true },
+      });
+      this.#forRequests.set(budgetMs, handle);
+    }
+    return handle;
   }
 
   get chainId(): number {

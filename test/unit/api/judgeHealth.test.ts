@@ -65,16 +65,18 @@ describe("/healthz judgement", () => {
 
   it("behavior: a chain's own verdict says why it is not ready", () => {
     expect(judgeChain(chain(1, ["unknown"]))).toEqual({
+      answers: false,
       ready: false,
       down: false,
       reason: "RPC not answered yet",
     });
     expect(judgeChain(chain(1, ["ok"], "unfollowed"))).toMatchObject({
+      answers: true,
       reason: "not followed by ingest yet",
     });
     expect(judgeChain({ ...chain(1, ["lagging"]), indexBehind: true })).toMatchObject({
       reason: "still being indexed",
     });
-    expect(judgeChain(chain(1, ["lagging"]))).toEqual({ ready: true, down: false });
+    expect(judgeChain(chain(1, ["lagging"]))).toEqual({ answers: true, ready: true, down: false });
   });
 });

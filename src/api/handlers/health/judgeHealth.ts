@@ -15,6 +15,8 @@ export interface ChainFacts {
 
 /** Why one chain is not ready: `down` when no endpoint answers, `starting` while it catches up. */
 export interface ChainVerdict {
+  /** Some endpoint of the chain answers. */
+  readonly answers: boolean;
   readonly ready: boolean;
   readonly down: boolean;
   readonly reason?: string;
@@ -39,13 +41,19 @@ const failures = (node: ChainNodeStatus): string =>
 export const judgeChain = (facts: ChainFacts): ChainVerdict => {
   const states = facts.node.endpoints.map((e) => e.state);
   if (states.length > 0 && states.every((s) => s === "failing" || s === "wrong_chain"))
-    return { ready: false, down: true, reason: `RPC not answering (${failures(facts.node)})` };
+    return {
+      answers: false,
+      ready: false,
+      down: true,
+      reason: `RPC not answering (${failures(facts.node)})`,
+    };
   if (!states.some((s) => s === "ok" || s === "lagging"))
-    return { ready: false, down: false, reason: "RPC not answered yet" };
-  if (facts.ingest === undefined) return { ready: false, down: false, reason: "not followed by ingest yet" };
-  if (facts.ingest.mode !== "live") return { ready: false, down: false, reason: "still reading history" };
-  if (facts.indexBehind) return { ready: false, down: false, reason: "still being indexed" };
-  return { ready: true, down: false };
+    return { answers: false, ready: false, down: false, reason: "RPC not answered yet" };
+  const answering = { answers: true, ready: false, down: false } as const;
+  if (facts.ingest === undefined) return { ...answering, reason: "not followed by ingest yet" };
+  if (facts.ingest.mode !== "live") return { ...answering, reason: "still reading history" };
+  if (facts.indexBehind) return { ...answering, reason: "still being indexed" };
+  return { answers: true, ready: true, down: false };
 };
 
 /** The service's state from its roles and chains, and the sentence saying why it is not `ok`. */
