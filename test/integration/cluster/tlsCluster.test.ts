@@ -25,7 +25,11 @@ beforeAll(async () => {
   );
   expect(made).toBe(0);
   const ports = await Promise.all(
-    [0, 1, 2].map(async () => ({ client: await freePort(), route: await freePort() })),
+    [0, 1, 2].map(async () => ({
+      client: await freePort(),
+      route: await freePort(),
+      monitor: await freePort(),
+    })),
   );
   const routes = ports.map((p) => `nats-route://127.0.0.1:${p.route}`).join(",");
   const env = { ...process.env };
@@ -44,6 +48,8 @@ beforeAll(async () => {
           `nats://127.0.0.1:${port.route}`,
           "--routes",
           routes,
+          "-m",
+          String(port.monitor),
         ],
         { cwd: dir, env, stdio: "ignore" },
       ),
@@ -55,8 +61,34 @@ beforeAll(async () => {
     30_000,
     "three TLS nodes listening",
   );
+  // Three nodes on a busy two-core machine may take longer than provisioning's own minute of
+  // retries to elect a meta leader that knows all of them; the test waits for that first, so a
+  // failure below is provisioning's, not the cluster's start.
+  const monitors = ports.map((p) => `http://127.0.0.1:${p.monitor}`);
+  await eventually(
+    async () => (await Promise.all(monitors.map(leadsAllThree))).some(Boolean),
+    150_000,
+    "a meta leader that sees all three nodes",
+  );
   await writeFile(join(dir, "provision.json"), JSON.stringify({ provision: passwords.provision }));
 });
+
+/** Whether this node leads the JetStream meta group with both other nodes current (only the leader lists them). */
+const leadsAllThree = async (monitor: string): Promise<boolean> => {
+  try {
+    const jsz = (await (await fetch(`${monitor}/jsz`)).json()) as {
+      meta_cluster?: { leader?: string; cluster_size?: number; replicas?: Array<{ current?: boolean }> };
+    };
+    const meta = jsz.meta_cluster;
+    return (
+      meta?.cluster_size === 3 &&
+      (meta.replicas ?? []).length === 2 &&
+      (meta.replicas ?? []).every((peer) => peer.current === true)
+    );
+  } catch {
+    return false;
+  }
+};
 
 afterAll(async () => {
   for (const server of servers) server.kill("SIGTERM");
