@@ -81,6 +81,15 @@ export class IndexCache {
 
   /** Forgets what `ops` change; records the chain's new checkpoint. */
   applied(chainId: number, checkpoint: IndexCheckpoint, ops: ReadonlyArray<Operation>): void {
+    this.written(ops);
+    this.checkpoints.set(chainId, checkpoint);
+  }
+
+  /**
+   * Forgets what `ops` change, for writes that are not a block's (discovery's findings): the
+   * checkpoint stays, and reads that began before them are not remembered.
+   */
+  written(ops: ReadonlyArray<Operation>): void {
     let pools = false;
     let metadata = false;
     let lending = false;
@@ -107,7 +116,6 @@ export class IndexCache {
     if (lending) this.lending.clear();
     if (vaults) this.vaults.clear();
     this.#batches++;
-    this.checkpoints.set(chainId, checkpoint);
   }
 
   /** A reorg: reverted writes are not itemised, so everything is forgotten. */
