@@ -65,6 +65,12 @@ export interface AppSettings {
   readonly indexCacheMb: number;
   /** Approximate MB of historical prices (per chain, block and token) kept in memory per API worker. */
   readonly priceHistoryCacheMb: number;
+  /** How long a wallet's first balances or positions request waits for its discovery sweep (docs/real-chains.md). */
+  readonly discoveryWaitMs: number;
+  /** Hours after which a wallet's sweep is done again, in the background, on its next request. */
+  readonly discoveryResweepHours: number;
+  /** Most tokens one chain's discovery universe holds. */
+  readonly discoveryUniverseMax: number;
   /** Whether webhook URLs may use plain http; default: only with the embedded devnet. */
   readonly webhookAllowHttp: boolean;
   /** Non-public webhook targets accepted anyway: host names, IP addresses, CIDR ranges. */
@@ -332,6 +338,9 @@ const settingsFields = Config.all({
   balancesCacheMb: integer("BALANCES_CACHE_MB", 64, 1, 65_536),
   indexCacheMb: integer("INDEX_CACHE_MB", 64, 1, 65_536),
   priceHistoryCacheMb: integer("PRICE_HISTORY_CACHE_MB", 16, 1, 65_536),
+  discoveryWaitMs: integer("DISCOVERY_WAIT_MS", 5_000, 0, 60_000),
+  discoveryResweepHours: integer("DISCOVERY_RESWEEP_HOURS", 24, 1, 8_760),
+  discoveryUniverseMax: integer("DISCOVERY_UNIVERSE_MAX", 50_000, 0, 1_000_000),
   webhookAllowHttp: boolean("WEBHOOK_ALLOW_HTTP"),
   webhookAllowedHosts,
   webhookMaxPerTeam: integer("WEBHOOK_MAX_PER_TEAM", 100, 1, 100_000),

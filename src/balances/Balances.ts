@@ -5,6 +5,7 @@ import type { ChainConfig } from "../chains/ChainsConfig.js";
 import { type BlockRef, blockKey, chainReadDeadline, readEachChain } from "../chains/readEachChain.js";
 import type { Unavailable } from "../contracts/ApiError.js";
 import type { Warning } from "../contracts/Common.js";
+import { Discovery } from "../discovery/Discovery.js";
 import { Index } from "../indexer/IndexReader.js";
 import { makeReadCache } from "../lib/readCache.js";
 import { Metrics } from "../metrics/Metrics.js";
@@ -79,9 +80,12 @@ export const layer = Layer.effect(
     const clients = yield* ChainClients;
     const config = yield* AppConfig;
     const index = (yield* Index).reader;
+    const discovery = yield* Discovery;
     // Reads a client waits for: each chain's within its share of the request's time.
     const deadlineMs = chainReadDeadline(config.requestTimeoutMs);
     const clientOf = (chainId: number) => clients.get(chainId)?.forRequests(deadlineMs);
+    // A first request waits this long for the wallet's discovery sweep, within its own time.
+    const discoveryWaitMs = Math.min(config.discoveryWaitMs, Math.floor(deadlineMs / 2));
     const history = makeHistoricalPrices(index, clientOf, config.priceHistoryCacheMb * MB);
     // Bounded by bytes too: a 1,200-token wallet weighs as much as hundreds of small ones.
     const cache = makeReadCache<ChainHoldings>(config.balancesCacheEntries, config.balancesCacheMb * MB);
@@ -94,8 +98,17 @@ export const layer = Layer.effect(
       metrics.value.watchCache("historical_prices", history.lookups);
     }
 
-    const readChain = (wallet: string, chain: ChainConfig, at: BlockRef, keepToken: string | undefined) => {
-      const key = `${wallet}|${chain.chain_id}|${blockKey(at)}|${keepToken ?? ""}`;
+    const readChain = async (
+      wallet: string,
+      chain: ChainConfig,
+      at: BlockRef,
+      keepToken: string | undefined,
+    ) => {
+      // The single-token route reads the token it names: it needs no discovery.
+      if (keepToken === undefined) await discovery.settle(chain, wallet, discoveryWaitMs);
+      // What discovery writes for the wallet is a new key: a cached read never hides it.
+      const version = keepToken === undefined ? discovery.version(chain.chain_id, wallet) : 0;
+      const key = `${wallet}|${chain.chain_id}|${blockKey(at)}|${version}|${keepToken ?? ""}`;
       const client = clientOf(chain.chain_id);
       return cache.through(key, async () => {
         if (client === undefined) throw new Error("no RPC client for this chain");

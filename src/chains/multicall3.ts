@@ -80,27 +80,46 @@ const stateOverrideOf = (calls: ReadonlyArray<RawCall>): Record<string, { code: 
   return codes;
 };
 
+/**
+ * One eth_call of `call` at `options.block`, with the code of `overrides` (by default the call's
+ * own `code`, placed at its target) put in place for it: the raw answer.
+ */
+export const ethCall = async (
+  rpc: ChainRpc,
+  call: RawCall,
+  options: Aggregate3Options = {},
+  overrides: Record<string, { code: Hex }> | undefined = stateOverrideOf([call]),
+): Promise<Hex> => {
+  const block = options.block;
+  const transaction = {
+    to: call.target,
+    data: call.callData,
+    ...(options.gas === undefined ? {} : { gas: hex(options.gas) }),
+  };
+  const at =
+    block === undefined ? "latest" : block.hash !== undefined ? { blockHash: block.hash } : hex(block.number);
+  const data = await rpc.request<string>(
+    "eth_call",
+    overrides === undefined ? [transaction, at] : [transaction, at, overrides],
+    block === undefined ? { head: true } : { block: block.number, reads: "state" },
+  );
+  if (typeof data !== "string") throw new Error("eth_call returned no data");
+  return data as Hex;
+};
+
 const callOnce = async (
   rpc: ChainRpc,
   calls: ReadonlyArray<RawCall>,
   options: Aggregate3Options,
 ): Promise<ReadonlyArray<RawResult>> => {
-  const block = options.block;
-  const transaction = {
-    to: MULTICALL3_ADDRESS,
-    data: encodeAggregate3(calls),
-    ...(options.gas === undefined ? {} : { gas: hex(options.gas) }),
-  };
-  const at =
-    block === undefined ? "latest" : block.hash !== undefined ? { blockHash: block.hash } : hex(block.number);
-  const override = stateOverrideOf(calls);
-  const data = await rpc.request<string>(
-    "eth_call",
-    override === undefined ? [transaction, at] : [transaction, at, override],
-    block === undefined ? { head: true } : { block: block.number, reads: "state" },
+  const data = await ethCall(
+    rpc,
+    { target: MULTICALL3_ADDRESS, callData: encodeAggregate3(calls) },
+    options,
+    stateOverrideOf(calls),
   );
-  if (typeof data !== "string" || data === "0x") throw new Error("aggregate3 returned no data");
-  return decodeAggregate3(data as Hex);
+  if (data === "0x") throw new Error("aggregate3 returned no data");
+  return decodeAggregate3(data);
 };
 
 /**

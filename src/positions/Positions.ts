@@ -4,6 +4,7 @@ import type { ChainConfig } from "../chains/ChainsConfig.js";
 import { type BlockRef, blockKey, type EachChainRead, readEachChain } from "../chains/readEachChain.js";
 import type { Unavailable } from "../contracts/ApiError.js";
 import type { Position } from "../contracts/Positions.js";
+import { Discovery } from "../discovery/Discovery.js";
 import { Index } from "../indexer/IndexReader.js";
 import { makeReadCache } from "../lib/readCache.js";
 import { Metrics } from "../metrics/Metrics.js";
@@ -38,20 +39,29 @@ export interface PositionsSettings {
   readonly cacheBytes: number;
   /** How long one chain's read may take within a request (chainReadDeadline). */
   readonly chainReadMs: number;
+  /** How long a wallet's first request waits for its discovery sweep (at most half of `chainReadMs`). */
+  readonly discoveryWaitMs: number;
 }
 
-export const layer = (settings: PositionsSettings): Layer.Layer<Positions, never, ChainClients | Index> =>
+export const layer = (
+  settings: PositionsSettings,
+): Layer.Layer<Positions, never, ChainClients | Index | Discovery> =>
   Layer.effect(
     Positions,
     Effect.gen(function* () {
       const clients = yield* ChainClients;
       const index = (yield* Index).reader;
+      const discovery = yield* Discovery;
+      const waitMs = Math.min(settings.discoveryWaitMs, Math.floor(settings.chainReadMs / 2));
       const cache = makeReadCache<ReadonlyArray<Position>>(settings.cacheEntries, settings.cacheBytes);
       const metrics = yield* Effect.serviceOption(Metrics);
       if (Option.isSome(metrics)) metrics.value.watchCache("positions_reads", cache.lookups);
 
-      const read = (wallet: string, chain: ChainConfig, at: BlockRef) =>
-        cache.through(`${wallet}|${chain.chain_id}|${blockKey(at)}`, async () => {
+      const read = async (wallet: string, chain: ChainConfig, at: BlockRef) => {
+        await discovery.settle(chain, wallet, waitMs);
+        // What discovery writes for the wallet is a new key: a cached read never hides it.
+        const version = discovery.version(chain.chain_id, wallet);
+        return cache.through(`${wallet}|${chain.chain_id}|${blockKey(at)}|${version}`, async () => {
           const client = clients.get(chain.chain_id)?.forRequests(settings.chainReadMs);
           if (client === undefined) throw new Error("no RPC client for this chain");
           return readChainPositions(client, index, {
@@ -61,6 +71,7 @@ export const layer = (settings: PositionsSettings): Layer.Layer<Positions, never
             publicUrl: settings.publicUrl,
           });
         });
+      };
 
       const get = (wallet: string, chains: ReadonlyArray<ChainConfig>) =>
         readEachChain({

@@ -26,6 +26,8 @@ import * as CursorSecret from "../balances/CursorSecret.js";
 import * as ChainClients from "../chains/ChainClients.js";
 import { Chains } from "../chains/Chains.js";
 import { chainReadDeadline } from "../chains/readEachChain.js";
+import * as Discovery from "../discovery/Discovery.js";
+import { discoveryParts } from "../discovery/discoveryParts.js";
 import { runIndexer } from "../indexer/Indexer.js";
 import * as IndexReader from "../indexer/IndexReader.js";
 import * as IngestStatusBook from "../ingest/IngestStatusBook.js";
@@ -55,6 +57,7 @@ type ApiServices =
   | IngestStatusBook.IngestStatusBook
   | Balances.Balances
   | Positions.Positions
+  | Discovery.Discovery
   | CursorSecret.CursorSecret
   | Level
   | IndexReader.Index
@@ -107,7 +110,6 @@ export const apiRole = Effect.gen(function* () {
     KeyDirectory.layer(buckets),
     UsageBook.layer(usage),
     Presence.layer(presence),
-    IngestStatusBook.layer(ingestStatus),
     CursorSecret.layer(settings),
     Balances.layer,
     Positions.layer({
@@ -116,6 +118,7 @@ export const apiRole = Effect.gen(function* () {
       cacheEntries: config.balancesCacheEntries,
       cacheBytes: config.balancesCacheMb * 1024 * 1024,
       chainReadMs: chainReadDeadline(config.requestTimeoutMs),
+      discoveryWaitMs: config.discoveryWaitMs,
     }),
     WebhookPolicy.layer,
     WebhookStore.layer(webhookBuckets),
@@ -123,7 +126,20 @@ export const apiRole = Effect.gen(function* () {
     DeliveryLayer.layer(webhookBuckets, outboxBucket, jsm, nc),
     // Every team's webhooks with address counts, for the operator list (admin.webhooks.list).
     WebhookCatalog.layer(webhookBuckets.webhooks),
-  ).pipe(Layer.provideMerge(Layer.merge(IndexReader.layer, UsageRecorder.layer(jetstream(nc)))));
+  ).pipe(
+    Layer.provideMerge(
+      // Discovery writes into the index and reads where each chain's index starts.
+      Discovery.layer(yield* discoveryParts).pipe(
+        Layer.provideMerge(
+          Layer.mergeAll(
+            IndexReader.layer,
+            UsageRecorder.layer(jetstream(nc)),
+            IngestStatusBook.layer(ingestStatus),
+          ),
+        ),
+      ),
+    ),
+  );
   const context = yield* Layer.build(services).pipe(
     startupStep(
       "reading keys, teams, usage, webhooks and the outbox (the API's first reads of their buckets)",

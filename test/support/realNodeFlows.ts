@@ -127,7 +127,17 @@ const startReadyService = async (nats: TestNats, chainsConfig: string, settings 
  * then by a service reading every chain through proxies that refuse as `plan` says, which tests
  * use for the rest.
  */
-export const startRealNodeEnv = async (devnet: TestDevnet, plan: ProxyPlan): Promise<RealNodeEnv> => {
+export const startRealNodeEnv = async (
+  devnet: TestDevnet,
+  plan: ProxyPlan,
+  options: {
+    /**
+     * Configure the chains as a real chain is: without `start_block`, so the service starts at the
+     * head and must discover what the seeded history left in each wallet.
+     */
+    readonly fromHead?: boolean;
+  } = {},
+): Promise<RealNodeEnv> => {
   const chain = (id: number) => devnet.manifest.chains.find((c) => c.chain_id === id)!;
   const referenceNats = await startTestNats();
   const reference = await startReadyService(referenceNats, devnet.devnet.chainsConfigPath);
@@ -147,6 +157,11 @@ export const startRealNodeEnv = async (devnet: TestDevnet, plan: ProxyPlan): Pro
     devnet.devnet.chainsConfigPath,
     new Map(
       [...proxies].map(([id, list]) => [id, list.length === 1 ? list[0]!.url : list.map((p) => p.url)]),
+    ),
+    new Map(
+      options.fromHead === true
+        ? devnet.manifest.chains.map((c) => [c.chain_id, { start_block: undefined }] as const)
+        : [],
     ),
   );
   const nats = await startTestNats();

@@ -11,15 +11,16 @@ import {
   parseMetadata,
 } from "../../balances/parseBalancesQuery.js";
 import { toBalanceEntry } from "../../balances/toBalanceEntry.js";
+import { ChainClients } from "../../chains/ChainClients.js";
 import { Chains } from "../../chains/Chains.js";
-import { incompleteHistoryWarning } from "../../chains/incompleteHistoryWarning.js";
 import { chainErrors } from "../../chains/readEachChain.js";
 import { selectChains } from "../../chains/selectChains.js";
 import { InvalidRequest } from "../../contracts/ApiError.js";
 import { BalancesQuery, balances } from "../../contracts/Balances.js";
 import type { RequestEnvelope } from "../../contracts/Envelope.js";
+import { Discovery } from "../../discovery/Discovery.js";
+import { discoveryWarnings } from "../../discovery/discoveryWarnings.js";
 import { Index } from "../../indexer/IndexReader.js";
-import { IngestStatusBook } from "../../ingest/IngestStatusBook.js";
 import { type KeptReply, route } from "../Handler.js";
 import { RequestContext } from "../RequestContext.js";
 
@@ -124,14 +125,19 @@ export const balancesRoute = route(
         : shape;
       const blocks = snapshot.byChain.map(({ chain, holdings }) => [chain.chain_id, holdings.block] as const);
       // The shaped page goes in as JSON text; the rest is small, and what follows the clock is per request.
-      const ingest = yield* IngestStatusBook;
-      const partial = incompleteHistoryWarning(
-        snapshot.byChain.map(({ chain }) => chain),
-        (chainId) => ingest.get(chainId)?.indexed_from,
+      const discovery = yield* Discovery;
+      const clients = yield* ChainClients;
+      const progress = snapshot.byChain.map(({ chain }) => ({
+        chain,
+        progress: discovery.progress(chain, wallet),
+      }));
+      const partial = discoveryWarnings(
+        progress,
+        (chainId) => clients.get(chainId)?.capabilities().logsFrom,
         "Balances",
         config.publicUrl,
       );
-      const allWarnings = [...warnings, ...pastPriceWarnings, ...(partial === undefined ? [] : [partial])];
+      const allWarnings = [...warnings, ...pastPriceWarnings, ...partial];
       const fixed = JSON.stringify({
         ...chainErrors(snapshot.failures, "Balances"),
         ...(allWarnings.length === 0 ? {} : { warnings: allWarnings }),
@@ -156,6 +162,8 @@ export const balancesRoute = route(
         cursor === undefined &&
         historicalHours.length === 0 &&
         snapshot.failures.length === 0 &&
+        // An answer read while discovery runs is outgrown by its next write: never kept.
+        progress.every(({ progress }) => progress.state === "not_needed" || progress.state === "complete") &&
         snapshot.byChain.every(({ holdings }, i) => marks[i]?.number === holdings.block);
       return {
         cu: chains.length,

@@ -1,11 +1,12 @@
 import { Effect } from "effect";
 import { AppConfig } from "../../AppConfig.js";
+import { ChainClients } from "../../chains/ChainClients.js";
 import { Chains } from "../../chains/Chains.js";
-import { incompleteHistoryWarning } from "../../chains/incompleteHistoryWarning.js";
 import { chainErrors } from "../../chains/readEachChain.js";
 import { selectChains } from "../../chains/selectChains.js";
 import { defiPositions } from "../../contracts/Positions.js";
-import { IngestStatusBook } from "../../ingest/IngestStatusBook.js";
+import { Discovery } from "../../discovery/Discovery.js";
+import { discoveryWarnings } from "../../discovery/discoveryWarnings.js";
 import { aggregatePositions, comparePositions } from "../../positions/aggregatePositions.js";
 import { Positions } from "../../positions/Positions.js";
 import { route } from "../Handler.js";
@@ -25,14 +26,15 @@ export const defiPositionsRoute = route(defiPositions, ({ params, query }) =>
       config.publicUrl,
     );
     const snapshot = yield* (yield* Positions).get(params.address, chains);
-    const ingest = yield* IngestStatusBook;
-    const partial = incompleteHistoryWarning(
-      snapshot.reads.map((read) => read.chain),
-      (chainId) => ingest.get(chainId)?.indexed_from,
+    const discovery = yield* Discovery;
+    const clients = yield* ChainClients;
+    const partial = discoveryWarnings(
+      snapshot.reads.map(({ chain }) => ({ chain, progress: discovery.progress(chain, params.address) })),
+      (chainId) => clients.get(chainId)?.capabilities().logsFrom,
       "Positions",
       config.publicUrl,
     );
-    const allWarnings = partial === undefined ? warnings : [...warnings, partial];
+    const allWarnings = [...warnings, ...partial];
     const positions = snapshot.reads.flatMap((read) => read.value).sort(comparePositions);
     return {
       // 2 CU per chain processed (spec 8): a chain whose node failed is reported in `errors`, not charged.

@@ -9,6 +9,7 @@ import { walletTokenPrefix } from "../../../src/indexer/indexKeys.js";
 import { Level, layerMemory } from "../../../src/storage/Level.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { fakeChainRpc } from "../../support/chainRpc.js";
+import { noDiscovery } from "../../support/noDiscovery.js";
 
 const chain = testChainConfig();
 
@@ -48,6 +49,7 @@ describe("the single-token route's read", () => {
       ),
     );
     const layer = Balances.layer.pipe(
+      Layer.provide(noDiscovery),
       Layer.provideMerge(IndexReader.layer),
       Layer.provideMerge(layerMemory),
       Layer.provide(

@@ -1,0 +1,55 @@
+import { Context, Effect, Layer, Runtime } from "effect";
+import { AppConfig } from "../AppConfig.js";
+import { ChainClients } from "../chains/ChainClients.js";
+import { Index } from "../indexer/IndexReader.js";
+import { IngestStatusBook } from "../ingest/IngestStatusBook.js";
+import { Level } from "../storage/Level.js";
+import type { UniverseSources } from "./tokenUniverse.js";
+import {
+  DISCOVERY_DEFAULTS,
+  type Finders,
+  makeWalletDiscovery,
+  type WalletDiscovery,
+} from "./WalletDiscovery.js";
+
+/** The process's wallet discovery (WalletDiscovery), over its index and chain clients. */
+export class Discovery extends Context.Tag("app/discovery/Discovery")<Discovery, WalletDiscovery>() {}
+
+/** What discovery is built from besides the process's services: the token lists and the position finders. */
+export interface DiscoveryParts {
+  readonly universe: UniverseSources;
+  readonly finders: Finders;
+}
+
+export const layer = (
+  parts: DiscoveryParts,
+): Layer.Layer<Discovery, never, Level | Index | ChainClients | IngestStatusBook | AppConfig> =>
+  Layer.effect(
+    Discovery,
+    Effect.gen(function* () {
+      const config = yield* AppConfig;
+      const db = yield* Level;
+      const index = yield* Index;
+      const clients = yield* ChainClients;
+      const ingest = yield* IngestStatusBook;
+      const runtime = yield* Effect.runtime<never>();
+      const warn = (message: string, chainId: number) =>
+        Runtime.runFork(runtime)(Effect.logWarning(message).pipe(Effect.annotateLogs({ chain: chainId })));
+      return makeWalletDiscovery({
+        db,
+        cache: index.cache,
+        rpc: (chainId) => clients.get(chainId),
+        checkpoint: (chainId) => index.reader.checkpoint(chainId),
+        indexedFrom: (chainId) => ingest.get(chainId)?.indexed_from,
+        universe: parts.universe,
+        finders: parts.finders,
+        settings: {
+          ...DISCOVERY_DEFAULTS,
+          resweepMs: config.discoveryResweepHours * 3600_000,
+          universeMax: config.discoveryUniverseMax,
+        },
+        now: () => Date.now(),
+        warn,
+      });
+    }),
+  );

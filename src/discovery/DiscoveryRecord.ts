@@ -1,0 +1,20 @@
+import { PREFIX } from "../indexer/indexKeys.js";
+
+/**
+ * What discovery has done for one wallet on one chain, kept in LevelDB so a restart resumes
+ * instead of starting over: `idx!ds!<chain>!<wallet>` -> DiscoveryRecord. Not a view (not in
+ * VIEW_PREFIXES): it records work done, not what the chain holds.
+ */
+export interface DiscoveryRecord {
+  /** Block the wallet was last swept and its positions read at, and when (ms since the epoch). */
+  readonly swept_block?: number;
+  readonly swept_at?: number;
+  /**
+   * The wallet's transfer-log scan of the history the index lacks, newest first: blocks
+   * `from`..`to`, of which `below`..`to` are done (`below === from` when finished).
+   */
+  readonly scan?: { readonly from: number; readonly to: number; readonly below: number };
+}
+
+export const discoveryRecordKey = (chainId: number, wallet: string) =>
+  `${PREFIX}ds!${String(chainId).padStart(12, "0")}!${wallet}`;

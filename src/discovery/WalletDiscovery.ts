@@ -1,0 +1,334 @@
+import { Effect } from "effect";
+import type { ChainConfig } from "../chains/ChainsConfig.js";
+import type { BlockRef } from "../chains/readEachChain.js";
+import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
+import type { Operation } from "../indexer/applyBlock.js";
+import type { IndexCache } from "../indexer/IndexCache.js";
+import { writeDiscovered } from "../indexer/writeDiscovered.js";
+import { makePromiseSlots } from "../lib/promiseSlots.js";
+import type { Db } from "../storage/Level.js";
+import type { DiscoveryProgress } from "./DiscoveryProgress.js";
+import { type DiscoveryRecord, discoveryRecordKey } from "./DiscoveryRecord.js";
+import { heldTokenOps } from "./heldTokenOps.js";
+import { sweepBalances } from "./sweepBalances.js";
+import { tokenUniverse, type UniverseSources } from "./tokenUniverse.js";
+import { scanWalletStretch } from "./walletLogScan.js";
+
+/** What a finder is given: one wallet (or none, for a chain's own lists) on one chain at one block. */
+export interface FinderContext {
+  readonly chain: ChainConfig;
+  readonly block: BlockRef;
+  readonly rpc: ChainRpc;
+  readonly db: Db;
+}
+
+/** Writes for the index views, and a note when the finder read less than there was. */
+export interface Findings {
+  readonly ops: ReadonlyArray<Operation>;
+  readonly truncated?: string;
+}
+
+/**
+ * The parts of discovery that find position candidates (docs/real-chains.md): per chain, lists
+ * the chain keeps (lending reserves, markets); per wallet, what it holds now (enumerable NFTs,
+ * restaking, borrows); and NFTs the wallet received by id, from its transfer logs.
+ */
+export interface Finders {
+  readonly chain: ReadonlyArray<(context: FinderContext) => Promise<Findings>>;
+  readonly wallet: ReadonlyArray<(context: FinderContext, wallet: string) => Promise<Findings>>;
+  /** Contracts whose NFTs are resolved by id, and the resolver. */
+  readonly nftContracts: (chain: ChainConfig) => ReadonlySet<string>;
+  readonly nftIds: (
+    context: FinderContext,
+    wallet: string,
+    ids: ReadonlyMap<string, ReadonlyArray<bigint>>,
+  ) => Promise<Findings>;
+}
+
+export interface DiscoverySettings {
+  /** A wallet swept longer ago than this is swept again (in the background) on its next request. */
+  readonly resweepMs: number;
+  /** Most tokens one chain's universe holds (tokenUniverse). */
+  readonly universeMax: number;
+  /** Blocks one step of a wallet's log scan covers (progress is saved after each). */
+  readonly scanStretch: number;
+  /** Sweeps (wallet and chain) and log scans running at once in this process. */
+  readonly sweeps: number;
+  readonly scans: number;
+  /** A failed discovery is tried again on a request this long after it failed. */
+  readonly retryMs: number;
+}
+
+export const DISCOVERY_DEFAULTS: DiscoverySettings = {
+  resweepMs: 24 * 3600_000,
+  universeMax: 50_000,
+  scanStretch: 100_000,
+  sweeps: 8,
+  scans: 2,
+  retryMs: 30_000,
+};
+
+export interface DiscoveryDeps {
+  readonly db: Db;
+  readonly cache: IndexCache | undefined;
+  /** The chain's RPC handle for background work (not a request's). */
+  readonly rpc: (chainId: number) => ChainRpc | undefined;
+  /** The block requests read at: the index's checkpoint. */
+  readonly checkpoint: (chainId: number) => Promise<BlockRef | undefined>;
+  /** First block the index holds (ingest status); 0 when it holds the whole history. */
+  readonly indexedFrom: (chainId: number) => number | undefined;
+  readonly universe: UniverseSources;
+  readonly finders: Finders;
+  readonly settings: DiscoverySettings;
+  readonly now: () => number;
+  readonly warn: (message: string, chainId: number) => void;
+}
+
+/** One wallet's discovery on one chain in this process. */
+interface Job {
+  state: "sweeping" | "scanning" | "complete" | "failed";
+  /** Settles when the sweep is done (or failed): what a first request waits for. */
+  swept: Promise<void>;
+  record: DiscoveryRecord;
+  error?: string;
+  failedAt?: number;
+  truncated: Array<string>;
+}
+
+const jobKey = (chainId: number, wallet: string) => `${chainId}|${wallet}`;
+
+/**
+ * Finds what a wallet holds on a chain where the index lacks its history (docs/real-chains.md):
+ * first a sweep of the chain's token universe with `balanceOf` and the position finders, at the
+ * block requests read at, then a scan of the wallet's transfer logs over the history the node
+ * keeps and the index lacks, newest first, saving its progress as it goes. Everything found is
+ * written into the index views, so the request path reads it as it reads live blocks; each write
+ * bumps the wallet's `version`, which read caches key on. Nothing runs for a chain whose index
+ * holds the whole history.
+ */
+export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
+  const jobs = new Map<string, Job>();
+  const versions = new Map<string, number>();
+  const sweepSlots = makePromiseSlots(deps.settings.sweeps);
+  const scanSlots = makePromiseSlots(deps.settings.scans);
+  const chainFinds = new Map<number, { at: number; done: Promise<ReadonlyArray<Operation>> }>();
+
+  const needed = (chainId: number) => deps.indexedFrom(chainId) !== 0;
+
+  const write = async (chainId: number, wallet: string | undefined, ops: ReadonlyArray<Operation>) => {
+    if (ops.length === 0) return;
+    await writeDiscovered(deps.db, deps.cache, ops);
+    if (wallet !== undefined)
+      versions.set(jobKey(chainId, wallet), (versions.get(jobKey(chainId, wallet)) ?? 0) + 1);
+  };
+
+  /** The chain's own lists (lending reserves, markets), read once and again after `resweepMs`. */
+  const chainLists = (context: FinderContext): Promise<ReadonlyArray<Operation>> => {
+    const known = chainFinds.get(context.chain.chain_id);
+    if (known !== undefined && deps.now() - known.at < deps.settings.resweepMs) return known.done;
+    const done = Promise.all(deps.finders.chain.map((find) => find(context))).then(async (found) => {
+      const ops = found.flatMap((f) => f.ops);
+      await write(context.chain.chain_id, undefined, ops);
+      return ops;
+    });
+    chainFinds.set(context.chain.chain_id, { at: deps.now(), done });
+    done.catch(() => chainFinds.delete(context.chain.chain_id));
+    return done;
+  };
+
+  const saveRecord = (chainId: number, wallet: string, job: Job) =>
+    deps.db.put(discoveryRecordKey(chainId, wallet), job.record);
+
+  const sweep = async (chain: ChainConfig, wallet: string, job: Job, rpc: ChainRpc) => {
+    const block = await deps.checkpoint(chain.chain_id);
+    if (block === undefined) throw new Error("the index has not reached this chain's head yet");
+    const context: FinderContext = { chain, block, rpc, db: deps.db };
+    await chainLists(context);
+    const universe = await tokenUniverse(deps.db, chain, deps.universe, deps.settings.universeMax);
+    const [swept, ...found] = await Promise.all([
+      sweepBalances(rpc, wallet, universe.tokens, block),
+      ...deps.finders.wallet.map((find) => find(context, wallet)),
+    ]);
+    const held = await heldTokenOps(
+      deps.db,
+      rpc,
+      chain.chain_id,
+      wallet,
+      swept.held.map(({ token }) => ({ token, standard: "erc20", block: block.number })),
+    );
+    for (const f of found) if (f.truncated !== undefined) job.truncated.push(f.truncated);
+    if (universe.dropped > 0)
+      job.truncated.push(
+        `${universe.dropped} tokens over the universe's cap of ${deps.settings.universeMax}`,
+      );
+    await write(chain.chain_id, wallet, [...held, ...found.flatMap((f) => f.ops)]);
+    job.record = { ...job.record, swept_block: block.number, swept_at: deps.now() };
+    await saveRecord(chain.chain_id, wallet, job);
+  };
+
+  /** The history the index lacks and the node keeps: where the wallet's log scan runs. */
+  const scanRange = (chainId: number, rpc: ChainRpc): { from: number; to: number } | undefined => {
+    const indexedFrom = deps.indexedFrom(chainId);
+    // Without it the range is unknown: the scan fails and is tried again on a later request.
+    if (indexedFrom === undefined) throw new Error("where this chain's index starts is not known yet");
+    if (indexedFrom === 0) return undefined;
+    const from = rpc.capabilities().logsFrom ?? 0;
+    return from <= indexedFrom - 1 ? { from, to: indexedFrom - 1 } : undefined;
+  };
+
+  const scan = async (chain: ChainConfig, wallet: string, job: Job, rpc: ChainRpc) => {
+    const range = scanRange(chain.chain_id, rpc);
+    if (range === undefined) return;
+    const previous = job.record.scan;
+    // A scan of the same history resumes; a different range (the node's retention moved) starts over.
+    let below =
+      previous !== undefined && previous.from === range.from && previous.to === range.to
+        ? previous.below
+        : range.to + 1;
+    job.record = { ...job.record, scan: { ...range, below } };
+    const block = await deps.checkpoint(chain.chain_id);
+    const context: FinderContext = { chain, block: block ?? { number: range.to }, rpc, db: deps.db };
+    const nftContracts = deps.finders.nftContracts(chain);
+    while (below > range.from) {
+      const start = Math.max(range.from, below - deps.settings.scanStretch);
+      const stretch = await Effect.runPromise(scanWalletStretch(rpc, wallet, start, below - 1, nftContracts));
+      const tokens = await heldTokenOps(deps.db, rpc, chain.chain_id, wallet, stretch.tokens);
+      const nfts =
+        stretch.nftIds.size === 0 ? { ops: [] } : await deps.finders.nftIds(context, wallet, stretch.nftIds);
+      await write(chain.chain_id, wallet, [...tokens, ...nfts.ops]);
+      below = start;
+      job.record = { ...job.record, scan: { ...range, below } };
+      await saveRecord(chain.chain_id, wallet, job);
+    }
+  };
+
+  const run = (chain: ChainConfig, wallet: string, record: DiscoveryRecord, resweep: boolean): Job => {
+    const job: Job = { state: "sweeping", swept: Promise.resolve(), record, truncated: [] };
+    const rpc = deps.rpc(chain.chain_id);
+    const fail = (error: unknown) => {
+      job.state = "failed";
+      job.error = error instanceof Error ? error.message : String(error);
+      job.failedAt = deps.now();
+      deps.warn(
+        `discovery of ${wallet} on ${chain.name} (${chain.chain_id}) failed: ${job.error}`,
+        chain.chain_id,
+      );
+    };
+    if (rpc === undefined) {
+      fail(new Error("no RPC client for this chain"));
+      return job;
+    }
+    const sweepNeeded = resweep || record.swept_block === undefined;
+    if (!sweepNeeded) job.state = "scanning";
+    job.swept = sweepNeeded ? sweepSlots(() => sweep(chain, wallet, job, rpc)) : Promise.resolve();
+    job.swept
+      .then(async () => {
+        job.state = "scanning";
+        await scanSlots(() => scan(chain, wallet, job, rpc));
+        job.state = "complete";
+      })
+      .catch(fail);
+    return job;
+  };
+
+  const load = async (chainId: number, wallet: string): Promise<DiscoveryRecord> =>
+    ((await deps.db.get(discoveryRecordKey(chainId, wallet))) as DiscoveryRecord | undefined) ?? {};
+
+  const starting = new Map<string, Promise<Job>>();
+
+  /** The wallet's job on the chain, started (or resumed from its record) if there is none, or tried again after a failure. */
+  const start = (chain: ChainConfig, wallet: string): Promise<Job | undefined> => {
+    if (!needed(chain.chain_id)) return Promise.resolve(undefined);
+    const key = jobKey(chain.chain_id, wallet);
+    const job = jobs.get(key);
+    if (job !== undefined) {
+      const retry = job.state === "failed" && deps.now() - (job.failedAt ?? 0) >= deps.settings.retryMs;
+      const stale =
+        job.state === "complete" && deps.now() - (job.record.swept_at ?? 0) >= deps.settings.resweepMs;
+      if (!retry && !stale) return Promise.resolve(job);
+      const next = run(chain, wallet, job.record, stale);
+      jobs.set(key, next);
+      return Promise.resolve(next);
+    }
+    let pending = starting.get(key);
+    if (pending === undefined) {
+      pending = load(chain.chain_id, wallet).then((record) => {
+        const stale =
+          record.swept_at !== undefined && deps.now() - record.swept_at >= deps.settings.resweepMs;
+        const next = run(chain, wallet, record, stale);
+        jobs.set(key, next);
+        return next;
+      });
+      starting.set(key, pending);
+      pending.finally(() => starting.delete(key)).catch(() => undefined);
+    }
+    return pending;
+  };
+
+  const progressOf = (chain: ChainConfig, job: Job | undefined): DiscoveryProgress => {
+    if (!needed(chain.chain_id)) return { state: "not_needed" };
+    if (job === undefined) return { state: "not_started" };
+    const scan = job.record.scan;
+    return {
+      state:
+        job.state === "failed"
+          ? job.record.swept_block === undefined
+            ? "failed"
+            : "scan_failed"
+          : job.state,
+      ...(job.record.swept_block === undefined ? {} : { swept_block: job.record.swept_block }),
+      ...(scan === undefined ? {} : { scan }),
+      ...(job.error === undefined ? {} : { error: job.error }),
+      ...(job.truncated.length === 0 ? {} : { truncated: [...job.truncated] }),
+    };
+  };
+
+  return {
+    /**
+     * Starts (or resumes) the wallet's discovery on the chain and waits up to `waitMs` for its
+     * sweep; answers how far it got. Never fails: a failed discovery is a state, not an error.
+     */
+    settle: async (chain: ChainConfig, wallet: string, waitMs: number): Promise<DiscoveryProgress> => {
+      const job = await start(chain, wallet).catch(() => undefined);
+      if (job !== undefined && job.state === "sweeping" && waitMs > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          job.swept.catch(() => undefined),
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, waitMs);
+          }),
+        ]);
+        clearTimeout(timer);
+      }
+      return progressOf(chain, job);
+    },
+    /** How far the wallet's discovery on the chain is, without starting anything. */
+    progress: (chain: ChainConfig, wallet: string): DiscoveryProgress =>
+      progressOf(chain, jobs.get(jobKey(chain.chain_id, wallet))),
+    /** Changes each time discovery writes something for the wallet on the chain: part of read-cache keys. */
+    version: (chainId: number, wallet: string): number => versions.get(jobKey(chainId, wallet)) ?? 0,
+    /** Jobs of this process by chain and state, for /healthz, metrics and the TUI. */
+    stats: (): ReadonlyMap<number, Readonly<Record<DiscoveryProgress["state"], number>>> => {
+      const out = new Map<number, Record<DiscoveryProgress["state"], number>>();
+      for (const [key, job] of jobs) {
+        const chainId = Number(key.slice(0, key.indexOf("|")));
+        const counts = out.get(chainId) ?? {
+          not_needed: 0,
+          not_started: 0,
+          sweeping: 0,
+          scanning: 0,
+          complete: 0,
+          failed: 0,
+          scan_failed: 0,
+        };
+        const state =
+          job.state === "failed" && job.record.swept_block !== undefined ? "scan_failed" : job.state;
+        counts[state]++;
+        out.set(chainId, counts);
+      }
+      return out;
+    },
+  };
+};
+
+export type WalletDiscovery = ReturnType<typeof makeWalletDiscovery>;

@@ -1,0 +1,76 @@
+import type { ChainConfig } from "../chains/ChainsConfig.js";
+import type { Warning } from "../contracts/Common.js";
+import type { DiscoveryProgress } from "./DiscoveryProgress.js";
+
+const named = (chain: ChainConfig) => `${chain.name} (${chain.chain_id})`;
+
+const running = (chain: ChainConfig, progress: DiscoveryProgress): string | undefined => {
+  switch (progress.state) {
+    case "not_started":
+    case "sweeping":
+      return `${named(chain)}: its tokens and positions are being found`;
+    case "failed":
+      return `${named(chain)}: finding its tokens failed (${progress.error ?? "unknown"}) and is tried again on a later request`;
+    case "scanning":
+    case "scan_failed": {
+      const scan = progress.scan;
+      const where =
+        scan === undefined
+          ? "its transfer history is about to be read"
+          : `its transfer history is read down to block ${scan.below} of ${scan.from}-${scan.to}`;
+      return `${named(chain)}: ${where}${progress.state === "scan_failed" ? ` (stopped: ${progress.error ?? "unknown"}; resumed on a later request)` : ""}`;
+    }
+    default:
+      return undefined;
+  }
+};
+
+/**
+ * The warnings of an answer read while the wallet's discovery on some chains had not finished,
+ * or found a limit (docs/real-chains.md):
+ * - `DISCOVERY_IN_PROGRESS` names each chain whose sweep or log scan is still running, and how far;
+ * - `INCOMPLETE_HISTORY` names each chain whose nodes keep logs only from a block on, so a token
+ *   outside the chain's token universe that the wallet got before it and never moved since is
+ *   missing, and each finder that read less than there was (a cap).
+ */
+export const discoveryWarnings = (
+  reads: ReadonlyArray<{ readonly chain: ChainConfig; readonly progress: DiscoveryProgress }>,
+  logsFrom: (chainId: number) => number | undefined,
+  what: string,
+  publicUrl: string,
+): ReadonlyArray<Warning> => {
+  const warnings: Array<Warning> = [];
+  const inProgress = reads
+    .map(({ chain, progress }) => ({ chain, line: running(chain, progress) }))
+    .filter((r): r is { chain: ChainConfig; line: string } => r.line !== undefined);
+  if (inProgress.length > 0)
+    warnings.push({
+      code: "DISCOVERY_IN_PROGRESS",
+      message: `${what} may be incomplete while this wallet is discovered on chains whose history the index does not hold: ${inProgress.map((r) => r.line).join("; ")}. Ask again shortly.`,
+      chain_ids: inProgress.map((r) => r.chain.chain_id),
+      docs_url: `${publicUrl}/v1/evm/supported-chains`,
+    });
+  const limited = reads
+    .filter(({ progress }) => progress.state !== "not_needed")
+    .map(({ chain, progress }) => {
+      const from = logsFrom(chain.chain_id);
+      const parts = [
+        ...(from !== undefined && from > 0
+          ? [
+              `its nodes keep logs from block ${from} only, so a token outside its token universe acquired before that and never moved since is missing`,
+            ]
+          : []),
+        ...(progress.truncated ?? []),
+      ];
+      return { chain, parts };
+    })
+    .filter((r) => r.parts.length > 0);
+  if (limited.length > 0)
+    warnings.push({
+      code: "INCOMPLETE_HISTORY",
+      message: `${what} may be incomplete: ${limited.map((r) => `${named(r.chain)}: ${r.parts.join("; ")}`).join(". ")}.`,
+      chain_ids: limited.map((r) => r.chain.chain_id),
+      docs_url: `${publicUrl}/v1/evm/supported-chains`,
+    });
+  return warnings;
+};

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js";
+import {
+  ALL_CHAIN_IDS,
+  expectSameAnswers,
+  FLOW_WALLETS,
+  type RealNodeEnv,
+  startRealNodeEnv,
+  type WalletAnswers,
+} from "../../support/realNodeFlows.js";
+import type { Answer, Caller } from "../../support/webhookEnv.js";
+
+let devnet: TestDevnet;
+let env: RealNodeEnv;
+
+beforeAll(async () => {
+  devnet = await startTestDevnet();
+  env = await startRealNodeEnv(devnet, new Map(), { fromHead: true });
+}, 400_000);
+
+afterAll(async () => {
+  await env?.stop();
+  await devnet?.stop();
+});
+
+const warningCodes = (answer: Answer): ReadonlyArray<string> =>
+  ((answer.json.warnings ?? []) as ReadonlyArray<{ code: string }>).map((w) => w.code);
+
+const answersOf = async (call: Caller, wallet: string): Promise<WalletAnswers> => ({
+  balances: await call(
+    "GET",
+    `/v1/evm/balances/${wallet}?chain_ids=${ALL_CHAIN_IDS}&historical_prices=24,720&metadata=pools`,
+  ),
+  positions: await call("GET", `/beta/evm/defi/positions/${wallet}?chain_ids=${ALL_CHAIN_IDS}`),
+});
+
+const inProgress = (answers: WalletAnswers) =>
+  warningCodes(answers.balances).includes("DISCOVERY_IN_PROGRESS") ||
+  warningCodes(answers.positions).includes("DISCOVERY_IN_PROGRESS");
+
+describe("a service started at the head of chains with years of history it never read", { timeout: 300_000 }, () => {
+  it("behavior: every seeded wallet's first answers warn until discovery is done, then equal those of a service that indexed the whole history", async () => {
+    const figures: Array<string> = [];
+    for (const name of FLOW_WALLETS) {
+      const wallet = env.chain(1).wallets[name]!.toLowerCase();
+      const started = Date.now();
+      let answers = await answersOf(env.call, wallet);
+      const firstMs = Date.now() - started;
+      while (inProgress(answers)) {
+        expect(answers.balances.status, `${name} balances while discovering`).toBe(200);
+        expect(answers.positions.status, `${name} positions while discovering`).toBe(200);
+        if (Date.now() - started > 120_000) throw new Error(`${name}: discovery still running after 120 s`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        answers = await answersOf(env.call, wallet);
+      }
+      figures.push(`${name}: first answer ${firstMs} ms, complete after ${Date.now() - started} ms`);
+      expectSameAnswers(name, answers, env.direct.get(name)!);
+    }
+    console.log(figures.join("\n"));
+  });
+});

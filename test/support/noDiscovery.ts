@@ -1,0 +1,10 @@
+import { Layer } from "effect";
+import { Discovery } from "../../src/discovery/Discovery.js";
+
+/** Discovery for a chain whose index holds its whole history: nothing to find, never a warning. */
+export const noDiscovery = Layer.succeed(Discovery, {
+  settle: async () => ({ state: "not_needed" }),
+  progress: () => ({ state: "not_needed" }),
+  version: () => 0,
+  stats: () => new Map(),
+});
