@@ -29,6 +29,18 @@ export class ChainHealth extends Schema.Class<ChainHealth>("ChainHealth")({
   history_skipped: Schema.optional(Schema.NullOr(Schema.Struct({ from: Schema.Number, to: Schema.Number }))),
   /** The chain's RPC endpoints and what they can answer. */
   node: Schema.optional(ChainNodeStatus),
+  /**
+   * Wallets this API worker has discovered on the chain since it started, by state
+   * (docs/real-chains.md); absent when the index holds the chain's whole history.
+   */
+  discovery: Schema.optional(
+    Schema.Struct({
+      sweeping: Schema.Int,
+      scanning: Schema.Int,
+      complete: Schema.Int,
+      failed: Schema.Int,
+    }),
+  ),
 }) {}
 
 export class HealthResponse extends Schema.Class<HealthResponse>("HealthResponse")({

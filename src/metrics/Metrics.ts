@@ -3,6 +3,7 @@ import { Context } from "effect";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { FollowerStatus } from "../ingest/FollowerStatus.js";
+import { makeDiscoveryMetrics } from "./discoveryMetrics.js";
 import { makeRpcEndpointMetrics } from "./rpcEndpointMetrics.js";
 import { makeTeamLabels } from "./teamLabels.js";
 
@@ -242,6 +243,7 @@ export const makeMetrics = (options: { readonly teams: ReadonlyArray<string> }) 
   });
 
   const watchRpc = makeRpcEndpointMetrics(registry);
+  const watchDiscovery = makeDiscoveryMetrics(registry);
 
   return {
     registry,
@@ -298,6 +300,8 @@ export const makeMetrics = (options: { readonly teams: ReadonlyArray<string> }) 
     },
     /** The chains' RPC endpoints, read at each scrape; a chain given by several roles is counted once. */
     watchRpc: (rpcs: () => ReadonlyArray<ChainRpc>) => watchRpc(rpcs),
+    /** The API worker's wallet discovery, read at each scrape. */
+    watchDiscovery,
   } as const;
 };
 

@@ -180,6 +180,8 @@ export const apiRole = Effect.gen(function* () {
     const metrics = yield* Metrics;
     watchIndexCaches(metrics, indexCache);
     metrics.watchRpc(() => clients.all());
+    const discovery = yield* Discovery.Discovery;
+    metrics.watchDiscovery(discovery.stats, (chainId) => registry.byId.get(chainId)?.name ?? String(chainId));
     yield* Effect.forkScoped(
       runIndexer({
         nc,

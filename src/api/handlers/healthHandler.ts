@@ -4,6 +4,7 @@ import { Chains } from "../../chains/Chains.js";
 import { chainNodeStatus } from "../../chains/rpc/endpointStatus.js";
 import { InvalidRequest } from "../../contracts/ApiError.js";
 import { health } from "../../contracts/Health.js";
+import { Discovery } from "../../discovery/Discovery.js";
 import { ALL_ROLES } from "../../domain/Role.js";
 import { Index } from "../../indexer/IndexReader.js";
 import { IngestStatusBook } from "../../ingest/IngestStatusBook.js";
@@ -32,6 +33,7 @@ export const healthRoute = route(health, ({ query }) =>
     const presence = yield* Presence;
     const ingest = yield* IngestStatusBook;
     const index = (yield* Index).reader;
+    const discovered = (yield* Discovery).stats();
     const only = query.chain_id === undefined ? undefined : registry.byId.get(Number(query.chain_id));
     if (query.chain_id !== undefined && (only === undefined || !/^\d+$/.test(query.chain_id)))
       return yield* unknownChain(query.chain_id);
@@ -40,6 +42,18 @@ export const healthRoute = route(health, ({ query }) =>
       Promise.all(chains.map((chain) => index.checkpoint(chain.chain_id).catch(() => undefined))),
     );
     const now = Date.now();
+    const discoveryOf = (chainId: number) => {
+      const counts = discovered.get(chainId);
+      if (ingest.get(chainId)?.indexed_from === 0) return {};
+      return {
+        discovery: {
+          sweeping: (counts?.sweeping ?? 0) + (counts?.not_started ?? 0),
+          scanning: counts?.scanning ?? 0,
+          complete: counts?.complete ?? 0,
+          failed: (counts?.failed ?? 0) + (counts?.scan_failed ?? 0),
+        },
+      };
+    };
     const judged = chains.map((chain, i) => {
       const rpc = clients.get(chain.chain_id);
       const status = ingest.get(chain.chain_id);
@@ -85,6 +99,7 @@ export const healthRoute = route(health, ({ query }) =>
               ...(status.history_skipped === undefined ? {} : { history_skipped: status.history_skipped }),
             }),
         node: facts.node,
+        ...discoveryOf(facts.chainId),
       };
     });
     // With `chain_id` the judgement is that one chain's (`chains` holds only it).

@@ -27,7 +27,11 @@ const addressAt = (i: number) => `0x${(0x100000 + i).toString(16).padStart(40, "
 const place = async (url: string, address: string, code: Hex, balance?: bigint) => {
   await nodeCall(url, "anvil_setCode", [address, code]);
   if (balance !== undefined)
-    await nodeCall(url, "anvil_setStorageAt", [address, "0x0", `0x${balance.toString(16).padStart(64, "0")}`]);
+    await nodeCall(url, "anvil_setStorageAt", [
+      address,
+      "0x0",
+      `0x${balance.toString(16).padStart(64, "0")}`,
+    ]);
 };
 
 beforeAll(async () => {

@@ -1,0 +1,182 @@
+import { MemoryLevel } from "memory-level";
+import { encodeAbiParameters, type Hex } from "viem";
+import { describe, expect, it } from "vitest";
+import type { RpcAnswer } from "../../../src/chains/rpc/jsonRpcExchange.js";
+import { discoveryRecordKey } from "../../../src/discovery/DiscoveryRecord.js";
+import { SWEEP_LENS_ADDRESS } from "../../../src/discovery/lens/sweepLens.js";
+import {
+  DISCOVERY_DEFAULTS,
+  type DiscoveryDeps,
+  makeWalletDiscovery,
+} from "../../../src/discovery/WalletDiscovery.js";
+import { walletTokenPrefix } from "../../../src/indexer/indexKeys.js";
+import type { Db } from "../../../src/storage/Level.js";
+import { testChainConfig } from "../../support/chainConfigFixture.js";
+import { fakeChainRpc } from "../../support/chainRpc.js";
+
+const chain = testChainConfig();
+const WALLET = `0x${"ab".repeat(20)}`;
+const SWEPT = `0x${"51".repeat(20)}`;
+const SCANNED = `0x${"5c".repeat(20)}`;
+const TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+const word = (address: string) => `0x${address.slice(2).padStart(64, "0")}`;
+
+/**
+ * A node for one wallet: the lens answers a balance of 1 for SWEPT and 0 for the rest; logs
+ * hold one transfer of SCANNED to the wallet at block 150; every other call fails (metadata and
+ * vault probes of new tokens are then null). `failLogsBelow` makes eth_getLogs refuse ranges
+ * starting below it. Every eth_getLogs range asked is recorded.
+ */
+const walletNode = (options: { failLogsBelow?: number; failSweep?: boolean } = {}) => {
+  const ranges: Array<[number, number]> = [];
+  const answer = (method: string, params: ReadonlyArray<unknown>): RpcAnswer => {
+    if (method === "eth_call") {
+      const call = params[0] as { to: string; data: string };
+      if (call.to !== SWEEP_LENS_ADDRESS || options.failSweep === true)
+        return { ok: false, fault: { reason: "Rejected", detail: "execution reverted" } };
+      const count = Number.parseInt(call.data.slice(2 + 8 + 128, 2 + 8 + 192), 16);
+      const tokens = Array.from(
+        { length: count },
+        (_, i) => `0x${call.data.slice(2 + 8 + 192 + i * 64 + 24, 2 + 8 + 192 + (i + 1) * 64)}`,
+      );
+      return {
+        ok: true,
+        result: encodeAbiParameters(
+          [{ type: "uint256[]" }],
+          [tokens.map((token) => (token === SWEPT ? 1n : 0n))],
+        ),
+      };
+    }
+    if (method === "eth_getLogs") {
+      const filter = params[0] as { fromBlock: Hex; toBlock: Hex; topics: ReadonlyArray<unknown> };
+      const from = Number(filter.fromBlock);
+      const to = Number(filter.toBlock);
+      ranges.push([from, to]);
+      if (options.failLogsBelow !== undefined && from < options.failLogsBelow)
+        return { ok: false, fault: { reason: "Rejected", detail: "no" } };
+      const receiving = filter.topics[0] === TRANSFER && filter.topics[1] === null;
+      return {
+        ok: true,
+        result:
+          receiving && from <= 150 && 150 <= to
+            ? [
+                {
+                  address: SCANNED,
+                  topics: [TRANSFER, word(`0x${"11".repeat(20)}`), word(WALLET)],
+                  data: word("0x01"),
+                  blockNumber: "0x96",
+                  blockHash: `0x${"00".repeat(32)}`,
+                  transactionHash: `0x${"00".repeat(32)}`,
+                  transactionIndex: "0x0",
+                  logIndex: "0x0",
+                },
+              ]
+            : [],
+      };
+    }
+    return { ok: false, fault: { reason: "Rejected", detail: `unexpected ${method}` } };
+  };
+  const rpc = fakeChainRpc((requests) => ({
+    kind: "answers",
+    answers: requests.map((request) => answer(request.method, request.params)),
+  }));
+  return { rpc, ranges };
+};
+
+const discoveryOver = (db: Db, node: ReturnType<typeof walletNode>, overrides: Partial<DiscoveryDeps> = {}) =>
+  makeWalletDiscovery({
+    db,
+    cache: undefined,
+    rpc: () => node.rpc,
+    checkpoint: async () => ({ number: 1_000 }),
+    indexedFrom: () => 1_000,
+    universe: { listed: () => [SWEPT, `0x${"99".repeat(20)}`] },
+    finders: {
+      chain: [],
+      wallet: [],
+      nftContracts: () => new Set(),
+      nftIds: async () => ({ ops: [] }),
+    },
+    settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300 },
+    now: () => 0,
+    warn: () => undefined,
+    ...overrides,
+  });
+
+const walletTokens = async (db: Db) => {
+  const out: Array<string> = [];
+  for await (const key of db.keys({ gte: walletTokenPrefix(WALLET), lt: `${walletTokenPrefix(WALLET)}~` }))
+    out.push((key as string).split("!").at(-1)!);
+  return out.sort();
+};
+
+const settled = async (discovery: ReturnType<typeof makeWalletDiscovery>) => {
+  for (let i = 0; i < 200; i++) {
+    const state = discovery.progress(chain, WALLET).state;
+    if (state !== "sweeping" && state !== "scanning" && state !== "not_started") return state;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error("discovery did not settle");
+};
+
+describe("wallet discovery", () => {
+  it("behavior: sweeps first, then scans the history the index lacks newest first, and the wallet's index holds what both found", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const node = walletNode();
+    const discovery = discoveryOver(db, node);
+    const first = await discovery.settle(chain, WALLET, 5_000);
+    expect(["scanning", "complete"]).toContain(first.state);
+    expect(first.swept_block).toBe(1_000);
+    expect(await settled(discovery)).toBe("complete");
+    expect(await walletTokens(db)).toEqual([SCANNED, SWEPT].sort());
+    // Newest first, in stretches of 300, down to block 0; four filters per stretch.
+    const starts = [...new Set(node.ranges.map(([from]) => from))];
+    expect(starts).toEqual([700, 400, 100, 0]);
+    expect(discovery.version(chain.chain_id, WALLET)).toBeGreaterThanOrEqual(2);
+    expect(await db.get(discoveryRecordKey(chain.chain_id, WALLET))).toMatchObject({
+      swept_block: 1_000,
+      scan: { from: 0, to: 999, below: 0 },
+    });
+  });
+
+  it("behavior: a scan a node failure stopped resumes where its saved record says, in a new process, without sweeping or reading finished stretches again", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const failing = walletNode({ failLogsBelow: 400 });
+    const before = discoveryOver(db, failing);
+    await before.settle(chain, WALLET, 5_000);
+    expect(await settled(before)).toBe("scan_failed");
+    expect(before.progress(chain, WALLET).scan).toEqual({ from: 0, to: 999, below: 400 });
+
+    const healthy = walletNode();
+    const after = discoveryOver(db, healthy);
+    await after.settle(chain, WALLET, 5_000);
+    expect(await settled(after)).toBe("complete");
+    expect(Math.max(...healthy.ranges.map(([, to]) => to))).toBe(399);
+    expect(await walletTokens(db)).toEqual([SCANNED, SWEPT].sort());
+  });
+
+  it("behavior: a failed sweep is tried again on a request after retryMs, not before", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    let now = 0;
+    let node = walletNode({ failSweep: true });
+    const discovery = discoveryOver(db, node, { rpc: () => node.rpc, now: () => now });
+    const first = await discovery.settle(chain, WALLET, 5_000);
+    expect(first.state).toBe("failed");
+    node = walletNode();
+    now = DISCOVERY_DEFAULTS.retryMs - 1;
+    expect((await discovery.settle(chain, WALLET, 5_000)).state).toBe("failed");
+    now = DISCOVERY_DEFAULTS.retryMs;
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(await settled(discovery)).toBe("complete");
+    expect(await walletTokens(db)).toContain(SWEPT);
+  });
+
+  it("default: nothing is read where the index holds the chain's whole history", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const node = walletNode();
+    const discovery = discoveryOver(db, node, { indexedFrom: () => 0 });
+    expect((await discovery.settle(chain, WALLET, 5_000)).state).toBe("not_needed");
+    expect(node.ranges).toEqual([]);
+    expect(await walletTokens(db)).toEqual([]);
+  });
+});
