@@ -52,6 +52,8 @@ export interface DiscoverySettings {
   readonly universeMax: number;
   /** Blocks one step of a wallet's log scan covers (progress is saved after each). */
   readonly scanStretch: number;
+  /** Blocks of the newest history scanned before a first request is answered; the rest follows in the background. */
+  readonly quickScanBlocks: number;
   /** Sweeps (wallet and chain) and log scans running at once in this process. */
   readonly sweeps: number;
   readonly scans: number;
@@ -63,6 +65,7 @@ export const DISCOVERY_DEFAULTS: DiscoverySettings = {
   resweepMs: 24 * 3600_000,
   universeMax: 50_000,
   scanStretch: 100_000,
+  quickScanBlocks: 20_000,
   sweeps: 8,
   scans: 2,
   retryMs: 30_000,
@@ -176,7 +179,14 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     return from <= indexedFrom - 1 ? { from, to: indexedFrom - 1 } : undefined;
   };
 
-  const scan = async (chain: ChainConfig, wallet: string, job: Job, rpc: ChainRpc) => {
+  /** Reads the wallet's transfer logs down from where the scan stands, `maxBlocks` at most. */
+  const scan = async (
+    chain: ChainConfig,
+    wallet: string,
+    job: Job,
+    rpc: ChainRpc,
+    maxBlocks = Number.POSITIVE_INFINITY,
+  ) => {
     const range = scanRange(chain.chain_id, rpc);
     if (range === undefined) return;
     const previous = job.record.scan;
@@ -189,8 +199,9 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     const block = await deps.checkpoint(chain.chain_id);
     const context: FinderContext = { chain, block: block ?? { number: range.to }, rpc, db: deps.db };
     const nftContracts = deps.finders.nftContracts(chain);
-    while (below > range.from) {
-      const start = Math.max(range.from, below - deps.settings.scanStretch);
+    const floor = Math.max(range.from, below - maxBlocks);
+    while (below > floor) {
+      const start = Math.max(floor, below - deps.settings.scanStretch);
       const stretch = await Effect.runPromise(scanWalletStretch(rpc, wallet, start, below - 1, nftContracts));
       const tokens = await heldTokenOps(deps.db, rpc, chain.chain_id, wallet, stretch.tokens);
       const nfts =
@@ -220,7 +231,14 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     }
     const sweepNeeded = resweep || record.swept_block === undefined;
     if (!sweepNeeded) job.state = "scanning";
-    job.swept = sweepNeeded ? sweepSlots(() => sweep(chain, wallet, job, rpc)) : Promise.resolve();
+    // The newest history is read before the first answer too: on a node that keeps a short window
+    // (a full node's) that is all of it, and recent transfers are what a wallet most likely holds.
+    job.swept = sweepNeeded
+      ? sweepSlots(async () => {
+          await sweep(chain, wallet, job, rpc);
+          await scan(chain, wallet, job, rpc, deps.settings.quickScanBlocks);
+        })
+      : Promise.resolve();
     job.swept
       .then(async () => {
         job.state = "scanning";
