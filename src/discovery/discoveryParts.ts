@@ -1,4 +1,5 @@
 import { Effect } from "effect";
+import { POSITION_FINDERS } from "../positions/discovery/positionFinders.js";
 import type { DiscoveryParts } from "./Discovery.js";
 
 /**
@@ -7,10 +8,5 @@ import type { DiscoveryParts } from "./Discovery.js";
  */
 export const discoveryParts: Effect.Effect<DiscoveryParts> = Effect.succeed({
   universe: { listed: () => [] },
-  finders: {
-    chain: [],
-    wallet: [],
-    nftContracts: () => new Set<string>(),
-    nftIds: async () => ({ ops: [] }),
-  },
+  finders: POSITION_FINDERS,
 });

@@ -76,14 +76,17 @@ export const readChainPositions = async (
   const plans: ReadonlyArray<PositionPlan> = [
     planAmmV2(wallet, candidates.lpPools),
     planConcentratedNfts(
+      wallet,
       candidates.nfts.filter((n) => n.manager.kind === "v3"),
       v3Reads,
     ),
     planConcentratedNfts(
+      wallet,
       candidates.nfts.filter((n) => n.manager.kind === "algebra"),
       algebraReads,
     ),
     planV4Nfts(
+      wallet,
       candidates.nfts.filter((n) => n.manager.kind === "v4"),
       stateViews,
     ),

@@ -1,5 +1,5 @@
 import type { RawCall, RawResult } from "../../chains/multicall3.js";
-import { intWord, rawCall, uintWord } from "../../chains/rawCalls.js";
+import { addressWord, intWord, rawCall, uintWord } from "../../chains/rawCalls.js";
 import type { IndexedPool } from "../../indexer/IndexRecords.js";
 
 /** A position manager's record of one NFT. */
@@ -111,3 +111,16 @@ export const algebraReads: ConcentratedReads = {
     return outside0 === undefined || outside1 === undefined ? undefined : { outside0, outside1 };
   },
 };
+
+/**
+ * `ownerOf(tokenId)` of a position manager (V3-design, Algebra and V4 alike), read with the position:
+ * the index's record that a wallet holds an NFT may be stale (discovery wrote it at an older block,
+ * and the wallet has sold it since), so a position is shown only if its owner at the read block is the
+ * wallet.
+ */
+export const ownerCall = (manager: string, tokenId: bigint): RawCall =>
+  rawCall(manager, "ownerOf(uint256)", tokenId);
+
+/** Whether `ownerOf` answered `wallet` (a burned token's `ownerOf` reverts: not owned). */
+export const ownedBy = (result: RawResult | undefined, wallet: string): boolean =>
+  addressWord(result, 0) === wallet.toLowerCase();

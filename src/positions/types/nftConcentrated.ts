@@ -5,7 +5,13 @@ import type { HeldNft } from "../discoverPositions.js";
 import { isOpen, liquidityNft, type NftReading, pairFields, sumKnown } from "../liquidityNft.js";
 import { feeGrowthInside, feesEarned } from "../math/feeGrowth.js";
 import { EMPTY_PLAN, type PositionPlan } from "../PositionPlan.js";
-import type { ConcentratedReads, PoolState, TickState } from "./concentratedReads.js";
+import {
+  type ConcentratedReads,
+  ownedBy,
+  ownerCall,
+  type PoolState,
+  type TickState,
+} from "./concentratedReads.js";
 
 /** Where each read sits in the plan's calls. */
 interface Layout {
@@ -13,6 +19,7 @@ interface Layout {
   readonly pools: ReadonlyArray<{ readonly pool: IndexedPool; readonly at: number; readonly count: number }>;
   readonly ticks: ReadonlyMap<string, number>;
   readonly positions: ReadonlyArray<number>;
+  readonly owners: ReadonlyArray<number>;
 }
 
 const tickKey = (pool: string, tick: number) => `${pool}|${tick}`;
@@ -41,7 +48,11 @@ const layout = (nfts: ReadonlyArray<HeldNft>, reads: ConcentratedReads): Layout 
     calls.push(reads.position(nft.manager.manager, nft.nft.token_id));
     return calls.length - 1;
   });
-  return { calls, pools, ticks, positions };
+  const owners = nfts.map((nft) => {
+    calls.push(ownerCall(nft.manager.manager, nft.nft.token_id));
+    return calls.length - 1;
+  });
+  return { calls, pools, ticks, positions, owners };
 };
 
 /** An NFT's reading from its manager record, its pool's state and its ticks; undefined if any read failed. */
@@ -81,9 +92,12 @@ const reading = (
  * NFT positions of V3-design managers (Uniswap V3 and forks, or Algebra through `reads`), one
  * `Nft` entry per pool. Holdings use TickMath and the SDKs' rounding at the pool's price; rewards
  * are the manager's `tokensOwed` plus liquidity times the fee growth inside the range since the
- * position's last checkpoint (the three-case rule), which is what `collect` would pay.
+ * position's last checkpoint (the three-case rule), which is what `collect` would pay. An NFT whose
+ * owner at the read block is not `wallet` is left out: the index's record that the wallet holds it
+ * can be older than the block (discovery's, written before the wallet sold it).
  */
 export const planConcentratedNfts = (
+  wallet: string,
   nfts: ReadonlyArray<HeldNft>,
   reads: ConcentratedReads,
 ): PositionPlan => {
@@ -100,6 +114,7 @@ export const planConcentratedNfts = (
       }
       const byPool = new Map<string, Array<NftReading>>();
       nfts.forEach((nft, i) => {
+        if (!ownedBy(results[plan.owners[i]!], wallet)) return;
         const pool = states.get(nft.pool.pool);
         const lower = reads.decodeTick(results[plan.ticks.get(tickKey(nft.pool.pool, nft.tickLower))!]);
         const upper = reads.decodeTick(results[plan.ticks.get(tickKey(nft.pool.pool, nft.tickUpper))!]);

@@ -6,9 +6,10 @@ import type { HeldNft } from "../discoverPositions.js";
 import { isOpen, liquidityNft, pairFields } from "../liquidityNft.js";
 import { feesEarned } from "../math/feeGrowth.js";
 import { EMPTY_PLAN, type PositionPlan } from "../PositionPlan.js";
+import { ownedBy, ownerCall } from "./concentratedReads.js";
 
-/** Calls per NFT, in this order: the pool's slot0, the position, the fee growth inside its range. */
-const CALLS_PER_NFT = 3;
+/** Calls per NFT, in this order: the pool's slot0, the position, the fee growth inside its range, the NFT's owner. */
+const CALLS_PER_NFT = 4;
 
 const salt = (tokenId: bigint) => `0x${tokenId.toString(16).padStart(64, "0")}`;
 const bytes32 = (hex: string): ReadonlyArray<number> => [...hexToBytes(hex as `0x${string}`)];
@@ -18,9 +19,11 @@ const bytes32 = (hex: string): ReadonlyArray<number> => [...hexToBytes(hex as `0
  * (`getSlot0`), the position the manager holds for the NFT (`getPositionInfo` with the manager
  * as owner and the token id as salt) and the fee growth inside its range (`getFeeGrowthInside`).
  * V4 keeps no tokens owed: rewards are liquidity times the growth since the last checkpoint.
- * Each NFT is its own `NftV4` entry, because its salt is part of what the entry names.
+ * Each NFT is its own `NftV4` entry, because its salt is part of what the entry names. An NFT whose
+ * owner at the read block is not `wallet` is left out (the index's record of it may be older).
  */
 export const planV4Nfts = (
+  wallet: string,
   nfts: ReadonlyArray<HeldNft>,
   stateViews: ReadonlyMap<string, string | undefined>,
 ): PositionPlan => {
@@ -40,6 +43,7 @@ export const planV4Nfts = (
         salt(nft.token_id),
       ),
       rawCall(stateView, "getFeeGrowthInside(bytes32,int24,int24)", pool.pool, tickLower, tickUpper),
+      ownerCall(manager.manager, nft.token_id),
     ];
   });
   return {
@@ -50,6 +54,7 @@ export const planV4Nfts = (
       const out: Array<NftV4Position> = [];
       readable.forEach(({ nft, manager, pool, tickLower, tickUpper }, i) => {
         const at = i * CALLS_PER_NFT;
+        if (!ownedBy(results[at + 3], wallet)) return;
         const sqrtPriceX96 = uintWord(results[at], 0);
         const tick = intWord(results[at], 1, 24);
         const lpFee = uintWord(results[at], 3);

@@ -38,7 +38,9 @@ const inProgress = (answers: WalletAnswers) =>
   warningCodes(answers.balances).includes("DISCOVERY_IN_PROGRESS") ||
   warningCodes(answers.positions).includes("DISCOVERY_IN_PROGRESS");
 
-describe("a service started at the head of chains with years of history it never read", { timeout: 300_000 }, () => {
+describe("a service started at the head of chains with years of history it never read", {
+  timeout: 300_000,
+}, () => {
   it("behavior: every seeded wallet's first answers warn until discovery is done, then equal those of a service that indexed the whole history", async () => {
     const figures: Array<string> = [];
     for (const name of FLOW_WALLETS) {
