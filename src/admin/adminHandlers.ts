@@ -18,6 +18,8 @@ import {
   adminRevokeKey,
   adminSetTeamQuota,
 } from "../contracts/Admin.js";
+import { Discovery } from "../discovery/Discovery.js";
+import { discoveryCounts } from "../discovery/discoveryCounts.js";
 import { RateLimit } from "../domain/ApiKey.js";
 import { Index } from "../indexer/IndexReader.js";
 import { IngestStatusBook } from "../ingest/IngestStatusBook.js";
@@ -53,7 +55,7 @@ const parseTime = (value: string | undefined, fallback: number) =>
 
 export const makeAdminHandlers = (
   buckets: KeyBuckets,
-): ReadonlyArray<AdminHandler<UsageBook | IngestStatusBook | Index | WebhookAdminServices>> => [
+): ReadonlyArray<AdminHandler<UsageBook | IngestStatusBook | Index | Discovery | WebhookAdminServices>> => [
   adminHandler(adminCreateKey, (payload) =>
     toFailure(
       createKey(
@@ -93,7 +95,18 @@ export const makeAdminHandlers = (
       })),
     ),
   ),
-  adminHandler(adminChainsStatus, () => Effect.map(IngestStatusBook, (book) => ({ chains: book.all() }))),
+  adminHandler(adminChainsStatus, () =>
+    Effect.gen(function* () {
+      const book = yield* IngestStatusBook;
+      const discovered = (yield* Discovery).stats();
+      return {
+        chains: book.all().map((status) => {
+          const counts = discoveryCounts(discovered.get(status.chain_id), status.indexed_from);
+          return counts === undefined ? status : { ...status, discovery: counts };
+        }),
+      };
+    }),
+  ),
   adminHandler(adminGetUsage, (payload) =>
     Effect.gen(function* () {
       const book = yield* UsageBook;

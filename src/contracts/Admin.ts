@@ -94,6 +94,18 @@ export const ChainStatus = Schema.Struct({
   history_skipped: Schema.optional(Schema.NullOr(Schema.Struct({ from: Schema.Number, to: Schema.Number }))),
   /** The chain's RPC endpoints as the ingest process following it sees them. */
   node: Schema.optional(ChainNodeStatus),
+  /**
+   * Wallets the answering API worker has discovered on the chain, by state (docs/real-chains.md);
+   * absent where the index holds the chain's whole history.
+   */
+  discovery: Schema.optional(
+    Schema.Struct({
+      sweeping: Schema.Int,
+      scanning: Schema.Int,
+      complete: Schema.Int,
+      failed: Schema.Int,
+    }),
+  ),
 });
 
 export const adminChainsStatus = operation(

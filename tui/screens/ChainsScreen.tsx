@@ -12,6 +12,7 @@ import {
 import { HelpLine } from "../components/HelpLine.js";
 import { Status } from "../components/Status.js";
 import { Table } from "../components/Table.js";
+import { discoveryLine } from "../discoveryLine.js";
 import { age, compact } from "../format.js";
 import { useKeys } from "../hooks/use-keys.js";
 import { usePoll } from "../hooks/use-poll.js";
@@ -53,6 +54,7 @@ export const ChainsScreen = ({ client, width, height }: ScreenProps) => {
   const problems = endpointProblems(endpoints).slice(0, MAX_ENDPOINT_PROBLEMS);
   const traces = selected === undefined ? undefined : tracesNote(selected);
   const skipped = selected === undefined ? undefined : skippedHistory(selected);
+  const discovered = selected === undefined ? undefined : discoveryLine(selected);
 
   // Lines: title, the chains' header, their errors, the endpoints' title, skipped history, status
   // and help; with endpoints, the two headers, the row of what they serve together and their
@@ -62,6 +64,7 @@ export const ChainsScreen = ({ client, width, height }: ScreenProps) => {
     5 -
     Math.min(failing.length, 3) -
     (skipped === undefined ? 0 : 1) -
+    (discovered === undefined ? 0 : 1) -
     (node === undefined ? 0 : 2 + (endpoints.length > 1 ? 1 : 0) + problems.length);
   const endpointRows = Math.min(
     endpoints.length,
@@ -150,6 +153,11 @@ export const ChainsScreen = ({ client, width, height }: ScreenProps) => {
       {skipped === undefined ? null : (
         <Text color="red" wrap="truncate">
           {skipped}
+        </Text>
+      )}
+      {discovered === undefined ? null : (
+        <Text wrap="truncate" {...(discovered.alert ? { color: "red" } : { dimColor: true })}>
+          {discovered.text}
         </Text>
       )}
       {node === undefined ? null : (

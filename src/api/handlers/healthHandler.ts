@@ -5,6 +5,7 @@ import { chainNodeStatus } from "../../chains/rpc/endpointStatus.js";
 import { InvalidRequest } from "../../contracts/ApiError.js";
 import { health } from "../../contracts/Health.js";
 import { Discovery } from "../../discovery/Discovery.js";
+import { discoveryCounts } from "../../discovery/discoveryCounts.js";
 import { ALL_ROLES } from "../../domain/Role.js";
 import { Index } from "../../indexer/IndexReader.js";
 import { IngestStatusBook } from "../../ingest/IngestStatusBook.js";
@@ -43,16 +44,8 @@ export const healthRoute = route(health, ({ query }) =>
     );
     const now = Date.now();
     const discoveryOf = (chainId: number) => {
-      const counts = discovered.get(chainId);
-      if (ingest.get(chainId)?.indexed_from === 0) return {};
-      return {
-        discovery: {
-          sweeping: (counts?.sweeping ?? 0) + (counts?.not_started ?? 0),
-          scanning: counts?.scanning ?? 0,
-          complete: counts?.complete ?? 0,
-          failed: (counts?.failed ?? 0) + (counts?.scan_failed ?? 0),
-        },
-      };
+      const counts = discoveryCounts(discovered.get(chainId), ingest.get(chainId)?.indexed_from);
+      return counts === undefined ? {} : { discovery: counts };
     };
     const judged = chains.map((chain, i) => {
       const rpc = clients.get(chain.chain_id);

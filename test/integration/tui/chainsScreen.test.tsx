@@ -52,6 +52,8 @@ const CHAINS: ChainRows = [
     ...follower(1, "ethereum"),
     traces: "on",
     history_skipped: { from: 0, to: 16_999_999 },
+    indexed_from: 17_000_000,
+    discovery: { sweeping: 1, scanning: 2, complete: 40, failed: 0 },
     node: {
       state_from_block: 0,
       logs_from_block: 0,
@@ -159,6 +161,9 @@ describe("TUI Chains screen: RPC endpoints", () => {
 
     expect(text).toMatch(/Endpoints of ethereum · traces on\n/);
     expect(text).toMatch(/^history 0-16999999 not read: no endpoint keeps its logs$/m);
+    expect(text).toMatch(
+      /^wallets discovered \(index from block 17000000\): 40 complete · 1 sweeping · 2 scanning history · 0 failed$/m,
+    );
     expect(text).toMatch(/^http:\/\/10\.0\.0\.9:8545: connection refused \(ECONNREFUSED\)$/m);
     app.unmount();
   });
@@ -168,6 +173,7 @@ describe("TUI Chains screen: RPC endpoints", () => {
     await until(/Endpoints of ethereum/, "the first chain's endpoints");
     await press(DOWN);
     await until(/Endpoints of base · not reported by its ingest process/, "base selected");
+    expect(frame()).not.toContain("wallets discovered");
     expect(frame()).not.toMatch(/ENDPOINT\s+STATE/);
     expect(frame()).not.toContain("traces");
     expect(frame()).toMatch(/^\s*8453 base\s+live\s+21000000\s+21000000\s+0\s/m);

@@ -1,0 +1,27 @@
+import type { DiscoveryProgress } from "./DiscoveryProgress.js";
+
+/** A chain's discovered wallets as /healthz and the operator's chain list show them. */
+export interface DiscoveryCounts {
+  readonly sweeping: number;
+  readonly scanning: number;
+  readonly complete: number;
+  readonly failed: number;
+}
+
+/**
+ * The chain's wallets by state, folded to four: waiting counts as sweeping and a failed scan as
+ * failed. Undefined where the index holds the chain's whole history (`indexedFrom` 0): nothing to
+ * discover there.
+ */
+export const discoveryCounts = (
+  counts: Readonly<Record<DiscoveryProgress["state"], number>> | undefined,
+  indexedFrom: number | undefined,
+): DiscoveryCounts | undefined =>
+  indexedFrom === 0
+    ? undefined
+    : {
+        sweeping: (counts?.sweeping ?? 0) + (counts?.not_started ?? 0),
+        scanning: counts?.scanning ?? 0,
+        complete: counts?.complete ?? 0,
+        failed: (counts?.failed ?? 0) + (counts?.scan_failed ?? 0),
+      };
