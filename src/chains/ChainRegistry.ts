@@ -13,6 +13,8 @@ export interface ChainRegistry {
   readonly tags: ReadonlySet<string>;
   /** Whether the chain serves the endpoint family (families not mentioned in config are served). */
   readonly supports: (chain: ChainConfig, family: EndpointFamily) => boolean;
+  /** Directory of the chains file: relative paths in it (`token_lists`) are read from there. */
+  readonly directory?: string;
 }
 
 export const supportsFamily = (chain: ChainConfig, family: EndpointFamily): boolean =>

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { Context, Data, Effect, Layer, ParseResult } from "effect";
 import { type ChainRegistry, makeChainRegistry } from "./ChainRegistry.js";
 import { decodeChainsConfigFile } from "./ChainsConfig.js";
@@ -81,7 +82,7 @@ export const loadChainsFile = (path: string): Effect.Effect<ChainRegistry, Chain
         message: `CHAINS_CONFIG file "${path}" repeats a chain id or name.`,
       });
     }
-    return makeChainRegistry(file);
+    return { ...makeChainRegistry(file), directory: dirname(resolve(path)) };
   });
 
 export const layerFromFile = (path: string) => Layer.effect(Chains, loadChainsFile(path));

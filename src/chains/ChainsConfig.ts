@@ -144,6 +144,32 @@ export class NativeAsset extends Schema.Class<NativeAsset>("NativeAsset")({
   decimals: Schema.Int.pipe(Schema.between(0, 36)),
 }) {}
 
+/**
+ * The token lists shipped with the service (docs/token-lists.md): `uniswap` is
+ * `@uniswap/default-token-list`, `superchain` is `@eth-optimism/tokenlist`, `metamask` is the
+ * ERC-20 entries of `@metamask/contract-metadata` (Ethereum only).
+ */
+export const BundledTokenListName = Schema.Literal("uniswap", "superchain", "metamask");
+export type BundledTokenListName = typeof BundledTokenListName.Type;
+
+const tokenListMessage = () =>
+  "must be a file path (relative to the chains file's directory, or absolute) or an http:// or https:// URL";
+/** An operator's token list: a file path, or an http(s) URL (any other `scheme://` is refused). */
+const TokenListLocation = Schema.String.annotations({ message: tokenListMessage })
+  .pipe(
+    Schema.filter(
+      (s) =>
+        s.trim() !== "" &&
+        ![...s].some((c) => c.charCodeAt(0) < 0x20) &&
+        (!/^[a-z][a-z0-9+.-]*:\/\//i.test(s) || /^https?:\/\/[^\s]+$/i.test(s)),
+      { message: tokenListMessage },
+    ),
+  )
+  .annotations({ message: tokenListMessage });
+
+const bundledListsMessage = () =>
+  "must be true, false or a list of bundled token lists (uniswap, superchain, metamask)";
+
 export class ChainConfig extends Schema.Class<ChainConfig>("ChainConfig")({
   chain_id: Schema.Int.pipe(Schema.positive()),
   /** Lower-case API name, e.g. `ethereum`, `base`. Never accepted in `chain_ids`. */
@@ -171,6 +197,33 @@ export class ChainConfig extends Schema.Class<ChainConfig>("ChainConfig")({
   stablecoins: Schema.optionalWith(Schema.Array(AddressString), { default: () => [] }),
   /** Well-known tokens whose balances are always read, touched or not. */
   tokens: Schema.optionalWith(Schema.Array(AddressString), { default: () => [] }),
+  /**
+   * Operator token lists for this chain (docs/token-lists.md): files read at start, paths relative
+   * to the chains file's directory or absolute, and http(s) URLs fetched at start and every 6 h.
+   * Each holds a token list (`{ "tokens": [{ "chainId", "address", ... }] }`, entries of other
+   * chain ids skipped) or a JSON array of addresses; at most 20,000 tokens a chain are taken.
+   */
+  token_lists: Schema.optional(
+    Schema.Array(TokenListLocation)
+      .annotations({ message: () => "must be a list of token list files or http(s) URLs" })
+      .pipe(Schema.maxItems(64, { message: () => "must name at most 64 token lists" })),
+  ),
+  /**
+   * Which bundled token lists serve this chain id: `true` (the default) all of them, `false` none
+   * (a private chain reusing a public chain id), or a list of names (see BundledTokenListName).
+   */
+  bundled_token_lists: Schema.optional(
+    Schema.Union(
+      Schema.Boolean.annotations({ message: bundledListsMessage }),
+      Schema.Array(
+        Schema.Union(
+          ...BundledTokenListName.literals.map((name) =>
+            Schema.Literal(name).annotations({ message: () => "must be uniswap, superchain or metamask" }),
+          ),
+        ),
+      ).annotations({ message: bundledListsMessage }),
+    ),
+  ),
   /** Tokens that may serve as an intermediate hop in a price route (besides wrapped native). */
   quote_tokens: Schema.optionalWith(Schema.Array(AddressString), { default: () => [] }),
   /** The protocol registry of this chain (see ProtocolConfig). */

@@ -1,12 +1,12 @@
 import { mkdir, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { Effect, type Scope } from "effect";
 import { type AnvilInstance, startAnvil } from "./AnvilProcess.js";
 import { DEVNET_ANVIL_ARGS } from "./anvilArgs.js";
 import { DevnetError } from "./DevnetError.js";
 import type { DevnetManifest } from "./DevnetManifest.js";
 import { devnetAccounts } from "./devAccounts.js";
-import { devnetChainsConfig } from "./devnetChainsConfig.js";
+import { devnetChainsConfig, devnetTokenList } from "./devnetChainsConfig.js";
 import { devnetPaths, stateDumpPath } from "./devnetPaths.js";
 import { readManifest, writeManifest } from "./manifestFile.js";
 import { readSeed, seedDevnet } from "./seedDevnet.js";
@@ -82,7 +82,13 @@ export const startDevnet = async (options: DevnetOptions): Promise<RunningDevnet
       })),
     };
     await mkdir(dirname(paths.chainsConfig), { recursive: true });
-    await writeFile(paths.chainsConfig, `${JSON.stringify(devnetChainsConfig(manifest.chains), null, 2)}\n`);
+    // Absolute, so a copy of the chains file elsewhere (a test's, an operator's) still finds it.
+    const tokenList = join(dirname(paths.chainsConfig), "tokens.json");
+    await writeFile(tokenList, `${JSON.stringify(devnetTokenList(manifest.chains), null, 2)}\n`);
+    await writeFile(
+      paths.chainsConfig,
+      `${JSON.stringify(devnetChainsConfig(manifest.chains, tokenList), null, 2)}\n`,
+    );
     await writeManifest(paths.manifest, manifest);
     return {
       manifest,

@@ -93,7 +93,7 @@ const protocols = (chain: ManifestChain): ProtocolConfig[] => {
   ];
 };
 
-const chainConfig = (chain: ManifestChain): ChainConfig => {
+const chainConfig = (chain: ManifestChain, tokenList: string): ChainConfig => {
   const weth = token(chain, "WETH");
   return new ChainConfig({
     chain_id: chain.chain_id,
@@ -112,6 +112,10 @@ const chainConfig = (chain: ManifestChain): ChainConfig => {
       [token(chain, "UNI")]: "https://uniswap.org",
       [token(chain, "USDC")]: "https://www.circle.com/usdc",
     },
+    // The devnet reuses public chain ids, whose public lists name contracts it does not have: its
+    // own list (devnetTokenList) names its tokens as an operator's list would.
+    token_lists: [tokenList],
+    bundled_token_lists: false,
     start_block: 0,
     traces: true,
     confirmations: 0,
@@ -123,5 +127,26 @@ const chainConfig = (chain: ManifestChain): ChainConfig => {
  * The devnet's chains in the `CHAINS_CONFIG` file format, encoded through its Schema so that
  * `decodeChainsConfigFile` reads it back unchanged. anvil serves `debug_traceBlockByNumber`, so traces are on.
  */
-export const devnetChainsConfig = (chains: readonly ManifestChain[]): unknown =>
-  Schema.encodeSync(ChainsConfigFile)(new ChainsConfigFile({ chains: chains.map(chainConfig) }));
+export const devnetChainsConfig = (chains: readonly ManifestChain[], tokenList: string): unknown =>
+  Schema.encodeSync(ChainsConfigFile)(
+    new ChainsConfigFile({ chains: chains.map((chain) => chainConfig(chain, tokenList)) }),
+  );
+
+/**
+ * The devnet's named tokens (`tokens` of each chain's manifest) as a token list in the Uniswap
+ * format, which its chains file names in `token_lists`.
+ */
+export const devnetTokenList = (chains: readonly ManifestChain[]) => ({
+  name: "Embedded devnet",
+  timestamp: new Date(0).toISOString(),
+  version: { major: 1, minor: 0, patch: 0 },
+  tokens: chains.flatMap((chain) =>
+    Object.entries(chain.tokens).map(([symbol, token]) => ({
+      chainId: chain.chain_id,
+      address: lower(token.address),
+      symbol,
+      name: symbol,
+      decimals: token.decimals,
+    })),
+  ),
+});

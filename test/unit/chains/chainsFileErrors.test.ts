@@ -75,6 +75,33 @@ describe("a chains file's RPC settings", () => {
     ]);
   });
 
+  it("error: a bad token_lists or bundled_token_lists value is named at its path", async () => {
+    const loaded = await load([
+      {
+        chain_id: 8453,
+        name: "base",
+        rpc_url: "http://node:8545",
+        token_lists: ["lists/base.json", "ftp://lists.example/base.json"],
+        bundled_token_lists: ["uniswap", "coingecko"],
+        tags: [],
+        native,
+      },
+      {
+        chain_id: 10,
+        name: "optimism",
+        rpc_url: "http://node:8546",
+        token_lists: "op.json",
+        tags: [],
+        native,
+      },
+    ]);
+    expect(Either.isLeft(loaded) && loaded.left.message.split("\n").slice(1)).toEqual([
+      "  chains[0] (base).token_lists[1]: must be a file path (relative to the chains file's directory, or absolute) or an http:// or https:// URL",
+      "  chains[0] (base).bundled_token_lists[1]: must be uniswap, superchain or metamask",
+      "  chains[1] (optimism).token_lists: must be a list of token list files or http(s) URLs",
+    ]);
+  });
+
   it("error: a chain without any endpoint is named", async () => {
     const loaded = await load([{ chain_id: 10, name: "optimism", tags: [], native }]);
     expect(Either.isLeft(loaded) && loaded.left.message).toMatch(
