@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Option } from "effect";
 import { AppConfig } from "../AppConfig.js";
+import { makeBlockTimeFinder } from "../chains/blockTimeFinder.js";
 import { ChainClients } from "../chains/ChainClients.js";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import { type BlockRef, blockKey, chainReadDeadline, readEachChain } from "../chains/readEachChain.js";
@@ -86,7 +87,9 @@ export const layer = Layer.effect(
     const clientOf = (chainId: number) => clients.get(chainId)?.forRequests(deadlineMs);
     // A first request waits this long for the wallet's discovery sweep, within its own time.
     const discoveryWaitMs = Math.min(config.discoveryWaitMs, Math.floor(deadlineMs / 2));
-    const history = makeHistoricalPrices(index, clientOf, config.priceHistoryCacheMb * MB);
+    // Past blocks the index does not hold are found in the nodes' headers, through this cache.
+    const pastBlocks = makeBlockTimeFinder();
+    const history = makeHistoricalPrices(index, clientOf, config.priceHistoryCacheMb * MB, pastBlocks);
     // Bounded by bytes too: a 1,200-token wallet weighs as much as hundreds of small ones.
     const cache = makeReadCache<ChainHoldings>(config.balancesCacheEntries, config.balancesCacheMb * MB);
     // Pages of cached reads: as many as reads, in a quarter of their budget (a page is a few KB).
@@ -96,6 +99,7 @@ export const layer = Layer.effect(
       metrics.value.watchCache("balances_reads", cache.lookups);
       metrics.value.watchCache("balances_pages", pages.lookups);
       metrics.value.watchCache("historical_prices", history.lookups);
+      metrics.value.watchCache("block_at_time", pastBlocks.lookups);
     }
 
     const readChain = async (

@@ -1,5 +1,7 @@
+import { type BlockTimeFinder, makeBlockTimeFinder } from "../chains/blockTimeFinder.js";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import { aggregate3 } from "../chains/multicall3.js";
+import { nodeHeaders } from "../chains/nodeHeaders.js";
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { IndexReader } from "../indexer/IndexReader.js";
 import { approximateBytes } from "../lib/approximateBytes.js";
@@ -11,6 +13,14 @@ import type { PriceQuote } from "../pricing/selectPrices.js";
 const MAX_ENTRIES = 100_000;
 
 /**
+ * The block of a past time: its number, or why there is none to read prices at (said in the
+ * answer's warning). Undefined when the index has no block that old and no node can be asked.
+ */
+export type PastBlock = number | { readonly missing: string } | undefined;
+
+const dateOf = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+/**
  * Prices at past blocks, by the same method as current prices, from state at
  * that block. Cached per (chain, block, token), up to `maxBytes` (clients choose
  * the offsets, so the keys are theirs to multiply): a past block never changes,
@@ -20,6 +30,8 @@ export const makeHistoricalPrices = (
   index: IndexReader,
   client: (chainId: number) => ChainRpc | undefined,
   maxBytes: number,
+  /** Finds past blocks the index does not hold (its own cache of node headers, with its lookups). */
+  blocks: BlockTimeFinder = makeBlockTimeFinder(),
 ) => {
   const cache = new Lru<string, PriceQuote | null>(MAX_ENTRIES, {
     maxBytes,
@@ -53,9 +65,38 @@ export const makeHistoricalPrices = (
     return result;
   };
 
-  /** The block at or before `hoursAgo` hours before `nowSeconds`, from the block-time index. */
-  const blockHoursAgo = (chainId: number, nowSeconds: number, hoursAgo: number) =>
-    index.blockAtOrBefore(chainId, nowSeconds - hoursAgo * 3600);
+  /**
+   * The last block at or before `hoursAgo` hours before `nowSeconds`. From the block-time index
+   * when it holds that block and the one after it (then the answer is exact, and costs no call);
+   * otherwise (before the index starts, or past its last block) from the chain's node headers.
+   */
+  const blockHoursAgo = async (
+    chain: ChainConfig,
+    nowSeconds: number,
+    hoursAgo: number,
+  ): Promise<PastBlock> => {
+    const seconds = nowSeconds - hoursAgo * 3600;
+    const indexed = await index.blockAtOrBefore(chain.chain_id, seconds);
+    // A block whose successor is indexed too is the last at or before the time, whatever the gaps
+    // elsewhere in the index (history skipped where the nodes had pruned it).
+    if (indexed !== undefined && (await index.blockTime(chain.chain_id, indexed + 1)) !== undefined)
+      return indexed;
+    const rpc = client(chain.chain_id);
+    if (rpc === undefined) return indexed;
+    const found = await blocks.find(chain.chain_id, nodeHeaders(rpc), seconds, chain.finality_depth);
+    switch (found.kind) {
+      case "block":
+        return found.number;
+      case "beforeGenesis":
+        return {
+          missing: `the chain has no block that old (its first block is from ${dateOf(found.genesisTimestamp)})`,
+        };
+      case "unserved":
+        return {
+          missing: `its RPC nodes serve no block header at or below block ${found.block}, where that time falls`,
+        };
+    }
+  };
 
   return { at, blockHoursAgo, lookups: () => ({ hits: cache.hits, misses: cache.misses }) };
 };

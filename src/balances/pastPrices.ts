@@ -19,9 +19,10 @@ const reasonOf = (error: unknown): string =>
   (error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error)).slice(0, 200);
 
 /**
- * The prices `hours` ago of each chain's `tokens`, from state at the block of that time. An offset
- * a chain cannot give (no block of that time indexed, no endpoint keeping state that old, a read
- * that failed) is a gap with its reason, never an error: the rest of the answer stands.
+ * The prices `hours` ago of each chain's `tokens`, from state at the block of that time (from the
+ * index, or found in the nodes' headers). An offset a chain cannot give (a time before the chain's
+ * first block, headers or state the nodes no longer keep, a read that failed) is a gap with its
+ * reason, never an error: the rest of the answer stands.
  */
 export const readPastPrices = async (
   history: HistoricalPrices,
@@ -33,9 +34,19 @@ export const readPastPrices = async (
   const gaps: Array<PastPriceGap> = [];
   for (const offset of hours) {
     for (const { chain, tokens } of tokensByChain) {
-      const block = await history.blockHoursAgo(chain.chain_id, options.nowSeconds, offset);
+      let block: Awaited<ReturnType<HistoricalPrices["blockHoursAgo"]>>;
+      try {
+        block = await history.blockHoursAgo(chain, options.nowSeconds, offset);
+      } catch (error) {
+        gaps.push({ chain, hours: offset, why: `finding the block of that time failed: ${reasonOf(error)}` });
+        continue;
+      }
       if (block === undefined) {
         gaps.push({ chain, hours: offset, why: "the index holds no block that old" });
+        continue;
+      }
+      if (typeof block !== "number") {
+        gaps.push({ chain, hours: offset, why: block.missing });
         continue;
       }
       const stateFrom = options.stateFrom(chain.chain_id);
