@@ -10,6 +10,7 @@ import { Discovery } from "../discovery/Discovery.js";
 import { Index } from "../indexer/IndexReader.js";
 import { makeReadCache } from "../lib/readCache.js";
 import { Metrics } from "../metrics/Metrics.js";
+import { FactoryPools } from "../pricing/FactoryPools.js";
 import type { ChainHoldings, Holding } from "./ChainHoldings.js";
 import { decorateEntry, type MetadataField, type ResponseEntry } from "./decorateEntry.js";
 import { makeHistoricalPrices } from "./historicalPrices.js";
@@ -82,6 +83,8 @@ export const layer = Layer.effect(
     const config = yield* AppConfig;
     const index = (yield* Index).reader;
     const discovery = yield* Discovery;
+    // Pools the index lacks (history before its start) are found by asking the factories.
+    const pools = Option.getOrUndefined(yield* Effect.serviceOption(FactoryPools));
     // Reads a client waits for: each chain's within its share of the request's time.
     const deadlineMs = chainReadDeadline(config.requestTimeoutMs);
     const clientOf = (chainId: number) => clients.get(chainId)?.forRequests(deadlineMs);
@@ -89,7 +92,7 @@ export const layer = Layer.effect(
     const discoveryWaitMs = Math.min(config.discoveryWaitMs, Math.floor(deadlineMs / 2));
     // Past blocks the index does not hold are found in the nodes' headers, through this cache.
     const pastBlocks = makeBlockTimeFinder();
-    const history = makeHistoricalPrices(index, clientOf, config.priceHistoryCacheMb * MB, pastBlocks);
+    const history = makeHistoricalPrices(index, clientOf, config.priceHistoryCacheMb * MB, pastBlocks, pools);
     // Bounded by bytes too: a 1,200-token wallet weighs as much as hundreds of small ones.
     const cache = makeReadCache<ChainHoldings>(config.balancesCacheEntries, config.balancesCacheMb * MB);
     // Pages of cached reads: as many as reads, in a quarter of their budget (a page is a few KB).
@@ -135,6 +138,7 @@ export const layer = Layer.effect(
           wallet,
           block: at,
           tokens,
+          pools,
           ...(keepToken === undefined ? {} : { keepZero: new Set([keepToken]) }),
           ...(keepToken === undefined || keepToken === "native" ? {} : { classify: keepToken }),
         });

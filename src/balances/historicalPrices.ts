@@ -7,6 +7,7 @@ import type { IndexReader } from "../indexer/IndexReader.js";
 import { approximateBytes } from "../lib/approximateBytes.js";
 import { Lru } from "../lib/Lru.js";
 import { planPricing } from "../pricing/planPricing.js";
+import type { PoolLookup } from "../pricing/poolLookup.js";
 import type { PriceQuote } from "../pricing/selectPrices.js";
 
 /** Most (chain, block, token) prices kept, whatever their size. */
@@ -32,6 +33,8 @@ export const makeHistoricalPrices = (
   maxBytes: number,
   /** Finds past blocks the index does not hold (its own cache of node headers, with its lookups). */
   blocks: BlockTimeFinder = makeBlockTimeFinder(),
+  /** Finds pools the index lacks by asking the factories at the past block. */
+  pools?: PoolLookup,
 ) => {
   const cache = new Lru<string, PriceQuote | null>(MAX_ENTRIES, {
     maxBytes,
@@ -54,6 +57,7 @@ export const makeHistoricalPrices = (
     }
     const rpc = client(chain.chain_id);
     if (missing.length > 0 && rpc !== undefined) {
+      await pools?.ensurePools(chain, missing, { number: block });
       const plan = await planPricing(index, chain, missing);
       const prices = plan.finish(await aggregate3(rpc, plan.calls, { block: { number: block } }));
       for (const token of missing) {

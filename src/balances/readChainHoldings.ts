@@ -6,6 +6,7 @@ import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { IndexReader } from "../indexer/IndexReader.js";
 import { readTokenMetadata } from "../indexer/readTokenMetadata.js";
 import { planPricing } from "../pricing/planPricing.js";
+import type { PoolLookup } from "../pricing/poolLookup.js";
 import type { ChainHoldings, Holding } from "./ChainHoldings.js";
 import { classifyToken, standardProbeCalls } from "./tokenStandard.js";
 
@@ -20,6 +21,8 @@ export interface ReadHoldingsParameters {
   readonly keepZero?: ReadonlySet<string>;
   /** A token (one of `tokens`) to classify as ERC-20 or not, for the single-token endpoint. */
   readonly classify?: string;
+  /** Finds pools the index lacks by asking the factories, before prices are planned. */
+  readonly pools?: PoolLookup | undefined;
 }
 
 /**
@@ -36,6 +39,7 @@ export const readChainHoldings = async (
   const { chain, wallet } = params;
   const tokens = [...new Set(params.tokens)];
   const priced = chain.wrapped_native === undefined ? tokens : [...tokens, chain.wrapped_native];
+  await params.pools?.ensurePools(chain, priced, params.block);
   const plan = await planPricing(index, chain, priced);
   const calls = [
     getEthBalanceCall(wallet),

@@ -74,6 +74,13 @@ export const tokenPoolKey = (chainId: number, token: string, pool: string) =>
   `${PREFIX}tp!${pad(chainId)}!${token}!${pool}`;
 export const tokenPoolPrefix = (chainId: number, token: string) => `${PREFIX}tp!${pad(chainId)}!${token}!`;
 
+/**
+ * Factory lookup marker: `idx!pl!<chain>!<token>` -> PoolLookupMarker (src/pricing/poolLookupMarker.ts):
+ * the registry's factories were asked for the token's pools at that block, whether or not they
+ * had any. Not a view (not in VIEW_PREFIXES): it records work done, not what the chain holds.
+ */
+export const poolLookupKey = (chainId: number, token: string) => `${PREFIX}pl!${pad(chainId)}!${token}`;
+
 /** Block time: `idx!bt!<chain>!<number>` -> unix seconds. */
 export const blockTimeKey = (chainId: number, number: number) => `${PREFIX}bt!${pad(chainId)}!${pad(number)}`;
 /** Time to block: `idx!tb!<chain>!<unix seconds>!<number>` -> number. Seek backwards from a time. */

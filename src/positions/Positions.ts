@@ -8,6 +8,7 @@ import { Discovery } from "../discovery/Discovery.js";
 import { Index } from "../indexer/IndexReader.js";
 import { makeReadCache } from "../lib/readCache.js";
 import { Metrics } from "../metrics/Metrics.js";
+import { FactoryPools } from "../pricing/FactoryPools.js";
 import { readChainPositions } from "./readChainPositions.js";
 
 /** A wallet's positions on the chains asked for, with the chains that could not be read. */
@@ -52,6 +53,7 @@ export const layer = (
       const clients = yield* ChainClients;
       const index = (yield* Index).reader;
       const discovery = yield* Discovery;
+      const pools = Option.getOrUndefined(yield* Effect.serviceOption(FactoryPools));
       const waitMs = Math.min(settings.discoveryWaitMs, Math.floor(settings.chainReadMs / 2));
       const cache = makeReadCache<ReadonlyArray<Position>>(settings.cacheEntries, settings.cacheBytes);
       const metrics = yield* Effect.serviceOption(Metrics);
@@ -69,6 +71,7 @@ export const layer = (
             wallet,
             block: at,
             publicUrl: settings.publicUrl,
+            pools,
           });
         });
       };

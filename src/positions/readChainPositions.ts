@@ -8,6 +8,7 @@ import type { IndexReader } from "../indexer/IndexReader.js";
 import { readTokenMetadata } from "../indexer/readTokenMetadata.js";
 import { logoUrl } from "../logos/logoUrl.js";
 import { planPricing } from "../pricing/planPricing.js";
+import type { PoolLookup } from "../pricing/poolLookup.js";
 import { discoverPositions } from "./discoverPositions.js";
 import { lendingLensCode } from "./lens/lendingLens.js";
 import { restakeLensCode } from "./lens/restakeLens.js";
@@ -30,6 +31,8 @@ export interface ReadPositionsParameters {
   /** The block the index has reached, pinned by hash when known: discovery and reads agree on it. */
   readonly block: BlockRef;
   readonly publicUrl: string;
+  /** Finds pools the index lacks by asking the factories, before prices are planned. */
+  readonly pools?: PoolLookup | undefined;
 }
 
 /** Name, symbol and decimals of `tokens`: the index's, read from the chain for any it has not met. */
@@ -102,7 +105,9 @@ export const readChainPositions = async (
 
   const asPriced = (token: string) =>
     token === NATIVE_CURRENCY && chain.wrapped_native !== undefined ? chain.wrapped_native : token;
-  const pricing = await planPricing(index, chain, [...new Set(plans.flatMap((p) => p.priced).map(asPriced))]);
+  const priced = [...new Set(plans.flatMap((p) => p.priced).map(asPriced))];
+  await params.pools?.ensurePools(chain, priced, params.block);
+  const pricing = await planPricing(index, chain, priced);
   const results = await aggregate3(client, [...calls, ...pricing.calls], {
     block: params.block,
   });

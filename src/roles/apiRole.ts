@@ -37,6 +37,7 @@ import { awaitStreams, managerOf, openBucket } from "../nats/JetStreamSetup.js";
 import { NatsConnections } from "../nats/NatsConnections.js";
 import * as Positions from "../positions/Positions.js";
 import * as Presence from "../presence/Presence.js";
+import * as FactoryPools from "../pricing/FactoryPools.js";
 import { startupStep } from "../runtime/startupStep.js";
 import { Level } from "../storage/Level.js";
 import * as DeliveryLayer from "../webhooks/delivery/DeliveryLayer.js";
@@ -129,7 +130,7 @@ export const apiRole = Effect.gen(function* () {
   ).pipe(
     Layer.provideMerge(
       // Discovery writes into the index and reads where each chain's index starts.
-      Discovery.layer(yield* discoveryParts).pipe(
+      Layer.merge(Discovery.layer(yield* discoveryParts), FactoryPools.layer).pipe(
         Layer.provideMerge(
           Layer.mergeAll(
             IndexReader.layer,
