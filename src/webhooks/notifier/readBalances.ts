@@ -6,6 +6,7 @@ import type { IndexReader } from "../../indexer/IndexReader.js";
 import type { TokenMetadata } from "../../indexer/IndexRecords.js";
 import { readTokenMetadata } from "../../indexer/readTokenMetadata.js";
 import { planPricing } from "../../pricing/planPricing.js";
+import type { PoolLookup } from "../../pricing/poolLookup.js";
 import type { PriceQuote } from "../../pricing/selectPrices.js";
 
 /** A wallet's balance of one asset before and after a block, with the asset's metadata and price. */
@@ -30,11 +31,14 @@ export const readBalances = async (
   chain: ChainConfig,
   pairs: ReadonlyArray<{ readonly wallet: string; readonly token: string }>,
   block: { readonly number: number; readonly hash: string; readonly parent_hash: string },
+  /** Finds pools the index lacks (created before its history) by asking the factories. */
+  pools?: PoolLookup,
 ): Promise<ReadonlyMap<string, BalanceRead>> => {
   const { number } = block;
   if (pairs.length === 0) return new Map();
   const tokens = [...new Set(pairs.map((p) => p.token).filter((t) => t !== "native"))];
   const priced = chain.wrapped_native === undefined ? tokens : [...tokens, chain.wrapped_native];
+  await pools?.ensurePools(chain, priced, { number, hash: block.hash });
   const plan = await planPricing(index, chain, priced);
   const calls = pairs.map((p) => balanceOfCall(p.token === "native" ? NATIVE_CURRENCY : p.token, p.wallet));
   const [before, after] = await Promise.all([

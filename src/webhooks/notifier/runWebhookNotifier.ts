@@ -8,6 +8,7 @@ import { Chains } from "../../chains/Chains.js";
 import { Index } from "../../indexer/IndexReader.js";
 import { Metrics } from "../../metrics/Metrics.js";
 import { WATCH_CHECK_MS } from "../../nats/WatchProgress.js";
+import { FactoryPools } from "../../pricing/FactoryPools.js";
 import { Level } from "../../storage/Level.js";
 import { DeliveryOutbox } from "../delivery/DeliveryLayer.js";
 import { WebhookSupervisor } from "../WebhookSupervisor.js";
@@ -34,6 +35,7 @@ export const runWebhookNotifier = (nc: NatsConnection, index: KV, blocks: KV, js
     const records = kvBlockRecords(blocks, streamPurge(jsm));
     yield* migrateLocalBlockRecords(yield* Level, records);
     const metrics = Option.getOrUndefined(yield* Effect.serviceOption(Metrics));
+    const pools = Option.getOrUndefined(yield* Effect.serviceOption(FactoryPools));
     yield* Effect.forkScoped(
       runNotifier({
         nc,
@@ -47,7 +49,7 @@ export const runWebhookNotifier = (nc: NatsConnection, index: KV, blocks: KV, js
             const client = clients.get(chain.chain_id);
             if (client === undefined)
               return Promise.reject(new Error(`no RPC client for chain ${chain.chain_id}`));
-            return readBalances(client, reader, chain, pairs, block);
+            return readBalances(client, reader, chain, pairs, block, pools);
           },
           publicUrl: config.publicUrl,
           now: () => Date.now(),
