@@ -1,9 +1,11 @@
 import { Context, Effect, Layer, Runtime } from "effect";
 import { AppConfig } from "../AppConfig.js";
 import { ChainClients } from "../chains/ChainClients.js";
+import { Chains } from "../chains/Chains.js";
 import { Index } from "../indexer/IndexReader.js";
 import { IngestStatusBook } from "../ingest/IngestStatusBook.js";
 import { Level } from "../storage/Level.js";
+import { makeRegistryBackfill } from "./registryBackfill.js";
 import type { UniverseSources } from "./tokenUniverse.js";
 import {
   DISCOVERY_DEFAULTS,
@@ -23,8 +25,8 @@ export interface DiscoveryParts {
 
 export const layer = (
   parts: DiscoveryParts,
-): Layer.Layer<Discovery, never, Level | Index | ChainClients | IngestStatusBook | AppConfig> =>
-  Layer.effect(
+): Layer.Layer<Discovery, never, Level | Index | ChainClients | IngestStatusBook | AppConfig | Chains> =>
+  Layer.scoped(
     Discovery,
     Effect.gen(function* () {
       const config = yield* AppConfig;
@@ -32,15 +34,34 @@ export const layer = (
       const index = yield* Index;
       const clients = yield* ChainClients;
       const ingest = yield* IngestStatusBook;
+      const chains = yield* Chains;
       const runtime = yield* Effect.runtime<never>();
       const warn = (message: string, chainId: number) =>
         Runtime.runFork(runtime)(Effect.logWarning(message).pipe(Effect.annotateLogs({ chain: chainId })));
+      const indexedFrom = (chainId: number) => ingest.get(chainId)?.indexed_from;
+      // Each chain's registry events from before the index, read in the background from the start.
+      const registry = yield* Effect.acquireRelease(
+        Effect.sync(() => {
+          const backfill = makeRegistryBackfill({
+            db,
+            cache: index.cache,
+            rpc: (chainId) => clients.get(chainId),
+            indexedFrom,
+            now: () => Date.now(),
+            warn,
+          });
+          for (const chain of chains.chains) backfill.start(chain);
+          return backfill;
+        }),
+        (backfill) => Effect.promise(() => backfill.stop()),
+      );
       return makeWalletDiscovery({
+        registry,
         db,
         cache: index.cache,
         rpc: (chainId) => clients.get(chainId),
         checkpoint: (chainId) => index.reader.checkpoint(chainId),
-        indexedFrom: (chainId) => ingest.get(chainId)?.indexed_from,
+        indexedFrom,
         universe: parts.universe,
         finders: parts.finders,
         settings: {

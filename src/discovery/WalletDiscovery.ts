@@ -10,6 +10,7 @@ import type { Db } from "../storage/Level.js";
 import type { DiscoveryProgress } from "./DiscoveryProgress.js";
 import { type DiscoveryRecord, discoveryRecordKey } from "./DiscoveryRecord.js";
 import { heldTokenOps } from "./heldTokenOps.js";
+import type { RegistryBackfill } from "./registryBackfill.js";
 import { sweepBalances } from "./sweepBalances.js";
 import { tokenUniverse, type UniverseSources } from "./tokenUniverse.js";
 import { scanWalletStretch } from "./walletLogScan.js";
@@ -59,6 +60,8 @@ export interface DiscoverySettings {
   readonly scans: number;
   /** A failed discovery is tried again on a request this long after it failed. */
   readonly retryMs: number;
+  /** How long a sweep waits for its chain's registry backfill before sweeping without it. */
+  readonly registryWaitMs: number;
 }
 
 export const DISCOVERY_DEFAULTS: DiscoverySettings = {
@@ -69,6 +72,7 @@ export const DISCOVERY_DEFAULTS: DiscoverySettings = {
   sweeps: 8,
   scans: 2,
   retryMs: 30_000,
+  registryWaitMs: 10_000,
 };
 
 export interface DiscoveryDeps {
@@ -82,6 +86,8 @@ export interface DiscoveryDeps {
   readonly indexedFrom: (chainId: number) => number | undefined;
   readonly universe: UniverseSources;
   readonly finders: Finders;
+  /** The chains' registry backfills: their pools and markets join the universe once read. */
+  readonly registry?: RegistryBackfill;
   readonly settings: DiscoverySettings;
   readonly now: () => number;
   readonly warn: (message: string, chainId: number) => void;
@@ -117,6 +123,19 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   const chainFinds = new Map<number, { at: number; done: Promise<ReadonlyArray<Operation>> }>();
 
   const needed = (chainId: number) => deps.indexedFrom(chainId) !== 0;
+  /** When each chain's registry backfill finished: wallets swept before are swept again. */
+  const registryDone = new Map<number, number>();
+  const watched = new Set<number>();
+  const watchRegistry = (chainId: number) => {
+    if (deps.registry === undefined || watched.has(chainId)) return;
+    watched.add(chainId);
+    deps.registry
+      .done(chainId)
+      .then(() => {
+        if (deps.registry?.progress(chainId)?.done === true) registryDone.set(chainId, deps.now());
+      })
+      .catch(() => undefined);
+  };
 
   const write = async (chainId: number, wallet: string | undefined, ops: ReadonlyArray<Operation>) => {
     if (ops.length === 0) return;
@@ -146,6 +165,20 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     const block = await deps.checkpoint(chain.chain_id);
     if (block === undefined) throw new Error("the index has not reached this chain's head yet");
     const context: FinderContext = { chain, block, rpc, db: deps.db };
+    // Pools and markets the registry backfill reads widen the universe: wait a little for them (a
+    // devnet's or a full node's take seconds); a wallet swept without them is swept again once
+    // they are in (registryDone).
+    const registry = deps.registry;
+    if (registry !== undefined) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        registry.done(chain.chain_id),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, deps.settings.registryWaitMs);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
     await chainLists(context);
     const universe = await tokenUniverse(deps.db, chain, deps.universe, deps.settings.universeMax);
     const [swept, ...found] = await Promise.all([
@@ -257,12 +290,15 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   /** The wallet's job on the chain, started (or resumed from its record) if there is none, or tried again after a failure. */
   const start = (chain: ChainConfig, wallet: string): Promise<Job | undefined> => {
     if (!needed(chain.chain_id)) return Promise.resolve(undefined);
+    watchRegistry(chain.chain_id);
     const key = jobKey(chain.chain_id, wallet);
     const job = jobs.get(key);
     if (job !== undefined) {
       const retry = job.state === "failed" && deps.now() - (job.failedAt ?? 0) >= deps.settings.retryMs;
       const stale =
-        job.state === "complete" && deps.now() - (job.record.swept_at ?? 0) >= deps.settings.resweepMs;
+        job.state === "complete" &&
+        (deps.now() - (job.record.swept_at ?? 0) >= deps.settings.resweepMs ||
+          (job.record.swept_at ?? 0) < (registryDone.get(chain.chain_id) ?? 0));
       if (!retry && !stale) return Promise.resolve(job);
       const next = run(chain, wallet, job.record, stale);
       jobs.set(key, next);
@@ -287,7 +323,13 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     if (!needed(chain.chain_id)) return { state: "not_needed" };
     if (job === undefined) return { state: "not_started" };
     const scan = job.record.scan;
+    const backfill = deps.registry?.progress(chain.chain_id);
+    const registry =
+      backfill === undefined || backfill.done
+        ? undefined
+        : { from: backfill.from, to: backfill.to, next: backfill.next };
     return {
+      ...(registry === undefined ? {} : { registry }),
       state:
         job.state === "failed"
           ? job.record.swept_block === undefined

@@ -21,7 +21,9 @@ const running = (chain: ChainConfig, progress: DiscoveryProgress): string | unde
       return `${named(chain)}: ${where}${progress.state === "scan_failed" ? ` (stopped: ${progress.error ?? "unknown"}; resumed on a later request)` : ""}`;
     }
     default:
-      return undefined;
+      return progress.registry === undefined
+        ? undefined
+        : `${named(chain)}: the pools and markets its registry created are read from block ${progress.registry.from} to ${progress.registry.to}, now at ${progress.registry.next}`;
   }
 };
 

@@ -1,19 +1,18 @@
-import { type ChainConfig, protocolsOf } from "../chains/ChainsConfig.js";
+import type { ChainConfig } from "../chains/ChainsConfig.js";
 import { decodeLogs, poolsCreated, tokenTouches } from "../decoding/index.js";
 import type { ChainBlock } from "../domain/ChainBlock.js";
 import type { IndexedPool, TokenMetadata, TouchedToken, UndoEntry } from "./IndexRecords.js";
 import {
   blockTimeKey,
   indexCheckpointKey,
-  poolKey,
   timeBlockKey,
   tokenMetadataKey,
-  tokenPoolKey,
   undoKey,
   walletTokenKey,
 } from "./indexKeys.js";
 import type { IndexReads } from "./PendingWrites.js";
 import { planLendingViews, type ReadUnderlying } from "./planLendingViews.js";
+import { poolViewWrites, registryByAddress, registryPool } from "./planPoolViews.js";
 import { planPositionNfts } from "./planPositionNfts.js";
 import { planRestakeViews } from "./planRestakeViews.js";
 import { type ProbeVaults, planVaultProbes } from "./planVaultProbes.js";
@@ -60,23 +59,11 @@ export const planBlock = async (
     chain.wrapped_native === undefined ? {} : { wrappedNative: chain.wrapped_native },
     events,
   ).filter((touch) => touch.standard !== "native");
-  const factories = new Map(protocolsOf(chain).map((factory) => [factory.address, factory]));
+  const registry = registryByAddress(chain);
   const pools: Array<IndexedPool> = [];
   for (const created of poolsCreated(block, events)) {
-    const factory = factories.get(created.factory);
-    if (factory === undefined || factory.kind !== created.amm) continue;
-    pools.push({
-      pool: created.pool,
-      kind: created.amm,
-      protocol: factory.protocol,
-      factory: created.factory,
-      token0: created.token0,
-      token1: created.token1,
-      fee: created.amm === "v2" || created.amm === "algebra" ? null : created.fee,
-      tick_spacing: created.amm === "v2" || created.amm === "algebra" ? null : created.tick_spacing,
-      hooks: created.amm === "v4" ? created.hooks : null,
-      created_block: block.number,
-    });
+    const pool = registryPool(registry, created);
+    if (pool !== undefined) pools.push(pool);
   }
 
   const ops: Array<Operation> = [];
@@ -97,11 +84,8 @@ export const planBlock = async (
     putNew(touchKeys[i]!, record);
   });
 
-  for (const pool of pools) {
-    putNew(poolKey(block.chain_id, pool.pool), pool);
-    for (const token of [pool.token0, pool.token1])
-      putNew(tokenPoolKey(block.chain_id, token, pool.pool), pool.pool);
-  }
+  for (const pool of pools)
+    for (const [key, value] of poolViewWrites(block.chain_id, pool)) putNew(key, value);
 
   const tokens = [
     ...new Set([...touches.map((t) => t.token_address), ...pools.flatMap((p) => [p.token0, p.token1])]),

@@ -163,7 +163,11 @@ export const balancesRoute = route(
         historicalHours.length === 0 &&
         snapshot.failures.length === 0 &&
         // An answer read while discovery runs is outgrown by its next write: never kept.
-        progress.every(({ progress }) => progress.state === "not_needed" || progress.state === "complete") &&
+        progress.every(
+          ({ progress }) =>
+            progress.state === "not_needed" ||
+            (progress.state === "complete" && progress.registry === undefined),
+        ) &&
         snapshot.byChain.every(({ holdings }, i) => marks[i]?.number === holdings.block);
       return {
         cu: chains.length,
