@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { balancesBench } from "./balancesBench.js";
+import { discoveryBench } from "./discoveryBench.js";
 import { everyTypeBench } from "./everyTypeBench.js";
 import { gatewayBench } from "./gatewayBench.js";
 import { ingestBench } from "./ingestBench.js";
@@ -9,6 +10,7 @@ import { lendingBench } from "./lendingBench.js";
 import { notifierBench } from "./notifierBench.js";
 import { positionsBench } from "./positionsBench.js";
 import { realNodesBench } from "./realNodesBench.js";
+import { registryBackfillBench } from "./registryBackfillBench.js";
 import { scaleOutBench } from "./scaleOutBench.js";
 import { soakBench } from "./soakBench.js";
 import { vaultsBench } from "./vaultsBench.js";
@@ -35,6 +37,8 @@ const all = {
   "scale-out": scaleOutBench,
   joining: joiningWorkerBench,
   "real-nodes": realNodesBench,
+  "registry-backfill": registryBackfillBench,
+  discovery: discoveryBench,
 };
 const only = process.argv.slice(2);
 const benches = Object.entries(all)

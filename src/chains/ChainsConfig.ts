@@ -74,7 +74,10 @@ export class ProtocolConfig extends Schema.Class<ProtocolConfig>("ProtocolConfig
   blocks_per_year: Schema.optional(Schema.Int.pipe(Schema.positive())),
   /** pendle: the market factory, whose `CreateNewMarket` events list the markets (LP tokens) of its PTs. */
   market_factory: Schema.optional(AddressString),
-  /** Block the factory was deployed at (informational: history is read from the chain's `start_block`). */
+  /**
+   * Block the protocol was deployed at: where the registry backfill starts reading its events
+   * from before the index's history (docs/real-chains.md); 0 when absent.
+   */
   start_block: Schema.optional(Schema.NonNegativeInt),
 }) {}
 

@@ -53,7 +53,8 @@ export const layer = (
           for (const chain of chains.chains) backfill.start(chain);
           return backfill;
         }),
-        (backfill) => Effect.promise(() => backfill.stop()),
+        // Stopping waits for the step under way; a slow node must not hold up the process's end.
+        (backfill) => Effect.promise(() => backfill.stop()).pipe(Effect.timeout("3 seconds"), Effect.ignore),
       );
       return makeWalletDiscovery({
         registry,
