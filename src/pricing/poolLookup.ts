@@ -127,6 +127,9 @@ export const makePoolLookup = (deps: PoolLookupDeps): PoolLookup => {
     try {
       const registry = fingerprintOf(chain);
       const indexedFrom = deps.indexedFrom(chainId);
+      // An index that holds the whole history saw every registry pool being created: nothing to
+      // ask, and a 1,200-token wallet's first request must not pay for 1,200 lookups.
+      if (indexedFrom === 0) return;
       const serves = (marker: PoolLookupMarker | undefined) =>
         markerServes(marker, block.number, indexedFrom, registry);
       const wanted = lookupTokens(chain, tokens);
