@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { HistoricalPrices } from "../../../src/balances/historicalPrices.js";
 import { pastPriceWarnings, readPastPrices } from "../../../src/balances/pastPrices.js";
-import { incompleteHistoryWarning } from "../../../src/chains/incompleteHistoryWarning.js";
+import { discoveryWarnings } from "../../../src/discovery/discoveryWarnings.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 
 const ethereum = testChainConfig({ chain_id: 1, name: "ethereum" });
@@ -65,21 +65,39 @@ describe("historical prices a chain cannot give", () => {
 });
 
 describe("answers from an index that starts after genesis", () => {
-  it("behavior: a warning names each chain whose index starts later than block 0", () => {
+  it("behavior: chains still being discovered warn DISCOVERY_IN_PROGRESS; chains whose nodes keep logs from a block on warn INCOMPLETE_HISTORY; whole-history chains warn nothing", () => {
+    const warnings = discoveryWarnings(
+      [
+        { chain: ethereum, progress: { state: "not_needed" } },
+        { chain: base, progress: { state: "scanning", scan: { from: 0, to: 999, below: 400 } } },
+      ],
+      (id) => (id === 8453 ? 120 : 0),
+      "Balances",
+      "http://svc",
+    );
+    expect(warnings).toEqual([
+      {
+        code: "DISCOVERY_IN_PROGRESS",
+        message: expect.stringContaining(
+          "base (8453): its transfer history is read down to block 400 of 0-999",
+        ),
+        chain_ids: [8453],
+        docs_url: "http://svc/v1/evm/supported-chains",
+      },
+      {
+        code: "INCOMPLETE_HISTORY",
+        message: expect.stringContaining("base (8453): its nodes keep logs from block 120 only"),
+        chain_ids: [8453],
+        docs_url: "http://svc/v1/evm/supported-chains",
+      },
+    ]);
     expect(
-      incompleteHistoryWarning(
-        [ethereum, base],
-        (id) => (id === 1 ? 0 : 52_000_000),
+      discoveryWarnings(
+        [{ chain: ethereum, progress: { state: "not_needed" } }],
+        () => 5,
         "Balances",
         "http://svc",
       ),
-    ).toEqual({
-      code: "INCOMPLETE_HISTORY",
-      message: expect.stringContaining("the index of base (8453) starts at block 52000000"),
-      chain_ids: [8453],
-      docs_url: "http://svc/v1/evm/supported-chains",
-    });
-    expect(incompleteHistoryWarning([ethereum], () => 0, "Balances", "http://svc")).toBeUndefined();
-    expect(incompleteHistoryWarning([ethereum], () => undefined, "Balances", "http://svc")).toBeUndefined();
+    ).toEqual([]);
   });
 });
