@@ -3,7 +3,13 @@ import { AppConfig } from "../AppConfig.js";
 import { makeBlockTimeFinder } from "../chains/blockTimeFinder.js";
 import { ChainClients } from "../chains/ChainClients.js";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
-import { type BlockRef, blockKey, chainReadDeadline, readEachChain } from "../chains/readEachChain.js";
+import {
+  type BlockRef,
+  blockKey,
+  chainReadDeadline,
+  headOfNodes,
+  readEachChain,
+} from "../chains/readEachChain.js";
 import type { Unavailable } from "../contracts/ApiError.js";
 import type { Warning } from "../contracts/Common.js";
 import { Discovery } from "../discovery/Discovery.js";
@@ -161,6 +167,11 @@ export const layer = Layer.effect(
           ),
         what: "Balances",
         deadlineMs,
+        // A page of a kept snapshot stays at its block; a fresh read follows a node that fell back.
+        nodeHead: (chain) =>
+          options.pinned?.has(chain.chain_id) === true
+            ? Promise.resolve(undefined)
+            : headOfNodes(clientOf(chain.chain_id)),
       }).pipe(
         Effect.map(
           ({ reads, failures }): HoldingsSnapshot => ({

@@ -2,6 +2,8 @@ import { Effect } from "effect";
 import { Unavailable } from "../contracts/ApiError.js";
 import { within } from "../lib/within.js";
 import type { ChainConfig } from "./ChainsConfig.js";
+import type { ChainRpc } from "./rpc/ChainRpc.js";
+import { ChainRpcError } from "./rpc/ChainRpcError.js";
 
 /** One chain's successful read, at the block it was read at. */
 export interface ChainRead<A> {
@@ -34,6 +36,30 @@ export interface EachChainRead<A> {
   readonly failures: ReadonlyArray<ChainFailure>;
 }
 
+/**
+ * The node's head when `error` says the node lacks `block` and its head is below it (the index is
+ * ahead of the node), or nothing: any other failure stands.
+ */
+const nodeBehind = async (
+  error: unknown,
+  block: BlockRef,
+  chain: ChainConfig,
+  nodeHead: ((chain: ChainConfig) => Promise<number | undefined>) | undefined,
+): Promise<number | undefined> => {
+  if (nodeHead === undefined || !(error instanceof ChainRpcError) || error.reason !== "HistoryUnavailable")
+    return undefined;
+  const head = await nodeHead(chain).catch(() => undefined);
+  return head !== undefined && head < block.number ? head : undefined;
+};
+
+/** A chain's head as its nodes say now (for `nodeHead`), or nothing when none answers. */
+export const headOfNodes = async (client: ChainRpc | undefined): Promise<number | undefined> => {
+  if (client === undefined) return undefined;
+  const hex = await client.request<string>("eth_blockNumber", [], { head: true });
+  const head = Number.parseInt(hex, 16);
+  return Number.isSafeInteger(head) ? head : undefined;
+};
+
 /** The first line of a failure, cut short: node errors can be pages long and carry URLs. */
 const reasonOf = (error: unknown): string =>
   (error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error)).slice(0, 200);
@@ -58,6 +84,12 @@ export const readEachChain = <A>(options: {
   readonly read: (chain: ChainConfig, block: BlockRef) => Promise<A>;
   readonly what: string;
   readonly deadlineMs: number;
+  /**
+   * The node's own head, asked when a read fails because the node lacks the block: after a reorg
+   * to a shorter branch, or on an endpoint that lags, the index can stand a block or two ahead of
+   * the node. The read is then made at the node's head rather than failing the chain.
+   */
+  readonly nodeHead?: (chain: ChainConfig) => Promise<number | undefined>;
 }): Effect.Effect<EachChainRead<A>, Unavailable> =>
   Effect.gen(function* () {
     const settled = yield* Effect.promise(() =>
@@ -65,18 +97,22 @@ export const readEachChain = <A>(options: {
         options.chains.map(async (chain) => {
           const block = await options.blockOf(chain);
           if (block === undefined) throw new Error("the chain is not indexed yet");
-          return {
-            chain,
-            block: block.number,
-            value: await within(
-              options.read(chain, block),
+          const readAt = (at: BlockRef) =>
+            within(
+              options.read(chain, at).then((value) => ({ chain, block: at.number, value })),
               options.deadlineMs,
               () =>
                 new Error(
                   `its RPC nodes did not answer within ${Math.round(options.deadlineMs / 100) / 10} s`,
                 ),
-            ),
-          };
+            );
+          try {
+            return await readAt(block);
+          } catch (error) {
+            const behind = await nodeBehind(error, block, chain, options.nodeHead);
+            if (behind === undefined) throw error;
+            return await readAt({ number: behind });
+          }
         }),
       ),
     );

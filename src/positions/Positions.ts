@@ -1,7 +1,13 @@
 import { Context, Effect, Layer, Option } from "effect";
 import { ChainClients } from "../chains/ChainClients.js";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
-import { type BlockRef, blockKey, type EachChainRead, readEachChain } from "../chains/readEachChain.js";
+import {
+  type BlockRef,
+  blockKey,
+  type EachChainRead,
+  headOfNodes,
+  readEachChain,
+} from "../chains/readEachChain.js";
 import type { Unavailable } from "../contracts/ApiError.js";
 import type { Position } from "../contracts/Positions.js";
 import { Discovery } from "../discovery/Discovery.js";
@@ -83,6 +89,7 @@ export const layer = (
           read: (chain, block) => read(wallet, chain, block),
           what: "Positions",
           deadlineMs: settings.chainReadMs,
+          nodeHead: (chain) => headOfNodes(clients.get(chain.chain_id)?.forRequests(settings.chainReadMs)),
         }).pipe(Effect.withSpan("Positions.get", { attributes: { chains: chains.length } }));
 
       return { get } as const;

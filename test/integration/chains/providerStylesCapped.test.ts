@@ -108,7 +108,7 @@ describe("through capped and rate-limited providers", () => {
     const kept = "0x00000000000000000000000000000000feed0003";
     const balanceOn1 = async (wallet: string) => {
       const answer = await env.call("GET", `/v1/evm/balances/${wallet}?chain_ids=1`);
-      expect(answer.status).toBe(200);
+      expect(answer.status, JSON.stringify(answer.json)).toBe(200);
       return entriesOf(answer, "balances").find((e) => e.address === "native")?.amount;
     };
     const snapshot = await nodeCall<string>(url, "evm_snapshot");
