@@ -13,6 +13,7 @@ import {
 import type { Unavailable } from "../contracts/ApiError.js";
 import type { Warning } from "../contracts/Common.js";
 import { Discovery } from "../discovery/Discovery.js";
+import { settleForRequest } from "../discovery/settleForRequest.js";
 import { Index } from "../indexer/IndexReader.js";
 import { makeReadCache } from "../lib/readCache.js";
 import { Metrics } from "../metrics/Metrics.js";
@@ -118,7 +119,9 @@ export const layer = Layer.effect(
       keepToken: string | undefined,
     ) => {
       // The single-token route reads the token it names: it needs no discovery.
-      if (keepToken === undefined) await discovery.settle(chain, wallet, discoveryWaitMs);
+      if (keepToken === undefined) {
+        await settleForRequest(discovery, chain, wallet, clientOf(chain.chain_id), discoveryWaitMs);
+      }
       // What discovery writes for the wallet is a new key: a cached read never hides it.
       const version = keepToken === undefined ? discovery.version(chain.chain_id, wallet) : 0;
       const key = `${wallet}|${chain.chain_id}|${blockKey(at)}|${version}|${keepToken ?? ""}`;

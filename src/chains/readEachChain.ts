@@ -37,8 +37,11 @@ export interface EachChainRead<A> {
 }
 
 /**
- * The node's head when `error` says the node lacks `block` and its head is below it (the index is
- * ahead of the node), or nothing: any other failure stands.
+ * Where to read again when `error` says the node lacks `block`, or nothing (any other failure
+ * stands). The index can stand on a block the node no longer has: after a reorg to a shorter
+ * branch its number is above the node's head, and after any reorg its hash (reads name the
+ * checkpoint by hash) is gone until the index follows. Either way the node's canonical block at
+ * that height, or its head if lower, is the answer it can give.
  */
 const nodeBehind = async (
   error: unknown,
@@ -49,7 +52,9 @@ const nodeBehind = async (
   if (nodeHead === undefined || !(error instanceof ChainRpcError) || error.reason !== "HistoryUnavailable")
     return undefined;
   const head = await nodeHead(chain).catch(() => undefined);
-  return head !== undefined && head < block.number ? head : undefined;
+  if (head === undefined) return undefined;
+  if (head < block.number) return head;
+  return block.hash === undefined ? undefined : block.number;
 };
 
 /** A chain's head as its nodes say now (for `nodeHead`), or nothing when none answers. */
@@ -85,9 +90,9 @@ export const readEachChain = <A>(options: {
   readonly what: string;
   readonly deadlineMs: number;
   /**
-   * The node's own head, asked when a read fails because the node lacks the block: after a reorg
-   * to a shorter branch, or on an endpoint that lags, the index can stand a block or two ahead of
-   * the node. The read is then made at the node's head rather than failing the chain.
+   * The node's own head, asked when a read fails because the node lacks the block (a reorg the
+   * index has not followed yet, an endpoint that lags): the read is then made at the node's
+   * canonical block of that height, or its head if lower, rather than failing the chain.
    */
   readonly nodeHead?: (chain: ChainConfig) => Promise<number | undefined>;
 }): Effect.Effect<EachChainRead<A>, Unavailable> =>

@@ -116,7 +116,8 @@ const chainConfig = (chain: ManifestChain, tokenList: string): ChainConfig => {
     // own list (devnetTokenList) names its tokens as an operator's list would.
     token_lists: [tokenList],
     bundled_token_lists: false,
-    start_block: 0,
+    // No start_block, as a real chain is configured: the index starts at the head of the first
+    // start, and the seeded history before it is found by discovery (docs/real-chains.md).
     traces: true,
     confirmations: 0,
     finality_depth: 64,

@@ -1,7 +1,7 @@
 import { Effect } from "effect";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import type { BlockRef } from "../chains/readEachChain.js";
-import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
+import { type ChainRpc, DEFAULT_CALL_BUDGET_MS } from "../chains/rpc/ChainRpc.js";
 import type { Operation } from "../indexer/applyBlock.js";
 import type { IndexCache } from "../indexer/IndexCache.js";
 import { writeDiscovered } from "../indexer/writeDiscovered.js";
@@ -158,6 +158,32 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     return done;
   };
 
+  /**
+   * What a sweep waits for before reading the universe: the chain's registry backfill (its pools and
+   * markets widen the universe; a devnet's or a full node's takes seconds), for at most
+   * `registryWaitMs` after the chain's first sweep asked. Once per chain: on a chain whose backfill
+   * takes hours, only the first sweeps wait, and every wallet swept without it is swept again
+   * once it is in (registryDone).
+   */
+  const registryGates = new Map<number, Promise<void>>();
+  const registryGate = (chainId: number): Promise<void> => {
+    const registry = deps.registry;
+    if (registry === undefined) return Promise.resolve();
+    let gate = registryGates.get(chainId);
+    if (gate === undefined) {
+      let timer: NodeJS.Timeout | undefined;
+      gate = Promise.race([
+        registry.done(chainId).catch(() => undefined),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, deps.settings.registryWaitMs);
+          timer.unref?.();
+        }),
+      ]).finally(() => clearTimeout(timer));
+      registryGates.set(chainId, gate);
+    }
+    return gate;
+  };
+
   const saveRecord = (chainId: number, wallet: string, job: Job) =>
     deps.db.put(discoveryRecordKey(chainId, wallet), job.record);
 
@@ -165,20 +191,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     const block = await deps.checkpoint(chain.chain_id);
     if (block === undefined) throw new Error("the index has not reached this chain's head yet");
     const context: FinderContext = { chain, block, rpc, db: deps.db };
-    // Pools and markets the registry backfill reads widen the universe: wait a little for them (a
-    // devnet's or a full node's take seconds); a wallet swept without them is swept again once
-    // they are in (registryDone).
-    const registry = deps.registry;
-    if (registry !== undefined) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        registry.done(chain.chain_id),
-        new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, deps.settings.registryWaitMs);
-        }),
-      ]);
-      clearTimeout(timer);
-    }
+    await registryGate(chain.chain_id);
     await chainLists(context);
     const universe = await tokenUniverse(deps.db, chain, deps.universe, deps.settings.universeMax);
     const [swept, ...found] = await Promise.all([
@@ -264,12 +277,15 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     }
     const sweepNeeded = resweep || record.swept_block === undefined;
     if (!sweepNeeded) job.state = "scanning";
+    // A first sweep is a request's: on nodes that are all failing it fails at once (the request
+    // then names the chain in its errors) rather than wait for them as background work does.
+    const firstRpc = record.swept_block === undefined ? rpc.forRequests(DEFAULT_CALL_BUDGET_MS) : rpc;
     // The newest history is read before the first answer too: on a node that keeps a short window
     // (a full node's) that is all of it, and recent transfers are what a wallet most likely holds.
     job.swept = sweepNeeded
       ? sweepSlots(async () => {
-          await sweep(chain, wallet, job, rpc);
-          await scan(chain, wallet, job, rpc, deps.settings.quickScanBlocks);
+          await sweep(chain, wallet, job, firstRpc);
+          await scan(chain, wallet, job, firstRpc, deps.settings.quickScanBlocks);
         })
       : Promise.resolve();
     job.swept
@@ -294,7 +310,10 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     const key = jobKey(chain.chain_id, wallet);
     const job = jobs.get(key);
     if (job !== undefined) {
-      const retry = job.state === "failed" && deps.now() - (job.failedAt ?? 0) >= deps.settings.retryMs;
+      // A wallet never swept cannot be answered on this chain: its next request tries at once.
+      const retry =
+        job.state === "failed" &&
+        (job.record.swept_block === undefined || deps.now() - (job.failedAt ?? 0) >= deps.settings.retryMs);
       const stale =
         job.state === "complete" &&
         (deps.now() - (job.record.swept_at ?? 0) >= deps.settings.resweepMs ||

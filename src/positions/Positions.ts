@@ -11,6 +11,7 @@ import {
 import type { Unavailable } from "../contracts/ApiError.js";
 import type { Position } from "../contracts/Positions.js";
 import { Discovery } from "../discovery/Discovery.js";
+import { settleForRequest } from "../discovery/settleForRequest.js";
 import { Index } from "../indexer/IndexReader.js";
 import { makeReadCache } from "../lib/readCache.js";
 import { Metrics } from "../metrics/Metrics.js";
@@ -66,7 +67,13 @@ export const layer = (
       if (Option.isSome(metrics)) metrics.value.watchCache("positions_reads", cache.lookups);
 
       const read = async (wallet: string, chain: ChainConfig, at: BlockRef) => {
-        await discovery.settle(chain, wallet, waitMs);
+        await settleForRequest(
+          discovery,
+          chain,
+          wallet,
+          clients.get(chain.chain_id)?.forRequests(settings.chainReadMs),
+          waitMs,
+        );
         // What discovery writes for the wallet is a new key: a cached read never hides it.
         const version = discovery.version(chain.chain_id, wallet);
         return cache.through(`${wallet}|${chain.chain_id}|${blockKey(at)}|${version}`, async () => {

@@ -28,3 +28,17 @@ export const rewriteChainsFile = async (
   await writeFile(out, JSON.stringify(file));
   return out;
 };
+
+/**
+ * A copy of a chains file whose chains are all indexed from block 0, as a service that reads the
+ * whole history: the devnet's own file starts at the head, as a real chain is configured. Tests of
+ * history ingest and the references discovery is compared with use this.
+ */
+export const fullHistoryChainsFile = async (path: string): Promise<string> => {
+  const file = JSON.parse(await readFile(path, "utf8")) as { chains: Array<{ chain_id: number }> };
+  return rewriteChainsFile(
+    path,
+    new Map(),
+    new Map(file.chains.map((chain) => [chain.chain_id, { start_block: 0 }])),
+  );
+};

@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import { createKey } from "../../src/api/keys/KeyStore.js";
 import type { ManifestChain } from "../../src/devnet/DevnetManifest.js";
 import { adminBuckets } from "./anvilService.js";
-import { rewriteChainsFile } from "./chainsFile.js";
+import { fullHistoryChainsFile, rewriteChainsFile } from "./chainsFile.js";
 import type { TestDevnet } from "./devnetFixture.js";
 import { startTestNats, type TestNats } from "./natsServer.js";
 import { type ProviderProxy, type ProviderProxyOptions, startProviderProxy } from "./providerProxy.js";
@@ -123,24 +123,26 @@ const startReadyService = async (nats: TestNats, chainsConfig: string, settings 
 };
 
 /**
- * The seeded devnet read twice: by a service straight on anvil (its answers kept as the reference),
- * then by a service reading every chain through proxies that refuse as `plan` says, which tests
- * use for the rest.
+ * The seeded devnet read twice: by a service straight on anvil that indexed the whole history (its
+ * answers kept as the reference), then by a service reading every chain through proxies that
+ * refuse as `plan` says, from block 0 too unless `fromHead`, which tests use for the rest.
  */
 export const startRealNodeEnv = async (
   devnet: TestDevnet,
   plan: ProxyPlan,
   options: {
     /**
-     * Configure the chains as a real chain is: without `start_block`, so the service starts at the
-     * head and must discover what the seeded history left in each wallet.
+     * Configure the chains as the devnet's own file does, as a real chain is: without `start_block`,
+     * so the service starts at the head and must discover what the seeded history left in each wallet.
      */
     readonly fromHead?: boolean;
   } = {},
 ): Promise<RealNodeEnv> => {
   const chain = (id: number) => devnet.manifest.chains.find((c) => c.chain_id === id)!;
   const referenceNats = await startTestNats();
-  const reference = await startReadyService(referenceNats, devnet.devnet.chainsConfigPath);
+  // The reference reads the whole history: what discovery and the proxies must agree with.
+  const fullHistory = await fullHistoryChainsFile(devnet.devnet.chainsConfigPath);
+  const reference = await startReadyService(referenceNats, fullHistory);
   const direct = await readWalletAnswers(reference.call, chain(1));
   await reference.service.stop();
   await referenceNats.stop();
@@ -154,14 +156,9 @@ export const startRealNodeEnv = async (
       ),
     );
   const chainsConfig = await rewriteChainsFile(
-    devnet.devnet.chainsConfigPath,
+    options.fromHead === true ? devnet.devnet.chainsConfigPath : fullHistory,
     new Map(
       [...proxies].map(([id, list]) => [id, list.length === 1 ? list[0]!.url : list.map((p) => p.url)]),
-    ),
-    new Map(
-      options.fromHead === true
-        ? devnet.manifest.chains.map((c) => [c.chain_id, { start_block: undefined }] as const)
-        : [],
     ),
   );
   const nats = await startTestNats();

@@ -152,6 +152,17 @@ export class ChainRpc {
     return chainCapabilities(this.endpoints.map((endpoint) => endpoint.health.capabilities));
   }
 
+  /**
+   * Whether every endpoint of the chain has failed since it last answered (unreachable, 5xx, timed
+   * out): a read that would ask nothing of them (a wallet with nothing indexed) still cannot trust
+   * an empty answer.
+   */
+  failing(): boolean {
+    return this.endpoints.every(
+      (endpoint) => endpoint.health.failures > 0 || endpoint.health.wrongChain !== undefined,
+    );
+  }
+
   /** The highest head any endpoint reported, if any did. */
   bestHead(): number | undefined {
     let best: number | undefined;

@@ -15,6 +15,7 @@ import { kvLeaseStore } from "../../../src/ingest/lease/LeaseStore.js";
 import { chainLeaseKey } from "../../../src/ingest/lease/leadChain.js";
 import { openBucket } from "../../../src/nats/JetStreamSetup.js";
 import { levelPath } from "../../../src/storage/dataDirDb.js";
+import { fullHistoryChainsFile } from "../../support/chainsFile.js";
 import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 import { eventually, type RunningService, startService } from "../../support/serviceHarness.js";
@@ -49,7 +50,8 @@ describe("index views under reorgs and restarts", { timeout: 300_000 }, () => {
   it("behavior: after a reorg and a restart, the index equals a fresh index of the canonical chain", async () => {
     const nats: TestNats = await startTestNats();
     const dataDir = await mkdtemp(join(tmpdir(), "svc-live-"));
-    const chainsConfig = devnet.devnet.chainsConfigPath;
+    // The whole history, so the index has views of every kind to compare.
+    const chainsConfig = await fullHistoryChainsFile(devnet.devnet.chainsConfigPath);
     let service = await startService(nats, { chainsConfig, dataDir });
     await healthy(service);
     const ctx = activityContext(chain);

@@ -45,6 +45,26 @@ describe("readEachChain when the index is ahead of the node", () => {
     expect(asked).toEqual([101, 100]);
   });
 
+  it("behavior: after a reorg the index has not followed yet, the orphaned block's height is read by number on the node's branch", async () => {
+    const asked: Array<string> = [];
+    const result = await Effect.runPromise(
+      readEachChain({
+        chains: [chain],
+        blockOf: async () => ({ number: 101, hash: "0xorphan" }),
+        read: async (_, at) => {
+          asked.push(at.hash ?? String(at.number));
+          if (at.hash === "0xorphan") throw lacksBlock(at.number);
+          return `balance at ${at.number}`;
+        },
+        what: "Balances",
+        deadlineMs: 1_000,
+        nodeHead: async () => 103,
+      }),
+    );
+    expect(result.reads.map((r) => [r.block, r.value])).toEqual([[101, "balance at 101"]]);
+    expect(asked).toEqual(["0xorphan", "101"]);
+  });
+
   it("behavior: a node that has the block but cannot serve it (pruned state) still fails the chain, read once", async () => {
     const asked: number[] = [];
     const exit = await Effect.runPromiseExit(

@@ -155,20 +155,34 @@ describe("wallet discovery", () => {
     expect(await walletTokens(db)).toEqual([SCANNED, SWEPT].sort());
   });
 
-  it("behavior: a failed sweep is tried again on a request after retryMs, not before", async () => {
+  it("behavior: a failed first sweep is tried again on the wallet's next request, since until then the chain cannot be answered", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
-    let now = 0;
     let node = walletNode({ failSweep: true });
-    const discovery = discoveryOver(db, node, { rpc: () => node.rpc, now: () => now });
+    const discovery = discoveryOver(db, node, { rpc: () => node.rpc });
     const first = await discovery.settle(chain, WALLET, 5_000);
     expect(first.state).toBe("failed");
+    expect(first.error).toBeDefined();
     node = walletNode();
-    now = DISCOVERY_DEFAULTS.retryMs - 1;
-    expect((await discovery.settle(chain, WALLET, 5_000)).state).toBe("failed");
-    now = DISCOVERY_DEFAULTS.retryMs;
     await discovery.settle(chain, WALLET, 5_000);
     expect(await settled(discovery)).toBe("complete");
     expect(await walletTokens(db)).toContain(SWEPT);
+  });
+
+  it("behavior: a failed scan of a swept wallet is tried again on a request after retryMs, not before", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    let now = 0;
+    let node = walletNode({ failLogsBelow: 400 });
+    const discovery = discoveryOver(db, node, { rpc: () => node.rpc, now: () => now });
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(await settled(discovery)).toBe("scan_failed");
+    node = walletNode();
+    now = DISCOVERY_DEFAULTS.retryMs - 1;
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(discovery.progress(chain, WALLET).state).toBe("scan_failed");
+    now = DISCOVERY_DEFAULTS.retryMs;
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(await settled(discovery)).toBe("complete");
+    expect(await walletTokens(db)).toEqual([SCANNED, SWEPT].sort());
   });
 
   it("default: nothing is read where the index holds the chain's whole history", async () => {
