@@ -12,7 +12,7 @@ import { type DiscoveryRecord, discoveryRecordKey } from "./DiscoveryRecord.js";
 import { heldTokenOps } from "./heldTokenOps.js";
 import type { RegistryBackfill } from "./registryBackfill.js";
 import { sweepBalances } from "./sweepBalances.js";
-import { tokenUniverse, type UniverseSources } from "./tokenUniverse.js";
+import { type TokenUniverse, tokenUniverse, type UniverseSources } from "./tokenUniverse.js";
 import { scanWalletStretch } from "./walletLogScan.js";
 
 /** What a finder is given: one wallet (or none, for a chain's own lists) on one chain at one block. */
@@ -51,6 +51,8 @@ export interface DiscoverySettings {
   readonly resweepMs: number;
   /** Most tokens one chain's universe holds (tokenUniverse). */
   readonly universeMax: number;
+  /** How long a chain's universe, once read from the index, is swept without reading it again. */
+  readonly universeTtlMs: number;
   /** Blocks one step of a wallet's log scan covers (progress is saved after each). */
   readonly scanStretch: number;
   /** Blocks of the newest history scanned before a first request is answered; the rest follows in the background. */
@@ -67,6 +69,7 @@ export interface DiscoverySettings {
 export const DISCOVERY_DEFAULTS: DiscoverySettings = {
   resweepMs: 24 * 3600_000,
   universeMax: 50_000,
+  universeTtlMs: 60_000,
   scanStretch: 100_000,
   quickScanBlocks: 20_000,
   sweeps: 8,
@@ -184,6 +187,26 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     return gate;
   };
 
+  /**
+   * Each chain's universe, read from the index once per `universeTtlMs` (50,000 keys take 0.2 to
+   * 0.5 s) and again once the chain's lists or registry backfill added tokens. A token first seen
+   * within that while is in the index anyway: the live block that moved it recorded its wallets.
+   */
+  const universes = new Map<number, { at: number; tokens: Promise<TokenUniverse> }>();
+  const universeOf = (chain: ChainConfig): Promise<TokenUniverse> => {
+    const known = universes.get(chain.chain_id);
+    const widened = Math.max(
+      chainFinds.get(chain.chain_id)?.at ?? 0,
+      registryDone.get(chain.chain_id) ?? 0,
+    );
+    if (known !== undefined && deps.now() - known.at < deps.settings.universeTtlMs && known.at >= widened)
+      return known.tokens;
+    const tokens = tokenUniverse(deps.db, chain, deps.universe, deps.settings.universeMax);
+    universes.set(chain.chain_id, { at: deps.now(), tokens });
+    tokens.catch(() => universes.delete(chain.chain_id));
+    return tokens;
+  };
+
   const saveRecord = (chainId: number, wallet: string, job: Job) =>
     deps.db.put(discoveryRecordKey(chainId, wallet), job.record);
 
@@ -193,7 +216,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     const context: FinderContext = { chain, block, rpc, db: deps.db };
     await registryGate(chain.chain_id);
     await chainLists(context);
-    const universe = await tokenUniverse(deps.db, chain, deps.universe, deps.settings.universeMax);
+    const universe = await universeOf(chain);
     const [swept, ...found] = await Promise.all([
       sweepBalances(rpc, wallet, universe.tokens, block),
       ...deps.finders.wallet.map((find) => find(context, wallet)),
@@ -282,10 +305,16 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     const firstRpc = record.swept_block === undefined ? rpc.forRequests(DEFAULT_CALL_BUDGET_MS) : rpc;
     // The newest history is read before the first answer too: on a node that keeps a short window
     // (a full node's) that is all of it, and recent transfers are what a wallet most likely holds.
+    // The two need nothing of each other, so they run at once: a first answer waits for the slower.
+    // Both settle before the job does, so a failed scan never marks a sweep still running failed.
     job.swept = sweepNeeded
       ? sweepSlots(async () => {
-          await sweep(chain, wallet, job, firstRpc);
-          await scan(chain, wallet, job, firstRpc, deps.settings.quickScanBlocks);
+          const [swept, scanned] = await Promise.allSettled([
+            sweep(chain, wallet, job, firstRpc),
+            scan(chain, wallet, job, firstRpc, deps.settings.quickScanBlocks),
+          ]);
+          if (swept.status === "rejected") throw swept.reason;
+          if (scanned.status === "rejected") throw scanned.reason;
         })
       : Promise.resolve();
     job.swept

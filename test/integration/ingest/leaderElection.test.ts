@@ -75,7 +75,10 @@ describe("two ingest processes for the same chain", { timeout: 4 * PROCESS_DEADL
     const { events, stop } = await collectChainEvents(observer);
     const published = () => blocksOf(events).map((b) => b.number);
     // Blocks keep coming all along, as on a live chain.
-    const miner = setInterval(() => void rpc("anvil_mine", ["0x1"]).catch(() => undefined), 300);
+    let mining: Promise<unknown> = Promise.resolve();
+    const miner = setInterval(() => {
+      mining = rpc("anvil_mine", ["0x1"]).catch(() => undefined);
+    }, 300);
     try {
       // Given a first ingest process following the chain, then a second one for the same chain
       const first = await startIngest("first");
@@ -108,6 +111,8 @@ describe("two ingest processes for the same chain", { timeout: 4 * PROCESS_DEADL
       expect(takeoverMs).toBeLessThan(3 * LEASE_MS);
       await eventually(async () => second.blockReads() > 0, 30_000, "the second reading the chain");
       clearInterval(miner);
+      // A block asked for just before the miner stopped is still being mined: the head is after it.
+      await mining;
       const head = await headNumber();
       await eventually(async () => published().includes(head), 60_000, `block ${head} published`);
 

@@ -86,11 +86,18 @@ describe("each role in its own OS process under its own NATS user", {
     const gateway = startRoleProcess("gateway", await envOf("gateway", { PORT: String(port) }));
     processes.push(gateway);
     const baseUrl = `http://127.0.0.1:${port}`;
+    let lastHealth = "no answer";
     await eventually(
-      async () => (await fetch(`${baseUrl}/healthz`).catch(() => undefined))?.status === 200,
+      async () => {
+        const res = await fetch(`${baseUrl}/healthz`).catch(() => undefined);
+        if (res !== undefined) lastHealth = `${res.status} ${await res.text()}`;
+        return res?.status === 200;
+      },
       PROCESS_DEADLINE_MS,
       "healthz 200 with every role up",
-    );
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; last /healthz: ${lastHealth.slice(0, 1_000)}`);
+    });
     const health = (await (await fetch(`${baseUrl}/healthz`)).json()) as { roles: Record<string, number> };
     expect(health.roles).toMatchObject({ gateway: 1, api: 1, ingest: 1 });
 

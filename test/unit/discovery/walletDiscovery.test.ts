@@ -120,7 +120,7 @@ const settled = async (discovery: ReturnType<typeof makeWalletDiscovery>) => {
 };
 
 describe("wallet discovery", () => {
-  it("behavior: sweeps first, then scans the history the index lacks newest first, and the wallet's index holds what both found", async () => {
+  it("behavior: sweeps and scans the history the index lacks newest first, and the wallet's index holds what both found", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     const node = walletNode();
     const discovery = discoveryOver(db, node);
@@ -183,6 +183,28 @@ describe("wallet discovery", () => {
     await discovery.settle(chain, WALLET, 5_000);
     expect(await settled(discovery)).toBe("complete");
     expect(await walletTokens(db)).toEqual([SCANNED, SWEPT].sort());
+  });
+
+  it("behavior: a chain's universe is read from the index once per universeTtlMs, not once per wallet", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    let now = 0;
+    let reads = 0;
+    const discovery = discoveryOver(db, walletNode(), {
+      now: () => now,
+      universe: {
+        listed: () => {
+          reads++;
+          return [SWEPT];
+        },
+      },
+    });
+    const other = `0x${"bb".repeat(20)}`;
+    await discovery.settle(chain, WALLET, 5_000);
+    await discovery.settle(chain, other, 5_000);
+    expect(reads).toBe(1);
+    now = DISCOVERY_DEFAULTS.universeTtlMs;
+    await discovery.settle(chain, `0x${"cc".repeat(20)}`, 5_000);
+    expect(reads).toBe(2);
   });
 
   it("default: nothing is read where the index holds the chain's whole history", async () => {
