@@ -7,13 +7,16 @@ import { fakeChainRpc } from "../../support/chainRpc.js";
 const chain = testChainConfig();
 const WALLET = `0x${"aa".repeat(20)}`;
 
-/** A node that answers eth_blockNumber, or is down (every request unreachable). */
+/**
+ * A node that answers eth_blockNumber, or is down (every request unreachable), through the handle
+ * requests use (which fails at once on failing nodes rather than wait for them).
+ */
 const node = (up: boolean) =>
   fakeChainRpc(() =>
     up
       ? { kind: "answers", answers: [{ ok: true, result: "0x64" }] }
       : { kind: "fault", fault: { reason: "Unavailable", detail: "HTTP 500" } },
-  );
+  ).forRequests(3_000);
 
 /** A discovery that answers `progress` and records how long each request said it would wait. */
 const discoveryAt = (progress: DiscoveryProgress) => {
