@@ -1,6 +1,15 @@
 import type { ChainRows } from "./AdminClient.js";
 
 type ChainRow = ChainRows[number];
+type Backfill = NonNullable<ChainRow["registry_backfill"]>;
+
+/** The registry backfill in a few words: done, waiting, failing or how far it is. */
+const backfillText = (backfill: Backfill): string => {
+  if (backfill.done) return `registry backfill done (${backfill.logs} logs)`;
+  if (backfill.error !== undefined) return `registry backfill failing: ${backfill.error}`;
+  if (backfill.waiting !== undefined) return `registry backfill waiting: ${backfill.waiting}`;
+  return `registry backfill ${Math.floor(backfill.fraction * 100)}% (block ${backfill.next} of ${backfill.from}-${backfill.to})`;
+};
 
 /**
  * The selected chain's wallet discovery as the answering API worker reports it
@@ -21,4 +30,13 @@ export const discoveryLine = (
     text: `wallets discovered (index from block ${chain.indexed_from ?? "?"}): ${parts.join(" · ")}`,
     alert: counts.failed > 0,
   };
+};
+
+/** The selected chain's registry backfill, one line; undefined where it has none (whole history indexed). */
+export const registryLine = (
+  chain: ChainRow,
+): { readonly text: string; readonly alert: boolean } | undefined => {
+  const backfill = chain.registry_backfill;
+  if (backfill === undefined) return undefined;
+  return { text: backfillText(backfill), alert: backfill.error !== undefined };
 };

@@ -20,6 +20,7 @@ import {
 } from "../contracts/Admin.js";
 import { Discovery } from "../discovery/Discovery.js";
 import { discoveryCounts } from "../discovery/discoveryCounts.js";
+import { registryBackfillStatus } from "../discovery/registryBackfillStatus.js";
 import { RateLimit } from "../domain/ApiKey.js";
 import { Index } from "../indexer/IndexReader.js";
 import { IngestStatusBook } from "../ingest/IngestStatusBook.js";
@@ -98,11 +99,20 @@ export const makeAdminHandlers = (
   adminHandler(adminChainsStatus, () =>
     Effect.gen(function* () {
       const book = yield* IngestStatusBook;
-      const discovered = (yield* Discovery).stats();
+      const discovery = yield* Discovery;
+      const discovered = discovery.stats();
       return {
         chains: book.all().map((status) => {
           const counts = discoveryCounts(discovered.get(status.chain_id), status.indexed_from);
-          return counts === undefined ? status : { ...status, discovery: counts };
+          const registry = registryBackfillStatus(
+            discovery.registryProgress(status.chain_id),
+            status.indexed_from,
+          );
+          return {
+            ...status,
+            ...(counts === undefined ? {} : { discovery: counts }),
+            ...(registry === undefined ? {} : { registry_backfill: registry }),
+          };
         }),
       };
     }),

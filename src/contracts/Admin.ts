@@ -1,6 +1,7 @@
 import { Schema } from "effect";
 import { ApiKeyRecord, Team } from "../domain/ApiKey.js";
 import { UsageRow } from "../domain/Usage.js";
+import { RegistryBackfillStatus } from "./RegistryBackfillStatus.js";
 import { ChainNodeStatus } from "./RpcStatus.js";
 import { ActivityType, AssetType, TransactionType, WebhookType } from "./Webhooks.js";
 
@@ -106,6 +107,8 @@ export const ChainStatus = Schema.Struct({
       failed: Schema.Int,
     }),
   ),
+  /** The chain's registry backfill (docs/real-chains.md); absent where the index holds its whole history. */
+  registry_backfill: Schema.optional(RegistryBackfillStatus),
 });
 
 export const adminChainsStatus = operation(

@@ -1,6 +1,7 @@
 import { Schema } from "effect";
 import { NoParams } from "./Common.js";
 import { endpoint } from "./Endpoint.js";
+import { RegistryBackfillStatus } from "./RegistryBackfillStatus.js";
 import { ChainNodeStatus } from "./RpcStatus.js";
 
 export class ChainHealth extends Schema.Class<ChainHealth>("ChainHealth")({
@@ -41,6 +42,8 @@ export class ChainHealth extends Schema.Class<ChainHealth>("ChainHealth")({
       failed: Schema.Int,
     }),
   ),
+  /** The chain's registry backfill (docs/real-chains.md); absent where the index holds its whole history. */
+  registry_backfill: Schema.optional(RegistryBackfillStatus),
 }) {}
 
 export class HealthResponse extends Schema.Class<HealthResponse>("HealthResponse")({

@@ -195,10 +195,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   const universes = new Map<number, { at: number; tokens: Promise<TokenUniverse> }>();
   const universeOf = (chain: ChainConfig): Promise<TokenUniverse> => {
     const known = universes.get(chain.chain_id);
-    const widened = Math.max(
-      chainFinds.get(chain.chain_id)?.at ?? 0,
-      registryDone.get(chain.chain_id) ?? 0,
-    );
+    const widened = Math.max(chainFinds.get(chain.chain_id)?.at ?? 0, registryDone.get(chain.chain_id) ?? 0);
     if (known !== undefined && deps.now() - known.at < deps.settings.universeTtlMs && known.at >= widened)
       return known.tokens;
     const tokens = tokenUniverse(deps.db, chain, deps.universe, deps.settings.universeMax);
@@ -413,6 +410,8 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     /** How far the wallet's discovery on the chain is, without starting anything. */
     progress: (chain: ChainConfig, wallet: string): DiscoveryProgress =>
       progressOf(chain, jobs.get(jobKey(chain.chain_id, wallet))),
+    /** The chain's registry backfill, as far as it has got. */
+    registryProgress: (chainId: number) => deps.registry?.progress(chainId),
     /** Changes each time discovery writes something for the wallet on the chain: part of read-cache keys. */
     version: (chainId: number, wallet: string): number => versions.get(jobKey(chainId, wallet)) ?? 0,
     /** Jobs of this process by chain and state, for /healthz, metrics and the TUI. */

@@ -1,19 +1,29 @@
 import { Gauge, type Registry } from "prom-client";
 import type { DiscoveryProgress } from "../discovery/DiscoveryProgress.js";
+import type { BackfillProgress } from "../discovery/registryBackfill.js";
 
 type Counts = ReadonlyMap<number, Readonly<Record<DiscoveryProgress["state"], number>>>;
 
 /** The `state` label of each discovery state that has jobs: a closed set, so the series stay bounded. */
 const STATES = ["sweeping", "scanning", "complete", "failed", "scan_failed"] as const;
 
+/** What the discovery metrics read at scrape time. */
+export interface DiscoverySource {
+  readonly counts: () => Counts;
+  readonly name: (chainId: number) => string;
+  /** The chains, with each one's registry backfill where it has one (not on a whole-history chain). */
+  readonly backfills: () => ReadonlyArray<{ readonly chainId: number; readonly progress?: BackfillProgress }>;
+}
+
 /**
- * `wallet_discoveries{chain_id, chain, state}`: wallets this API worker has discovered per chain
- * and state (docs/real-chains.md), read from the discovery at scrape time.
+ * `svc_wallet_discoveries{chain_id, chain, state}`: wallets this API worker has discovered per chain
+ * and state; `svc_registry_backfill_progress{chain_id, chain}`: the share of each chain's registry
+ * backfill read, 1 once done (docs/real-chains.md). Read from the discovery at scrape time.
  */
 export const makeDiscoveryMetrics = (registry: Registry) => {
-  let source: { readonly counts: () => Counts; readonly name: (chainId: number) => string } | undefined;
+  let source: DiscoverySource | undefined;
   new Gauge({
-    name: "wallet_discoveries",
+    name: "svc_wallet_discoveries",
     help: "Wallets this API worker has discovered on the chain since it started, by discovery state.",
     labelNames: ["chain_id", "chain", "state"] as const,
     registers: [registry],
@@ -25,7 +35,23 @@ export const makeDiscoveryMetrics = (registry: Registry) => {
           this.set({ chain_id: String(chainId), chain: source.name(chainId), state }, counts[state]);
     },
   });
-  return (counts: () => Counts, name: (chainId: number) => string) => {
-    source = { counts, name };
+  new Gauge({
+    name: "svc_registry_backfill_progress",
+    help: "Share of the chain's registry backfill (pools and markets created before the index's start) read, 1 once done.",
+    labelNames: ["chain_id", "chain"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      if (source === undefined) return;
+      for (const { chainId, progress } of source.backfills()) {
+        if (progress === undefined) continue;
+        const span = progress.to - progress.from + 1;
+        const share = progress.done ? 1 : span <= 0 ? 0 : (progress.next - progress.from) / span;
+        this.set({ chain_id: String(chainId), chain: source.name(chainId) }, Math.min(1, Math.max(0, share)));
+      }
+    },
+  });
+  return (watched: DiscoverySource) => {
+    source = watched;
   };
 };

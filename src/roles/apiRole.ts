@@ -182,7 +182,19 @@ export const apiRole = Effect.gen(function* () {
     watchIndexCaches(metrics, indexCache);
     metrics.watchRpc(() => clients.all());
     const discovery = yield* Discovery.Discovery;
-    metrics.watchDiscovery(discovery.stats, (chainId) => registry.byId.get(chainId)?.name ?? String(chainId));
+    const ingestBook = yield* IngestStatusBook.IngestStatusBook;
+    metrics.watchDiscovery({
+      counts: discovery.stats,
+      name: (chainId) => registry.byId.get(chainId)?.name ?? String(chainId),
+      backfills: () =>
+        registry.chains.map((chain) => {
+          const progress =
+            ingestBook.get(chain.chain_id)?.indexed_from === 0
+              ? undefined
+              : discovery.registryProgress(chain.chain_id);
+          return { chainId: chain.chain_id, ...(progress === undefined ? {} : { progress }) };
+        }),
+    });
     yield* Effect.forkScoped(
       runIndexer({
         nc,

@@ -5,6 +5,7 @@ import { Discovery } from "../../src/discovery/Discovery.js";
 export const noDiscovery = Layer.succeed(Discovery, {
   settle: async () => ({ state: "not_needed" }),
   progress: () => ({ state: "not_needed" }),
+  registryProgress: () => undefined,
   version: () => 0,
   stats: () => new Map(),
 });

@@ -1,5 +1,6 @@
 import { Effect } from "effect";
 import { expect } from "vitest";
+import type { AppSettings } from "../../src/AppConfig.js";
 import { createKey } from "../../src/api/keys/KeyStore.js";
 import type { ManifestChain } from "../../src/devnet/DevnetManifest.js";
 import { adminBuckets } from "./anvilService.js";
@@ -136,6 +137,8 @@ export const startRealNodeEnv = async (
      * so the service starts at the head and must discover what the seeded history left in each wallet.
      */
     readonly fromHead?: boolean;
+    /** Settings of the proxied service besides the webhook ones. */
+    readonly settings?: Partial<AppSettings>;
   } = {},
 ): Promise<RealNodeEnv> => {
   const chain = (id: number) => devnet.manifest.chains.find((c) => c.chain_id === id)!;
@@ -165,6 +168,7 @@ export const startRealNodeEnv = async (
   const { service, call } = await startReadyService(nats, chainsConfig, {
     webhookAllowHttp: true,
     webhookAllowedHosts: ["127.0.0.0/8"],
+    ...options.settings,
   });
   return {
     devnet,

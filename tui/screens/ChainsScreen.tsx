@@ -12,7 +12,7 @@ import {
 import { HelpLine } from "../components/HelpLine.js";
 import { Status } from "../components/Status.js";
 import { Table } from "../components/Table.js";
-import { discoveryLine } from "../discoveryLine.js";
+import { discoveryLine, registryLine } from "../discoveryLine.js";
 import { age, compact } from "../format.js";
 import { useKeys } from "../hooks/use-keys.js";
 import { usePoll } from "../hooks/use-poll.js";
@@ -55,6 +55,7 @@ export const ChainsScreen = ({ client, width, height }: ScreenProps) => {
   const traces = selected === undefined ? undefined : tracesNote(selected);
   const skipped = selected === undefined ? undefined : skippedHistory(selected);
   const discovered = selected === undefined ? undefined : discoveryLine(selected);
+  const backfill = selected === undefined ? undefined : registryLine(selected);
 
   // Lines: title, the chains' header, their errors, the endpoints' title, skipped history, status
   // and help; with endpoints, the two headers, the row of what they serve together and their
@@ -65,6 +66,7 @@ export const ChainsScreen = ({ client, width, height }: ScreenProps) => {
     Math.min(failing.length, 3) -
     (skipped === undefined ? 0 : 1) -
     (discovered === undefined ? 0 : 1) -
+    (backfill === undefined ? 0 : 1) -
     (node === undefined ? 0 : 2 + (endpoints.length > 1 ? 1 : 0) + problems.length);
   const endpointRows = Math.min(
     endpoints.length,
@@ -158,6 +160,11 @@ export const ChainsScreen = ({ client, width, height }: ScreenProps) => {
       {discovered === undefined ? null : (
         <Text wrap="truncate" {...(discovered.alert ? { color: "red" } : { dimColor: true })}>
           {discovered.text}
+        </Text>
+      )}
+      {backfill === undefined ? null : (
+        <Text wrap="truncate" {...(backfill.alert ? { color: "red" } : { dimColor: true })}>
+          {backfill.text}
         </Text>
       )}
       {node === undefined ? null : (

@@ -6,6 +6,7 @@ import { InvalidRequest } from "../../contracts/ApiError.js";
 import { health } from "../../contracts/Health.js";
 import { Discovery } from "../../discovery/Discovery.js";
 import { discoveryCounts } from "../../discovery/discoveryCounts.js";
+import { registryBackfillStatus } from "../../discovery/registryBackfillStatus.js";
 import { ALL_ROLES } from "../../domain/Role.js";
 import { Index } from "../../indexer/IndexReader.js";
 import { IngestStatusBook } from "../../ingest/IngestStatusBook.js";
@@ -34,7 +35,8 @@ export const healthRoute = route(health, ({ query }) =>
     const presence = yield* Presence;
     const ingest = yield* IngestStatusBook;
     const index = (yield* Index).reader;
-    const discovered = (yield* Discovery).stats();
+    const discovery = yield* Discovery;
+    const discovered = discovery.stats();
     const only = query.chain_id === undefined ? undefined : registry.byId.get(Number(query.chain_id));
     if (query.chain_id !== undefined && (only === undefined || !/^\d+$/.test(query.chain_id)))
       return yield* unknownChain(query.chain_id);
@@ -44,8 +46,13 @@ export const healthRoute = route(health, ({ query }) =>
     );
     const now = Date.now();
     const discoveryOf = (chainId: number) => {
-      const counts = discoveryCounts(discovered.get(chainId), ingest.get(chainId)?.indexed_from);
-      return counts === undefined ? {} : { discovery: counts };
+      const indexedFrom = ingest.get(chainId)?.indexed_from;
+      const counts = discoveryCounts(discovered.get(chainId), indexedFrom);
+      const registry = registryBackfillStatus(discovery.registryProgress(chainId), indexedFrom);
+      return {
+        ...(counts === undefined ? {} : { discovery: counts }),
+        ...(registry === undefined ? {} : { registry_backfill: registry }),
+      };
     };
     const judged = chains.map((chain, i) => {
       const rpc = clients.get(chain.chain_id);

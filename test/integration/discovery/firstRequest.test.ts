@@ -1,4 +1,6 @@
+import { Option } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../../src/devnet/freePort.js";
 import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js";
 import {
   ALL_CHAIN_IDS,
@@ -13,9 +15,15 @@ import type { Answer, Caller } from "../../support/webhookEnv.js";
 let devnet: TestDevnet;
 let env: RealNodeEnv;
 
+let metricsPort: number;
+
 beforeAll(async () => {
   devnet = await startTestDevnet();
-  env = await startRealNodeEnv(devnet, new Map(), { fromHead: true });
+  metricsPort = await freePort();
+  env = await startRealNodeEnv(devnet, new Map(), {
+    fromHead: true,
+    settings: { metricsPort: Option.some(metricsPort) },
+  });
 }, 400_000);
 
 afterAll(async () => {
@@ -59,5 +67,40 @@ describe("a service started at the head of chains with years of history it never
       expectSameAnswers(name, answers, env.direct.get(name)!);
     }
     console.log(figures.join("\n"));
+  });
+
+  it("behavior: /healthz and the API worker's metrics show each chain's wallets discovered and its registry backfill done", async () => {
+    const health = (await env.call("GET", "/healthz")).json as {
+      chains: ReadonlyArray<{
+        chain_id: number;
+        discovery?: { complete: number; sweeping: number; failed: number };
+        registry_backfill?: { done: boolean; fraction: number; from: number; to: number; logs: number };
+      }>;
+    };
+    expect(health.chains).toHaveLength(4);
+    for (const chain of health.chains) {
+      // Every wallet the first test asked is complete on every chain (each was asked on all four).
+      expect(chain.discovery?.complete, `chain ${chain.chain_id}`).toBeGreaterThanOrEqual(
+        FLOW_WALLETS.length,
+      );
+      expect(chain.discovery?.failed).toBe(0);
+      expect(chain.registry_backfill).toMatchObject({ done: true, fraction: 1 });
+      expect(chain.registry_backfill!.logs).toBeGreaterThan(0);
+    }
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    for (const chain of health.chains) {
+      expect(metrics).toMatch(
+        new RegExp(
+          `^svc_registry_backfill_progress\\{chain_id="${chain.chain_id}",chain="[a-z]+"\\} 1$`,
+          "m",
+        ),
+      );
+      expect(metrics).toMatch(
+        new RegExp(
+          `^svc_wallet_discoveries\\{chain_id="${chain.chain_id}",chain="[a-z]+",state="complete"\\} ${chain.discovery!.complete}$`,
+          "m",
+        ),
+      );
+    }
   });
 });

@@ -54,6 +54,15 @@ const CHAINS: ChainRows = [
     history_skipped: { from: 0, to: 16_999_999 },
     indexed_from: 17_000_000,
     discovery: { sweeping: 1, scanning: 2, complete: 40, failed: 0 },
+    registry_backfill: {
+      from: 10_000_000,
+      to: 16_999_999,
+      next: 13_500_000,
+      fraction: 0.5,
+      logs: 81_234,
+      calls: 3_500,
+      done: false,
+    },
     node: {
       state_from_block: 0,
       logs_from_block: 0,
@@ -164,6 +173,7 @@ describe("TUI Chains screen: RPC endpoints", () => {
     expect(text).toMatch(
       /^wallets discovered \(index from block 17000000\): 40 complete · 1 sweeping · 2 scanning history · 0 failed$/m,
     );
+    expect(text).toMatch(/^registry backfill 50% \(block 13500000 of 10000000-16999999\)$/m);
     expect(text).toMatch(/^http:\/\/10\.0\.0\.9:8545: connection refused \(ECONNREFUSED\)$/m);
     app.unmount();
   });
