@@ -1,6 +1,7 @@
 import { Gauge, type Registry } from "prom-client";
 import type { DiscoveryProgress } from "../discovery/DiscoveryProgress.js";
 import type { BackfillProgress } from "../discovery/registryBackfill.js";
+import { registryBackfillStatus } from "../discovery/registryBackfillStatus.js";
 
 type Counts = ReadonlyMap<number, Readonly<Record<DiscoveryProgress["state"], number>>>;
 
@@ -44,10 +45,9 @@ export const makeDiscoveryMetrics = (registry: Registry) => {
       this.reset();
       if (source === undefined) return;
       for (const { chainId, progress } of source.backfills()) {
-        if (progress === undefined) continue;
-        const span = progress.to - progress.from + 1;
-        const share = progress.done ? 1 : span <= 0 ? 0 : (progress.next - progress.from) / span;
-        this.set({ chain_id: String(chainId), chain: source.name(chainId) }, Math.min(1, Math.max(0, share)));
+        const status = registryBackfillStatus(progress, undefined);
+        if (status !== undefined)
+          this.set({ chain_id: String(chainId), chain: source.name(chainId) }, status.fraction);
       }
     },
   });
