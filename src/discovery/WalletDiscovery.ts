@@ -64,6 +64,8 @@ export interface DiscoverySettings {
   readonly retryMs: number;
   /** How long a sweep waits for its chain's registry backfill before sweeping without it. */
   readonly registryWaitMs: number;
+  /** Most (chain, wallet) pairs waiting to be discovered for webhooks (`prefetch`). */
+  readonly prefetchMax: number;
 }
 
 export const DISCOVERY_DEFAULTS: DiscoverySettings = {
@@ -76,6 +78,7 @@ export const DISCOVERY_DEFAULTS: DiscoverySettings = {
   scans: 2,
   retryMs: 30_000,
   registryWaitMs: 10_000,
+  prefetchMax: 100_000,
 };
 
 export interface DiscoveryDeps {
@@ -364,6 +367,27 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     return pending;
   };
 
+  /**
+   * Wallets a webhook started watching, discovered in the background one at a time, so they are
+   * ready before anyone asks and never hold up a request's own sweep for more than one slot.
+   * Bounded: past `prefetchMax` waiting, more are left to their first request.
+   */
+  const prefetchQueue = new Map<string, { chain: ChainConfig; wallet: string }>();
+  let prefetching = false;
+  const drainPrefetch = async () => {
+    if (prefetching) return;
+    prefetching = true;
+    try {
+      for (const [key, { chain, wallet }] of prefetchQueue) {
+        prefetchQueue.delete(key);
+        const job = await start(chain, wallet).catch(() => undefined);
+        await job?.swept.catch(() => undefined);
+      }
+    } finally {
+      prefetching = false;
+    }
+  };
+
   const progressOf = (chain: ChainConfig, job: Job | undefined): DiscoveryProgress => {
     if (!needed(chain.chain_id)) return { state: "not_needed" };
     if (job === undefined) return { state: "not_started" };
@@ -407,6 +431,29 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       }
       return progressOf(chain, job);
     },
+    /**
+     * Queues the wallets' discovery on the chains in the background (a webhook started watching
+     * them); answers how many were queued. Chains whose index holds the whole history, wallets
+     * already discovered or queued, and wallets past the queue's bound are skipped.
+     */
+    prefetch: (chains: ReadonlyArray<ChainConfig>, wallets: ReadonlyArray<string>): number => {
+      let queued = 0;
+      for (const chain of chains) {
+        if (!needed(chain.chain_id)) continue;
+        for (const address of wallets) {
+          const wallet = address.toLowerCase();
+          const key = jobKey(chain.chain_id, wallet);
+          if (jobs.has(key) || starting.has(key) || prefetchQueue.has(key)) continue;
+          if (prefetchQueue.size >= deps.settings.prefetchMax) break;
+          prefetchQueue.set(key, { chain, wallet });
+          queued++;
+        }
+      }
+      if (queued > 0) void drainPrefetch();
+      return queued;
+    },
+    /** Wallets queued by `prefetch` and not yet started. */
+    prefetchQueued: (): number => prefetchQueue.size,
     /** How far the wallet's discovery on the chain is, without starting anything. */
     progress: (chain: ChainConfig, wallet: string): DiscoveryProgress =>
       progressOf(chain, jobs.get(jobKey(chain.chain_id, wallet))),

@@ -5,6 +5,8 @@ import { Discovery } from "../../src/discovery/Discovery.js";
 export const noDiscovery = Layer.succeed(Discovery, {
   settle: async () => ({ state: "not_needed" }),
   progress: () => ({ state: "not_needed" }),
+  prefetch: () => 0,
+  prefetchQueued: () => 0,
   registryProgress: () => undefined,
   version: () => 0,
   stats: () => new Map(),

@@ -10,7 +10,8 @@ import {
   startRealNodeEnv,
   type WalletAnswers,
 } from "../../support/realNodeFlows.js";
-import type { Answer, Caller } from "../../support/webhookEnv.js";
+import { eventually } from "../../support/serviceHarness.js";
+import { type Answer, type Caller, WEBHOOKS } from "../../support/webhookEnv.js";
 
 let devnet: TestDevnet;
 let env: RealNodeEnv;
@@ -67,6 +68,48 @@ describe("a service started at the head of chains with years of history it never
       expectSameAnswers(name, answers, env.direct.get(name)!);
     }
     console.log(figures.join("\n"));
+  });
+
+  it("behavior: wallets a webhook starts watching are discovered in the background, so their first answers are complete", async () => {
+    type Counted = { chains: ReadonlyArray<{ chain_id: number; discovery?: { complete: number } }> };
+    const completeOn = async () =>
+      new Map(
+        ((await env.call("GET", "/healthz")).json as Counted).chains.map((c) => [
+          c.chain_id,
+          c.discovery?.complete ?? 0,
+        ]),
+      );
+    const before = await completeOn();
+    const watched = ["trader", "swapper"].map((name) => env.chain(1).wallets[name]!.toLowerCase());
+    const created = await env.call("POST", WEBHOOKS, {
+      name: "watch",
+      url: "http://127.0.0.1:9/hook",
+      type: "balances",
+      addresses: [watched[0]],
+      chain_ids: [1, 8453],
+    });
+    expect(created.status).toBe(200);
+    const added = await env.call("PATCH", `${WEBHOOKS}/${created.json.id}/addresses`, {
+      add_addresses: [watched[1]],
+    });
+    expect(added.status).toBe(200);
+    // No request asked about them: the webhook's chains alone gain two complete wallets each.
+    await eventually(
+      async () => {
+        const now = await completeOn();
+        return [1, 8453].every((id) => now.get(id)! >= before.get(id)! + 2);
+      },
+      60_000,
+      "the watched wallets discovered on the webhook's chains",
+    );
+    const now = await completeOn();
+    expect(now.get(10)).toBe(before.get(10));
+    expect(now.get(57073)).toBe(before.get(57073));
+    for (const wallet of watched) {
+      const first = await env.call("GET", `/v1/evm/balances/${wallet}?chain_ids=1,8453`);
+      expect(first.status).toBe(200);
+      expect(warningCodes(first)).not.toContain("DISCOVERY_IN_PROGRESS");
+    }
   });
 
   it("behavior: /healthz and the API worker's metrics show each chain's wallets discovered and its registry backfill done", async () => {

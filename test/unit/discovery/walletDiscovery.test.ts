@@ -207,6 +207,31 @@ describe("wallet discovery", () => {
     expect(reads).toBe(2);
   });
 
+  it("behavior: wallets queued for a webhook are discovered in the background, once each, within the queue's bound", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const discovery = discoveryOver(db, walletNode(), {
+      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, prefetchMax: 2 },
+    });
+    const others = [`0x${"bb".repeat(20)}`, `0x${"cc".repeat(20)}`];
+    expect(discovery.prefetch([chain], [WALLET.toUpperCase().replace("0X", "0x"), ...others])).toBe(2);
+    expect(discovery.prefetch([chain], [WALLET])).toBe(0);
+    for (let i = 0; i < 500 && discovery.progress(chain, others[0]!).state !== "complete"; i++)
+      await new Promise((resolve) => setImmediate(resolve));
+    expect(discovery.progress(chain, WALLET).state).toBe("complete");
+    expect(discovery.progress(chain, others[0]!).state).toBe("complete");
+    // Past the bound: left to its first request.
+    expect(discovery.progress(chain, others[1]!).state).toBe("not_started");
+    expect(discovery.prefetchQueued()).toBe(0);
+    expect(await walletTokens(db)).toEqual([SCANNED, SWEPT].sort());
+  });
+
+  it("default: a webhook's wallets are not queued where the index holds the chain's whole history", () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const discovery = discoveryOver(db, walletNode(), { indexedFrom: () => 0 });
+    expect(discovery.prefetch([chain], [WALLET])).toBe(0);
+    expect(discovery.prefetchQueued()).toBe(0);
+  });
+
   it("default: nothing is read where the index holds the chain's whole history", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     const node = walletNode();

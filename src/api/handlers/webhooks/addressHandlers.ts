@@ -15,6 +15,7 @@ import { WebhookPolicy } from "../../../webhooks/WebhookPolicy.js";
 import { WebhookStore } from "../../../webhooks/WebhookStore.js";
 import { route } from "../../Handler.js";
 import { callerTeamId, normaliseId } from "./callerTeam.js";
+import { discoverWatchedBy } from "./discoverWatched.js";
 
 const isAddress = (key: string) => /^0x[0-9a-f]{40}$/.test(key);
 
@@ -45,9 +46,9 @@ export const replaceAddressesRoute = route(replaceWebhookAddresses, ({ params, b
     const next = normaliseAddresses(body.addresses);
     const listError = checkList("addresses", next, limits);
     if (listError !== undefined) return yield* listError;
-    yield* (yield* WebhookStore).changeAddresses(teamId, normaliseId(params.webhookId), () =>
-      Either.right(next),
-    );
+    const id = normaliseId(params.webhookId);
+    yield* (yield* WebhookStore).changeAddresses(teamId, id, () => Either.right(next));
+    yield* discoverWatchedBy(teamId, id, next);
     return { cu: 0, body: "" };
   }),
 );
@@ -62,11 +63,13 @@ export const updateAddressesRoute = route(updateWebhookAddresses, ({ params, bod
     const perCall =
       checkPerCall("add_addresses", add, limits) ?? checkPerCall("remove_addresses", remove, limits);
     if (perCall !== undefined) return yield* perCall;
-    yield* (yield* WebhookStore).changeAddresses(teamId, normaliseId(params.webhookId), (current) => {
+    const id = normaliseId(params.webhookId);
+    yield* (yield* WebhookStore).changeAddresses(teamId, id, (current) => {
       const next = applyAddressChanges(current, add, remove);
       const error = checkList(next.length === 0 ? "remove_addresses" : "add_addresses", next, limits);
       return error === undefined ? Either.right(next) : Either.left(error);
     });
+    yield* discoverWatchedBy(teamId, id, normaliseAddresses(add));
     return { cu: 0, body: "" };
   }),
 );

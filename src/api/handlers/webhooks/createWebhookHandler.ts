@@ -9,11 +9,13 @@ import { WebhookSupervisor } from "../../../webhooks/WebhookSupervisor.js";
 import { newWebhookId } from "../../../webhooks/webhookId.js";
 import { route } from "../../Handler.js";
 import { callerTeamId } from "./callerTeam.js";
+import { discoverWatched } from "./discoverWatched.js";
 
 /**
  * POST /beta/evm/subscriptions/webhooks: validates, stores the webhook active
  * with a fresh signing secret, starts its actor, and answers 200 with the
- * resource plus `secret` (the only time the secret is shown). 0 CU.
+ * resource plus `secret` (the only time the secret is shown), and queues the discovery of its
+ * addresses. 0 CU.
  */
 export const createWebhookRoute = route(createWebhook, ({ body }) =>
   Effect.gen(function* () {
@@ -33,6 +35,7 @@ export const createWebhookRoute = route(createWebhook, ({ body }) =>
     });
     const stored = yield* (yield* WebhookStore).create(record, valid.addresses, policy.maxPerTeam);
     (yield* WebhookSupervisor).observe({ record: stored.value, revision: stored.revision });
+    yield* discoverWatched(stored.value.chain_ids, valid.addresses);
     return { cu: 0, body: toResource(stored.value, secrets.current) };
   }),
 );

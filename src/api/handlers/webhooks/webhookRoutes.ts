@@ -1,3 +1,5 @@
+import type { Chains } from "../../../chains/Chains.js";
+import type { Discovery } from "../../../discovery/Discovery.js";
 import type { WebhookPolicy } from "../../../webhooks/WebhookPolicy.js";
 import type { WebhookStore } from "../../../webhooks/WebhookStore.js";
 import type { WebhookSupervisor } from "../../../webhooks/WebhookSupervisor.js";
@@ -9,8 +11,8 @@ import { getWebhookRoute, listWebhooksRoute } from "./readWebhookHandlers.js";
 import { rotateSecretRoute } from "./rotateSecretHandler.js";
 import { updateWebhookRoute } from "./updateWebhookHandler.js";
 
-/** What the webhook routes need from the API role. */
-export type WebhookServices = WebhookStore | WebhookPolicy | WebhookSupervisor;
+/** What the webhook routes need from the API role (discovery and the chains: for watched addresses). */
+export type WebhookServices = WebhookStore | WebhookPolicy | WebhookSupervisor | Discovery | Chains;
 
 /** Every webhook management route (all 0 CU). */
 export const webhookRoutes: ReadonlyArray<Route<WebhookServices>> = [
