@@ -66,6 +66,8 @@ export interface DiscoverySettings {
   readonly registryWaitMs: number;
   /** Most (chain, wallet) pairs waiting to be discovered for webhooks (`prefetch`). */
   readonly prefetchMax: number;
+  /** Most of those started per second (one runs at a time). */
+  readonly prefetchPerSecond: number;
 }
 
 export const DISCOVERY_DEFAULTS: DiscoverySettings = {
@@ -79,6 +81,7 @@ export const DISCOVERY_DEFAULTS: DiscoverySettings = {
   retryMs: 30_000,
   registryWaitMs: 10_000,
   prefetchMax: 100_000,
+  prefetchPerSecond: 5,
 };
 
 export interface DiscoveryDeps {
@@ -378,10 +381,15 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     if (prefetching) return;
     prefetching = true;
     try {
+      const spacingMs = 1_000 / deps.settings.prefetchPerSecond;
       for (const [key, { chain, wallet }] of prefetchQueue) {
         prefetchQueue.delete(key);
+        const began = performance.now();
         const job = await start(chain, wallet).catch(() => undefined);
         await job?.swept.catch(() => undefined);
+        // Paced, so a webhook of 10,000 addresses does not spend a rate-limited plan's requests.
+        const rest = spacingMs - (performance.now() - began);
+        if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest).unref?.());
       }
     } finally {
       prefetching = false;

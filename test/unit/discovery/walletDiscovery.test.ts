@@ -210,7 +210,7 @@ describe("wallet discovery", () => {
   it("behavior: wallets queued for a webhook are discovered in the background, once each, within the queue's bound", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     const discovery = discoveryOver(db, walletNode(), {
-      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, prefetchMax: 2 },
+      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, prefetchMax: 2, prefetchPerSecond: 1_000 },
     });
     const others = [`0x${"bb".repeat(20)}`, `0x${"cc".repeat(20)}`];
     expect(discovery.prefetch([chain], [WALLET.toUpperCase().replace("0X", "0x"), ...others])).toBe(2);
