@@ -10,6 +10,7 @@ import type { Db } from "../storage/Level.js";
 import type { DiscoveryProgress } from "./DiscoveryProgress.js";
 import { type DiscoveryRecord, discoveryRecordKey } from "./DiscoveryRecord.js";
 import { heldTokenOps } from "./heldTokenOps.js";
+import { makePrefetchQueue } from "./prefetchQueue.js";
 import type { RegistryBackfill } from "./registryBackfill.js";
 import { sweepBalances } from "./sweepBalances.js";
 import { type TokenUniverse, tokenUniverse, type UniverseSources } from "./tokenUniverse.js";
@@ -370,31 +371,16 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     return pending;
   };
 
-  /**
-   * Wallets a webhook started watching, discovered in the background one at a time, so they are
-   * ready before anyone asks and never hold up a request's own sweep for more than one slot.
-   * Bounded: past `prefetchMax` waiting, more are left to their first request.
-   */
-  const prefetchQueue = new Map<string, { chain: ChainConfig; wallet: string }>();
-  let prefetching = false;
-  const drainPrefetch = async () => {
-    if (prefetching) return;
-    prefetching = true;
-    try {
-      const spacingMs = 1_000 / deps.settings.prefetchPerSecond;
-      for (const [key, { chain, wallet }] of prefetchQueue) {
-        prefetchQueue.delete(key);
-        const began = performance.now();
-        const job = await start(chain, wallet).catch(() => undefined);
-        await job?.swept.catch(() => undefined);
-        // Paced, so a webhook of 10,000 addresses does not spend a rate-limited plan's requests.
-        const rest = spacingMs - (performance.now() - began);
-        if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest).unref?.());
-      }
-    } finally {
-      prefetching = false;
-    }
-  };
+  const prefetchQueue = makePrefetchQueue({
+    discover: async (chain, wallet) => {
+      const job = await start(chain, wallet);
+      await job?.swept;
+    },
+    known: (key) => jobs.has(key) || starting.has(key),
+    key: jobKey,
+    max: deps.settings.prefetchMax,
+    perSecond: deps.settings.prefetchPerSecond,
+  });
 
   const progressOf = (chain: ChainConfig, job: Job | undefined): DiscoveryProgress => {
     if (!needed(chain.chain_id)) return { state: "not_needed" };
@@ -444,24 +430,13 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
      * them); answers how many were queued. Chains whose index holds the whole history, wallets
      * already discovered or queued, and wallets past the queue's bound are skipped.
      */
-    prefetch: (chains: ReadonlyArray<ChainConfig>, wallets: ReadonlyArray<string>): number => {
-      let queued = 0;
-      for (const chain of chains) {
-        if (!needed(chain.chain_id)) continue;
-        for (const address of wallets) {
-          const wallet = address.toLowerCase();
-          const key = jobKey(chain.chain_id, wallet);
-          if (jobs.has(key) || starting.has(key) || prefetchQueue.has(key)) continue;
-          if (prefetchQueue.size >= deps.settings.prefetchMax) break;
-          prefetchQueue.set(key, { chain, wallet });
-          queued++;
-        }
-      }
-      if (queued > 0) void drainPrefetch();
-      return queued;
-    },
+    prefetch: (chains: ReadonlyArray<ChainConfig>, wallets: ReadonlyArray<string>): number =>
+      prefetchQueue.add(
+        chains.filter((chain) => needed(chain.chain_id)),
+        wallets,
+      ),
     /** Wallets queued by `prefetch` and not yet started. */
-    prefetchQueued: (): number => prefetchQueue.size,
+    prefetchQueued: (): number => prefetchQueue.size(),
     /** How far the wallet's discovery on the chain is, without starting anything. */
     progress: (chain: ChainConfig, wallet: string): DiscoveryProgress =>
       progressOf(chain, jobs.get(jobKey(chain.chain_id, wallet))),
