@@ -97,8 +97,10 @@ const report = (options: IndexerOptions, subject: string, data: unknown, ops: Re
  */
 export const runIndexer = (options: IndexerOptions) =>
   Effect.gen(function* () {
+    // tryPromise, not promise: a failed read must be an error the retry below restarts from; a
+    // defect would end the indexer for good while /healthz kept answering from a stale index.
     const lastSeq =
-      ((yield* Effect.promise(() => options.db.get(STREAM_SEQ_KEY))) as number | undefined) ?? 0;
+      ((yield* Effect.tryPromise(() => options.db.get(STREAM_SEQ_KEY))) as number | undefined) ?? 0;
     const consumer = yield* Effect.tryPromise(() =>
       jetstream(options.nc).consumers.get("CHAIN_EVENTS", {
         ...(lastSeq === 0
@@ -107,7 +109,15 @@ export const runIndexer = (options: IndexerOptions) =>
       }),
     );
     const messages = yield* Effect.tryPromise(() => consumer.consume({ expires: PULL_EXPIRES_MS }));
-    yield* Effect.addFinalizer(() => Effect.promise(() => messages.close().then(() => undefined)));
+    // A consumer that cannot be closed cleanly (the connection is gone) must not end the restarts either.
+    yield* Effect.addFinalizer(() =>
+      Effect.promise(() =>
+        messages.close().then(
+          () => undefined,
+          () => undefined,
+        ),
+      ),
+    );
     // An ordered consumer can stall without ending after a nats-server is lost (WatchProgress.ts), and
     // the views would then stay at their last block for good: the stream's leader is asked now and then
     // whether a chain event waits unshown, and a consumer that is behind is stopped, so the loop below
