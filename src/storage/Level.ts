@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import type { AbstractLevel } from "abstract-level";
-import { Context, Effect, Layer } from "effect";
+import { Context, Data, Effect, Layer } from "effect";
 import { Level as ClassicLevel } from "level";
 import { MemoryLevel } from "memory-level";
 
@@ -15,18 +15,37 @@ export type Db = AbstractLevel<string | Uint8Array | Buffer, string, unknown>;
  */
 export class Level extends Context.Tag("app/storage/Level")<Level, Db>() {}
 
+/** The node's LevelDB could not be opened: start-up ends with this one sentence. */
+export class DataDirUnavailable extends Data.TaggedError("DataDirUnavailable")<{
+  readonly message: string;
+}> {}
+
+/** Why `path` could not be opened, in one sentence an operator can act on. */
+const openFailure = (path: string, error: unknown): DataDirUnavailable => {
+  const cause = error as { code?: string; cause?: { message?: string }; message?: string };
+  const detail = cause.cause?.message ?? cause.message ?? String(error);
+  return new DataDirUnavailable({
+    message: /lock/i.test(detail)
+      ? `The database at ${path} is in use by another process (its LevelDB lock is held): stop that process or give this one another DATA_DIR.`
+      : `The database at ${path} cannot be opened (${detail.split("\n")[0]}): check DATA_DIR and its permissions.`,
+  });
+};
+
 /** Opens the database at `path` for the life of the scope. */
-export const layer = (path: string): Layer.Layer<Level> =>
+export const layer = (path: string): Layer.Layer<Level, DataDirUnavailable> =>
   Layer.scoped(
     Level,
     Effect.acquireRelease(
-      Effect.promise(async () => {
-        await mkdir(path, { recursive: true });
-        const db = new ClassicLevel<string, unknown>(path, { valueEncoding: "json" });
-        await db.open();
-        return db as unknown as Db;
+      Effect.tryPromise({
+        try: async () => {
+          await mkdir(path, { recursive: true });
+          const db = new ClassicLevel<string, unknown>(path, { valueEncoding: "json" });
+          await db.open();
+          return db as unknown as Db;
+        },
+        catch: (error) => openFailure(path, error),
       }),
-      (db) => Effect.promise(() => db.close()),
+      (db) => Effect.promise(() => db.close().catch(() => undefined)),
     ),
   );
 

@@ -2,11 +2,14 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Level } from "level";
 import { describe, expect, it } from "vitest";
 import { freePort } from "../../../src/devnet/freePort.js";
 import { isListening, NATS_INSTALL_HINT, spawnNatsServer } from "../../../src/nats/NatsServerProcess.js";
+import { levelPath } from "../../../src/storage/dataDirDb.js";
 import { startTestNats } from "../../support/natsServer.js";
 import { PROCESS_DEADLINE_MS, runTs } from "../../support/runTs.js";
+import { writeChainsFile } from "../../support/serviceHarness.js";
 
 const start = (env: NodeJS.ProcessEnv, args: ReadonlyArray<string> = []) => runTs("src/main.ts", args, env);
 
@@ -61,6 +64,38 @@ describe("start-up", { timeout: PROCESS_DEADLINE_MS + 30_000 }, () => {
     } finally {
       squatter.closeAllConnections();
       squatter.close();
+      await nats.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("error: a DATA_DIR whose database another process holds stops start-up with one sentence", async () => {
+    const nats = await startTestNats();
+    const dir = await mkdtemp(join(tmpdir(), "svc-locked-"));
+    // The other process: this test holds the LevelDB lock of the data directory.
+    const holder = new Level(levelPath(dir));
+    await holder.open();
+    try {
+      const chainsConfig = await writeChainsFile(dir, [
+        { chainId: 1, name: "ethereum", rpcUrl: `http://127.0.0.1:${await freePort()}` },
+      ]);
+      const result = await start(
+        {
+          NATS_URL: nats.url,
+          NATS_USER: "ingest",
+          NATS_PASSWORD: nats.credentials.ingest,
+          CHAINS_CONFIG: chainsConfig,
+          DATA_DIR: dir,
+          LOG_LEVEL: "warning",
+        },
+        ["--roles", "ingest"],
+      );
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim()).toBe(
+        `The database at ${levelPath(dir)} is in use by another process (its LevelDB lock is held): stop that process or give this one another DATA_DIR.`,
+      );
+    } finally {
+      await holder.close();
       await nats.stop();
       await rm(dir, { recursive: true, force: true });
     }
