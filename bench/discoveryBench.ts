@@ -210,11 +210,10 @@ const describePhases = (rows: ReadonlyArray<FirstAnswerRow>): string => {
   const part = (name: string, of: (p: FirstAnswerPhases) => number) => `${name} ${ms(phased.map(of))}`;
   return `where the recorded service's first answer went on the chain it waited for last, p50 over ${phased.length} wallets (its nodes one recorder hop away): ${[
     part("before any call", (p) => p.beforeCalls),
-    part("to the log scan's first eth_getLogs (the scan starts beside the sweep)", (p) => p.sweep),
-    part("log scan", (p) => p.scan),
+    part("the sweep", (p) => p.sweep),
     part(
-      "from the scan's end to pricing (the rest of the sweep and finders, found tokens' metadata, writes)",
-      (p) => p.afterScan,
+      "from the sweep's answer to pricing (found tokens' metadata and vault probes, writes)",
+      (p) => p.afterSweep,
     ),
     part("pricing (lookups, balances-and-prices)", (p) => p.pricing),
     part("after the last call", (p) => p.afterCalls),

@@ -45,8 +45,9 @@ const txOf = (call: RecordedCall) => (call.params[0] ?? {}) as { to?: string; da
 
 /**
  * What a service sent one chain's node for a wallet's first answer, by what it is for: the sweep
- * (`eth_call`s to the sweep lens), factory pool lookups for pricing (those sent after the log scan
- * began; the position finders' reads of a pool's address come before), and the balances-and-prices multicall
+ * (`eth_call`s to the sweep lens), factory pool lookups for pricing (lookup-only `aggregate3`s sent
+ * after the sweep was answered: a balances answer holds the position finders back, so none of
+ * their reads of a pool's address come in between), and the balances-and-prices multicall
  * (the `aggregate3` that starts with the wallet's `getEthBalance`), which together are the work a
  * client answering the same question would have to do; and the rest (chain lists, position
  * finders, token metadata and vault probes of found tokens, the log scan).
@@ -77,9 +78,12 @@ export const classifyCalls = (calls: ReadonlyArray<RecordedCall>, wallet: string
   let swept = 0;
   const bytes = { sweep: 0, lookups: 0, holdings: 0, other: 0 };
   const walletWord = wallet.slice(2).toLowerCase().padStart(64, "0");
-  // Position finders ask factories too (a V3 NFT's pool), while the sweep runs; pricing asks
-  // after discovery settled, which is after the log scan.
-  const scanAt = Math.min(...calls.filter((c) => c.method === "eth_getLogs").map((c) => c.at));
+  // Pricing asks the factories once the sweep's tokens are known, after its last answer.
+  const sweptAt = Math.max(
+    ...calls
+      .filter((c) => c.method === "eth_call" && txOf(c).to?.toLowerCase() === SWEEP_LENS_ADDRESS)
+      .map((c) => c.answeredAt),
+  );
   for (const call of calls) {
     if (call.method === "eth_getLogs") getLogs++;
     if (call.method !== "eth_call") continue;
@@ -105,7 +109,7 @@ export const classifyCalls = (calls: ReadonlyArray<RecordedCall>, wallet: string
         continue;
       }
       if (
-        call.at > (Number.isFinite(scanAt) ? scanAt : Number.NEGATIVE_INFINITY) &&
+        call.at > (Number.isFinite(sweptAt) ? sweptAt : Number.NEGATIVE_INFINITY) &&
         inner.length > 0 &&
         inner.every((c) => LOOKUP_SELECTORS.has(c.selector))
       ) {
@@ -228,12 +232,10 @@ export const replayP50 = async (
 export interface FirstAnswerPhases {
   /** Until the first call to any node (gateway, bus, the discovery job's start, the universe read). */
   readonly beforeCalls: number;
-  /** From there until the log scan's first eth_getLogs: sweep, position finders, found tokens' metadata. */
+  /** From there until the sweep's last eth_call was answered. */
   readonly sweep: number;
-  /** First eth_getLogs sent to last answered. */
-  readonly scan: number;
-  /** From there until the first pricing call: what the scan found (metadata, NFTs), writes, the read's start. */
-  readonly afterScan: number;
+  /** From there until the first pricing call: found tokens' metadata and vault probes, writes, the read's start. */
+  readonly afterSweep: number;
   /** First factory lookup or balances-and-prices multicall sent to the last answered. */
   readonly pricing: number;
   /** From there until the answer was back. */
@@ -244,7 +246,7 @@ export interface FirstAnswerPhases {
  * The phases of one first answer (`start`..`end`, performance.now()) on the chain whose pricing
  * finished last (the one the answer waited for), from the calls sent to each chain's node
  * meanwhile (`sent`, by chain, in the order of `classified`); undefined when that chain had no
- * scan or no pricing call to mark a phase's bounds.
+ * sweep or no pricing call to mark a phase's bounds.
  */
 export const firstAnswerPhases = (
   sent: ReadonlyArray<ReadonlyArray<RecordedCall>>,
@@ -265,19 +267,17 @@ export const firstAnswerPhases = (
   });
   if (critical < 0) return undefined;
   const all = sent[critical]!;
-  const logs = all.filter((c) => c.method === "eth_getLogs");
+  const sweep = classified[critical]!.sweep;
   const pricing = pricingOf(classified[critical]!);
-  if (logs.length === 0) return undefined;
+  if (sweep.length === 0) return undefined;
   const firstCall = firstSent(all);
-  const firstLogs = firstSent(logs);
-  const lastLogs = lastDone(logs);
+  const swept = lastDone(sweep);
   const firstPricing = firstSent(pricing);
   const lastPricing = lastDone(pricing);
   return {
     beforeCalls: firstCall - start,
-    sweep: firstLogs - firstCall,
-    scan: lastLogs - firstLogs,
-    afterScan: firstPricing - lastLogs,
+    sweep: swept - firstCall,
+    afterSweep: firstPricing - swept,
     pricing: lastPricing - firstPricing,
     afterCalls: end - lastPricing,
   };

@@ -13,6 +13,7 @@ import {
 import type { Unavailable } from "../contracts/ApiError.js";
 import type { Warning } from "../contracts/Common.js";
 import { Discovery } from "../discovery/Discovery.js";
+import type { DiscoveryProgress } from "../discovery/DiscoveryProgress.js";
 import { settleForRequest } from "../discovery/settleForRequest.js";
 import { Index } from "../indexer/IndexReader.js";
 import { makeReadCache } from "../lib/readCache.js";
@@ -28,7 +29,15 @@ import { type BalanceEntry, compareEntries, SPAM_LIQUIDITY_USD, toBalanceEntry }
 
 /** A wallet's holdings on chosen chains, pinned to one block per chain. */
 export interface HoldingsSnapshot {
-  readonly byChain: ReadonlyArray<{ readonly chain: ChainConfig; readonly holdings: ChainHoldings }>;
+  /**
+   * Each chain's holdings, with how far the wallet's discovery there was when they were read:
+   * taken before the read, so an answer never says complete about writes its read did not see.
+   */
+  readonly byChain: ReadonlyArray<{
+    readonly chain: ChainConfig;
+    readonly holdings: ChainHoldings;
+    readonly progress: DiscoveryProgress;
+  }>;
   readonly failures: ReadonlyArray<{ readonly chain_id: number; readonly description: string }>;
 }
 
@@ -117,16 +126,24 @@ export const layer = Layer.effect(
       chain: ChainConfig,
       at: BlockRef,
       keepToken: string | undefined,
-    ) => {
+    ): Promise<{ holdings: ChainHoldings; progress: DiscoveryProgress }> => {
       // The single-token route reads the token it names: it needs no discovery.
-      if (keepToken === undefined) {
-        await settleForRequest(discovery, chain, wallet, clientOf(chain.chain_id), discoveryWaitMs);
-      }
+      const progress: DiscoveryProgress =
+        keepToken === undefined
+          ? await settleForRequest(
+              discovery,
+              chain,
+              wallet,
+              clientOf(chain.chain_id),
+              discoveryWaitMs,
+              "tokens",
+            )
+          : { state: "not_needed" };
       // What discovery writes for the wallet is a new key: a cached read never hides it.
       const version = keepToken === undefined ? discovery.version(chain.chain_id, wallet) : 0;
       const key = `${wallet}|${chain.chain_id}|${blockKey(at)}|${version}|${keepToken ?? ""}`;
       const client = clientOf(chain.chain_id);
-      return cache.through(key, async () => {
+      const holdings = await cache.through(key, async () => {
         if (client === undefined) throw new Error("no RPC client for this chain");
         // The single-token route reads its one token (native comes with every read), not the
         // whole wallet: 1,200 reads and a 1,200-entry cache value for one answer were a gift to
@@ -152,6 +169,7 @@ export const layer = Layer.effect(
           ...(keepToken === undefined || keepToken === "native" ? {} : { classify: keepToken }),
         });
       });
+      return { holdings, progress };
     };
 
     const snapshot = (wallet: string, chains: ReadonlyArray<ChainConfig>, options: SnapshotOptions = {}) =>
@@ -178,7 +196,11 @@ export const layer = Layer.effect(
       }).pipe(
         Effect.map(
           ({ reads, failures }): HoldingsSnapshot => ({
-            byChain: reads.map(({ chain, value }) => ({ chain, holdings: value })),
+            byChain: reads.map(({ chain, value }) => ({
+              chain,
+              holdings: value.holdings,
+              progress: value.progress,
+            })),
             failures,
           }),
         ),

@@ -9,6 +9,7 @@ import { makeRegistryBackfill } from "./registryBackfill.js";
 import type { UniverseSources } from "./tokenUniverse.js";
 import {
   DISCOVERY_DEFAULTS,
+  type DiscoveryNeed,
   type Finders,
   makeWalletDiscovery,
   type WalletDiscovery,
@@ -16,6 +17,20 @@ import {
 
 /** The process's wallet discovery (WalletDiscovery), over its index and chain clients. */
 export class Discovery extends Context.Tag("app/discovery/Discovery")<Discovery, WalletDiscovery>() {}
+
+/**
+ * Runs a request's answer about `wallet` (`need`: what it shows) while the wallet's discovery
+ * work it does not need waits, so a first answer's reads have the node and this process to
+ * themselves (WalletDiscovery `hold`).
+ */
+export const answeringAbout =
+  (wallet: string, need: DiscoveryNeed) =>
+  <A, E, R>(answer: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Discovery> =>
+    Effect.acquireUseRelease(
+      Effect.map(Discovery, (discovery) => discovery.hold(wallet, need)),
+      () => answer,
+      (release) => Effect.sync(release),
+    );
 
 /** What discovery is built from besides the process's services: the token lists and the position finders. */
 export interface DiscoveryParts {

@@ -30,7 +30,13 @@ export const heldTokenOps = async (
   if (unique.length === 0) return [];
   const ops: Array<Operation> = [];
   const walletKeys = unique.map((f) => walletTokenKey(wallet, chainId, f.token));
-  const known = await db.getMany(walletKeys);
+  const fungible = unique.filter((f) => f.standard === "erc20").map((f) => f.token);
+  // One round of reads, not two: a first answer waits for this.
+  const [known, metadata, probes] = await Promise.all([
+    db.getMany(walletKeys),
+    db.getMany(fungible.map((token) => tokenMetadataKey(chainId, token))),
+    db.getMany(fungible.map((token) => vaultProbeKey(chainId, token))),
+  ]);
   unique.forEach((f, i) => {
     if (known[i] !== undefined) return;
     ops.push({
@@ -40,11 +46,6 @@ export const heldTokenOps = async (
     });
   });
 
-  const fungible = unique.filter((f) => f.standard === "erc20").map((f) => f.token);
-  const [metadata, probes] = await Promise.all([
-    db.getMany(fungible.map((token) => tokenMetadataKey(chainId, token))),
-    db.getMany(fungible.map((token) => vaultProbeKey(chainId, token))),
-  ]);
   const undescribed = fungible.filter((_, i) => metadata[i] === undefined);
   const unprobed = fungible.filter((_, i) => probes[i] === undefined);
   const [described, assets] = await Promise.all([

@@ -11,6 +11,7 @@ import {
 import type { Unavailable } from "../contracts/ApiError.js";
 import type { Position } from "../contracts/Positions.js";
 import { Discovery } from "../discovery/Discovery.js";
+import type { DiscoveryProgress } from "../discovery/DiscoveryProgress.js";
 import { settleForRequest } from "../discovery/settleForRequest.js";
 import { Index } from "../indexer/IndexReader.js";
 import { makeReadCache } from "../lib/readCache.js";
@@ -18,8 +19,14 @@ import { Metrics } from "../metrics/Metrics.js";
 import { FactoryPools } from "../pricing/FactoryPools.js";
 import { readChainPositions } from "./readChainPositions.js";
 
-/** A wallet's positions on the chains asked for, with the chains that could not be read. */
-export type PositionsSnapshot = EachChainRead<ReadonlyArray<Position>>;
+/**
+ * A wallet's positions on the chains asked for, each with how far the wallet's discovery there was
+ * when they were read, and the chains that could not be read.
+ */
+export type PositionsSnapshot = EachChainRead<{
+  readonly positions: ReadonlyArray<Position>;
+  readonly progress: DiscoveryProgress;
+}>;
 
 /**
  * The positions pipeline, parallel to balances: per chain, discovery from the index, one
@@ -66,27 +73,36 @@ export const layer = (
       const metrics = yield* Effect.serviceOption(Metrics);
       if (Option.isSome(metrics)) metrics.value.watchCache("positions_reads", cache.lookups);
 
+      /**
+       * The chain's positions, and how far the wallet's discovery was when they were read: taken
+       * before the read, so an answer never says complete about writes its read did not see.
+       */
       const read = async (wallet: string, chain: ChainConfig, at: BlockRef) => {
-        await settleForRequest(
+        const progress = await settleForRequest(
           discovery,
           chain,
           wallet,
           clients.get(chain.chain_id)?.forRequests(settings.chainReadMs),
           waitMs,
+          "positions",
         );
         // What discovery writes for the wallet is a new key: a cached read never hides it.
         const version = discovery.version(chain.chain_id, wallet);
-        return cache.through(`${wallet}|${chain.chain_id}|${blockKey(at)}|${version}`, async () => {
-          const client = clients.get(chain.chain_id)?.forRequests(settings.chainReadMs);
-          if (client === undefined) throw new Error("no RPC client for this chain");
-          return readChainPositions(client, index, {
-            chain,
-            wallet,
-            block: at,
-            publicUrl: settings.publicUrl,
-            pools,
-          });
-        });
+        const positions = await cache.through(
+          `${wallet}|${chain.chain_id}|${blockKey(at)}|${version}`,
+          async () => {
+            const client = clients.get(chain.chain_id)?.forRequests(settings.chainReadMs);
+            if (client === undefined) throw new Error("no RPC client for this chain");
+            return readChainPositions(client, index, {
+              chain,
+              wallet,
+              block: at,
+              publicUrl: settings.publicUrl,
+              pools,
+            });
+          },
+        );
+        return { positions, progress };
       };
 
       const get = (wallet: string, chains: ReadonlyArray<ChainConfig>) =>

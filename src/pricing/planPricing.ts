@@ -41,23 +41,24 @@ export const planPricing = async (
   const other = (pool: IndexedPool, token: string) =>
     asToken(pool.token0) === token ? asToken(pool.token1) : asToken(pool.token0);
 
+  // Every candidate's pools are read at once (a first answer waits for this; one token after
+  // another was 2 LevelDB reads each in turn), then taken in the same order as before.
+  const candidates: Array<{ token: string; accepts: (other: string) => boolean }> = [
+    ...hops.map((hop) => ({ token: hop, accepts: (o: string) => stables.has(o) })),
+    ...[...new Set([...tokens, ...stables])]
+      .filter((token) => !hopSet.has(token))
+      .map((token) => ({ token, accepts: (o: string) => stables.has(o) || hopSet.has(o) })),
+  ];
+  const poolsOf = async (token: string) => [
+    ...(await index.poolsForToken(chain.chain_id, token)),
+    // V4 pools hold native ETH as the zero address.
+    ...(token === chain.wrapped_native ? await index.poolsForToken(chain.chain_id, NATIVE_CURRENCY) : []),
+  ];
+  const found = await Promise.all(candidates.map(({ token }) => poolsOf(token)));
   const pools = new Map<string, IndexedPool>();
-  const consider = async (token: string, accepts: (other: string) => boolean) => {
-    for (const pool of await index.poolsForToken(chain.chain_id, token)) {
-      if (accepts(other(pool, token))) pools.set(pool.pool, pool);
-    }
-    if (token === chain.wrapped_native) {
-      // V4 pools hold native ETH as the zero address.
-      for (const pool of await index.poolsForToken(chain.chain_id, NATIVE_CURRENCY)) {
-        if (accepts(other(pool, token))) pools.set(pool.pool, pool);
-      }
-    }
-  };
-  for (const hop of hops) await consider(hop, (o) => stables.has(o));
-  for (const token of new Set([...tokens, ...stables])) {
-    if (hopSet.has(token)) continue;
-    await consider(token, (o) => stables.has(o) || hopSet.has(o));
-  }
+  candidates.forEach(({ token, accepts }, i) => {
+    for (const pool of found[i]!) if (accepts(other(pool, token))) pools.set(pool.pool, pool);
+  });
 
   const ordered = [...pools.values()];
   const context: PoolReadContext = {

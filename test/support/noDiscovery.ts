@@ -4,6 +4,7 @@ import { Discovery } from "../../src/discovery/Discovery.js";
 /** Discovery for a chain whose index holds its whole history: nothing to find, never a warning. */
 export const noDiscovery = Layer.succeed(Discovery, {
   settle: async () => ({ state: "not_needed" }),
+  hold: () => () => undefined,
   progress: () => ({ state: "not_needed" }),
   prefetch: () => 0,
   prefetchQueued: () => 0,

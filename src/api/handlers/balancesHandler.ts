@@ -18,7 +18,7 @@ import { selectChains } from "../../chains/selectChains.js";
 import { InvalidRequest } from "../../contracts/ApiError.js";
 import { BalancesQuery, balances } from "../../contracts/Balances.js";
 import type { RequestEnvelope } from "../../contracts/Envelope.js";
-import { Discovery } from "../../discovery/Discovery.js";
+import { answeringAbout } from "../../discovery/Discovery.js";
 import { discoveryWarnings } from "../../discovery/discoveryWarnings.js";
 import { Index } from "../../indexer/IndexReader.js";
 import { type KeptReply, route } from "../Handler.js";
@@ -125,12 +125,8 @@ export const balancesRoute = route(
         : shape;
       const blocks = snapshot.byChain.map(({ chain, holdings }) => [chain.chain_id, holdings.block] as const);
       // The shaped page goes in as JSON text; the rest is small, and what follows the clock is per request.
-      const discovery = yield* Discovery;
       const clients = yield* ChainClients;
-      const progress = snapshot.byChain.map(({ chain }) => ({
-        chain,
-        progress: discovery.progress(chain, wallet),
-      }));
+      const progress = snapshot.byChain.map(({ chain, progress }) => ({ chain, progress }));
       const partial = discoveryWarnings(
         progress,
         (chainId) => clients.get(chainId)?.capabilities().logsFrom,
@@ -180,7 +176,7 @@ export const balancesRoute = route(
             }
           : {}),
       };
-    }),
+    }).pipe(answeringAbout(params.address, "tokens")),
   { replayKey: balancesReplayKey },
 );
 

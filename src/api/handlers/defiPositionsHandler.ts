@@ -5,7 +5,7 @@ import { Chains } from "../../chains/Chains.js";
 import { chainErrors } from "../../chains/readEachChain.js";
 import { selectChains } from "../../chains/selectChains.js";
 import { defiPositions } from "../../contracts/Positions.js";
-import { Discovery } from "../../discovery/Discovery.js";
+import { answeringAbout } from "../../discovery/Discovery.js";
 import { discoveryWarnings } from "../../discovery/discoveryWarnings.js";
 import { aggregatePositions, comparePositions } from "../../positions/aggregatePositions.js";
 import { Positions } from "../../positions/Positions.js";
@@ -26,16 +26,15 @@ export const defiPositionsRoute = route(defiPositions, ({ params, query }) =>
       config.publicUrl,
     );
     const snapshot = yield* (yield* Positions).get(params.address, chains);
-    const discovery = yield* Discovery;
     const clients = yield* ChainClients;
     const partial = discoveryWarnings(
-      snapshot.reads.map(({ chain }) => ({ chain, progress: discovery.progress(chain, params.address) })),
+      snapshot.reads.map(({ chain, value }) => ({ chain, progress: value.progress })),
       (chainId) => clients.get(chainId)?.capabilities().logsFrom,
       "Positions",
       config.publicUrl,
     );
     const allWarnings = [...warnings, ...partial];
-    const positions = snapshot.reads.flatMap((read) => read.value).sort(comparePositions);
+    const positions = snapshot.reads.flatMap((read) => read.value.positions).sort(comparePositions);
     return {
       // 2 CU per chain processed (spec 8): a chain whose node failed is reported in `errors`, not charged.
       cu: 2 * snapshot.reads.length,
@@ -47,5 +46,5 @@ export const defiPositionsRoute = route(defiPositions, ({ params, query }) =>
         ...(allWarnings.length === 0 ? {} : { warnings: allWarnings }),
       },
     };
-  }),
+  }).pipe(answeringAbout(params.address, "positions")),
 );

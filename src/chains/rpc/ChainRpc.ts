@@ -232,30 +232,17 @@ export class ChainRpc {
           excluded,
           blameTimeouts: timeoutMs >= Math.min(BLAME_AFTER_MS, endpoint.settings.timeoutMs),
         };
-        const sent = yield* Effect.forEach(
-          chunks,
-          (chunk) =>
-            endpoint
-              .send(
-                chunk.map((i) => requests[i]!),
-                timeoutMs,
-              )
-              .pipe(
-                // Waiting for a free connection or the rate budget counts against the call's budget too.
-                Effect.timeoutTo({
-                  duration: left,
-                  onSuccess: (exchanged) => exchanged,
-                  onTimeout: () => ({
-                    outcome: {
-                      kind: "fault" as const,
-                      fault: { reason: "Timeout" as const, detail: "no free connection in time" },
-                    },
-                    latencyMs: left,
-                  }),
-                }),
-              ),
-          { concurrency: "unbounded" },
-        );
+        // Waiting for a free connection or the rate budget counts against the call's budget too.
+        const sendChunk = (chunk: ReadonlyArray<number>) =>
+          endpoint.send(
+            chunk.map((i) => requests[i]!),
+            timeoutMs,
+            left,
+          );
+        const sent =
+          chunks.length === 1
+            ? [yield* sendChunk(chunks[0]!)]
+            : yield* Effect.forEach(chunks, sendChunk, { concurrency: "unbounded" });
         const stillPending: Array<number> = [];
         for (const [c, chunk] of chunks.entries()) {
           const { outcome, latencyMs } = sent[c]!;

@@ -91,32 +91,38 @@ export class RateBudget {
     return this.#pausedUntil;
   }
 
+  /**
+   * Takes `cost` elements from the bucket if they may be sent at `now`, and answers 0; otherwise
+   * takes nothing and answers how long to wait before asking again.
+   */
+  tryTake(cost: number, now: number): number {
+    if (now < this.#pausedUntil) return this.#pausedUntil - now;
+    this.#measuredFrom ??= now;
+    const rate = this.rate;
+    if (rate === undefined) {
+      this.#sent.add(now, cost);
+      return 0;
+    }
+    const burst = Math.max(1, rate);
+    this.#tokens = Math.min(burst, this.#tokens + ((now - this.#refilledAt) / 1000) * rate);
+    this.#refilledAt = now;
+    // A batch larger than a second's worth goes once the bucket is full, into debt.
+    const need = Math.min(cost, burst);
+    if (this.#tokens >= need) {
+      this.#tokens -= cost;
+      this.#sent.add(now, cost);
+      return 0;
+    }
+    return Math.max(1, Math.ceil(((need - this.#tokens) / rate) * 1000));
+  }
+
   /** Waits until `cost` elements may be sent, then takes them from the bucket. */
   readonly take = (cost: number): Effect.Effect<void> =>
     Effect.gen(this, function* () {
       for (;;) {
-        const now = yield* Clock.currentTimeMillis;
-        if (now < this.#pausedUntil) {
-          yield* Effect.sleep(this.#pausedUntil - now);
-          continue;
-        }
-        this.#measuredFrom ??= now;
-        const rate = this.rate;
-        if (rate === undefined) {
-          this.#sent.add(now, cost);
-          return;
-        }
-        const burst = Math.max(1, rate);
-        this.#tokens = Math.min(burst, this.#tokens + ((now - this.#refilledAt) / 1000) * rate);
-        this.#refilledAt = now;
-        // A batch larger than a second's worth goes once the bucket is full, into debt.
-        const need = Math.min(cost, burst);
-        if (this.#tokens >= need) {
-          this.#tokens -= cost;
-          this.#sent.add(now, cost);
-          return;
-        }
-        yield* Effect.sleep(Math.max(1, Math.ceil(((need - this.#tokens) / rate) * 1000)));
+        const wait = this.tryTake(cost, yield* Clock.currentTimeMillis);
+        if (wait === 0) return;
+        yield* Effect.sleep(wait);
       }
     });
 

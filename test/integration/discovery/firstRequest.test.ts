@@ -57,6 +57,16 @@ describe("a service started at the head of chains with years of history it never
       const started = Date.now();
       let answers = await answersOf(env.call, wallet);
       const firstMs = Date.now() - started;
+      // A first balances answer is the sweep's: made before the wallet's log scan starts anywhere.
+      const first = (answers.balances.json.warnings ?? []) as ReadonlyArray<{
+        code: string;
+        message: string;
+      }>;
+      const discovering = first.find((w) => w.code === "DISCOVERY_IN_PROGRESS")?.message ?? "";
+      expect(
+        discovering.match(/its transfer history is about to be read/g)?.length,
+        `${name}: ${discovering}`,
+      ).toBe(4);
       while (inProgress(answers)) {
         expect(answers.balances.status, `${name} balances while discovering`).toBe(200);
         expect(answers.positions.status, `${name} positions while discovering`).toBe(200);

@@ -12,7 +12,7 @@ const read = (block: number, amount: bigint): ChainHoldings => ({
   holdings: [{ address: "native", amount, symbol: "ETH", name: null, decimals: 18, price: undefined }],
 });
 const snapshotOf = (holdings: ChainHoldings): HoldingsSnapshot => ({
-  byChain: [{ chain, holdings }],
+  byChain: [{ chain, holdings, progress: { state: "not_needed" } }],
   failures: [],
 });
 

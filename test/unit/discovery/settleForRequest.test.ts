@@ -33,17 +33,17 @@ const discoveryAt = (progress: DiscoveryProgress) => {
 describe("a request's wait for a wallet's discovery", () => {
   it("behavior: a wallet whose first sweep failed cannot be answered on the chain: the request names why", async () => {
     const discovery = discoveryAt({ state: "failed", error: "execution reverted" });
-    await expect(settleForRequest(discovery, chain, WALLET, node(true), 3_000)).rejects.toThrow(
+    await expect(settleForRequest(discovery, chain, WALLET, node(true), 3_000, "positions")).rejects.toThrow(
       "finding this wallet's tokens and positions failed (execution reverted); retry shortly",
     );
   });
 
   it("behavior: while the sweep runs, an empty answer is trusted only once the nodes answered", async () => {
     const sweeping = discoveryAt({ state: "sweeping" });
-    await expect(settleForRequest(sweeping, chain, WALLET, node(true), 3_000)).resolves.toEqual({
+    await expect(settleForRequest(sweeping, chain, WALLET, node(true), 3_000, "positions")).resolves.toEqual({
       state: "sweeping",
     });
-    await expect(settleForRequest(sweeping, chain, WALLET, node(false), 3_000)).rejects.toThrow(
+    await expect(settleForRequest(sweeping, chain, WALLET, node(false), 3_000, "positions")).rejects.toThrow(
       /its RPC nodes are failing/,
     );
   });
@@ -53,10 +53,12 @@ describe("a request's wait for a wallet's discovery", () => {
     await down.request("eth_blockNumber", []).catch(() => undefined);
     expect(down.failing()).toBe(true);
     const sweeping = discoveryAt({ state: "sweeping" });
-    await expect(settleForRequest(sweeping, chain, WALLET, down, 3_000)).rejects.toThrow(/failing/);
+    await expect(settleForRequest(sweeping, chain, WALLET, down, 3_000, "positions")).rejects.toThrow(
+      /failing/,
+    );
     expect(sweeping.waits).toEqual([0]);
     const swept = discoveryAt({ state: "scanning", swept_block: 90 });
-    await expect(settleForRequest(swept, chain, WALLET, down, 3_000)).resolves.toMatchObject({
+    await expect(settleForRequest(swept, chain, WALLET, down, 3_000, "positions")).resolves.toMatchObject({
       state: "scanning",
     });
   });

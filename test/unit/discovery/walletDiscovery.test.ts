@@ -1,12 +1,13 @@
 import { MemoryLevel } from "memory-level";
 import { encodeAbiParameters, type Hex } from "viem";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RpcAnswer } from "../../../src/chains/rpc/jsonRpcExchange.js";
 import { discoveryRecordKey } from "../../../src/discovery/DiscoveryRecord.js";
 import { SWEEP_LENS_ADDRESS } from "../../../src/discovery/lens/sweepLens.js";
 import {
   DISCOVERY_DEFAULTS,
   type DiscoveryDeps,
+  type Findings,
   makeWalletDiscovery,
 } from "../../../src/discovery/WalletDiscovery.js";
 import { walletTokenPrefix } from "../../../src/indexer/indexKeys.js";
@@ -119,7 +120,114 @@ const settled = async (discovery: ReturnType<typeof makeWalletDiscovery>) => {
   throw new Error("discovery did not settle");
 };
 
+/** Turns of the event loop, enough for every step of a discovery that is not waiting to run. */
+const drain = async () => {
+  for (let i = 0; i < 100; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+/** A position finder that answers only when told to, and counts how often it was asked. */
+const gatedFinder = () => {
+  let open = () => {};
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const finder = {
+    asked: 0,
+    open: () => open(),
+    find: async (): Promise<Findings> => {
+      finder.asked++;
+      await gate;
+      return { ops: [] };
+    },
+  };
+  return finder;
+};
+
+const withFinder = (find: () => Promise<Findings>): Partial<DiscoveryDeps> => ({
+  finders: { chain: [], wallet: [find], nftContracts: () => new Set(), nftIds: async () => ({ ops: [] }) },
+  settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, answerGraceMs: 0 },
+});
+
 describe("wallet discovery", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("behavior: a balances request is answered once the sweep's tokens are written; a positions request waits for the position finders too", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const finder = gatedFinder();
+    const discovery = discoveryOver(db, walletNode(), withFinder(finder.find));
+    const tokens = await discovery.settle(chain, WALLET, 5_000, "tokens");
+    // The finder has not answered: the tokens are in, the rest (finders, then the scan) follows.
+    expect(finder.asked).toBe(1);
+    expect(tokens.state).toBe("scanning");
+    expect(await walletTokens(db)).toEqual([SWEPT]);
+    expect(discovery.progress(chain, WALLET, "positions").state).toBe("sweeping");
+    let positionsSettled = false;
+    const positions = discovery.settle(chain, WALLET, 5_000, "positions").then((p) => {
+      positionsSettled = true;
+      return p;
+    });
+    await drain();
+    expect(positionsSettled).toBe(false);
+    finder.open();
+    expect(["scanning", "complete"]).toContain((await positions).state);
+    expect(await settled(discovery)).toBe("complete");
+  });
+
+  it("behavior: while a balances answer is made the wallet's position finders and log scan wait; while a positions answer is made only the scan waits", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const node = walletNode();
+    const finder = gatedFinder();
+    finder.open();
+    const discovery = discoveryOver(db, node, withFinder(finder.find));
+
+    const balances = discovery.hold(WALLET, "tokens");
+    await discovery.settle(chain, WALLET, 5_000, "tokens");
+    await drain();
+    expect(finder.asked).toBe(0);
+    expect(node.ranges).toEqual([]);
+    balances();
+    expect(await settled(discovery)).toBe("complete");
+    expect(finder.asked).toBe(1);
+    expect(node.ranges.length).toBeGreaterThan(0);
+
+    const other = `0x${"bb".repeat(20)}`;
+    const positions = discovery.hold(other, "positions");
+    const swept = await discovery.settle(chain, other, 5_000, "positions");
+    expect(swept.state).toBe("scanning");
+    expect(finder.asked).toBe(2);
+    const scanned = node.ranges.length;
+    await drain();
+    expect(node.ranges.length).toBe(scanned);
+    positions();
+    for (let i = 0; i < 200 && discovery.progress(chain, other).state !== "complete"; i++) await drain();
+    expect(discovery.progress(chain, other).state).toBe("complete");
+    expect(node.ranges.length).toBeGreaterThan(scanned);
+  });
+
+  it("edge: a hold that is never released holds the wallet's discovery back for holdMaxMs at most", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const node = walletNode();
+    const finder = gatedFinder();
+    finder.open();
+    const discovery = discoveryOver(db, node, withFinder(finder.find));
+    discovery.hold(WALLET, "tokens");
+    await discovery.settle(chain, WALLET, 5_000, "tokens");
+    await drain();
+    vi.advanceTimersByTime(DISCOVERY_DEFAULTS.holdMaxMs - 1);
+    await drain();
+    expect(finder.asked).toBe(0);
+    vi.advanceTimersByTime(1);
+    await drain();
+    expect(finder.asked).toBe(1);
+    // The scan waited for the same hold, from when the finders were done: its own holdMaxMs.
+    vi.advanceTimersByTime(DISCOVERY_DEFAULTS.holdMaxMs);
+    expect(await settled(discovery)).toBe("complete");
+    expect(node.ranges.length).toBeGreaterThan(0);
+  });
+
   it("behavior: sweeps and scans the history the index lacks newest first, and the wallet's index holds what both found", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     const node = walletNode();

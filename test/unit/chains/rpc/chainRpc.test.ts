@@ -17,7 +17,7 @@ const answers = (list: ReadonlyArray<RpcAnswer>): ExchangeOutcome => ({ kind: "a
 
 const makeRpc = (
   scripts: ReadonlyArray<Script>,
-  options: { maxBatch?: number; maxLogsRange?: number; timeoutMs?: number } = {},
+  options: { maxBatch?: number; maxLogsRange?: number; timeoutMs?: number; connections?: number } = {},
 ) => {
   const sent: Array<Array<{ endpoint: number; methods: ReadonlyArray<string> }>> = [[]];
   const endpoints = scripts.map((script, index) => {
@@ -26,7 +26,7 @@ const makeRpc = (
       `http://node-${index}`,
       {
         url: `http://node-${index}`,
-        maxConcurrency: 4,
+        maxConcurrency: options.connections ?? 4,
         maxBatch: options.maxBatch ?? 40,
         timeoutMs: options.timeoutMs ?? 1_000,
       },
@@ -38,7 +38,7 @@ const makeRpc = (
             ? Effect.as(Effect.sleep(timeoutMs), whole({ reason: "Timeout", detail: "no answer in time" }))
             : Effect.succeed(outcome);
         }),
-      Effect.runSync(Effect.makeSemaphore(4)),
+      Effect.runSync(Effect.makeSemaphore(options.connections ?? 4)),
     );
   });
   const rpc = new ChainRpc(
@@ -64,6 +64,46 @@ const onTestClock = <A, E>(effect: Effect.Effect<A, E>) =>
   ) as Promise<Exit.Exit<A, E>>;
 
 const refused: RpcFaultDetail = { reason: "Unavailable", detail: "connection refused (ECONNREFUSED)" };
+
+describe("ChainRpc: connections", () => {
+  it("behavior: a call that finds every connection busy waits for one within its budget, then fails as a timeout unsent", async () => {
+    const { rpc, sent } = makeRpc([(_, exchange) => (exchange === 0 ? "hang" : answers([ok("0x1")]))], {
+      connections: 1,
+      timeoutMs: 10_000,
+    });
+    const exits = await onTestClock(
+      Effect.all(
+        [
+          Effect.exit(rpc.call("eth_call", [], { budgetMs: 10_000 })),
+          Effect.exit(
+            Effect.zipRight(Effect.sleep("10 millis"), rpc.call("eth_call", [], { budgetMs: 500 })),
+          ),
+        ],
+        { concurrency: "unbounded" },
+      ),
+    );
+    const queued = Exit.isSuccess(exits) ? exits.value[1] : undefined;
+    const error =
+      queued !== undefined && Exit.isFailure(queued) && queued.cause._tag === "Fail"
+        ? queued.cause.error
+        : undefined;
+    expect(error?.reason).toBe("Timeout");
+    expect(error?.message).toMatch(/no free connection in time/);
+    expect(sent()).toHaveLength(1);
+  });
+
+  it("behavior: calls beyond the free connections go as soon as one is free, in the same budget", async () => {
+    const { rpc, sent } = makeRpc([(requests) => answers(requests.map(() => ok("0x2")))], { connections: 1 });
+    const exits = await onTestClock(
+      Effect.all(
+        Array.from({ length: 5 }, () => rpc.call("eth_call", [], { budgetMs: 1_000 })),
+        { concurrency: "unbounded" },
+      ),
+    );
+    expect(Exit.isSuccess(exits) && exits.value).toEqual(["0x2", "0x2", "0x2", "0x2", "0x2"]);
+    expect(sent()).toHaveLength(5);
+  });
+});
 
 describe("ChainRpc: failover", () => {
   it("behavior: an unreachable primary hands the call to the fallback, and is left alone after", async () => {
