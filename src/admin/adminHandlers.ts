@@ -122,7 +122,10 @@ export const makeAdminHandlers = (
       const book = yield* UsageBook;
       const to = yield* parseTime(payload.to, Date.now());
       const from = yield* parseTime(payload.from, to - DAY_MS);
-      return { rows: yield* book.rows(from, to, payload.team_id) };
+      const rows = yield* book
+        .rows(from, to, payload.team_id)
+        .pipe(Effect.mapError((error) => new AdminFailure({ code: error.code, message: error.message })));
+      return { rows };
     }),
   ),
   ...makeWebhookAdminHandlers(buckets),

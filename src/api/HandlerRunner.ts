@@ -248,12 +248,25 @@ export const serveRoutes = <R>(nc: NatsConnection, routes: ReadonlyArray<Route<R
       const cached = directory.authenticateCached(header);
       if (cached instanceof Unauthenticated) return finish(msg, item, undefined, errorReply(cached));
       if (cached !== undefined) return run(msg, item, requestId, envelope, cached);
-      // Not mirrored yet (a key created a moment ago): ask the store.
-      void Runtime.runPromise(runtime)(Effect.either(directory.authenticate(header))).then((result) =>
-        Either.isLeft(result)
-          ? finish(msg, item, undefined, errorReply(result.left))
-          : run(msg, item, requestId, envelope, result.right),
-      );
+      // Not mirrored yet (a key created a moment ago): ask the store. Run to an Exit, as handlers
+      // are: a defect here (the store failing in a way it does not type) is a 500, never a
+      // rejection nobody handles, which would end the worker.
+      void runExit(directory.authenticate(header)).then((exit) => {
+        if (Exit.isSuccess(exit)) return run(msg, item, requestId, envelope, exit.value);
+        const failure = Cause.failureOption(exit.cause);
+        if (Option.isSome(failure)) return finish(msg, item, undefined, errorReply(failure.value));
+        Runtime.runFork(runtime)(
+          Effect.logError("authenticating a request failed with a defect", exit.cause).pipe(
+            Effect.annotateLogs({ requestId, endpoint: item.endpoint.operationId }),
+          ),
+        );
+        finish(
+          msg,
+          item,
+          undefined,
+          errorReply(new InternalError({ message: `Internal error; quote request id ${requestId}.` })),
+        );
+      });
     };
 
     for (const item of routes) {

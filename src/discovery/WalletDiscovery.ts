@@ -1,4 +1,3 @@
-import { Effect } from "effect";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import type { BlockRef } from "../chains/readEachChain.js";
 import { type ChainRpc, DEFAULT_CALL_BUDGET_MS } from "../chains/rpc/ChainRpc.js";
@@ -322,7 +321,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     const nftContracts = deps.finders.nftContracts(chain);
     while (below > range.from) {
       const start = Math.max(range.from, below - deps.settings.scanStretch);
-      const stretch = await Effect.runPromise(scanWalletStretch(rpc, wallet, start, below - 1, nftContracts));
+      const stretch = await rpc.run(scanWalletStretch(rpc, wallet, start, below - 1, nftContracts));
       const tokens = await heldTokenOps(deps.db, rpc, chain.chain_id, wallet, stretch.tokens);
       const nfts =
         stretch.nftIds.size === 0 ? { ops: [] } : await deps.finders.nftIds(context, wallet, stretch.nftIds);

@@ -6,6 +6,7 @@ import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { ChainBlock, ChainReorg } from "../domain/ChainBlock.js";
 import { isChainEvent } from "../domain/chainEventShape.js";
 import { ChainEventAssembler, UnreadableChainEvent } from "../ingest/chainEventCodec.js";
+import { promiseLog } from "../lib/promiseLog.js";
 import { PULL_EXPIRES_MS } from "../nats/pullOptions.js";
 import { streamTail } from "../nats/streamTail.js";
 import { untilWatchFallsBehind, WATCH_CHECK_MS, WatchProgress } from "../nats/WatchProgress.js";
@@ -97,6 +98,7 @@ const report = (options: IndexerOptions, subject: string, data: unknown, ops: Re
  */
 export const runIndexer = (options: IndexerOptions) =>
   Effect.gen(function* () {
+    const log = yield* promiseLog;
     // tryPromise, not promise: a failed read must be an error the retry below restarts from; a
     // defect would end the indexer for good while /healthz kept answering from a stale index.
     const lastSeq =
@@ -170,13 +172,11 @@ export const runIndexer = (options: IndexerOptions) =>
         if (lastSeq === undefined) batchStartedAt = performance.now();
         if (!isChainEvent(message.subject, data)) {
           // Retrying cannot help a message no consumer can apply: skip it, or the index stops here.
-          await Effect.runPromise(
-            Effect.logError("chain event cannot be applied; skipped", {
-              subject: message.subject,
-              seq: message.seq,
-              reason: data instanceof UnreadableChainEvent ? data.reason : "not a chain event's shape",
-            }),
-          );
+          log.error("chain event cannot be applied; skipped", {
+            subject: message.subject,
+            seq: message.seq,
+            reason: data instanceof UnreadableChainEvent ? data.reason : "not a chain event's shape",
+          });
         } else {
           const ops = await plan(options, pending, message.subject, data);
           pending.add(ops);

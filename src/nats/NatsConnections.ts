@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { Context, Effect, Layer, Schedule } from "effect";
+import { Context, Effect, Layer, Runtime, Schedule } from "effect";
 import { NatsConnectionError } from "./NatsError.js";
 import { inboxPrefix, type NatsUser } from "./NatsUser.js";
 import type { NatsTls } from "./natsTls.js";
@@ -79,6 +79,9 @@ export const layer = (
     NatsConnections,
     Effect.gen(function* () {
       const opened = new Map<NatsUser, Promise<NatsConnection>>();
+      // Connections are opened outside any one caller's fiber (shared by all): through the layer's
+      // runtime, so their retries log with the service's logger and LOG_LEVEL.
+      const runPromise = Runtime.runPromise(yield* Effect.runtime<never>());
       yield* Effect.addFinalizer(() =>
         Effect.promise(() =>
           Promise.allSettled(
@@ -93,7 +96,7 @@ export const layer = (
         Effect.suspend(() => {
           const existing = opened.get(user);
           if (existing !== undefined) return Effect.promise(() => existing);
-          const pending = Effect.runPromise(openConnection(address, user)).then((nc) => {
+          const pending = runPromise(openConnection(address, user)).then((nc) => {
             onOpen?.(user, nc);
             return nc;
           });

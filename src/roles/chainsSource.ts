@@ -2,6 +2,7 @@ import { Effect, Layer, Option } from "effect";
 import { AppConfig } from "../AppConfig.js";
 import { Chains, loadChainsFile } from "../chains/Chains.js";
 import type { RunningDevnet } from "../devnet/Devnet.js";
+import { promiseLog } from "../lib/promiseLog.js";
 
 /**
  * The chains to serve: the file named by CHAINS_CONFIG, or else the embedded
@@ -17,9 +18,10 @@ export const chainsSource = Effect.gen(function* () {
   yield* Effect.logInfo("CHAINS_CONFIG is unset: starting the embedded devnet");
   // Loaded only when needed: deployments with real RPC nodes never load the devnet code.
   const { devnetResource } = yield* Effect.promise(() => import("../devnet/Devnet.js"));
+  const log = yield* promiseLog;
   const devnet = yield* devnetResource({
     dataDir: config.dataDir,
-    log: (line: string) => Effect.runFork(Effect.logInfo(line)),
+    log: (line: string) => log.info(line),
     // A person watching a first start sees each chain's step on one line redrawn in place.
     ...(process.stderr.isTTY ? { live: process.stderr } : {}),
   });

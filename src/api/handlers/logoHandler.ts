@@ -38,8 +38,9 @@ export const tokenLogoRoute = route(tokenLogo, ({ params }) =>
   Effect.gen(function* () {
     const chain = yield* chainOf(params.chain_id);
     const index = (yield* Index).reader;
+    // The symbol only labels the generated logo: when the index cannot be read now, it goes without.
     const [metadata] = yield* Effect.promise(() =>
-      index.tokenMetadata(chain.chain_id, [params.token_address]),
+      index.tokenMetadata(chain.chain_id, [params.token_address]).catch(() => [undefined]),
     );
     return yield* answer(chain, params.token_address, metadata?.symbol ?? null);
   }),

@@ -3,6 +3,7 @@ import type { KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect, Schedule, Schema } from "effect";
 import { UsageRecord } from "../../domain/Usage.js";
+import { promiseLog } from "../../lib/promiseLog.js";
 import { PULL_EXPIRES_MS } from "../../nats/pullOptions.js";
 import {
   addToHour,
@@ -41,6 +42,7 @@ const jsonOf = (data: Uint8Array): unknown => {
  */
 export const runUsageAggregator = (nc: NatsConnection, usage: KV) =>
   Effect.gen(function* () {
+    const log = yield* promiseLog;
     const jsm = yield* Effect.tryPromise(() => jetstreamManager(nc));
     yield* Effect.tryPromise(async () => {
       const info = await jsm.consumers.info("USAGE", DURABLE).catch(() => undefined);
@@ -66,9 +68,7 @@ export const runUsageAggregator = (nc: NatsConnection, usage: KV) =>
           // No reason given: nats-server 2.9 does not know `+TERM <reason>` and would leave the
           // record pending, holding every record behind it.
           message.term();
-          await Effect.runPromise(
-            Effect.logError("usage message is not a usage record; dropped", { seq: message.seq }),
-          );
+          log.error("usage message is not a usage record; dropped", { seq: message.seq });
           continue;
         }
         const seq = message.seq;
@@ -88,12 +88,7 @@ export const runUsageAggregator = (nc: NatsConnection, usage: KV) =>
           // A storage failure (a timeout while a bucket elects a leader): offer the record again
           // shortly. Left unacknowledged it would hold every later record for the whole ack wait.
           message.nak(RETRY_AFTER_MS);
-          await Effect.runPromise(
-            Effect.logWarning("usage record not applied; retrying", {
-              seq: message.seq,
-              error: String(error),
-            }),
-          );
+          log.warning("usage record not applied; retrying", { seq: message.seq, error: String(error) });
           continue;
         }
         message.ack();

@@ -1,5 +1,6 @@
 import type { KV } from "@nats-io/kv";
 import { Context, Effect, Layer, Schema } from "effect";
+import { Unavailable } from "../../contracts/ApiError.js";
 import { hourKey, hourStart, monthKey, UsageRow } from "../../domain/Usage.js";
 import { mirrorBucket } from "../../nats/mirrorBucket.js";
 import { WATCH_CHECK_MS } from "../../nats/WatchProgress.js";
@@ -15,7 +16,11 @@ export class UsageBook extends Context.Tag("app/api/usage/UsageBook")<
     /** CU the team has used this calendar month (UTC), as aggregated so far. */
     readonly monthToDate: (teamId: string) => number;
     /** Hourly rows from `fromMs` to `toMs` (inclusive hours), optionally for one team. */
-    readonly rows: (fromMs: number, toMs: number, teamId?: string) => Effect.Effect<ReadonlyArray<UsageRow>>;
+    readonly rows: (
+      fromMs: number,
+      toMs: number,
+      teamId?: string,
+    ) => Effect.Effect<ReadonlyArray<UsageRow>, Unavailable>;
   }
 >() {}
 
@@ -42,22 +47,31 @@ export const layer = (usage: KV, now: () => number = Date.now): Layer.Layer<Usag
         stallCheckMs: MONTH_WATCH_CHECK_MS,
       });
 
+      // tryPromise: a bucket that cannot answer (a leader being elected) is a typed 503, not a defect.
       const rows = (fromMs: number, toMs: number, teamId?: string) =>
-        Effect.promise(async () => {
-          const hours: Array<string> = [];
-          for (let t = toMs; t >= fromMs && hours.length < MAX_HOURS; t -= 3_600_000) hours.push(hourKey(t));
-          const entries = await Promise.all(hours.map((hour) => usage.get(`hour.${hour}`)));
-          const result: Array<UsageRow> = [];
-          entries.forEach((entry, i) => {
-            if (entry === null || entry.operation !== "PUT") return;
-            const aggregate = entry.json<HourAggregate>();
-            for (const [key, row] of Object.entries(aggregate.rows)) {
-              const [team_id = "", key_id = "", endpoint = ""] = key.split("|");
-              if (teamId !== undefined && team_id !== teamId) continue;
-              result.push(new UsageRow({ hour: hours[i]!, team_id, key_id, endpoint, ...row }));
-            }
-          });
-          return result.sort((a, b) => hourStart(a.hour) - hourStart(b.hour));
+        Effect.tryPromise({
+          catch: (cause) =>
+            new Unavailable({
+              code: "USAGE_UNAVAILABLE",
+              message: `Usage cannot be read now; retry shortly (${cause instanceof Error ? cause.message : String(cause)}).`,
+            }),
+          try: async () => {
+            const hours: Array<string> = [];
+            for (let t = toMs; t >= fromMs && hours.length < MAX_HOURS; t -= 3_600_000)
+              hours.push(hourKey(t));
+            const entries = await Promise.all(hours.map((hour) => usage.get(`hour.${hour}`)));
+            const result: Array<UsageRow> = [];
+            entries.forEach((entry, i) => {
+              if (entry === null || entry.operation !== "PUT") return;
+              const aggregate = entry.json<HourAggregate>();
+              for (const [key, row] of Object.entries(aggregate.rows)) {
+                const [team_id = "", key_id = "", endpoint = ""] = key.split("|");
+                if (teamId !== undefined && team_id !== teamId) continue;
+                result.push(new UsageRow({ hour: hours[i]!, team_id, key_id, endpoint, ...row }));
+              }
+            });
+            return result.sort((a, b) => hourStart(a.hour) - hourStart(b.hour));
+          },
         });
 
       return {

@@ -140,7 +140,16 @@ export class ChainRpc {
     params: ReadonlyArray<unknown>,
     options: CallOptions = {},
   ): Promise<A> {
-    return Runtime.runPromiseExit(this.#runtime)(this.call<A>(method, params, options)).then((exit) => {
+    return this.run(this.call<A>(method, params, options));
+  }
+
+  /**
+   * Runs an Effect over this chain (getLogs, a scan) for Promise code, on the runtime this client
+   * was made in, so what it logs goes through the service's logger and LOG_LEVEL; rejects with
+   * the Effect's failure.
+   */
+  run<A, E>(effect: Effect.Effect<A, E>): Promise<A> {
+    return Runtime.runPromiseExit(this.#runtime)(effect).then((exit) => {
       if (Exit.isSuccess(exit)) return exit.value;
       const failure = Cause.failureOption(exit.cause);
       throw Option.isSome(failure) ? failure.value : Cause.squash(exit.cause);

@@ -6,6 +6,7 @@ import { Context, Effect, Layer, Option } from "effect";
 import { AppConfig } from "../../AppConfig.js";
 import { UsageRecorder } from "../../api/usage/UsageRecorder.js";
 import { kvLeaseStore } from "../../ingest/lease/LeaseStore.js";
+import { promiseLog } from "../../lib/promiseLog.js";
 import { Metrics } from "../../metrics/Metrics.js";
 import { bucketStream } from "../../nats/JetStreamSetup.js";
 import { inboxPrefix } from "../../nats/NatsUser.js";
@@ -21,7 +22,6 @@ import { OwnedPartitions } from "../outbox/OwnedPartitions.js";
 import { PARTITIONS } from "../outbox/outboxBucketKeys.js";
 import { muxOutboxWrites } from "../outbox/outboxWrites.js";
 import { bucketSource, ownPartitions } from "../outbox/ownPartitions.js";
-import { STATS_FLUSH_MS } from "../outbox/PendingStats.js";
 import type { StoreBuckets } from "../store/StoreBuckets.js";
 import * as WebhookSupervisor from "../WebhookSupervisor.js";
 import { makeDispatcher } from "./Dispatcher.js";
@@ -60,15 +60,15 @@ export const layer = (
       // The writes of each delivery go through one inbox of this process's own (see outboxWrites.ts).
       const mux = new RequestMux(nc, inboxPrefix("api"));
       yield* Effect.addFinalizer(() => Effect.sync(() => mux.close()));
-      const outbox = makeOutbox(
-        outboxBucket,
-        listOutboxKeys(jsm),
-        new OwnedPartitions(),
-        Date.now,
-        metrics?.delivery,
-        STATS_FLUSH_MS,
-        muxOutboxWrites(outboxBucket, mux, "webhook_outbox"),
-      );
+      const log = yield* promiseLog;
+      const outbox = makeOutbox({
+        kv: outboxBucket,
+        listKeys: listOutboxKeys(jsm),
+        owned: new OwnedPartitions(),
+        ...(metrics === undefined ? {} : { onRecorded: metrics.delivery }),
+        writes: muxOutboxWrites(outboxBucket, mux, "webhook_outbox"),
+        log,
+      });
       yield* migrateLocalOutbox(yield* Level, outbox).pipe(
         Effect.catchAll((error) =>
           Effect.logWarning(
@@ -92,6 +92,7 @@ export const layer = (
         cuPerEvent: config.webhookCuPerEvent,
         timeoutMs: config.webhookTimeoutMs,
         record: usage.record,
+        log,
       });
       yield* Effect.addFinalizer(() => Effect.promise(dispatcher.close));
       return Layer.merge(

@@ -1,5 +1,6 @@
 import { Effect, Either } from "effect";
 import type { UsageEvent } from "../../api/usage/UsageRecorder.js";
+import type { PromiseLog } from "../../lib/promiseLog.js";
 import type { HostAllowList } from "../hostAllowList.js";
 import { modifyOwned } from "../store/hookRecords.js";
 import type { StoreBuckets } from "../store/StoreBuckets.js";
@@ -22,6 +23,8 @@ export interface DispatcherOptions {
   readonly timeoutMs: number;
   readonly record: (event: UsageEvent) => void;
   readonly now?: () => number;
+  /** Where the dispatcher says what an operator should know (the service's logger). */
+  readonly log: PromiseLog;
 }
 
 /** Usage endpoint name of delivered events, per webhook type (`webhooks.activities`, ...). */
@@ -63,8 +66,10 @@ export const makeDispatcher = (options: DispatcherOptions) => {
       ).pipe(
         Effect.asVoid,
         Effect.catchAll((error) =>
-          Effect.logWarning(
-            `webhook ${record.id} answered 410 but could not be deactivated: ${error.message}`,
+          Effect.sync(() =>
+            options.log.warning(
+              `webhook ${record.id} answered 410 but could not be deactivated: ${error.message}`,
+            ),
           ),
         ),
       ),
@@ -91,11 +96,9 @@ export const makeDispatcher = (options: DispatcherOptions) => {
         )
         .catch(async (error: unknown) => {
           // The actor reloads its queue and tries again in a second; an operator sees why it stalls.
-          await Effect.runPromise(
-            Effect.logWarning(
-              `webhook ${record.id}: delivery ${delivery.id} could not be attempted or recorded; retrying`,
-              String(error),
-            ),
+          options.log.warning(
+            `webhook ${record.id}: delivery ${delivery.id} could not be attempted or recorded; retrying`,
+            String(error),
           );
           throw error;
         }),

@@ -1,5 +1,5 @@
 import type { KV } from "@nats-io/kv";
-import { Effect } from "effect";
+import type { PromiseLog } from "../../lib/promiseLog.js";
 import type { OutboxFigures } from "../../metrics/Metrics.js";
 import { leaderReads } from "../../nats/leaderReads.js";
 import type { OwnedPartitions } from "../outbox/OwnedPartitions.js";
@@ -106,20 +106,31 @@ const afterAttempt = (
  * deliveries and records each attempt with a write that names the revision it
  * read, so a process that lost the partition cannot overwrite its new owner.
  */
-export const makeOutbox = (
-  kv: KV,
-  listKeys: ListKeys,
-  owned: OwnedPartitions,
-  now: () => number = Date.now,
+export interface OutboxOptions {
+  readonly kv: KV;
+  readonly listKeys: ListKeys;
+  readonly owned: OwnedPartitions;
+  readonly now?: () => number;
   /** Told how each attempt ended once it is recorded (delivery metrics). */
-  onRecorded?: (outcome: AttemptEnd["kind"]) => void,
+  readonly onRecorded?: (outcome: AttemptEnd["kind"]) => void;
   /** How long a webhook's stats changes are held to be written together (PendingStats.ts). */
-  statsFlushMs: number = STATS_FLUSH_MS,
+  readonly statsFlushMs?: number;
   /** The bucket's frequent writes: delivery keys (the notifier's creates, the records of attempts) and stats. */
-  writes: OutboxWrites = kvOutboxWrites(kv),
+  readonly writes?: OutboxWrites;
   /** Waits `ms` (the notifier's wait for first attempts). */
-  sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()),
-) => {
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Where the outbox says what an operator should know (the service's logger). */
+  readonly log?: PromiseLog;
+}
+
+export const makeOutbox = (options: OutboxOptions) => {
+  const { kv, listKeys, owned, onRecorded } = options;
+  const now = options.now ?? Date.now;
+  const statsFlushMs = options.statsFlushMs ?? STATS_FLUSH_MS;
+  const writes = options.writes ?? kvOutboxWrites(kv);
+  const sleep =
+    options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
+  const log = options.log;
   /** Per webhook, the stats this process last wrote and their revision (it is their only writer while it owns the partition). */
   const statsCache = new Map<string, { readonly stats: DeliveryStats; readonly revision: number }>();
 
@@ -162,10 +173,8 @@ export const makeOutbox = (
     if (entry === null) return;
     const held = index.get(key)?.revision;
     if (held !== undefined && held > entry.revision)
-      Effect.runFork(
-        Effect.logWarning(
-          `webhook outbox: ${key} was held at revision ${held}, which its stream's leader does not have (it holds ${entry.revision}); taking the leader's`,
-        ),
+      log?.warning(
+        `webhook outbox: ${key} was held at revision ${held}, which its stream's leader does not have (it holds ${entry.revision}); taking the leader's`,
       );
     index.adopt(key, entry.revision, storedValue(entry.operation, entry.value));
   };

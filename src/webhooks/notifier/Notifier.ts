@@ -11,6 +11,7 @@ import {
   PARTS_HEADER,
   UnreadableChainEvent,
 } from "../../ingest/chainEventCodec.js";
+import { type PromiseLog, promiseLog } from "../../lib/promiseLog.js";
 import type { NotifierPhases } from "../../metrics/Metrics.js";
 import { PULL_EXPIRES_MS } from "../../nats/pullOptions.js";
 import { type RecheckFlag, recheckFlag } from "../../nats/recheckFlag.js";
@@ -145,6 +146,7 @@ export const runNotifier = (options: NotifierOptions) => {
     jsm: Awaited<ReturnType<typeof jetstreamManager>>,
     epochMs: number,
     recheck: RecheckFlag,
+    log: PromiseLog,
   ): Promise<"idle"> => {
     for await (const message of messages) {
       if (recheck.since() && (await notifierConsumerGone(jsm, consumedCreated))) {
@@ -172,13 +174,11 @@ export const runNotifier = (options: NotifierOptions) => {
           message.term();
           nextSeq = message.seq + 1;
           records.failed();
-          await Effect.runPromise(
-            Effect.logError("chain event cannot be planned; dropped", {
-              subject: message.subject,
-              seq: message.seq,
-              reason: data instanceof UnreadableChainEvent ? data.reason : "not a chain event's shape",
-            }),
-          );
+          log.error("chain event cannot be planned; dropped", {
+            subject: message.subject,
+            seq: message.seq,
+            reason: data instanceof UnreadableChainEvent ? data.reason : "not a chain event's shape",
+          });
           continue;
         }
         const slots = new EventSlots(epochMs, message.seq);
@@ -212,7 +212,7 @@ export const runNotifier = (options: NotifierOptions) => {
         // no sooner than held records expire: a records write that failed here may have been stored.
         message.nak(RECORDS_KEPT_MS);
         records.failed();
-        await Effect.runPromise(Effect.logWarning("notifier could not plan a chain event; retrying", error));
+        log.warning("notifier could not plan a chain event; retrying", error);
         continue;
       } finally {
         clearInterval(working);
@@ -253,7 +253,8 @@ export const runNotifier = (options: NotifierOptions) => {
         (messages) => Effect.promise(() => messages.close().then(() => undefined)),
       );
       yield* recheck.watch(messages);
-      return yield* Effect.tryPromise(() => planMessages(messages, jsm, epochMs, recheck)).pipe(
+      const log = yield* promiseLog;
+      return yield* Effect.tryPromise(() => planMessages(messages, jsm, epochMs, recheck, log)).pipe(
         Effect.catchAll((error) =>
           // Gone rather than failed: another notifier let it go.
           Effect.flatMap(

@@ -1,7 +1,7 @@
 import { AckPolicy, jetstream, jetstreamManager } from "@nats-io/jetstream";
 import type { KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { Effect, Fiber } from "effect";
+import { Effect, Fiber, Logger } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runUsageAggregator } from "../../../src/api/usage/UsageAggregator.js";
 import type { MonthAggregate } from "../../../src/api/usage/usageAggregates.js";
@@ -59,10 +59,23 @@ const monthCu = async (team: string) => {
   return entry === null ? 0 : ((entry.json() as MonthAggregate).teams[team] ?? 0);
 };
 
+/** A logger that keeps each line's level and first message part, in place of the service's. */
+const keptLines = () => {
+  const lines: Array<string> = [];
+  const logger = Logger.make(({ logLevel, message }) => {
+    lines.push(`${logLevel.label} ${String(Array.isArray(message) ? message[0] : message)}`);
+  });
+  return { lines, layer: Logger.replace(Logger.defaultLogger, logger) };
+};
+
 describe("usage aggregator", () => {
   it("error: a record whose aggregates cannot be written at first is applied again within seconds, once, and the records after it follow", async () => {
     const js = jetstream(api);
-    const fiber = Effect.runFork(runUsageAggregator(api, failingFirstReads(usage, 2)));
+    // The service's logger (LOG_LEVEL, annotations) is the one its warnings go through.
+    const log = keptLines();
+    const fiber = Effect.runFork(
+      runUsageAggregator(api, failingFirstReads(usage, 2)).pipe(Effect.provide(log.layer)),
+    );
     try {
       // Not JSON at all: dropped, and it does not hold the records behind it.
       await js.publish("usage.team-a", "{not json");
@@ -74,6 +87,8 @@ describe("usage aggregator", () => {
         rows: Record<string, { requests: number }>;
       };
       expect(hour.rows["team-a|k1|getBalances"]?.requests).toBe(3);
+      expect(log.lines).toContain("ERROR usage message is not a usage record; dropped");
+      expect(log.lines).toContain("WARN usage record not applied; retrying");
     } finally {
       await Effect.runPromise(Fiber.interrupt(fiber));
     }

@@ -42,14 +42,13 @@ const stalledOwner = async () => {
   const owned = new OwnedPartitions();
   const index = new PartitionIndex();
   owned.add(partitionOf(webhookId), { index, fenced: () => true });
-  const outbox = makeOutbox(
+  const outbox = makeOutbox({
     kv,
-    listOutboxKeys(await jetstreamManager(nc)),
+    listKeys: listOutboxKeys(await jetstreamManager(nc)),
     owned,
-    () => 1_000,
-    undefined,
-    60_000,
-  );
+    now: () => 1_000,
+    statsFlushMs: 60_000,
+  });
   return { kv, index, outbox };
 };
 

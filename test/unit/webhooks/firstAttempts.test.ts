@@ -99,16 +99,15 @@ const setUp = () => {
   const waits: Array<() => void> = [];
   // Reads of keys a write was refused on, and a deleted webhook's purges, reach the KV client here.
   const kv = { get: bucket.get, purge: async () => {} } as unknown as KV;
-  const outbox = makeOutbox(
+  const outbox = makeOutbox({
     kv,
-    async () => [],
+    listKeys: async () => [],
     owned,
-    () => 1_000,
-    undefined,
-    60_000,
-    bucket.writes,
-    () => new Promise<void>((resolve) => waits.push(resolve)),
-  );
+    now: () => 1_000,
+    statsFlushMs: 60_000,
+    writes: bucket.writes,
+    sleep: () => new Promise<void>((resolve) => waits.push(resolve)),
+  });
   /** Ends the notifier's oldest wait for first attempts. */
   const waitRunsOut = () => waits.shift()?.();
   return { bucket, index, outbox, woken, waits, waitRunsOut };
