@@ -2,6 +2,7 @@ import type { KV } from "@nats-io/kv";
 import { Data, Effect, Schedule, Schema } from "effect";
 import { ApiKeyRecord, type RateLimit, TEAM_NAME_PATTERN, Team } from "../../domain/ApiKey.js";
 import { ulid } from "../../lib/ulid.js";
+import { isRevisionConflict } from "../../nats/revisionConflict.js";
 import { displayPrefix, generateApiKey, generateKeyId, hashApiKey } from "./apiKeyFormat.js";
 
 /**
@@ -47,8 +48,6 @@ const use = <A>(f: () => Promise<A>) =>
 const encode = (value: unknown) => JSON.stringify(value);
 const decodeTeam = Schema.decodeUnknownSync(Schema.parseJson(Team));
 const decodeKey = Schema.decodeUnknownSync(Schema.parseJson(ApiKeyRecord));
-const isAlreadyExists = (error: unknown) =>
-  error instanceof Error && /wrong last sequence|exists/i.test(error.message);
 
 const readJson = <A>(kv: KV, key: string, decode: (s: string) => A) =>
   use(async () => {
@@ -99,7 +98,7 @@ export const ensureTeam = (buckets: KeyBuckets, rawName: string) =>
         await buckets.teams.create(`name.${name}`, team.team_id);
         return true;
       } catch (error) {
-        if (isAlreadyExists(error)) return false;
+        if (isRevisionConflict(error)) return false;
         throw error;
       }
     });

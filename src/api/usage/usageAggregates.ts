@@ -1,5 +1,6 @@
 import type { KV } from "@nats-io/kv";
 import type { UsageRecord } from "../../domain/Usage.js";
+import { isRevisionConflict } from "../../nats/revisionConflict.js";
 
 /**
  * Aggregates in the `usage` bucket:
@@ -42,9 +43,6 @@ export const addToMonth = (current: MonthAggregate, record: UsageRecord, seq: nu
   teams: { ...current.teams, [record.team_id]: (current.teams[record.team_id] ?? 0) + record.cu },
 });
 
-const isConflict = (error: unknown) =>
-  error instanceof Error && /wrong last sequence|exists/i.test(error.message);
-
 /**
  * Read-modify-write of one aggregate with a revision check, retried on conflict,
  * skipping the change when the entry already includes stream sequence `seq`.
@@ -66,7 +64,7 @@ export const applyOnce = async <A extends { readonly seq: number }>(
       else await kv.update(key, next, entry.revision);
       return;
     } catch (error) {
-      if (!isConflict(error)) throw error;
+      if (!isRevisionConflict(error)) throw error;
     }
   }
   throw new Error(`usage aggregate ${key} kept changing under 20 attempts`);

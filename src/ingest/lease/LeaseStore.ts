@@ -1,5 +1,6 @@
 import type { KV } from "@nats-io/kv";
 import { Data, Effect, Schema } from "effect";
+import { isRevisionConflict } from "../../nats/revisionConflict.js";
 
 const BlockRefSchema = Schema.Struct({
   number: Schema.Number,
@@ -65,15 +66,11 @@ export interface LeaseStore {
   ) => Effect.Effect<number, LeaseConflict | LeaseStoreError>;
 }
 
-/** JetStream's answer when the expected last revision of a key does not match (10071). */
-const isWrongRevision = (error: unknown): boolean =>
-  error instanceof Error && /wrong last sequence|key exists/i.test(error.message);
-
 const write = (key: string, attempt: () => Promise<number>) =>
   Effect.tryPromise({
     try: attempt,
     catch: (cause) =>
-      isWrongRevision(cause) ? new LeaseConflict({ key }) : new LeaseStoreError({ key, cause }),
+      isRevisionConflict(cause) ? new LeaseConflict({ key }) : new LeaseStoreError({ key, cause }),
   });
 
 /** Leases in the `chain_leases` KV bucket, revision-checked by JetStream itself. */

@@ -2,6 +2,7 @@ import type { KV } from "@nats-io/kv";
 import type { PromiseLog } from "../../lib/promiseLog.js";
 import type { OutboxFigures } from "../../metrics/Metrics.js";
 import { leaderReads } from "../../nats/leaderReads.js";
+import { isRevisionConflict } from "../../nats/revisionConflict.js";
 import type { OwnedPartitions } from "../outbox/OwnedPartitions.js";
 import { deliveryKey, statsKey, webhookDeliveriesFilter } from "../outbox/outboxBucketKeys.js";
 import { kvOutboxWrites, type OutboxWrites } from "../outbox/outboxWrites.js";
@@ -31,10 +32,6 @@ export type AttemptEnd =
   | { readonly kind: "deadLettered" }
   /** 410: the webhook is made inactive; the delivery stays queued for a reactivation. */
   | { readonly kind: "gone" };
-
-/** JetStream's answer when a key exists (create) or moved on (update at a revision). */
-export const isRevisionConflict = (error: unknown): boolean =>
-  error instanceof Error && /wrong last sequence|key exists/i.test(error.message);
 
 const ZERO_STATS: DeliveryStats = { counters: ZERO_COUNTERS, recent: [] };
 

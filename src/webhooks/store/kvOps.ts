@@ -1,8 +1,8 @@
-import { JetStreamApiCodes, JetStreamApiError } from "@nats-io/jetstream";
 import type { KV, KvEntry } from "@nats-io/kv";
 import { Effect, Either } from "effect";
 import { Conflict, Unavailable } from "../../contracts/ApiError.js";
 import { type KeyedTurns, makeKeyedTurns } from "../../lib/keyedTurns.js";
+import { isRevisionConflict } from "../../nats/revisionConflict.js";
 
 /** Runs one KV call; a failure is a 503 (the store cannot answer now). */
 export const kvCall = <A>(f: () => Promise<A>): Effect.Effect<A, Unavailable> =>
@@ -14,13 +14,6 @@ export const kvCall = <A>(f: () => Promise<A>): Effect.Effect<A, Unavailable> =>
         message: `The webhook store cannot answer now; retry shortly (${cause instanceof Error ? cause.message : String(cause)}).`,
       }),
   });
-
-/** Whether a KV write lost a revision check to a concurrent writer. */
-export const isRevisionConflict = (error: unknown): boolean =>
-  error instanceof JetStreamApiError
-    ? error.code === JetStreamApiCodes.StreamWrongLastSequence ||
-      error.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown
-    : error instanceof Error && /wrong last sequence/i.test(error.message);
 
 /** The live entry of a key, or `null` when absent or deleted. */
 export const getLive = (kv: KV, key: string) =>

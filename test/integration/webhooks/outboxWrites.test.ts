@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openBucket } from "../../../src/nats/JetStreamSetup.js";
 import { inboxPrefix } from "../../../src/nats/NatsUser.js";
 import { RequestMux } from "../../../src/nats/RequestMux.js";
-import { isRevisionConflict } from "../../../src/webhooks/delivery/Outbox.js";
+import { isRevisionConflict } from "../../../src/nats/revisionConflict.js";
 import { muxOutboxWrites } from "../../../src/webhooks/outbox/outboxWrites.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 
