@@ -8,10 +8,11 @@ const NODES_FAILING = "its RPC nodes are failing, so this wallet's tokens and po
 
 /**
  * A request's wait for the wallet's discovery on a chain before it reads there: up to `waitMs`
- * for what it needs of the sweep (`need`), none when the chain's nodes are known to be failing. Rejects, so the request
- * names the chain in its errors, when what the wallet holds there cannot be known: its first
- * sweep failed, or is still running while the nodes fail. A read of a wallet with nothing
- * indexed asks the nodes nothing, so an empty answer is only trusted once they answered.
+ * for what it needs of the sweep (`need`), none when the chain's nodes are known to be failing.
+ * Rejects, so the request names the chain in its errors, when what the wallet holds there cannot
+ * be known: its first sweep failed, or is still running while the nodes fail. A read of a wallet
+ * with nothing indexed asks the nodes nothing, so an empty answer is only trusted once they
+ * answered. Answers the progress as it stood before the read, for the answer's warnings.
  */
 export const settleForRequest = async (
   discovery: Pick<WalletDiscovery, "settle">,
