@@ -376,13 +376,19 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     job.tokensSwept = Promise.race([tokens, job.swept]);
     // A failed sweep is handled below (fail); a request that waits for its tokens sees it as a state.
     job.tokensSwept.catch(() => undefined);
-    // The log scan is background work: a first answer is the sweep's (docs/real-chains.md), and
-    // the scan starts once the requests reading the wallet have their answers.
+    // The log scan is background work: a first answer is the sweep's (docs/real-chains.md). It
+    // needs nothing of the position finders, so it starts once the tokens are written and the
+    // requests answering about the wallet have their answers, beside the finders if they still run.
+    const scanned = job.tokensSwept.then(async () => {
+      await holds.free(scanKey(wallet));
+      await scanSlots(() => scan(chain, wallet, job, rpc));
+    });
+    // Handled below, once the sweep is done: a scan that failed meanwhile fails the job then.
+    scanned.catch(() => undefined);
     job.swept
       .then(async () => {
         job.state = "scanning";
-        await holds.free(scanKey(wallet));
-        await scanSlots(() => scan(chain, wallet, job, rpc));
+        await scanned;
         job.state = "complete";
       })
       .catch(fail);
