@@ -223,20 +223,35 @@ export const serveRoutes = <R>(nc: NatsConnection, routes: ReadonlyArray<Route<R
           }
           return finish(msg, item, caller, successReply(result, item.endpoint.responseContentType));
         }
-        const failure = Cause.failureOption(exit.cause);
-        if (Option.isSome(failure)) return finish(msg, item, caller, errorReply(failure.value));
-        Runtime.runFork(runtime)(
-          Effect.logError("request failed with a defect", exit.cause).pipe(
-            Effect.annotateLogs({ requestId, endpoint: item.endpoint.operationId }),
-          ),
-        );
-        finish(
-          msg,
-          item,
-          caller,
-          errorReply(new InternalError({ message: `Internal error; quote request id ${requestId}.` })),
-        );
+        failed(msg, item, caller, requestId, exit.cause, "request failed with a defect");
       });
+    };
+
+    /**
+     * Answers a request whose handler or authentication did not succeed: a typed failure with its
+     * status, a defect logged with the request id and answered 500.
+     */
+    const failed = (
+      msg: Msg,
+      item: Route<R>,
+      caller: Caller | undefined,
+      requestId: string,
+      cause: Cause.Cause<ApiError>,
+      what: string,
+    ) => {
+      const failure = Cause.failureOption(cause);
+      if (Option.isSome(failure)) return finish(msg, item, caller, errorReply(failure.value));
+      Runtime.runFork(runtime)(
+        Effect.logError(what, cause).pipe(
+          Effect.annotateLogs({ requestId, endpoint: item.endpoint.operationId }),
+        ),
+      );
+      finish(
+        msg,
+        item,
+        caller,
+        errorReply(new InternalError({ message: `Internal error; quote request id ${requestId}.` })),
+      );
     };
 
     const handle = (item: Route<R>, msg: Msg) => {
@@ -251,22 +266,18 @@ export const serveRoutes = <R>(nc: NatsConnection, routes: ReadonlyArray<Route<R
       // Not mirrored yet (a key created a moment ago): ask the store. Run to an Exit, as handlers
       // are: a defect here (the store failing in a way it does not type) is a 500, never a
       // rejection nobody handles, which would end the worker.
-      void runExit(directory.authenticate(header)).then((exit) => {
-        if (Exit.isSuccess(exit)) return run(msg, item, requestId, envelope, exit.value);
-        const failure = Cause.failureOption(exit.cause);
-        if (Option.isSome(failure)) return finish(msg, item, undefined, errorReply(failure.value));
-        Runtime.runFork(runtime)(
-          Effect.logError("authenticating a request failed with a defect", exit.cause).pipe(
-            Effect.annotateLogs({ requestId, endpoint: item.endpoint.operationId }),
-          ),
-        );
-        finish(
-          msg,
-          item,
-          undefined,
-          errorReply(new InternalError({ message: `Internal error; quote request id ${requestId}.` })),
-        );
-      });
+      void runExit(directory.authenticate(header)).then((exit) =>
+        Exit.isSuccess(exit)
+          ? run(msg, item, requestId, envelope, exit.value)
+          : failed(
+              msg,
+              item,
+              undefined,
+              requestId,
+              exit.cause,
+              "authenticating a request failed with a defect",
+            ),
+      );
     };
 
     for (const item of routes) {
