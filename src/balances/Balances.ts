@@ -15,7 +15,7 @@ import type { Warning } from "../contracts/Common.js";
 import { Discovery } from "../discovery/Discovery.js";
 import type { DiscoveryProgress } from "../discovery/DiscoveryProgress.js";
 import { settleForRequest } from "../discovery/settleForRequest.js";
-import { Index } from "../indexer/IndexReader.js";
+import { Index, type WalletToken } from "../indexer/IndexReader.js";
 import { makeReadCache } from "../lib/readCache.js";
 import { Metrics } from "../metrics/Metrics.js";
 import { FactoryPools } from "../pricing/FactoryPools.js";
@@ -121,12 +121,32 @@ export const layer = Layer.effect(
       metrics.value.watchCache("block_at_time", pastBlocks.lookups);
     }
 
+    /**
+     * The wallet's ERC-20s on the chain: `early`, read when discovery stood at `version`, with what
+     * discovery wrote since; read again when that is not known exactly.
+     */
+    const touchedSince = async (
+      wallet: string,
+      chainId: number,
+      early: Promise<ReadonlyArray<WalletToken>>,
+      version: number,
+    ): Promise<ReadonlyArray<string>> => {
+      const added = discovery.tokensSince(chainId, wallet, version);
+      const read = added === undefined ? await index.touchedTokens(wallet, chainId) : await early;
+      return [...read.filter((t) => t.standard === "erc20").map((t) => t.token), ...(added ?? [])];
+    };
+
     const readChain = async (
       wallet: string,
       chain: ChainConfig,
       at: BlockRef,
       keepToken: string | undefined,
     ): Promise<{ holdings: ChainHoldings; progress: DiscoveryProgress }> => {
+      // The wallet's tokens here are read while its discovery sweeps (a LevelDB read beside the
+      // sweep's eth_call, not after it), and completed with what the sweep then wrote.
+      const versionBefore = discovery.version(chain.chain_id, wallet);
+      const early = keepToken === undefined ? index.touchedTokens(wallet, chain.chain_id) : undefined;
+      early?.catch(() => undefined);
       // The single-token route reads the token it names: it needs no discovery.
       const progress: DiscoveryProgress =
         keepToken === undefined
@@ -149,14 +169,9 @@ export const layer = Layer.effect(
         // whole wallet: 1,200 reads and a 1,200-entry cache value for one answer were a gift to
         // anyone who wants to load the service.
         const tokens =
-          keepToken === undefined
-            ? [
-                ...(await index.touchedTokens(wallet))
-                  .filter((t) => t.chain_id === chain.chain_id && t.standard === "erc20")
-                  .map((t) => t.token),
-                ...chain.tokens,
-              ]
-            : keepToken === "native"
+          early !== undefined
+            ? [...(await touchedSince(wallet, chain.chain_id, early, versionBefore)), ...chain.tokens]
+            : keepToken === "native" || keepToken === undefined
               ? []
               : [keepToken];
         return readChainHoldings(client, index, {

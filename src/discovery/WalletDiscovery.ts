@@ -124,6 +124,8 @@ interface Job {
   /** Settles when the whole sweep is done (or failed): what a positions request waits for. */
   swept: Promise<void>;
   record: DiscoveryRecord;
+  /** The sweep's write of the tokens it found: the wallet's version it made, and those tokens. */
+  sweepWrite?: { readonly version: number; readonly tokens: ReadonlyArray<string> };
   error?: string;
   failedAt?: number;
   truncated: Array<string>;
@@ -261,6 +263,10 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
           `${universe.dropped} tokens over the universe's cap of ${deps.settings.universeMax}`,
         );
       await write(chain.chain_id, wallet, held);
+      job.sweepWrite = {
+        version: versions.get(jobKey(chain.chain_id, wallet)) ?? 0,
+        tokens: swept.held.map(({ token }) => token),
+      };
       tokensWritten();
     };
     const positions = async () => {
@@ -527,6 +533,21 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     registryProgress: (chainId: number) => deps.registry?.progress(chainId),
     /** Changes each time discovery writes something for the wallet on the chain: part of read-cache keys. */
     version: (chainId: number, wallet: string): number => versions.get(jobKey(chainId, wallet)) ?? 0,
+    /**
+     * The fungible tokens discovery wrote for the wallet on the chain since it stood at `version`,
+     * when those are known exactly: none (nothing written since), or the sweep's finds when its
+     * write was the only one. Undefined otherwise: a read of the wallet's tokens from before is
+     * then stale. Lets a request read the wallet's tokens while the sweep runs (Balances).
+     */
+    tokensSince: (chainId: number, wallet: string, version: number): ReadonlyArray<string> | undefined => {
+      const key = jobKey(chainId, wallet);
+      const now = versions.get(key) ?? 0;
+      if (now === version) return [];
+      const sweepWrite = jobs.get(key)?.sweepWrite;
+      return sweepWrite !== undefined && sweepWrite.version === now && now === version + 1
+        ? sweepWrite.tokens
+        : undefined;
+    },
     /** Jobs of this process by chain and state, for /healthz, metrics and the TUI. */
     stats: (): ReadonlyMap<number, Readonly<Record<DiscoveryProgress["state"], number>>> => {
       const out = new Map<number, Record<DiscoveryProgress["state"], number>>();

@@ -14,7 +14,30 @@ const WALLET_PREFIX = `${PREFIX}wt!`;
 const WALLET_NFT_PREFIX = `${PREFIX}wn!`;
 const WALLET_LENDING_PREFIX = `${PREFIX}lw!`;
 const WALLET_RESTAKE_PREFIX = `${PREFIX}rs!`;
+const METADATA_PREFIX = `${PREFIX}tm!`;
+const VAULT_PREFIX = `${PREFIX}vt!`;
+const LENDING_PREFIX = `${PREFIX}lt!`;
+const POOL_PREFIX = `${PREFIX}pool!`;
+const TOKEN_POOL_PREFIX = `${PREFIX}tp!`;
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+
+/** How the wallets view keys a wallet's tokens: all of them, or one chain's (`<wallet>|<chain>`). */
+export const walletCacheKey = (wallet: string, chainId?: number) =>
+  chainId === undefined ? wallet : `${wallet}|${chainId}`;
+
+/** The wallet of a wallet-keyed view's key: the 42 characters after the view's prefix. */
+const walletOf = (key: string, prefix: string) => key.slice(prefix.length, prefix.length + 42);
+
+/**
+ * Takes a point view's written value into its cache, keyed `<chain>|<address or id>` as the
+ * reader keys it (`<prefix><12-digit chain>!<address or id>` in LevelDB); a deleted key is
+ * remembered as absent.
+ */
+const setPoint = <V>(cache: Lru<string, V | null>, op: Operation, prefix: string) => {
+  const chainId = Number(op.key.slice(prefix.length, prefix.length + 12));
+  const id = op.key.slice(prefix.length + 13);
+  cache.set(`${chainId}|${id}`, op.type === "put" ? (op.value as V) : null);
+};
 
 /** A byte budget that weighs keys and values by their approximate heap size. */
 const weighed = <V>(maxBytes: number): ByteBudget<string, V> => ({
@@ -86,36 +109,49 @@ export class IndexCache {
   }
 
   /**
-   * Forgets what `ops` change, for writes that are not a block's (discovery's findings): the
-   * checkpoint stays, and reads that began before them are not remembered.
+   * Brings the memory up to what `ops` wrote, for writes that are not a block's (discovery's
+   * findings): the checkpoint stays, and reads that began before them are not remembered.
+   * Point views (metadata, vault probes, lending tokens, pools by id) take the written value; a
+   * wallet's lists and a token's pool list are forgotten. Clearing a whole view instead, as this
+   * once did, made every block or sweep that met one new token send the next requests of every
+   * wallet to LevelDB for all of their tokens' metadata and pools.
    */
   written(ops: ReadonlyArray<Operation>): void {
-    let pools = false;
-    let metadata = false;
-    let lending = false;
-    let vaults = false;
-    for (const op of ops) {
-      if (op.key.startsWith(WALLET_PREFIX))
-        this.wallets.delete(op.key.slice(WALLET_PREFIX.length, WALLET_PREFIX.length + 42));
-      else if (op.key.startsWith(WALLET_NFT_PREFIX))
-        this.nfts.delete(op.key.slice(WALLET_NFT_PREFIX.length, WALLET_NFT_PREFIX.length + 42));
-      else if (op.key.startsWith(WALLET_LENDING_PREFIX))
-        this.markets.delete(op.key.slice(WALLET_LENDING_PREFIX.length, WALLET_LENDING_PREFIX.length + 42));
-      else if (op.key.startsWith(WALLET_RESTAKE_PREFIX))
-        this.restakes.delete(op.key.slice(WALLET_RESTAKE_PREFIX.length, WALLET_RESTAKE_PREFIX.length + 42));
-      else if (op.key.startsWith(`${PREFIX}pool!`) || op.key.startsWith(`${PREFIX}tp!`)) pools = true;
-      else if (op.key.startsWith(`${PREFIX}tm!`)) metadata = true;
-      else if (op.key.startsWith(`${PREFIX}lt!`)) lending = true;
-      else if (op.key.startsWith(`${PREFIX}vt!`)) vaults = true;
-    }
-    if (pools) {
-      this.pools.clear();
-      this.poolsById.clear();
-    }
-    if (metadata) this.metadata.clear();
-    if (lending) this.lending.clear();
-    if (vaults) this.vaults.clear();
+    for (const op of ops) this.#apply(op);
     this.#batches++;
+  }
+
+  #apply(op: Operation): void {
+    const key = op.key;
+    if (key.startsWith(WALLET_PREFIX)) {
+      // `<wallet>!<12-digit chain>!<token>`: the wallet's list and that chain's.
+      const wallet = walletOf(key, WALLET_PREFIX);
+      this.wallets.delete(wallet);
+      this.wallets.delete(
+        walletCacheKey(wallet, Number(key.slice(WALLET_PREFIX.length + 43, WALLET_PREFIX.length + 55))),
+      );
+    } else if (key.startsWith(WALLET_NFT_PREFIX)) this.nfts.delete(walletOf(key, WALLET_NFT_PREFIX));
+    else if (key.startsWith(WALLET_LENDING_PREFIX)) this.markets.delete(walletOf(key, WALLET_LENDING_PREFIX));
+    else if (key.startsWith(WALLET_RESTAKE_PREFIX))
+      this.restakes.delete(walletOf(key, WALLET_RESTAKE_PREFIX));
+    else if (key.startsWith(METADATA_PREFIX)) setPoint(this.metadata, op, METADATA_PREFIX);
+    else if (key.startsWith(VAULT_PREFIX)) setPoint(this.vaults, op, VAULT_PREFIX);
+    else if (key.startsWith(LENDING_PREFIX)) setPoint(this.lending, op, LENDING_PREFIX);
+    else if (key.startsWith(TOKEN_POOL_PREFIX)) {
+      // `<chain>!<token>!<pool>`: that token's list gains or loses the pool.
+      const [chain, token] = key.slice(TOKEN_POOL_PREFIX.length).split("!");
+      this.pools.delete(`${Number(chain)}|${token}`);
+    } else if (key.startsWith(POOL_PREFIX)) {
+      const chainId = Number(key.slice(POOL_PREFIX.length, POOL_PREFIX.length + 12));
+      setPoint(this.poolsById, op, POOL_PREFIX);
+      // Token lists hold the pool's record itself: those of its tokens are read again. A removed
+      // pool's tokens are not in the operation, so every list is.
+      if (op.type === "put") {
+        const pool = op.value as IndexedPool;
+        this.pools.delete(`${chainId}|${pool.token0}`);
+        this.pools.delete(`${chainId}|${pool.token1}`);
+      } else this.pools.clear();
+    }
   }
 
   /** A reorg: reverted writes are not itemised, so everything is forgotten. */

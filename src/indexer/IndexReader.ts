@@ -3,7 +3,7 @@ import { AppConfig } from "../AppConfig.js";
 import type { Lru } from "../lib/Lru.js";
 import { type Db, Level } from "../storage/Level.js";
 import type { IndexCheckpoint } from "./applyBlock.js";
-import { IndexCache } from "./IndexCache.js";
+import { IndexCache, walletCacheKey } from "./IndexCache.js";
 import type {
   IndexedPool,
   LendingToken,
@@ -29,6 +29,7 @@ import {
   tokenPoolPrefix,
   vaultProbeKey,
   walletNftPrefix,
+  walletTokenChainPrefix,
   walletTokenPrefix,
   yieldSplitMarketKey,
   yieldSplitTokenKey,
@@ -101,18 +102,23 @@ const throughCache = async <V>(
  * request path mostly reads memory; without one, every call reads LevelDB.
  */
 export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
-  /** Every (chain, token) the wallet has touched, ascending by chain then token. */
-  touchedTokens: async (wallet: string): Promise<ReadonlyArray<WalletToken>> => {
-    const cached = cache?.wallets.get(wallet);
+  /**
+   * Every (chain, token) the wallet has touched, ascending by chain then token; with `chainId`,
+   * those of that chain only (a request reads each chain apart, as its discovery finishes there).
+   */
+  touchedTokens: async (wallet: string, chainId?: number): Promise<ReadonlyArray<WalletToken>> => {
+    const cacheKey = walletCacheKey(wallet, chainId);
+    const cached = cache?.wallets.get(cacheKey);
     if (cached !== undefined) return cached;
     const before = cache?.batches ?? 0;
-    const prefix = walletTokenPrefix(wallet);
+    const walletPrefix = walletTokenPrefix(wallet);
+    const prefix = chainId === undefined ? walletPrefix : walletTokenChainPrefix(wallet, chainId);
     const out: Array<WalletToken> = [];
     for await (const [key, value] of db.iterator({ gte: prefix, lt: `${prefix}~` })) {
-      const [chain, token] = (key as string).slice(prefix.length).split("!");
+      const [chain, token] = (key as string).slice(walletPrefix.length).split("!");
       out.push({ ...(value as TouchedToken), chain_id: Number(chain), token: token! });
     }
-    if (cache?.unchangedSince(before)) cache.wallets.set(wallet, out);
+    if (cache?.unchangedSince(before)) cache.wallets.set(cacheKey, out);
     return out;
   },
 

@@ -13,6 +13,8 @@ export const PREFIX = "idx!";
 export const walletTokenKey = (wallet: string, chainId: number, token: string) =>
   `${PREFIX}wt!${wallet}!${pad(chainId)}!${token}`;
 export const walletTokenPrefix = (wallet: string) => `${PREFIX}wt!${wallet}!`;
+export const walletTokenChainPrefix = (wallet: string, chainId: number) =>
+  `${PREFIX}wt!${wallet}!${pad(chainId)}!`;
 
 /** Token ids as 64 hex digits, so that they sort numerically. */
 const tokenIdHex = (tokenId: bigint) => tokenId.toString(16).padStart(64, "0");

@@ -10,5 +10,6 @@ export const noDiscovery = Layer.succeed(Discovery, {
   prefetchQueued: () => 0,
   registryProgress: () => undefined,
   version: () => 0,
+  tokensSince: () => [],
   stats: () => new Map(),
 });

@@ -5,7 +5,7 @@ import { AppConfig, appSettings } from "../../../src/AppConfig.js";
 import * as Balances from "../../../src/balances/Balances.js";
 import { ChainClients } from "../../../src/chains/ChainClients.js";
 import * as IndexReader from "../../../src/indexer/IndexReader.js";
-import { walletTokenPrefix } from "../../../src/indexer/indexKeys.js";
+import { walletTokenKey } from "../../../src/indexer/indexKeys.js";
 import { Level, layerMemory } from "../../../src/storage/Level.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { fakeChainRpc } from "../../support/chainRpc.js";
@@ -69,7 +69,7 @@ describe("the single-token route's read", () => {
           db.batch(
             Array.from({ length: 1_200 }, (_, i) => ({
               type: "put" as const,
-              key: `${walletTokenPrefix(WALLET)}1!${tokenAt(i)}`,
+              key: walletTokenKey(WALLET, 1, tokenAt(i)),
               value: { standard: "erc20", first_block: 1 },
             })),
           ),

@@ -175,6 +175,25 @@ describe("wallet discovery", () => {
     expect(await settled(discovery)).toBe("complete");
   });
 
+  it("behavior: a read of the wallet's tokens from before its sweep is completed by the sweep's finds, and known stale once anything else is written", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const finder = gatedFinder();
+    const discovery = discoveryOver(db, walletNode(), withFinder(finder.find));
+    const before = discovery.version(chain.chain_id, WALLET);
+    expect(discovery.tokensSince(chain.chain_id, WALLET, before)).toEqual([]);
+    await discovery.settle(chain, WALLET, 5_000, "tokens");
+    // The sweep wrote SWEPT: a read from before lacks it, and gets exactly it added.
+    expect(discovery.tokensSince(chain.chain_id, WALLET, before)).toEqual([SWEPT]);
+    expect(discovery.tokensSince(chain.chain_id, WALLET, discovery.version(chain.chain_id, WALLET))).toEqual(
+      [],
+    );
+    // Then the log scan writes SCANNED: what was written since `before` is no longer the sweep's alone.
+    finder.open();
+    expect(await settled(discovery)).toBe("complete");
+    expect(await walletTokens(db)).toEqual([SWEPT, SCANNED].sort());
+    expect(discovery.tokensSince(chain.chain_id, WALLET, before)).toBeUndefined();
+  });
+
   it("behavior: while a balances answer is made the wallet's position finders and log scan wait; while a positions answer is made only the scan waits", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     const node = walletNode();

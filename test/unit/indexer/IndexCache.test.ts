@@ -3,7 +3,13 @@ import { MemoryLevel } from "memory-level";
 import { describe, expect, it } from "vitest";
 import { IndexCache } from "../../../src/indexer/IndexCache.js";
 import { makeIndexReader } from "../../../src/indexer/IndexReader.js";
-import { indexCheckpointKey, tokenMetadataKey, walletTokenPrefix } from "../../../src/indexer/indexKeys.js";
+import {
+  indexCheckpointKey,
+  poolKey,
+  tokenMetadataKey,
+  tokenPoolKey,
+  walletTokenPrefix,
+} from "../../../src/indexer/indexKeys.js";
 import type { Db } from "../../../src/storage/Level.js";
 
 const MB = 1024 * 1024;
@@ -101,5 +107,58 @@ describe("IndexCache", () => {
     await checkpointRead;
     expect(await reader.touchedTokens(wallet)).toEqual([]);
     expect(await reader.checkpoint(1)).toEqual({ number: 11, hash: "0x11" });
+  });
+  it("behavior: a write of one token's metadata or pool keeps every other token's in memory, and answers the new value", async () => {
+    const db = await withIndex();
+    const [known, added, other] = [randomAddress(), randomAddress(), randomAddress()];
+    await db.put(tokenMetadataKey(1, known), { name: "Known", symbol: "K", decimals: 18 });
+    let reads = 0;
+    const counted = new Proxy(db, {
+      get: (target, property, receiver) => {
+        if (property === "getMany" || property === "iterator" || property === "values") {
+          const f = Reflect.get(target, property, receiver) as (...args: Array<unknown>) => unknown;
+          return (...args: Array<unknown>) => {
+            reads++;
+            return f.apply(target, args);
+          };
+        }
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    const cache = new IndexCache(MB);
+    const reader = makeIndexReader(counted, cache);
+    await reader.tokenMetadata(1, [known, added]);
+    await reader.poolsForToken(1, other);
+    const before = reads;
+    // A sweep found `added`: its metadata and a pool of `added` and `other` are written.
+    const pool = {
+      pool: randomAddress(),
+      kind: "v2",
+      protocol: "UniswapV2",
+      factory: randomAddress(),
+      token0: added,
+      token1: other,
+    };
+    const ops = [
+      {
+        type: "put" as const,
+        key: tokenMetadataKey(1, added),
+        value: { name: "Added", symbol: "A", decimals: 6 },
+      },
+      { type: "put" as const, key: poolKey(1, pool.pool), value: pool },
+      { type: "put" as const, key: tokenPoolKey(1, added, pool.pool), value: pool.pool },
+      { type: "put" as const, key: tokenPoolKey(1, other, pool.pool), value: pool.pool },
+    ];
+    await db.batch(ops);
+    cache.written(ops);
+    expect(await reader.tokenMetadata(1, [known, added])).toEqual([
+      { name: "Known", symbol: "K", decimals: 18 },
+      { name: "Added", symbol: "A", decimals: 6 },
+    ]);
+    expect(await reader.pools(1, [pool.pool])).toEqual([pool]);
+    expect(reads).toBe(before);
+    // The token lists that gained the pool are read again, and show it.
+    expect(await reader.poolsForToken(1, other)).toEqual([pool]);
+    expect(reads).toBeGreaterThan(before);
   });
 });
