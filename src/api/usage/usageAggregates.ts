@@ -1,6 +1,7 @@
 import type { KV } from "@nats-io/kv";
+import { Effect, Either } from "effect";
 import type { UsageRecord } from "../../domain/Usage.js";
-import { isRevisionConflict } from "../../nats/revisionConflict.js";
+import { kvCas } from "../../nats/kvCas.js";
 
 /**
  * Aggregates in the `usage` bucket:
@@ -44,28 +45,34 @@ export const addToMonth = (current: MonthAggregate, record: UsageRecord, seq: nu
 });
 
 /**
- * Read-modify-write of one aggregate with a revision check, retried on conflict,
- * skipping the change when the entry already includes stream sequence `seq`.
+ * Read-modify-write of one aggregate with a revision check (`kvCas`), retried on conflict,
+ * skipping the change when the entry already includes stream sequence `seq`. Rejects when the
+ * bucket fails or keeps changing: the caller offers the record again.
  */
-export const applyOnce = async <A extends { readonly seq: number }>(
+export const applyOnce = <A extends { readonly seq: number }>(
   kv: KV,
   key: string,
   empty: A,
   seq: number,
   change: (current: A) => A,
-): Promise<void> => {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const entry = await kv.get(key);
-    const current: A = entry === null || entry.operation !== "PUT" ? empty : (entry.json() as A);
-    if (current.seq >= seq) return;
-    const next = JSON.stringify(change(current));
-    try {
-      if (entry === null) await kv.create(key, next);
-      else await kv.update(key, next, entry.revision);
-      return;
-    } catch (error) {
-      if (!isRevisionConflict(error)) throw error;
-    }
-  }
-  throw new Error(`usage aggregate ${key} kept changing under 20 attempts`);
-};
+): Promise<void> =>
+  Effect.runPromise(
+    Effect.either(
+      kvCas(
+        kv,
+        key,
+        (entry) => {
+          const current: A = entry === null ? empty : (entry.json() as A);
+          return Either.right(
+            current.seq >= seq
+              ? { kind: "keep" as const, result: undefined }
+              : { kind: "write" as const, value: JSON.stringify(change(current)), result: undefined },
+          );
+        },
+        { maxAttempts: 20 },
+      ),
+    ),
+  ).then((outcome) => {
+    // A plain rejection for Promise callers, with the store's own words.
+    if (Either.isLeft(outcome)) throw new Error(`usage aggregate: ${outcome.left.message}`);
+  });

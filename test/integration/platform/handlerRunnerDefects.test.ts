@@ -10,6 +10,7 @@ import { UsageRecorder } from "../../../src/api/usage/UsageRecorder.js";
 import { balances } from "../../../src/contracts/Balances.js";
 import { HEADER } from "../../../src/contracts/Envelope.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
+import { eventually } from "../../support/serviceHarness.js";
 
 let nats: TestNats;
 
@@ -46,8 +47,7 @@ describe("the API worker's request runner", () => {
         defaultLimit: { rate: 100, burst: 100 },
       }).pipe(Effect.provide(Layer.merge(brokenDirectory, quietUsage)), Scope.extend(scope));
       const fiber = Effect.runFork(serving);
-      await api.flush();
-      const ask = async () => {
+      const ask = async (): Promise<{ status: string | undefined; body: string }> => {
         const h = natsHeaders();
         h.set(HEADER.apiKey, "sk_not_mirrored_yet");
         const reply = await gateway.request(
@@ -57,6 +57,16 @@ describe("the API worker's request runner", () => {
         );
         return { status: reply.headers?.get(HEADER.status), body: reply.string() };
       };
+      // The runner subscribes once its fiber runs: until then a request has no responder.
+      await eventually(
+        () =>
+          ask().then(
+            () => true,
+            () => false,
+          ),
+        5_000,
+        "the runner answers",
+      );
       for (let i = 0; i < 2; i++) {
         const { status, body } = await ask();
         expect(status).toBe("500");
