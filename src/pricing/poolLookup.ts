@@ -9,6 +9,7 @@ import { poolKey, poolLookupKey, tokenMetadataKey, tokenPoolKey } from "../index
 import { readTokenMetadata } from "../indexer/readTokenMetadata.js";
 import { writeDiscovered } from "../indexer/writeDiscovered.js";
 import { Lru } from "../lib/Lru.js";
+import { makePromiseSlots } from "../lib/promiseSlots.js";
 import type { Db } from "../storage/Level.js";
 import { lookupTokens, planFactoryLookups } from "./factoryLookups.js";
 import { markerServes, type PoolLookupMarker, registryFingerprint } from "./poolLookupMarker.js";
@@ -42,6 +43,11 @@ export interface PoolLookupDeps {
   readonly markersInMemory?: number;
 }
 
+/** Tokens per slice of a lookup: their 60-odd calls each, about 10 KB, fill one eth_call of MAX_CALL_BYTES. */
+const LOOKUP_SLICE = 50;
+/** Slices asked at once: the next one is planned while the node answers the others. */
+const SLICES_IN_FLIGHT = 3;
+
 export const makePoolLookup = (deps: PoolLookupDeps): PoolLookup => {
   // Markers never change once written (a later lookup only raises the block): memory in front of LevelDB.
   const markers = new Lru<string, PoolLookupMarker>(deps.markersInMemory ?? 500_000);
@@ -58,8 +64,37 @@ export const makePoolLookup = (deps: PoolLookupDeps): PoolLookup => {
   };
   const memoryKey = (chainId: number, token: string) => `${chainId}|${token}`;
 
-  /** One aggregate3 (split by size if it must be) for every pair of `tokens`, then one write. */
+  /**
+   * The lookups of `tokens`, LOOKUP_SLICE tokens at a time, SLICES_IN_FLIGHT slices at once. Planning
+   * a slice is synchronous work (its V4 pool ids are hashed here): a 1,200-token wallet planned in
+   * one piece held this process's thread for over a second, and for several on a loaded machine,
+   * long enough for its chain leases to lapse. Each slice writes what it found (and its markers)
+   * as it is answered; a failed slice leaves its tokens to be asked again, the others keep theirs.
+   */
   const lookup = async (
+    chain: ChainConfig,
+    rpc: ChainRpc,
+    tokens: ReadonlyArray<string>,
+    block: BlockRef,
+  ) => {
+    const slots = makePromiseSlots(SLICES_IN_FLIGHT);
+    const slices: Array<ReadonlyArray<string>> = [];
+    for (let i = 0; i < tokens.length; i += LOOKUP_SLICE) slices.push(tokens.slice(i, i + LOOKUP_SLICE));
+    const outcomes = await Promise.allSettled(
+      slices.map((slice, i) =>
+        slots(async () => {
+          // Requests and lease renewals waiting for the thread go first.
+          if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+          await lookupSlice(chain, rpc, slice, block);
+        }),
+      ),
+    );
+    const failed = outcomes.find((outcome) => outcome.status === "rejected");
+    if (failed !== undefined) throw failed.reason;
+  };
+
+  /** One aggregate3 (split by size if it must be) for every pair of `tokens`, then one write. */
+  const lookupSlice = async (
     chain: ChainConfig,
     rpc: ChainRpc,
     tokens: ReadonlyArray<string>,

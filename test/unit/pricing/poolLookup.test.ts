@@ -218,14 +218,43 @@ describe("the factory pool lookup", () => {
     expect(markerServes(undefined, 50, 0, registry)).toBe(false);
   });
 
-  it("behavior: 100 tokens cost one aggregate3 (split only by its size) and one metadata read", async () => {
+  it("behavior: a 500-token lookup is planned a slice at a time, other work running between slices", async () => {
+    const node = seededNode();
+    const { lookup } = setup(node);
+    // A task that runs at every turn of the event loop, as a lease renewal or another request would.
+    let turns = 0;
+    let beating = true;
+    const beat = () => {
+      turns++;
+      if (beating) setImmediate(beat);
+    };
+    setImmediate(beat);
+    const turnAtCall: Array<number> = [];
+    const record = node.ethCalls.push.bind(node.ethCalls);
+    node.ethCalls.push = (...counts: Array<number>) => {
+      turnAtCall.push(turns);
+      return record(...counts);
+    };
+    await lookup.ensurePools(
+      chain,
+      Array.from({ length: 500 }, (_, i) => address(0x30000 + i)),
+      { number: 100 },
+    );
+    beating = false;
+    // 11 slices, at most 3 asked at once: planned in one piece, every call would go out in one turn.
+    expect(new Set(turnAtCall).size).toBeGreaterThanOrEqual(4);
+    expect(node.ethCalls.length).toBeGreaterThanOrEqual(11);
+  });
+
+  it("behavior: 100 tokens cost one aggregate3 per slice of 50 tokens and one metadata read", async () => {
     const node = seededNode();
     const { lookup } = setup(node);
     const tokens = Array.from({ length: 100 }, (_, i) => address(0x20000 + i));
     await lookup.ensurePools(chain, tokens, { number: 100 });
-    // 102 tokens x 2 counterparts (WETH-USDC once): 4 spacings + 201 pairs x 9 calls + 101 pairs with WETH x 4 native keys.
-    const calls = node.ethCalls.slice(0, -1).reduce((a, b) => a + b, 0);
-    expect(calls).toBe(4 + 201 * 9 + 101 * 4);
-    expect(node.ethCalls.length).toBeLessThanOrEqual(3);
+    // 102 tokens (the hop and the stablecoin last) in 3 slices, each asking the 4 spacings; 2
+    // counterparts each (WETH-USDC once): 201 pairs x 9 calls + 101 pairs with WETH x 4 native
+    // keys; then the metadata of the one pool's tokens, WETH and USDC, 3 calls each.
+    expect(node.ethCalls).toHaveLength(4);
+    expect(node.ethCalls.reduce((a, b) => a + b, 0)).toBe(3 * 4 + 201 * 9 + 101 * 4 + 2 * 3);
   });
 });
