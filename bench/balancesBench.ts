@@ -2,7 +2,7 @@ import type { Address, Hex } from "viem";
 import { pagingTokenFactoryAbi } from "../src/devnet/abis.js";
 import { chainClient, send } from "../src/devnet/ChainClient.js";
 import { roleAddress } from "../src/devnet/devAccounts.js";
-import { freePort } from "../src/devnet/freePort.js";
+import { freePort } from "../src/lib/freePort.js";
 import { startTestDevnet } from "../test/support/devnetFixture.js";
 import { devnetWallet } from "../test/support/devnetWallet.js";
 import { startTestNats } from "../test/support/natsServer.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Effect } from "effect";
 import { createKey } from "../src/api/keys/KeyStore.js";
 import { startAnvil } from "../src/devnet/AnvilProcess.js";
-import { freePort } from "../src/devnet/freePort.js";
+import { freePort } from "../src/lib/freePort.js";
 import { openBucket } from "../src/nats/JetStreamSetup.js";
 import { startTestNats } from "../test/support/natsServer.js";
 import { startChild } from "./lib/child.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Pool } from "undici";
 import { startAnvil } from "../src/devnet/AnvilProcess.js";
 import { runActivityAction } from "../src/devnet/activity/runActivity.js";
-import { freePort } from "../src/devnet/freePort.js";
+import { freePort } from "../src/lib/freePort.js";
 import { startTestDevnet } from "../test/support/devnetFixture.js";
 import { startTestNats } from "../test/support/natsServer.js";
 import { parseSamples, sampleValue } from "../test/support/prometheusText.js";

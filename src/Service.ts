@@ -26,7 +26,7 @@ import * as Level from "./storage/Level.js";
  */
 export const service = Effect.gen(function* () {
   const config = yield* AppConfig;
-  yield* Effect.forkScoped(announceReady);
+  yield* Effect.forkScoped(announceReady(config));
   return yield* runRoles(yield* resolveBroker(config, { spawnIfAbsent: true }));
 }).pipe(Effect.scoped);
 

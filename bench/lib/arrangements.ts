@@ -1,4 +1,4 @@
-import { freePort } from "../../src/devnet/freePort.js";
+import { freePort } from "../../src/lib/freePort.js";
 import type { TestNats } from "../../test/support/natsServer.js";
 import { startServiceProcess } from "./benchEnv.js";
 import { cpuNow } from "./cpu.js";

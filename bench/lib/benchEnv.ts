@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Effect } from "effect";
 import { createKey } from "../../src/api/keys/KeyStore.js";
-import { freePort } from "../../src/devnet/freePort.js";
+import { freePort } from "../../src/lib/freePort.js";
 import { adminBuckets } from "../../test/support/anvilService.js";
 import type { TestNats } from "../../test/support/natsServer.js";
 import { startChild } from "./child.js";

@@ -9,12 +9,12 @@ import {
   maxUint256,
   parseAbi,
 } from "viem";
+import { VAULT_LENS_ADDRESS, vaultLensCode } from "../../src/chains/lens/vaultLens.js";
 import { MULTICALL3_ADDRESS } from "../../src/chains/multicall3.js";
 import { chainClient } from "../../src/devnet/ChainClient.js";
 import type { ManifestChain } from "../../src/devnet/DevnetManifest.js";
 import { roleAddress } from "../../src/devnet/devAccounts.js";
 import { openTxBatch } from "../../src/devnet/lending/txBatch.js";
-import { VAULT_LENS_ADDRESS, vaultLensCode } from "../../src/positions/lens/vaultLens.js";
 import { startTestDevnet } from "../../test/support/devnetFixture.js";
 import { startTestNats } from "../../test/support/natsServer.js";
 import { compileSolidity } from "../../test/support/solidity.js";

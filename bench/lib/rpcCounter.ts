@@ -1,5 +1,5 @@
 import { createServer, request } from "node:http";
-import { freePort } from "../../src/devnet/freePort.js";
+import { freePort } from "../../src/lib/freePort.js";
 
 /** A pass-through JSON-RPC proxy that counts calls by method (batches included), to count eth_calls per request. */
 export const startRpcCounter = async (target: string) => {

@@ -1,5 +1,5 @@
 import { Agent, createServer, request } from "node:http";
-import { freePort } from "../../src/devnet/freePort.js";
+import { freePort } from "../../src/lib/freePort.js";
 
 /** One JSON-RPC call that went through the recorder, as a request of its own (a batch's element too). */
 export interface RecordedCall {

@@ -7,7 +7,6 @@ import {
   revokeKey,
   setTeamQuota,
 } from "../api/keys/KeyStore.js";
-import { UsageBook } from "../api/usage/UsageBook.js";
 import {
   adminChainsStatus,
   adminCreateKey,
@@ -24,6 +23,7 @@ import { registryBackfillStatus } from "../discovery/registryBackfillStatus.js";
 import { RateLimit } from "../domain/ApiKey.js";
 import { Index } from "../indexer/IndexReader.js";
 import { IngestStatusBook } from "../ingest/IngestStatusBook.js";
+import { UsageBook } from "../usage/UsageBook.js";
 import { AdminFailure, type AdminHandler, adminHandler } from "./AdminServer.js";
 import { makeWebhookAdminHandlers, type WebhookAdminServices } from "./webhookAdminHandlers.js";
 

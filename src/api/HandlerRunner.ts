@@ -15,13 +15,13 @@ import { HEADER, type RequestEnvelope } from "../contracts/Envelope.js";
 import { exceedsJsonDepth, MAX_JSON_DEPTH, tooDeepMessage } from "../lib/jsonDepth.js";
 import { Lru } from "../lib/Lru.js";
 import { Metrics } from "../metrics/Metrics.js";
+import { UsageBook } from "../usage/UsageBook.js";
+import { UsageRecorder } from "../usage/UsageRecorder.js";
 import { decodeInput } from "./decodeInput.js";
 import type { HandlerResult, KeptReply, Route } from "./Handler.js";
 import { type Caller, KeyDirectory } from "./keys/KeyDirectory.js";
 import type { BucketLimit, RateLimiter } from "./RateLimiter.js";
 import { RequestContext } from "./RequestContext.js";
-import { UsageBook } from "./usage/UsageBook.js";
-import { UsageRecorder } from "./usage/UsageRecorder.js";
 
 /** NATS queue group shared by every API worker: each request goes to exactly one. */
 export const API_QUEUE = "api";

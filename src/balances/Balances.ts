@@ -1,15 +1,8 @@
 import { Context, Effect, Layer, Option } from "effect";
-import { AppConfig } from "../AppConfig.js";
 import { makeBlockTimeFinder } from "../chains/blockTimeFinder.js";
 import { ChainClients } from "../chains/ChainClients.js";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
-import {
-  type BlockRef,
-  blockKey,
-  chainReadDeadline,
-  headOfNodes,
-  readEachChain,
-} from "../chains/readEachChain.js";
+import { type BlockRef, blockKey, headOfNodes, readEachChain } from "../chains/readEachChain.js";
 import type { Unavailable } from "../contracts/ApiError.js";
 import type { Warning } from "../contracts/Common.js";
 import { Discovery } from "../discovery/Discovery.js";
@@ -85,192 +78,213 @@ export class Balances extends Context.Tag("app/balances/Balances")<
   }
 >() {}
 
-const MB = 1024 * 1024;
-
 export const isSpam = (entry: BalanceEntry) =>
   entry.address !== "native" && entry.pool_size !== undefined && entry.pool_size < SPAM_LIQUIDITY_USD;
 
 export const sortEntries = (entries: ReadonlyArray<BalanceEntry>) => [...entries].sort(compareEntries);
 
-export const layer = Layer.effect(
-  Balances,
-  Effect.gen(function* () {
-    const clients = yield* ChainClients;
-    const config = yield* AppConfig;
-    const index = (yield* Index).reader;
-    const discovery = yield* Discovery;
-    // Pools the index lacks (history before its start) are found by asking the factories.
-    const pools = Option.getOrUndefined(yield* Effect.serviceOption(FactoryPools));
-    // Reads a client waits for: each chain's within its share of the request's time.
-    const deadlineMs = chainReadDeadline(config.requestTimeoutMs);
-    const clientOf = (chainId: number) => clients.get(chainId)?.forRequests(deadlineMs);
-    // A first request waits this long for the wallet's discovery sweep, within its own time.
-    const discoveryWaitMs = Math.min(config.discoveryWaitMs, Math.floor(deadlineMs / 2));
-    // Past blocks the index does not hold are found in the nodes' headers, through this cache.
-    const pastBlocks = makeBlockTimeFinder();
-    const history = makeHistoricalPrices(index, clientOf, config.priceHistoryCacheMb * MB, pastBlocks, pools);
-    // Bounded by bytes too: a 1,200-token wallet weighs as much as hundreds of small ones.
-    const cache = makeReadCache<ChainHoldings>(config.balancesCacheEntries, config.balancesCacheMb * MB);
-    // Pages of cached reads: as many as reads, in a quarter of their budget (a page is a few KB).
-    const pages = makeShapedPages(config.balancesCacheEntries, (config.balancesCacheMb * MB) / 4);
-    const metrics = yield* Effect.serviceOption(Metrics);
-    if (Option.isSome(metrics)) {
-      metrics.value.watchCache("balances_reads", cache.lookups);
-      metrics.value.watchCache("balances_pages", pages.lookups);
-      metrics.value.watchCache("historical_prices", history.lookups);
-      metrics.value.watchCache("block_at_time", pastBlocks.lookups);
-    }
+/** What the balances service is given (the API role reads them from the operator's settings). */
+export interface BalancesSettings {
+  /** Base URL of logo and docs links. */
+  readonly publicUrl: string;
+  /** Chain reads kept in memory (0 turns the cache off) and their approximate byte budget. */
+  readonly cacheEntries: number;
+  readonly cacheBytes: number;
+  /** Memory for past prices (PRICE_HISTORY_CACHE_MB). */
+  readonly priceHistoryCacheBytes: number;
+  /** How long one chain's read may take within a request (chainReadDeadline). */
+  readonly chainReadMs: number;
+  /** How long a wallet's first request waits for its discovery sweep (at most half of `chainReadMs`). */
+  readonly discoveryWaitMs: number;
+}
 
-    /**
-     * The wallet's ERC-20s on the chain: `early`, read when discovery stood at `version`, with what
-     * discovery wrote since; read again when that is not known exactly.
-     */
-    const touchedSince = async (
-      wallet: string,
-      chainId: number,
-      early: Promise<ReadonlyArray<WalletToken>>,
-      version: number,
-    ): Promise<ReadonlyArray<string>> => {
-      const added = discovery.tokensSince(chainId, wallet, version);
-      const read = added === undefined ? await index.touchedTokens(wallet, chainId) : await early;
-      return [...read.filter((t) => t.standard === "erc20").map((t) => t.token), ...(added ?? [])];
-    };
-
-    const readChain = async (
-      wallet: string,
-      chain: ChainConfig,
-      at: BlockRef,
-      keepToken: string | undefined,
-    ): Promise<{ holdings: ChainHoldings; progress: DiscoveryProgress }> => {
-      // The wallet's tokens here are read while its discovery sweeps (a LevelDB read beside the
-      // sweep's eth_call, not after it), and completed with what the sweep then wrote.
-      const versionBefore = discovery.version(chain.chain_id, wallet);
-      const early = keepToken === undefined ? index.touchedTokens(wallet, chain.chain_id) : undefined;
-      early?.catch(() => undefined);
-      // The single-token route reads the token it names: it needs no discovery.
-      const progress: DiscoveryProgress =
-        keepToken === undefined
-          ? await settleForRequest(
-              discovery,
-              chain,
-              wallet,
-              clientOf(chain.chain_id),
-              discoveryWaitMs,
-              "tokens",
-            )
-          : { state: "not_needed" };
-      // What discovery writes for the wallet is a new key: a cached read never hides it.
-      const version = keepToken === undefined ? discovery.version(chain.chain_id, wallet) : 0;
-      const key = `${wallet}|${chain.chain_id}|${blockKey(at)}|${version}|${keepToken ?? ""}`;
-      const client = clientOf(chain.chain_id);
-      const holdings = await cache.through(key, async () => {
-        if (client === undefined) throw new Error("no RPC client for this chain");
-        // The single-token route reads its one token (native comes with every read), not the
-        // whole wallet: 1,200 reads and a 1,200-entry cache value for one answer were a gift to
-        // anyone who wants to load the service.
-        const tokens =
-          early !== undefined
-            ? [...(await touchedSince(wallet, chain.chain_id, early, versionBefore)), ...chain.tokens]
-            : keepToken === "native" || keepToken === undefined
-              ? []
-              : [keepToken];
-        return readChainHoldings(client, index, {
-          chain,
-          wallet,
-          block: at,
-          tokens,
-          pools,
-          ...(keepToken === undefined ? {} : { keepZero: new Set([keepToken]) }),
-          ...(keepToken === undefined || keepToken === "native" ? {} : { classify: keepToken }),
-        });
-      });
-      return { holdings, progress };
-    };
-
-    const snapshot = (wallet: string, chains: ReadonlyArray<ChainConfig>, options: SnapshotOptions = {}) =>
-      readEachChain({
-        chains,
-        blockOf: async (chain) => {
-          const pinned = options.pinned?.get(chain.chain_id);
-          return pinned !== undefined ? { number: pinned } : await index.checkpoint(chain.chain_id);
-        },
-        read: (chain, block) =>
-          readChain(
-            wallet,
-            chain,
-            block,
-            options.only?.chainId === chain.chain_id ? options.only.token : undefined,
-          ),
-        what: "Balances",
-        deadlineMs,
-        // A page of a kept snapshot stays at its block; a fresh read follows a node that fell back.
-        nodeHead: (chain) =>
-          options.pinned?.has(chain.chain_id) === true
-            ? Promise.resolve(undefined)
-            : headOfNodes(clientOf(chain.chain_id)),
-      }).pipe(
-        Effect.map(
-          ({ reads, failures }): HoldingsSnapshot => ({
-            byChain: reads.map(({ chain, value }) => ({
-              chain,
-              holdings: value.holdings,
-              progress: value.progress,
-            })),
-            failures,
-          }),
-        ),
+export const layer = (settings: BalancesSettings) =>
+  Layer.effect(
+    Balances,
+    Effect.gen(function* () {
+      const clients = yield* ChainClients;
+      const index = (yield* Index).reader;
+      const discovery = yield* Discovery;
+      // Pools the index lacks (history before its start) are found by asking the factories.
+      const pools = Option.getOrUndefined(yield* Effect.serviceOption(FactoryPools));
+      // Reads a client waits for: each chain's within its share of the request's time.
+      const deadlineMs = settings.chainReadMs;
+      const clientOf = (chainId: number) => clients.get(chainId)?.forRequests(deadlineMs);
+      // A first request waits this long for the wallet's discovery sweep, within its own time.
+      const discoveryWaitMs = Math.min(settings.discoveryWaitMs, Math.floor(deadlineMs / 2));
+      // Past blocks the index does not hold are found in the nodes' headers, through this cache.
+      const pastBlocks = makeBlockTimeFinder();
+      const history = makeHistoricalPrices(
+        index,
+        clientOf,
+        settings.priceHistoryCacheBytes,
+        pastBlocks,
+        pools,
       );
+      // Bounded by bytes too: a 1,200-token wallet weighs as much as hundreds of small ones.
+      const cache = makeReadCache<ChainHoldings>(settings.cacheEntries, settings.cacheBytes);
+      // Pages of cached reads: as many as reads, in a quarter of their budget (a page is a few KB).
+      const pages = makeShapedPages(settings.cacheEntries, settings.cacheBytes / 4);
+      const metrics = yield* Effect.serviceOption(Metrics);
+      if (Option.isSome(metrics)) {
+        metrics.value.watchCache("balances_reads", cache.lookups);
+        metrics.value.watchCache("balances_pages", pages.lookups);
+        metrics.value.watchCache("historical_prices", history.lookups);
+        metrics.value.watchCache("block_at_time", pastBlocks.lookups);
+      }
 
-    const priceKey = (chain: ChainConfig, holding: Holding) =>
-      holding.address === "native" ? chain.wrapped_native : holding.address;
+      /**
+       * The wallet's ERC-20s on the chain: `early`, read when discovery stood at `version`, with what
+       * discovery wrote since; read again when that is not known exactly.
+       */
+      const touchedSince = async (
+        wallet: string,
+        chainId: number,
+        early: Promise<ReadonlyArray<WalletToken>>,
+        version: number,
+      ): Promise<ReadonlyArray<string>> => {
+        const added = discovery.tokensSince(chainId, wallet, version);
+        const read = added === undefined ? await index.touchedTokens(wallet, chainId) : await early;
+        return [...read.filter((t) => t.standard === "erc20").map((t) => t.token), ...(added ?? [])];
+      };
 
-    const entries = (
-      items: ReadonlyArray<{ readonly chain: ChainConfig; readonly holding: Holding }>,
-      options: EntryOptions,
-    ) =>
-      Effect.promise(async () => {
-        // One price lookup per (chain, offset), for the tokens of this page only.
-        const tokensByChain = new Map<number, { chain: ChainConfig; tokens: Set<string> }>();
-        for (const { chain, holding } of items) {
-          const token = priceKey(chain, holding);
-          if (token === undefined) continue;
-          const group = tokensByChain.get(chain.chain_id) ?? { chain, tokens: new Set<string>() };
-          group.tokens.add(token);
-          tokensByChain.set(chain.chain_id, group);
-        }
-        const past =
-          options.historicalHours.length === 0
-            ? {
-                byToken: new Map<string, ReadonlyArray<{ offset_hours: number; price_usd: number }>>(),
-                gaps: [],
-              }
-            : await readPastPrices(
-                history,
-                [...tokensByChain.values()].map(({ chain, tokens }) => ({ chain, tokens: [...tokens] })),
-                options.historicalHours,
-                {
-                  nowSeconds: Math.floor(Date.now() / 1000),
-                  stateFrom: (chainId) => clients.get(chainId)?.capabilities().stateFrom,
-                },
-              );
-        const shaped = items.map(({ chain, holding }) => {
-          const base = decorateEntry(
-            toBalanceEntry(chain, holding),
+      const readChain = async (
+        wallet: string,
+        chain: ChainConfig,
+        at: BlockRef,
+        keepToken: string | undefined,
+      ): Promise<{ holdings: ChainHoldings; progress: DiscoveryProgress }> => {
+        // The wallet's tokens here are read while its discovery sweeps (a LevelDB read beside the
+        // sweep's eth_call, not after it), and completed with what the sweep then wrote.
+        const versionBefore = discovery.version(chain.chain_id, wallet);
+        const early = keepToken === undefined ? index.touchedTokens(wallet, chain.chain_id) : undefined;
+        early?.catch(() => undefined);
+        // The single-token route reads the token it names: it needs no discovery.
+        const progress: DiscoveryProgress =
+          keepToken === undefined
+            ? await settleForRequest(
+                discovery,
+                chain,
+                wallet,
+                clientOf(chain.chain_id),
+                discoveryWaitMs,
+                "tokens",
+              )
+            : { state: "not_needed" };
+        // What discovery writes for the wallet is a new key: a cached read never hides it.
+        const version = keepToken === undefined ? discovery.version(chain.chain_id, wallet) : 0;
+        const key = `${wallet}|${chain.chain_id}|${blockKey(at)}|${version}|${keepToken ?? ""}`;
+        const client = clientOf(chain.chain_id);
+        const holdings = await cache.through(key, async () => {
+          if (client === undefined) throw new Error("no RPC client for this chain");
+          // The single-token route reads its one token (native comes with every read), not the
+          // whole wallet: 1,200 reads and a 1,200-entry cache value for one answer were a gift to
+          // anyone who wants to load the service.
+          const tokens =
+            early !== undefined
+              ? [...(await touchedSince(wallet, chain.chain_id, early, versionBefore)), ...chain.tokens]
+              : keepToken === "native" || keepToken === undefined
+                ? []
+                : [keepToken];
+          return readChainHoldings(client, index, {
             chain,
-            holding.price,
-            options.metadata,
-            config.publicUrl,
-          );
-          if (options.historicalHours.length === 0) return base;
-          const token = priceKey(chain, holding);
-          const points = token === undefined ? [] : (past.byToken.get(`${chain.chain_id}|${token}`) ?? []);
-          // Request order, whatever order they were computed in.
-          const ordered = options.historicalHours.flatMap((h) => points.filter((p) => p.offset_hours === h));
-          return { ...base, historical_prices: ordered };
+            wallet,
+            block: at,
+            tokens,
+            pools,
+            ...(keepToken === undefined ? {} : { keepZero: new Set([keepToken]) }),
+            ...(keepToken === undefined || keepToken === "native" ? {} : { classify: keepToken }),
+          });
         });
-        return { entries: shaped, warnings: pastPriceWarnings(past.gaps, config.publicUrl) };
-      });
+        return { holdings, progress };
+      };
 
-    return { snapshot, entries, pages } as const;
-  }),
-);
+      const snapshot = (wallet: string, chains: ReadonlyArray<ChainConfig>, options: SnapshotOptions = {}) =>
+        readEachChain({
+          chains,
+          blockOf: async (chain) => {
+            const pinned = options.pinned?.get(chain.chain_id);
+            return pinned !== undefined ? { number: pinned } : await index.checkpoint(chain.chain_id);
+          },
+          read: (chain, block) =>
+            readChain(
+              wallet,
+              chain,
+              block,
+              options.only?.chainId === chain.chain_id ? options.only.token : undefined,
+            ),
+          what: "Balances",
+          deadlineMs,
+          // A page of a kept snapshot stays at its block; a fresh read follows a node that fell back.
+          nodeHead: (chain) =>
+            options.pinned?.has(chain.chain_id) === true
+              ? Promise.resolve(undefined)
+              : headOfNodes(clientOf(chain.chain_id)),
+        }).pipe(
+          Effect.map(
+            ({ reads, failures }): HoldingsSnapshot => ({
+              byChain: reads.map(({ chain, value }) => ({
+                chain,
+                holdings: value.holdings,
+                progress: value.progress,
+              })),
+              failures,
+            }),
+          ),
+        );
+
+      const priceKey = (chain: ChainConfig, holding: Holding) =>
+        holding.address === "native" ? chain.wrapped_native : holding.address;
+
+      const entries = (
+        items: ReadonlyArray<{ readonly chain: ChainConfig; readonly holding: Holding }>,
+        options: EntryOptions,
+      ) =>
+        Effect.promise(async () => {
+          // One price lookup per (chain, offset), for the tokens of this page only.
+          const tokensByChain = new Map<number, { chain: ChainConfig; tokens: Set<string> }>();
+          for (const { chain, holding } of items) {
+            const token = priceKey(chain, holding);
+            if (token === undefined) continue;
+            const group = tokensByChain.get(chain.chain_id) ?? { chain, tokens: new Set<string>() };
+            group.tokens.add(token);
+            tokensByChain.set(chain.chain_id, group);
+          }
+          const past =
+            options.historicalHours.length === 0
+              ? {
+                  byToken: new Map<string, ReadonlyArray<{ offset_hours: number; price_usd: number }>>(),
+                  gaps: [],
+                }
+              : await readPastPrices(
+                  history,
+                  [...tokensByChain.values()].map(({ chain, tokens }) => ({ chain, tokens: [...tokens] })),
+                  options.historicalHours,
+                  {
+                    nowSeconds: Math.floor(Date.now() / 1000),
+                    stateFrom: (chainId) => clients.get(chainId)?.capabilities().stateFrom,
+                  },
+                );
+          const shaped = items.map(({ chain, holding }) => {
+            const base = decorateEntry(
+              toBalanceEntry(chain, holding),
+              chain,
+              holding.price,
+              options.metadata,
+              settings.publicUrl,
+            );
+            if (options.historicalHours.length === 0) return base;
+            const token = priceKey(chain, holding);
+            const points = token === undefined ? [] : (past.byToken.get(`${chain.chain_id}|${token}`) ?? []);
+            // Request order, whatever order they were computed in.
+            const ordered = options.historicalHours.flatMap((h) =>
+              points.filter((p) => p.offset_hours === h),
+            );
+            return { ...base, historical_prices: ordered };
+          });
+          return { entries: shaped, warnings: pastPriceWarnings(past.gaps, settings.publicUrl) };
+        });
+
+      return { snapshot, entries, pages } as const;
+    }),
+  );

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { Effect } from "effect";
-import { freePort } from "../devnet/freePort.js";
+import { freePort } from "../lib/freePort.js";
 import { type NatsCluster, startNatsCluster } from "../nats/NatsCluster.js";
 import { inboxPrefix, NATS_USERS, type NatsUser } from "../nats/NatsUser.js";
 import type { NatsCredentials } from "../nats/natsCredentials.js";

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { freePort } from "../lib/freePort.js";
 import { anvilBinaryPath } from "./anvilBinary.js";
-import { freePort } from "./freePort.js";
 
 /** How to start one anvil node. */
 export interface AnvilOptions {

@@ -1,5 +1,4 @@
 import { Context, Effect, Layer, Runtime } from "effect";
-import { AppConfig } from "../AppConfig.js";
 import { ChainClients } from "../chains/ChainClients.js";
 import { Chains } from "../chains/Chains.js";
 import { Index } from "../indexer/IndexReader.js";
@@ -38,13 +37,19 @@ export interface DiscoveryParts {
   readonly finders: Finders;
 }
 
+/** The operator's discovery settings (DISCOVERY_RESWEEP_HOURS, DISCOVERY_UNIVERSE_MAX). */
+export interface DiscoverySettingsIn {
+  readonly resweepMs: number;
+  readonly universeMax: number;
+}
+
 export const layer = (
   parts: DiscoveryParts,
-): Layer.Layer<Discovery, never, Level | Index | ChainClients | IngestStatusBook | AppConfig | Chains> =>
+  settings: DiscoverySettingsIn,
+): Layer.Layer<Discovery, never, Level | Index | ChainClients | IngestStatusBook | Chains> =>
   Layer.scoped(
     Discovery,
     Effect.gen(function* () {
-      const config = yield* AppConfig;
       const db = yield* Level;
       const index = yield* Index;
       const clients = yield* ChainClients;
@@ -82,8 +87,8 @@ export const layer = (
         finders: parts.finders,
         settings: {
           ...DISCOVERY_DEFAULTS,
-          resweepMs: config.discoveryResweepHours * 3600_000,
-          universeMax: config.discoveryUniverseMax,
+          resweepMs: settings.resweepMs,
+          universeMax: settings.universeMax,
         },
         now: () => Date.now(),
         warn,

@@ -1,5 +1,4 @@
 import { Context, Effect, Layer } from "effect";
-import { AppConfig } from "../AppConfig.js";
 import type { Lru } from "../lib/Lru.js";
 import { type Db, Level } from "../storage/Level.js";
 import type { IndexCheckpoint } from "./applyBlock.js";
@@ -329,11 +328,17 @@ export class Index extends Context.Tag("app/indexer/Index")<
   { readonly reader: IndexReader; readonly cache: IndexCache }
 >() {}
 
-export const layer: Layer.Layer<Index, never, Level | AppConfig> = Layer.effect(
-  Index,
-  Effect.gen(function* () {
-    const db = yield* Level;
-    const cache = new IndexCache((yield* AppConfig).indexCacheMb * 1024 * 1024);
-    return { reader: makeIndexReader(db, cache), cache };
-  }),
-);
+/** What the index reader is given: how much memory its cache may hold (INDEX_CACHE_MB). */
+export interface IndexReaderSettings {
+  readonly cacheBytes: number;
+}
+
+export const layer = (settings: IndexReaderSettings): Layer.Layer<Index, never, Level> =>
+  Layer.effect(
+    Index,
+    Effect.gen(function* () {
+      const db = yield* Level;
+      const cache = new IndexCache(settings.cacheBytes);
+      return { reader: makeIndexReader(db, cache), cache };
+    }),
+  );

@@ -1,7 +1,7 @@
+import { vaultLensCode, vaultProbeCall } from "../chains/lens/vaultLens.js";
 import { aggregate3 } from "../chains/multicall3.js";
 import { addressWord, uintWord } from "../chains/rawCalls.js";
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
-import { vaultLensCode, vaultProbeCall } from "../positions/lens/vaultLens.js";
 
 /**
  * Gas for the probe batch: each probe gives the token at most 4 × 100k gas (VaultLens.CALL_GAS), so

@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { Data, Effect, Option, type Scope } from "effect";
-import type { AppSettings } from "../AppConfig.js";
 import type { BrokerAddress } from "./NatsConnections.js";
 import { isListening, spawnNatsServer } from "./NatsServerProcess.js";
 import type { NatsUser } from "./NatsUser.js";
 import { loadOrCreateCredentials, readCredentials, readCredentialsFile } from "./natsCredentials.js";
+import type { NatsTls } from "./natsTls.js";
 
 const DEFAULT_HOST = "127.0.0.1";
 const DEFAULT_PORT = 4222;
@@ -24,6 +24,17 @@ const withCredentials = (
   canProvision: credentials === undefined || credentials.provision !== undefined,
 });
 
+/** What finding the broker reads of the operator's settings (NATS_* and DATA_DIR). */
+export interface BrokerSettings {
+  readonly natsUrl: Option.Option<string>;
+  readonly natsUser: Option.Option<string>;
+  readonly natsPassword: Option.Option<string>;
+  readonly natsProvisionPassword: Option.Option<string>;
+  readonly natsCredentialsFile: Option.Option<string>;
+  readonly natsTls: NatsTls | undefined;
+  readonly dataDir: string;
+}
+
 /**
  * Finds the NATS server to use, in this order: `NATS_URL` (with `NATS_USER` /
  * `NATS_PASSWORD` when set); a server already answering on 127.0.0.1:4222 (with
@@ -37,7 +48,7 @@ const withCredentials = (
  * configured at all: a server without users has nothing to separate).
  */
 export const resolveBroker = (
-  settings: AppSettings,
+  settings: BrokerSettings,
   options: { readonly spawnIfAbsent: boolean },
 ): Effect.Effect<BrokerAddress, BrokerUnavailable, Scope.Scope> =>
   Effect.gen(function* () {

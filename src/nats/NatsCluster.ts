@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { freePort } from "../devnet/freePort.js";
+import { freePort } from "../lib/freePort.js";
 import { type ClusterMembership, type SpawnedNatsServer, spawnNatsServer } from "./NatsServerProcess.js";
 import type { NatsCredentials } from "./natsCredentials.js";
 

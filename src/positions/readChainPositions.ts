@@ -1,5 +1,6 @@
 import { NATIVE_CURRENCY } from "../chains/balanceReads.js";
 import { type ChainConfig, protocolsOf } from "../chains/ChainsConfig.js";
+import { vaultLensCode } from "../chains/lens/vaultLens.js";
 import { aggregate3 } from "../chains/multicall3.js";
 import type { BlockRef } from "../chains/readEachChain.js";
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
@@ -12,7 +13,6 @@ import type { PoolLookup } from "../pricing/poolLookup.js";
 import { discoverPositions } from "./discoverPositions.js";
 import { lendingLensCode } from "./lens/lendingLens.js";
 import { restakeLensCode } from "./lens/restakeLens.js";
-import { vaultLensCode } from "./lens/vaultLens.js";
 import type { PositionPlan, TokenInfo, Valuation } from "./PositionPlan.js";
 import { planAaveTokens } from "./types/aaveTokens.js";
 import { planAmmV2 } from "./types/ammV2.js";

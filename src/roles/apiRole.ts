@@ -5,6 +5,7 @@ import { serveAdmin } from "../admin/AdminServer.js";
 import { makeAdminHandlers } from "../admin/adminHandlers.js";
 import { serveDeliveryAdmin } from "../admin/deliveryAdmin.js";
 import * as WebhookCatalog from "../admin/WebhookCatalog.js";
+import { ApiSettings } from "../api/ApiSettings.js";
 import type { Route } from "../api/Handler.js";
 import { serveRoutes } from "../api/HandlerRunner.js";
 import { accountRoute } from "../api/handlers/accountHandler.js";
@@ -18,16 +19,12 @@ import { type WebhookServices, webhookRoutes } from "../api/handlers/webhooks/we
 import * as KeyDirectory from "../api/keys/KeyDirectory.js";
 import type { KeyBuckets } from "../api/keys/KeyStore.js";
 import { RateLimiter } from "../api/RateLimiter.js";
-import { runUsageAggregator } from "../api/usage/UsageAggregator.js";
-import * as UsageBook from "../api/usage/UsageBook.js";
-import * as UsageRecorder from "../api/usage/UsageRecorder.js";
 import * as Balances from "../balances/Balances.js";
 import * as CursorSecret from "../balances/CursorSecret.js";
 import * as ChainClients from "../chains/ChainClients.js";
 import { Chains } from "../chains/Chains.js";
 import { chainReadDeadline } from "../chains/readEachChain.js";
 import * as Discovery from "../discovery/Discovery.js";
-import { discoveryParts } from "../discovery/discoveryParts.js";
 import { runIndexer } from "../indexer/Indexer.js";
 import * as IndexReader from "../indexer/IndexReader.js";
 import * as IngestStatusBook from "../ingest/IngestStatusBook.js";
@@ -40,16 +37,23 @@ import * as Presence from "../presence/Presence.js";
 import * as FactoryPools from "../pricing/FactoryPools.js";
 import { startupStep } from "../runtime/startupStep.js";
 import { Level } from "../storage/Level.js";
+import { runUsageAggregator } from "../usage/UsageAggregator.js";
+import * as UsageBook from "../usage/UsageBook.js";
+import * as UsageRecorder from "../usage/UsageRecorder.js";
 import * as DeliveryLayer from "../webhooks/delivery/DeliveryLayer.js";
 import { runWebhookNotifier } from "../webhooks/notifier/runWebhookNotifier.js";
 import { loadSecretKeys } from "../webhooks/secretKeyFile.js";
 import { makeSecretSealer } from "../webhooks/secretSealing.js";
 import * as WebhookPolicy from "../webhooks/WebhookPolicy.js";
+import type { WebhookSettings } from "../webhooks/WebhookSettings.js";
 import * as WebhookStore from "../webhooks/WebhookStore.js";
+import { discoveryParts } from "./discoveryParts.js";
+
+const MB = 1024 * 1024;
 
 /** Everything an API handler may ask for. */
 type ApiServices =
-  | AppConfig
+  | ApiSettings
   | Chains
   | ChainClients.ChainClients
   | UsageBook.UsageBook
@@ -106,34 +110,59 @@ export const apiRole = Effect.gen(function* () {
   const buckets: KeyBuckets = { keys, teams };
   const webhookBuckets = { webhooks, index, sealer: yield* secretSealer };
   const jsm = yield* managerOf(nc);
+  const chainReadMs = chainReadDeadline(config.requestTimeoutMs);
+  const webhookSettings: WebhookSettings = {
+    publicUrl: config.publicUrl,
+    allowHttp: config.webhookAllowHttp,
+    allowedHosts: config.webhookAllowedHosts,
+    maxPerTeam: config.webhookMaxPerTeam,
+    maxAddresses: config.webhookMaxAddresses,
+    maxAddressesPerCall: config.webhookMaxAddressesPerCall,
+    retrySchedule: config.webhookRetrySchedule,
+    cuPerEvent: config.webhookCuPerEvent,
+    timeoutMs: config.webhookTimeoutMs,
+    leaseMs: config.webhookLeaseMs,
+  };
+  // Balances and positions read the same wallets with the same keys: one budget setting for both.
+  const walletReads = {
+    publicUrl: config.publicUrl,
+    cacheEntries: config.balancesCacheEntries,
+    cacheBytes: config.balancesCacheMb * MB,
+    chainReadMs,
+    discoveryWaitMs: config.discoveryWaitMs,
+  };
 
   const services = Layer.mergeAll(
     KeyDirectory.layer(buckets),
     UsageBook.layer(usage),
     Presence.layer(presence),
     CursorSecret.layer(settings),
-    Balances.layer,
-    Positions.layer({
+    Balances.layer({ ...walletReads, priceHistoryCacheBytes: config.priceHistoryCacheMb * MB }),
+    Positions.layer(walletReads),
+    Layer.succeed(ApiSettings, {
       publicUrl: config.publicUrl,
-      // Positions share the wallet-read budget settings of balances: the same wallets, the same keys.
-      cacheEntries: config.balancesCacheEntries,
-      cacheBytes: config.balancesCacheMb * 1024 * 1024,
-      chainReadMs: chainReadDeadline(config.requestTimeoutMs),
-      discoveryWaitMs: config.discoveryWaitMs,
+      rateLimitRps: config.rateLimitRps,
+      rateLimitBurst: config.rateLimitBurst,
     }),
-    WebhookPolicy.layer,
+    WebhookPolicy.layer(webhookSettings),
     WebhookStore.layer(webhookBuckets),
     // Starts an actor for every stored webhook (and its outbox queue) before any route is served.
-    DeliveryLayer.layer(webhookBuckets, outboxBucket, jsm, nc),
+    DeliveryLayer.layer(webhookBuckets, outboxBucket, jsm, nc, webhookSettings),
     // Every team's webhooks with address counts, for the operator list (admin.webhooks.list).
     WebhookCatalog.layer(webhookBuckets.webhooks),
   ).pipe(
     Layer.provideMerge(
       // Discovery writes into the index and reads where each chain's index starts.
-      Layer.merge(Discovery.layer(yield* discoveryParts), FactoryPools.layer).pipe(
+      Layer.merge(
+        Discovery.layer(yield* discoveryParts, {
+          resweepMs: config.discoveryResweepHours * 3600_000,
+          universeMax: config.discoveryUniverseMax,
+        }),
+        FactoryPools.layer({ chainReadMs }),
+      ).pipe(
         Layer.provideMerge(
           Layer.mergeAll(
-            IndexReader.layer,
+            IndexReader.layer({ cacheBytes: config.indexCacheMb * MB }),
             UsageRecorder.layer(jetstream(nc)),
             IngestStatusBook.layer(ingestStatus),
           ),
@@ -170,7 +199,7 @@ export const apiRole = Effect.gen(function* () {
       // Kept replies of cached reads: as many as reads, in a quarter of their budget, like pages.
       replies: {
         entries: config.balancesCacheEntries,
-        maxBytes: (config.balancesCacheMb * 1024 * 1024) / 4,
+        maxBytes: (config.balancesCacheMb * MB) / 4,
       },
     });
     yield* serveAdmin(nc, makeAdminHandlers(buckets));
@@ -206,11 +235,11 @@ export const apiRole = Effect.gen(function* () {
           metrics.indexed(chainId, registry.byId.get(chainId)?.name ?? String(chainId), block),
       }),
     );
-    yield* runWebhookNotifier(nc, webhookBuckets.index, blocksBucket, jsm).pipe(
+    yield* runWebhookNotifier(nc, webhookBuckets.index, blocksBucket, jsm, webhookSettings).pipe(
       startupStep("starting the webhook notifier (its first read of the address index)"),
     );
     yield* Presence.heartbeat(nc, "api");
-    yield* DeliveryLayer.runOutboxOwnership(outboxBucket, jsm);
+    yield* DeliveryLayer.runOutboxOwnership(outboxBucket, jsm, webhookSettings);
   }).pipe(Effect.provide(context));
 
   return buckets;

@@ -1,9 +1,9 @@
 import { Context, Effect, Layer } from "effect";
-import { AppConfig } from "../AppConfig.js";
 import { Chains } from "../chains/Chains.js";
 import type { AddressLimits } from "./addressList.js";
 import { makeHostAllowList } from "./hostAllowList.js";
 import type { UrlPolicy } from "./urlPolicy.js";
+import type { WebhookSettings } from "./WebhookSettings.js";
 
 /** The deployment's rules for webhooks, read once from the settings and the chain registry. */
 export class WebhookPolicy extends Context.Tag("app/webhooks/WebhookPolicy")<
@@ -18,21 +18,21 @@ export class WebhookPolicy extends Context.Tag("app/webhooks/WebhookPolicy")<
   }
 >() {}
 
-export const layer: Layer.Layer<WebhookPolicy, never, AppConfig | Chains> = Layer.effect(
-  WebhookPolicy,
-  Effect.gen(function* () {
-    const config = yield* AppConfig;
-    const registry = yield* Chains;
-    return {
-      url: {
-        allowHttp: config.webhookAllowHttp,
-        allowedHosts: makeHostAllowList(config.webhookAllowedHosts),
-      },
-      addresses: { perWebhook: config.webhookMaxAddresses, perCall: config.webhookMaxAddressesPerCall },
-      maxPerTeam: config.webhookMaxPerTeam,
-      chainIds: new Set(
-        registry.chains.filter((chain) => registry.supports(chain, "subscriptions")).map((c) => c.chain_id),
-      ),
-    };
-  }),
-);
+export const layer = (settings: WebhookSettings): Layer.Layer<WebhookPolicy, never, Chains> =>
+  Layer.effect(
+    WebhookPolicy,
+    Effect.gen(function* () {
+      const registry = yield* Chains;
+      return {
+        url: {
+          allowHttp: settings.allowHttp,
+          allowedHosts: makeHostAllowList(settings.allowedHosts),
+        },
+        addresses: { perWebhook: settings.maxAddresses, perCall: settings.maxAddressesPerCall },
+        maxPerTeam: settings.maxPerTeam,
+        chainIds: new Set(
+          registry.chains.filter((chain) => registry.supports(chain, "subscriptions")).map((c) => c.chain_id),
+        ),
+      };
+    }),
+  );

@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, request, type ServerResponse } from "node:http";
-import { freePort } from "../../src/devnet/freePort.js";
+import { freePort } from "../../src/lib/freePort.js";
 
 export type ProxyMode = "pass" | "error500" | "drop";
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ConnectionOptions, connect, type NatsConnection } from "@nats-io/transport-node";
 import { Effect } from "effect";
-import { freePort } from "../../src/devnet/freePort.js";
+import { freePort } from "../../src/lib/freePort.js";
 import type { BrokerAddress } from "../../src/nats/NatsConnections.js";
 import { spawnNatsServer } from "../../src/nats/NatsServerProcess.js";
 import { inboxPrefix, NATS_USERS, type NatsUser } from "../../src/nats/NatsUser.js";

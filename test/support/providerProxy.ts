@@ -1,6 +1,6 @@
 import { createServer, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { freePort } from "../../src/devnet/freePort.js";
+import { freePort } from "../../src/lib/freePort.js";
 import { type ProxyStats, StatsRecorder } from "./providerProxy/proxyStats.js";
 import { RateLimiter } from "./providerProxy/rateLimiter.js";
 import { type HttpReply, serveRequest } from "./providerProxy/serveRequest.js";

@@ -1,5 +1,5 @@
 import { connect, createServer, type Socket } from "node:net";
-import { freePort } from "../../src/devnet/freePort.js";
+import { freePort } from "../../src/lib/freePort.js";
 
 /**
  * A TCP relay to `target` ("host:port" or a URL with them) that can cut every connection through it

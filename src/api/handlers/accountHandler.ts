@@ -1,15 +1,15 @@
 import { Effect } from "effect";
-import { AppConfig } from "../../AppConfig.js";
 import { account } from "../../contracts/Account.js";
+import { UsageBook } from "../../usage/UsageBook.js";
+import { ApiSettings } from "../ApiSettings.js";
 import { route } from "../Handler.js";
 import { RequestContext } from "../RequestContext.js";
-import { UsageBook } from "../usage/UsageBook.js";
 
 /** GET /v1/account: who the key belongs to, its limits and this month's usage. 0 CU. */
 export const accountRoute = route(account, () =>
   Effect.gen(function* () {
     const { caller } = yield* RequestContext;
-    const config = yield* AppConfig;
+    const config = yield* ApiSettings;
     const book = yield* UsageBook;
     if (caller === undefined) return yield* Effect.dieMessage("account route served without a caller");
     const limit = caller.key.rate_limit;

@@ -1,5 +1,4 @@
 import { Effect, Either } from "effect";
-import { AppConfig } from "../../AppConfig.js";
 import { Balances, isSpam, sortEntries } from "../../balances/Balances.js";
 import { CursorSecret } from "../../balances/CursorSecret.js";
 import { nextOffset, pageOf, readOffset } from "../../balances/pageBalances.js";
@@ -21,6 +20,7 @@ import type { RequestEnvelope } from "../../contracts/Envelope.js";
 import { answeringAbout } from "../../discovery/Discovery.js";
 import { discoveryWarnings } from "../../discovery/discoveryWarnings.js";
 import { Index } from "../../indexer/IndexReader.js";
+import { ApiSettings } from "../ApiSettings.js";
 import { type KeptReply, route } from "../Handler.js";
 import { RequestContext } from "../RequestContext.js";
 
@@ -64,7 +64,7 @@ export const balancesRoute = route(
   balances,
   ({ params, query }) =>
     Effect.gen(function* () {
-      const config = yield* AppConfig;
+      const config = yield* ApiSettings;
       const service = yield* Balances;
       const secret = yield* CursorSecret;
       const { receivedAt } = yield* RequestContext;

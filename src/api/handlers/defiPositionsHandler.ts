@@ -1,5 +1,4 @@
 import { Effect } from "effect";
-import { AppConfig } from "../../AppConfig.js";
 import { ChainClients } from "../../chains/ChainClients.js";
 import { Chains } from "../../chains/Chains.js";
 import { chainErrors } from "../../chains/readEachChain.js";
@@ -9,6 +8,7 @@ import { answeringAbout } from "../../discovery/Discovery.js";
 import { discoveryWarnings } from "../../discovery/discoveryWarnings.js";
 import { aggregatePositions, comparePositions } from "../../positions/aggregatePositions.js";
 import { Positions } from "../../positions/Positions.js";
+import { ApiSettings } from "../ApiSettings.js";
 import { route } from "../Handler.js";
 
 /**
@@ -17,7 +17,7 @@ import { route } from "../Handler.js";
  */
 export const defiPositionsRoute = route(defiPositions, ({ params, query }) =>
   Effect.gen(function* () {
-    const config = yield* AppConfig;
+    const config = yield* ApiSettings;
     const { chains, warnings } = yield* selectChains(
       yield* Chains,
       "defi_positions",

@@ -1,5 +1,4 @@
 import { Effect, Either } from "effect";
-import { AppConfig } from "../../AppConfig.js";
 import { Balances } from "../../balances/Balances.js";
 import { parseHistoricalPrices, parseMetadata } from "../../balances/parseBalancesQuery.js";
 import type { TokenStandard } from "../../balances/tokenStandard.js";
@@ -7,6 +6,7 @@ import { Chains } from "../../chains/Chains.js";
 import { selectChains } from "../../chains/selectChains.js";
 import { InvalidRequest } from "../../contracts/ApiError.js";
 import { tokenBalance } from "../../contracts/Balances.js";
+import { ApiSettings } from "../ApiSettings.js";
 import { route } from "../Handler.js";
 import { RequestContext } from "../RequestContext.js";
 
@@ -37,7 +37,7 @@ const notAnErc20 = (standard: TokenStandard): string | undefined => {
 export const tokenBalanceRoute = route(tokenBalance, ({ params, query }) =>
   Effect.gen(function* () {
     const registry = yield* Chains;
-    const config = yield* AppConfig;
+    const config = yield* ApiSettings;
     const service = yield* Balances;
     const { receivedAt } = yield* RequestContext;
 

@@ -1,8 +1,8 @@
 import type { Hex } from "viem";
+import { vaultAssetsCall, vaultPositionCall } from "../../chains/lens/vaultLens.js";
 import type { RawCall } from "../../chains/multicall3.js";
 import { uintWord } from "../../chains/rawCalls.js";
 import type { Erc4626Position } from "../../contracts/Positions.js";
-import { vaultAssetsCall, vaultPositionCall } from "../lens/vaultLens.js";
 import { EMPTY_PLAN, type PositionPlan, wholeTokens } from "../PositionPlan.js";
 import type { HeldVault } from "../vaults/discoverVaults.js";
 

@@ -3,8 +3,6 @@ import type { JetStreamManager } from "@nats-io/jetstream";
 import type { KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Context, Effect, Layer, Option } from "effect";
-import { AppConfig } from "../../AppConfig.js";
-import { UsageRecorder } from "../../api/usage/UsageRecorder.js";
 import { kvLeaseStore } from "../../ingest/lease/LeaseStore.js";
 import { promiseLog } from "../../lib/promiseLog.js";
 import { Metrics } from "../../metrics/Metrics.js";
@@ -15,6 +13,7 @@ import { streamTail } from "../../nats/streamTail.js";
 import { WATCH_CHECK_MS } from "../../nats/WatchProgress.js";
 import { LIVE_FOR_MS, Presence } from "../../presence/Presence.js";
 import { Level } from "../../storage/Level.js";
+import { UsageRecorder } from "../../usage/UsageRecorder.js";
 import { makeHostAllowList } from "../hostAllowList.js";
 import { listOutboxKeys } from "../outbox/listOutboxKeys.js";
 import { migrateLocalOutbox } from "../outbox/migrateLocalOutbox.js";
@@ -23,6 +22,7 @@ import { PARTITIONS } from "../outbox/outboxBucketKeys.js";
 import { muxOutboxWrites } from "../outbox/outboxWrites.js";
 import { bucketSource, ownPartitions } from "../outbox/ownPartitions.js";
 import type { StoreBuckets } from "../store/StoreBuckets.js";
+import type { WebhookSettings } from "../WebhookSettings.js";
 import * as WebhookSupervisor from "../WebhookSupervisor.js";
 import { makeDispatcher } from "./Dispatcher.js";
 import { makeOutbox, type Outbox } from "./Outbox.js";
@@ -47,14 +47,10 @@ export const layer = (
   jsm: JetStreamManager,
   /** The api role's connection (the outbox's delivery writes use its inbox). */
   nc: NatsConnection,
-): Layer.Layer<
-  WebhookSupervisor.WebhookSupervisor | DeliveryOutbox,
-  never,
-  AppConfig | UsageRecorder | Level
-> =>
+  settings: WebhookSettings,
+): Layer.Layer<WebhookSupervisor.WebhookSupervisor | DeliveryOutbox, never, UsageRecorder | Level> =>
   Layer.unwrapScoped(
     Effect.gen(function* () {
-      const config = yield* AppConfig;
       const usage = yield* UsageRecorder;
       const metrics = Option.getOrUndefined(yield* Effect.serviceOption(Metrics));
       // The writes of each delivery go through one inbox of this process's own (see outboxWrites.ts).
@@ -87,10 +83,10 @@ export const layer = (
       const dispatcher = makeDispatcher({
         outbox,
         buckets,
-        allowedHosts: makeHostAllowList(config.webhookAllowedHosts),
-        schedule: config.webhookRetrySchedule,
-        cuPerEvent: config.webhookCuPerEvent,
-        timeoutMs: config.webhookTimeoutMs,
+        allowedHosts: makeHostAllowList(settings.allowedHosts),
+        schedule: settings.retrySchedule,
+        cuPerEvent: settings.cuPerEvent,
+        timeoutMs: settings.timeoutMs,
         record: usage.record,
         log,
       });
@@ -112,9 +108,8 @@ export const layer = (
  * a fair share of them (PARTITIONS over the live API processes), any number
  * while a dead process's leases expire. Woken actors load their queue.
  */
-export const runOutboxOwnership = (outboxBucket: KV, jsm: JetStreamManager) =>
+export const runOutboxOwnership = (outboxBucket: KV, jsm: JetStreamManager, settings: WebhookSettings) =>
   Effect.gen(function* () {
-    const config = yield* AppConfig;
     const outbox = yield* DeliveryOutbox;
     const supervisor = yield* WebhookSupervisor.WebhookSupervisor;
     const presence = yield* Presence;
@@ -128,15 +123,15 @@ export const runOutboxOwnership = (outboxBucket: KV, jsm: JetStreamManager) =>
           },
           streamTail(jsm, bucketStream("webhook_outbox"), "$KV.webhook_outbox."),
           // A watch silent about a message for a whole check (5 s by default) is taken for stalled.
-          config.webhookLeaseMs / 2,
+          settings.leaseMs / 2,
         ),
         leases: kvLeaseStore(outboxBucket),
         owner: `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`,
-        timing: { leaseMs: config.webhookLeaseMs },
+        timing: { leaseMs: settings.leaseMs },
         owned: outbox.partitions,
         share: () => Math.ceil(PARTITIONS / Math.max(1, presence.liveInstances().api ?? 1)),
         wake: supervisor.notify,
       },
-      LIVE_FOR_MS + config.webhookLeaseMs,
+      LIVE_FOR_MS + settings.leaseMs,
     );
   });

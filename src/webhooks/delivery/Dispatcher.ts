@@ -1,6 +1,6 @@
 import { Effect, Either } from "effect";
-import type { UsageEvent } from "../../api/usage/UsageRecorder.js";
 import type { PromiseLog } from "../../lib/promiseLog.js";
+import type { UsageEvent } from "../../usage/UsageRecorder.js";
 import type { HostAllowList } from "../hostAllowList.js";
 import { modifyOwned } from "../store/hookRecords.js";
 import type { StoreBuckets } from "../store/StoreBuckets.js";

@@ -2,7 +2,6 @@ import type { JetStreamManager } from "@nats-io/jetstream";
 import type { KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect, Option } from "effect";
-import { AppConfig } from "../../AppConfig.js";
 import { ChainClients } from "../../chains/ChainClients.js";
 import { Chains } from "../../chains/Chains.js";
 import { Index } from "../../indexer/IndexReader.js";
@@ -11,6 +10,7 @@ import { WATCH_CHECK_MS } from "../../nats/WatchProgress.js";
 import { FactoryPools } from "../../pricing/FactoryPools.js";
 import { Level } from "../../storage/Level.js";
 import { DeliveryOutbox } from "../delivery/DeliveryLayer.js";
+import type { WebhookSettings } from "../WebhookSettings.js";
 import { WebhookSupervisor } from "../WebhookSupervisor.js";
 import { makeAddressBook } from "./AddressBook.js";
 import { kvBlockRecords, streamPurge } from "./kvBlockRecords.js";
@@ -24,9 +24,14 @@ import { readBalances } from "./readBalances.js";
  * writing deliveries into the replicated outbox and block records into the
  * replicated `webhook_blocks` bucket.
  */
-export const runWebhookNotifier = (nc: NatsConnection, index: KV, blocks: KV, jsm: JetStreamManager) =>
+export const runWebhookNotifier = (
+  nc: NatsConnection,
+  index: KV,
+  blocks: KV,
+  jsm: JetStreamManager,
+  settings: Pick<WebhookSettings, "publicUrl">,
+) =>
   Effect.gen(function* () {
-    const config = yield* AppConfig;
     const clients = yield* ChainClients;
     const reader = (yield* Index).reader;
     const supervisor = yield* WebhookSupervisor;
@@ -51,7 +56,7 @@ export const runWebhookNotifier = (nc: NatsConnection, index: KV, blocks: KV, js
               return Promise.reject(new Error(`no RPC client for chain ${chain.chain_id}`));
             return readBalances(client, reader, chain, pairs, block, pools);
           },
-          publicUrl: config.publicUrl,
+          publicUrl: settings.publicUrl,
           now: () => Date.now(),
         },
         enqueue: outbox.queueEvent,

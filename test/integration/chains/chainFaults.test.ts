@@ -2,7 +2,7 @@ import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anvilPid } from "../../../bench/lib/anvilPid.js";
 import { createKey } from "../../../src/api/keys/KeyStore.js";
-import { freePort } from "../../../src/devnet/freePort.js";
+import { freePort } from "../../../src/lib/freePort.js";
 import { adminBuckets } from "../../support/anvilService.js";
 import { rewriteChainsFile } from "../../support/chainsFile.js";
 import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js";

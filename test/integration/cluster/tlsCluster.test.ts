@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../../src/devnet/freePort.js";
+import { freePort } from "../../../src/lib/freePort.js";
 import { isListening } from "../../../src/nats/NatsServerProcess.js";
 import { NATS_USERS, passwordVariable } from "../../../src/nats/NatsUser.js";
 import { PROCESS_DEADLINE_MS, REPO_ROOT, runTs } from "../../support/runTs.js";
@@ -100,7 +100,7 @@ afterAll(async () => {
 
 describe("the example TLS cluster of deploy/nats", { timeout: PROCESS_DEADLINE_MS }, () => {
   it("behavior: provisioning connects over TLS with a client certificate and makes every stream with 3 replicas", async () => {
-    const result = await runTs("src/nats/provisionCli.ts", [], {
+    const result = await runTs("src/cli/provision.ts", [], {
       NATS_URL: urls.join(","),
       NATS_CREDENTIALS_FILE: join(dir, "provision.json"),
       NATS_TLS_CA: join(dir, "certs/ca.pem"),
@@ -114,7 +114,7 @@ describe("the example TLS cluster of deploy/nats", { timeout: PROCESS_DEADLINE_M
   });
 
   it("error: a NATS_TLS_* value that is not a PEM file, or a certificate without its key, is named at start", async () => {
-    const result = await runTs("src/nats/provisionCli.ts", [], {
+    const result = await runTs("src/cli/provision.ts", [], {
       NATS_URL: urls.join(","),
       NATS_TLS_CA: join(dir, "certs/missing.pem"),
       NATS_TLS_CERT: join(dir, "certs/client.pem"),

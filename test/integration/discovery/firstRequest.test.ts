@@ -1,6 +1,6 @@
 import { Option } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../../src/devnet/freePort.js";
+import { freePort } from "../../../src/lib/freePort.js";
 import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js";
 import {
   ALL_CHAIN_IDS,

@@ -36,7 +36,7 @@ describe("connecting to a NATS server that never answers", () => {
     await writeFile(ca, "-----BEGIN CERTIFICATE-----\nAA==\n-----END CERTIFICATE-----\n");
     const servers = `nats://127.0.0.1:${port}`;
     let output = "";
-    child = spawn(process.execPath, ["--import", "tsx", "src/nats/provisionCli.ts"], {
+    child = spawn(process.execPath, ["--import", "tsx", "src/cli/provision.ts"], {
       env: { ...process.env, NATS_URL: servers, NATS_USER: "provision", NATS_PASSWORD: "x", NATS_TLS_CA: ca },
       stdio: ["ignore", "pipe", "pipe"],
     });

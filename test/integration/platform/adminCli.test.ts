@@ -9,7 +9,7 @@ let nats: TestNats;
 let service: RunningService;
 
 const admin = (...args: Array<string>) =>
-  runTs("src/admin/cli.ts", args, {
+  runTs("src/cli/admin.ts", args, {
     NATS_URL: nats.url,
     NATS_USER: "admin",
     NATS_PASSWORD: nats.credentials.admin,

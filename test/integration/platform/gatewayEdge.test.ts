@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { account } from "../../../src/contracts/Account.js";
 import { NoParams, NoQuery } from "../../../src/contracts/Common.js";
 import { endpoint } from "../../../src/contracts/Endpoint.js";
-import { freePort } from "../../../src/devnet/freePort.js";
 import { runGateway } from "../../../src/gateway/Gateway.js";
+import { freePort } from "../../../src/lib/freePort.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 
 let nats: TestNats;

@@ -5,10 +5,10 @@ import { type Route, route } from "../../../src/api/Handler.js";
 import { serveRoutes } from "../../../src/api/HandlerRunner.js";
 import { KeyDirectory } from "../../../src/api/keys/KeyDirectory.js";
 import { RateLimiter } from "../../../src/api/RateLimiter.js";
-import { UsageBook } from "../../../src/api/usage/UsageBook.js";
-import { UsageRecorder } from "../../../src/api/usage/UsageRecorder.js";
 import { balances } from "../../../src/contracts/Balances.js";
 import { HEADER } from "../../../src/contracts/Envelope.js";
+import { UsageBook } from "../../../src/usage/UsageBook.js";
+import { UsageRecorder } from "../../../src/usage/UsageRecorder.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 import { eventually } from "../../support/serviceHarness.js";
 

@@ -1,10 +1,10 @@
 import { Effect, Exit, Scope } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebhook } from "../../../src/contracts/Webhooks.js";
-import { freePort } from "../../../src/devnet/freePort.js";
 import { runGateway } from "../../../src/gateway/Gateway.js";
 import { LINGER_MAX_BYTES, LINGER_MAX_MS } from "../../../src/gateway/lingeringClose.js";
 import { MAX_BODY_BYTES } from "../../../src/gateway/readBody.js";
+import { freePort } from "../../../src/lib/freePort.js";
 import { makeMetrics } from "../../../src/metrics/Metrics.js";
 import { uploadEndlessBody, uploadPartThenStop, uploadWholeBody } from "../../support/deafUploads.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";

@@ -5,8 +5,8 @@ import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../../src/api/keys/KeyStore.js";
 import { type AnvilInstance, startAnvil } from "../../../src/devnet/AnvilProcess.js";
-import { freePort } from "../../../src/devnet/freePort.js";
 import { MULTICALL3_ADDRESS, MULTICALL3_RUNTIME_CODE } from "../../../src/devnet/multicall3.js";
+import { freePort } from "../../../src/lib/freePort.js";
 import type { NatsUser } from "../../../src/nats/NatsUser.js";
 import { adminBuckets } from "../../support/anvilService.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
@@ -73,7 +73,7 @@ describe("each role in its own OS process under its own NATS user", {
     // Neither may create streams: both say what they wait for.
     await Promise.all([api.waitFor(WAITING), ingest.waitFor(WAITING)]);
 
-    const provisioned = await runTs("src/nats/provisionCli.ts", [], {
+    const provisioned = await runTs("src/cli/provision.ts", [], {
       ...base,
       NATS_USER: "provision",
       NATS_PASSWORD: nats.credentials.provision,

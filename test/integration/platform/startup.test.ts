@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Level } from "level";
 import { describe, expect, it } from "vitest";
-import { freePort } from "../../../src/devnet/freePort.js";
+import { freePort } from "../../../src/lib/freePort.js";
 import { isListening, NATS_INSTALL_HINT, spawnNatsServer } from "../../../src/nats/NatsServerProcess.js";
 import { levelPath } from "../../../src/storage/dataDirDb.js";
 import { startTestNats } from "../../support/natsServer.js";

@@ -3,9 +3,9 @@ import type { KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect, Fiber, Logger } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runUsageAggregator } from "../../../src/api/usage/UsageAggregator.js";
-import type { MonthAggregate } from "../../../src/api/usage/usageAggregates.js";
 import { openBucket } from "../../../src/nats/JetStreamSetup.js";
+import { runUsageAggregator } from "../../../src/usage/UsageAggregator.js";
+import type { MonthAggregate } from "../../../src/usage/usageAggregates.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 import { eventually } from "../../support/serviceHarness.js";
 

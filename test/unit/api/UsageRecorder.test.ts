@@ -1,7 +1,7 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
 import { Effect } from "effect";
 import { describe, expect, it } from "vitest";
-import { make } from "../../../src/api/usage/UsageRecorder.js";
+import { make } from "../../../src/usage/UsageRecorder.js";
 
 interface Published {
   readonly msgId: string;

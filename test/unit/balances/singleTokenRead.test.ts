@@ -1,7 +1,6 @@
-import { ConfigProvider, Effect, Layer } from "effect";
+import { Effect, Layer } from "effect";
 import { encodeAbiParameters } from "viem";
 import { describe, expect, it } from "vitest";
-import { AppConfig, appSettings } from "../../../src/AppConfig.js";
 import * as Balances from "../../../src/balances/Balances.js";
 import { ChainClients } from "../../../src/chains/ChainClients.js";
 import * as IndexReader from "../../../src/indexer/IndexReader.js";
@@ -12,6 +11,7 @@ import { fakeChainRpc } from "../../support/chainRpc.js";
 import { noDiscovery } from "../../support/noDiscovery.js";
 
 const chain = testChainConfig();
+const MB = 1024 * 1024;
 
 const WALLET = `0x${"ab".repeat(20)}`;
 const tokenAt = (i: number) => `0x${i.toString(16).padStart(40, "0")}`;
@@ -42,15 +42,16 @@ const countingNode = () => {
 describe("the single-token route's read", () => {
   it("bytes: reads the one token asked for, not every token of a 1,200-token wallet", async () => {
     const node = countingNode();
-    const settings = await Effect.runPromise(
-      Effect.withConfigProvider(
-        appSettings,
-        ConfigProvider.fromMap(new Map([["CHAINS_CONFIG", "/chains.json"]])),
-      ),
-    );
-    const layer = Balances.layer.pipe(
+    const layer = Balances.layer({
+      publicUrl: "http://127.0.0.1",
+      cacheEntries: 100,
+      cacheBytes: MB,
+      priceHistoryCacheBytes: MB,
+      chainReadMs: 5_000,
+      discoveryWaitMs: 0,
+    }).pipe(
       Layer.provide(noDiscovery),
-      Layer.provideMerge(IndexReader.layer),
+      Layer.provideMerge(IndexReader.layer({ cacheBytes: MB })),
       Layer.provideMerge(layerMemory),
       Layer.provide(
         Layer.succeed(ChainClients, {
@@ -60,7 +61,6 @@ describe("the single-token route's read", () => {
           capabilities: () => Effect.succeed({ complete: true }),
         }),
       ),
-      Layer.provide(Layer.succeed(AppConfig, settings)),
     );
     await Effect.runPromise(
       Effect.gen(function* () {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { addToHour, addToMonth } from "../../../src/api/usage/usageAggregates.js";
 import { hourKey, hourStart, monthKey, UsageRecord } from "../../../src/domain/Usage.js";
+import { addToHour, addToMonth } from "../../../src/usage/usageAggregates.js";
 
 const record = (cu: number, errors = 0) =>
   UsageRecord.make({

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { JetStreamClient } from "@nats-io/jetstream";
 import { Context, Effect, Layer } from "effect";
-import { hourKey, type UsageRecord } from "../../domain/Usage.js";
+import { hourKey, type UsageRecord } from "../domain/Usage.js";
 
 /** What one finished request (or one delivered batch of webhook events) costs. */
 export interface UsageEvent {
@@ -21,7 +21,7 @@ export interface UsageEvent {
  * retry after a lost ack is not counted twice. Through a broker outage memory
  * holds at most two records per (hour, team, key, endpoint).
  */
-export class UsageRecorder extends Context.Tag("app/api/usage/UsageRecorder")<
+export class UsageRecorder extends Context.Tag("app/usage/UsageRecorder")<
   UsageRecorder,
   {
     readonly record: (event: UsageEvent) => void;

@@ -1,8 +1,8 @@
 import { Effect, Layer } from "effect";
 import * as AppConfig from "../AppConfig.js";
-import { resolveBroker } from "./Broker.js";
-import { NatsConnections, layer as natsLayer } from "./NatsConnections.js";
-import { provisionWhenReady } from "./provisionJetStream.js";
+import { resolveBroker } from "../nats/Broker.js";
+import { NatsConnections, layer as natsLayer } from "../nats/NatsConnections.js";
+import { provisionWhenReady } from "../nats/provisionJetStream.js";
 
 const USAGE = `Usage: npm run provision
 

@@ -2,9 +2,9 @@ import { AckPolicy, jetstream, jetstreamManager } from "@nats-io/jetstream";
 import type { KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect, Schedule, Schema } from "effect";
-import { UsageRecord } from "../../domain/Usage.js";
-import { promiseLog } from "../../lib/promiseLog.js";
-import { PULL_EXPIRES_MS } from "../../nats/pullOptions.js";
+import { UsageRecord } from "../domain/Usage.js";
+import { promiseLog } from "../lib/promiseLog.js";
+import { PULL_EXPIRES_MS } from "../nats/pullOptions.js";
 import {
   addToHour,
   addToMonth,

@@ -1,5 +1,7 @@
 import { Effect, Layer } from "effect";
 import * as AppConfig from "../AppConfig.js";
+import { callAdmin } from "../admin/AdminClient.js";
+import { formatTable } from "../admin/formatTable.js";
 import {
   createKey,
   type KeyBuckets,
@@ -13,8 +15,6 @@ import { RateLimit } from "../domain/ApiKey.js";
 import { resolveBroker } from "../nats/Broker.js";
 import { openBucket } from "../nats/JetStreamSetup.js";
 import { NatsConnections, layer as natsLayer } from "../nats/NatsConnections.js";
-import { callAdmin } from "./AdminClient.js";
-import { formatTable } from "./formatTable.js";
 
 const USAGE = `Usage: npm run admin -- <command>
 

@@ -1,16 +1,16 @@
 import type { KV } from "@nats-io/kv";
 import { Context, Effect, Layer, Schema } from "effect";
-import { Unavailable } from "../../contracts/ApiError.js";
-import { hourKey, hourStart, monthKey, UsageRow } from "../../domain/Usage.js";
-import { mirrorBucket } from "../../nats/mirrorBucket.js";
-import { WATCH_CHECK_MS } from "../../nats/WatchProgress.js";
+import { Unavailable } from "../contracts/ApiError.js";
+import { hourKey, hourStart, monthKey, UsageRow } from "../domain/Usage.js";
+import { mirrorBucket } from "../nats/mirrorBucket.js";
+import { WATCH_CHECK_MS } from "../nats/WatchProgress.js";
 import type { HourAggregate, MonthAggregate } from "./usageAggregates.js";
 
 /**
  * Read side of usage: month-to-date CU per team (mirrored from KV for the quota
  * check on every request) and hourly rows for operators.
  */
-export class UsageBook extends Context.Tag("app/api/usage/UsageBook")<
+export class UsageBook extends Context.Tag("app/usage/UsageBook")<
   UsageBook,
   {
     /** CU the team has used this calendar month (UTC), as aggregated so far. */

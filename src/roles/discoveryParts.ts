@@ -1,8 +1,8 @@
 import { Effect, Runtime } from "effect";
 import { Chains } from "../chains/Chains.js";
+import type { DiscoveryParts } from "../discovery/Discovery.js";
+import { makeTokenLists } from "../discovery/tokenLists.js";
 import { POSITION_FINDERS } from "../positions/discovery/positionFinders.js";
-import type { DiscoveryParts } from "./Discovery.js";
-import { makeTokenLists } from "./tokenLists.js";
 
 /**
  * The token lists and position finders discovery is built from, for the chains this process

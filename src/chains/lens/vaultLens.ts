@@ -1,9 +1,9 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Hex } from "viem";
-import type { RawCall } from "../../chains/multicall3.js";
-import { rawCall } from "../../chains/rawCalls.js";
 import { lensCode } from "../../lib/lensCode.js";
+import type { RawCall } from "../multicall3.js";
+import { rawCall } from "../rawCalls.js";
 
 const SOURCE = join(dirname(fileURLToPath(import.meta.url)), "VaultLens.sol");
 

@@ -1,7 +1,7 @@
 import type { KV } from "@nats-io/kv";
 import { Effect, Either } from "effect";
-import type { UsageRecord } from "../../domain/Usage.js";
-import { kvCas } from "../../nats/kvCas.js";
+import type { UsageRecord } from "../domain/Usage.js";
+import { kvCas } from "../nats/kvCas.js";
 
 /**
  * Aggregates in the `usage` bucket:
