@@ -3,8 +3,8 @@ import { ALL_ROLES, type Role } from "./domain/Role.js";
 import { parseApiKeyHeaders } from "./gateway/apiKeyHeaders.js";
 import { type NatsTls, parseNatsTls } from "./nats/natsTls.js";
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from "./webhooks/delivery/retrySchedule.js";
-import { parseAllowEntry } from "./webhooks/hostAllowList.js";
-import { isSecretKey } from "./webhooks/secretSealing.js";
+import { isSecretKey } from "./webhooks/secrets/secretSealing.js";
+import { parseAllowEntry } from "./webhooks/targets/hostAllowList.js";
 
 /** Settings read once at start-up from the environment (see README, "Configuration"). */
 export interface AppSettings {

@@ -1,6 +1,6 @@
 import type { Schema } from "effect";
 import type { DeadLetter, WebhookDeliveryStats } from "../contracts/Admin.js";
-import type { Outbox } from "../webhooks/delivery/Outbox.js";
+import type { Outbox } from "../webhooks/outbox/Outbox.js";
 
 type Stats = Schema.Schema.Type<typeof WebhookDeliveryStats>;
 type Dead = Schema.Schema.Type<typeof DeadLetter>;

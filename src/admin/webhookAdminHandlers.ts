@@ -6,12 +6,12 @@ import {
   adminRotateWebhookSecret,
   adminSetWebhookActive,
 } from "../contracts/Admin.js";
+import { WebhookSupervisor } from "../webhooks/actors/WebhookSupervisor.js";
 import { applyPatch, nextUpdatedAt } from "../webhooks/applyPatch.js";
-import { generateSecret, rotateSecrets } from "../webhooks/signingSecret.js";
+import { generateSecret, rotateSecrets } from "../webhooks/secrets/signingSecret.js";
 import { WebhookPolicy } from "../webhooks/WebhookPolicy.js";
-import { WebhookRecord } from "../webhooks/WebhookRecord.js";
+import { filtersOf, WebhookRecord } from "../webhooks/WebhookRecord.js";
 import { WebhookStore } from "../webhooks/WebhookStore.js";
-import { WebhookSupervisor } from "../webhooks/WebhookSupervisor.js";
 import { AdminFailure, type AdminHandler, adminHandler } from "./AdminServer.js";
 import { WebhookCatalog } from "./WebhookCatalog.js";
 import { listPage, toSummary } from "./webhookListing.js";
@@ -53,14 +53,7 @@ const ownerOf = (id: string) =>
 const view = (buckets: KeyBuckets, record: WebhookRecord, addresses: ReadonlyArray<string>) =>
   Effect.map(teamNames(buckets), (names) => ({
     ...toSummary(record, addresses.length, names.get(record.team_id) ?? "?"),
-    filters: {
-      chain_ids: record.chain_ids,
-      transaction_type: record.transaction_type,
-      counterparty: record.counterparty,
-      activity_type: record.activity_type,
-      asset_type: record.asset_type,
-      token_address: record.token_address,
-    },
+    filters: filtersOf(record),
   }));
 
 /** Runs `change` on a webhook of any team through the store, tells its actor, and answers its view. */

@@ -3,7 +3,7 @@ import { ApiKeyRecord, Team } from "../domain/ApiKey.js";
 import { UsageRow } from "../domain/Usage.js";
 import { RegistryBackfillStatus } from "./RegistryBackfillStatus.js";
 import { ChainNodeStatus } from "./RpcStatus.js";
-import { ActivityType, AssetType, TransactionType, WebhookType } from "./Webhooks.js";
+import { WebhookFilterFields, WebhookType } from "./Webhooks.js";
 
 /**
  * Operator operations on `admin.<area>.<verb>` subjects, served by the API
@@ -176,14 +176,7 @@ export const adminListWebhooks = operation(
 );
 
 /** A webhook's filters, `null` when unset (`chain_ids: null` means every chain). */
-export const WebhookFilters = Schema.Struct({
-  chain_ids: Schema.NullOr(Schema.Array(Schema.Int)),
-  transaction_type: Schema.NullOr(TransactionType),
-  counterparty: Schema.NullOr(Schema.String),
-  activity_type: Schema.NullOr(ActivityType),
-  asset_type: Schema.NullOr(AssetType),
-  token_address: Schema.NullOr(Schema.String),
-});
+export const WebhookFilters = Schema.Struct(WebhookFilterFields);
 
 export const AdminWebhook = Schema.Struct({ ...WebhookSummary.fields, filters: WebhookFilters });
 

@@ -7,6 +7,40 @@ export const TransactionType = Schema.Literal("sender", "receiver");
 export const ActivityType = Schema.Literal("approve", "mint", "burn", "receive", "send", "swap", "call");
 export const AssetType = Schema.Literal("native", "erc20", "erc721", "erc1155");
 
+/**
+ * A webhook's optional filters (spec 2.1, 7), each `null` when unset, as the store keeps them and
+ * the admin shows them; `chain_ids` (also a filter, `null` for every chain) is always present.
+ * Every other list of the filters (the resource, create, update, the record, the checks) is made
+ * from these, so a new filter is declared here once.
+ */
+export const OPTIONAL_FILTERS = [
+  "transaction_type",
+  "counterparty",
+  "activity_type",
+  "asset_type",
+  "token_address",
+] as const;
+export type OptionalFilter = (typeof OPTIONAL_FILTERS)[number];
+
+export const WebhookFilterFields = {
+  chain_ids: Schema.NullOr(Schema.Array(Schema.Int)),
+  transaction_type: Schema.NullOr(TransactionType),
+  counterparty: Schema.NullOr(Schema.String),
+  activity_type: Schema.NullOr(ActivityType),
+  asset_type: Schema.NullOr(AssetType),
+  token_address: Schema.NullOr(Schema.String),
+} satisfies Record<"chain_ids" | OptionalFilter, Schema.Schema.Any>;
+
+/** The filters as a create or an update sends them: each may be left out; addresses are checked as addresses. */
+const FilterInputFields = {
+  chain_ids: Schema.optional(WebhookFilterFields.chain_ids),
+  transaction_type: Schema.optional(WebhookFilterFields.transaction_type),
+  counterparty: Schema.optional(Schema.NullOr(Address)),
+  activity_type: Schema.optional(WebhookFilterFields.activity_type),
+  asset_type: Schema.optional(WebhookFilterFields.asset_type),
+  token_address: Schema.optional(Schema.NullOr(Address)),
+};
+
 /** The webhook resource (spec 2.1). Optional filters appear only when set. */
 export class Webhook extends Schema.Class<Webhook>("Webhook")({
   id: Schema.UUID,
@@ -17,12 +51,12 @@ export class Webhook extends Schema.Class<Webhook>("Webhook")({
   active: Schema.Boolean,
   created_at: Schema.String,
   updated_at: Schema.String,
-  chain_ids: Schema.NullOr(Schema.Array(Schema.Int)),
-  transaction_type: Schema.optional(Schema.NullOr(TransactionType)),
-  counterparty: Schema.optional(Schema.NullOr(Schema.String)),
-  activity_type: Schema.optional(Schema.NullOr(ActivityType)),
-  asset_type: Schema.optional(Schema.NullOr(AssetType)),
-  token_address: Schema.optional(Schema.NullOr(Schema.String)),
+  chain_ids: WebhookFilterFields.chain_ids,
+  transaction_type: Schema.optional(WebhookFilterFields.transaction_type),
+  counterparty: Schema.optional(WebhookFilterFields.counterparty),
+  activity_type: Schema.optional(WebhookFilterFields.activity_type),
+  asset_type: Schema.optional(WebhookFilterFields.asset_type),
+  token_address: Schema.optional(WebhookFilterFields.token_address),
   /** Signing secret, present only in the create and rotate responses. */
   secret: Schema.optional(Schema.String),
 }) {}
@@ -32,12 +66,7 @@ export const CreateWebhookBody = Schema.Struct({
   url: Schema.String,
   type: WebhookType,
   addresses: Schema.Array(Address),
-  chain_ids: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
-  transaction_type: Schema.optional(Schema.NullOr(TransactionType)),
-  counterparty: Schema.optional(Schema.NullOr(Address)),
-  activity_type: Schema.optional(Schema.NullOr(ActivityType)),
-  asset_type: Schema.optional(Schema.NullOr(AssetType)),
-  token_address: Schema.optional(Schema.NullOr(Address)),
+  ...FilterInputFields,
 });
 
 /** A field PATCH refuses, with the sentence that says where it is changed instead. */
@@ -50,12 +79,7 @@ export const UpdateWebhookBody = Schema.Struct({
   name: Schema.optional(Schema.NullOr(Schema.String)),
   url: Schema.optional(Schema.NullOr(Schema.String)),
   active: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  chain_ids: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
-  transaction_type: Schema.optional(Schema.NullOr(TransactionType)),
-  counterparty: Schema.optional(Schema.NullOr(Address)),
-  activity_type: Schema.optional(Schema.NullOr(ActivityType)),
-  asset_type: Schema.optional(Schema.NullOr(AssetType)),
-  token_address: Schema.optional(Schema.NullOr(Address)),
+  ...FilterInputFields,
   type: NotUpdatable(
     "cannot be changed: create a new webhook of the other type (and manage addresses with PUT or PATCH /beta/evm/subscriptions/webhooks/{webhookId}/addresses)",
   ),

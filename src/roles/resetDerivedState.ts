@@ -4,7 +4,7 @@ import { Effect } from "effect";
 import { bucketStream } from "../nats/JetStreamSetup.js";
 import { clearDatabaseExcept } from "../storage/clearExcept.js";
 import { levelPath } from "../storage/dataDirDb.js";
-import { OUTBOX_RECORD_PREFIXES } from "../webhooks/delivery/outboxKeys.js";
+import { OUTBOX_RECORD_PREFIXES } from "../webhooks/migrations/outboxKeys.js";
 
 /**
  * The embedded devnet restarts from its seed every time, so blocks that an

@@ -1,8 +1,8 @@
 import { Context, Effect, Layer } from "effect";
 import { Chains } from "../chains/Chains.js";
 import type { AddressLimits } from "./addressList.js";
-import { makeHostAllowList } from "./hostAllowList.js";
-import type { UrlPolicy } from "./urlPolicy.js";
+import { makeHostAllowList } from "./targets/hostAllowList.js";
+import type { UrlPolicy } from "./targets/urlPolicy.js";
 import type { WebhookSettings } from "./WebhookSettings.js";
 
 /** The deployment's rules for webhooks, read once from the settings and the chain registry. */

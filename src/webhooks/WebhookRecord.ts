@@ -1,21 +1,13 @@
 import { Schema } from "effect";
-import { ActivityType, AssetType, TransactionType, Webhook, WebhookType } from "../contracts/Webhooks.js";
-import { type SecretSealer, sealSecrets } from "./secretSealing.js";
-
-/** A signing secret kept after rotation, valid until `expires_at`. */
-export const PreviousSecret = Schema.Struct({
-  secret: Schema.String,
-  /** ISO-8601; after this instant the secret no longer signs. */
-  expires_at: Schema.String,
-});
-export type PreviousSecret = typeof PreviousSecret.Type;
-
-/** The secrets a webhook signs with: the current one and, for 24 h after a rotation, the previous one. */
-export const WebhookSecrets = Schema.Struct({
-  current: Schema.String,
-  previous: Schema.NullOr(PreviousSecret),
-});
-export type WebhookSecrets = typeof WebhookSecrets.Type;
+import {
+  OPTIONAL_FILTERS,
+  type OptionalFilter,
+  Webhook,
+  WebhookFilterFields,
+  WebhookType,
+} from "../contracts/Webhooks.js";
+import { type SecretSealer, sealSecrets } from "./secrets/secretSealing.js";
+import { WebhookSecrets } from "./secrets/WebhookSecrets.js";
 
 /**
  * A webhook as stored in KV (`hook.<id>` in the `webhooks` bucket): the
@@ -33,40 +25,39 @@ export class WebhookRecord extends Schema.Class<WebhookRecord>("WebhookRecord")(
   active: Schema.Boolean,
   created_at: Schema.String,
   updated_at: Schema.String,
-  chain_ids: Schema.NullOr(Schema.Array(Schema.Int)),
-  transaction_type: Schema.NullOr(TransactionType),
-  counterparty: Schema.NullOr(Schema.String),
-  activity_type: Schema.NullOr(ActivityType),
-  asset_type: Schema.NullOr(AssetType),
-  token_address: Schema.NullOr(Schema.String),
+  ...WebhookFilterFields,
   secrets: WebhookSecrets,
 }) {}
 
 /** The fields a PATCH may change and a create sets (everything but identity, type, times and secrets). */
-export type WebhookSettings = Pick<
-  WebhookRecord,
-  | "name"
-  | "url"
-  | "active"
-  | "chain_ids"
-  | "transaction_type"
-  | "counterparty"
-  | "activity_type"
-  | "asset_type"
-  | "token_address"
->;
+export type WebhookSettings = Pick<WebhookRecord, "name" | "url" | "active" | "chain_ids" | OptionalFilter>;
 
 export const SETTING_FIELDS = [
   "name",
   "url",
   "active",
   "chain_ids",
-  "transaction_type",
-  "counterparty",
-  "activity_type",
-  "asset_type",
-  "token_address",
+  ...OPTIONAL_FILTERS,
 ] as const satisfies ReadonlyArray<keyof WebhookSettings>;
+
+/** The record's filters, `null` where unset: what the admin shows. */
+export const filtersOf = (record: WebhookSettings): Pick<WebhookSettings, "chain_ids" | OptionalFilter> => ({
+  chain_ids: record.chain_ids,
+  ...optionalFilters(record, (value) => value),
+});
+
+/**
+ * Each optional filter of `from`, passed through `value` (given the field's name): the one place
+ * that walks the list, so a create, a patch and the resource cannot each miss a new filter.
+ */
+export const optionalFilters = <T extends Partial<Record<OptionalFilter, unknown>>>(
+  from: T,
+  value: (given: T[OptionalFilter], field: OptionalFilter) => WebhookSettings[OptionalFilter],
+): Pick<WebhookSettings, OptionalFilter> =>
+  Object.fromEntries(OPTIONAL_FILTERS.map((field) => [field, value(from[field], field)])) as Pick<
+    WebhookSettings,
+    OptionalFilter
+  >;
 
 /** The public resource: filters only when set, never the secrets; `secret` only when given (create, rotate). */
 export const toResource = (record: WebhookRecord, secret?: string): Webhook =>
@@ -80,11 +71,9 @@ export const toResource = (record: WebhookRecord, secret?: string): Webhook =>
     created_at: record.created_at,
     updated_at: record.updated_at,
     chain_ids: record.chain_ids,
-    ...(record.transaction_type === null ? {} : { transaction_type: record.transaction_type }),
-    ...(record.counterparty === null ? {} : { counterparty: record.counterparty }),
-    ...(record.activity_type === null ? {} : { activity_type: record.activity_type }),
-    ...(record.asset_type === null ? {} : { asset_type: record.asset_type }),
-    ...(record.token_address === null ? {} : { token_address: record.token_address }),
+    ...Object.fromEntries(
+      OPTIONAL_FILTERS.filter((field) => record[field] !== null).map((field) => [field, record[field]]),
+    ),
     ...(secret === undefined ? {} : { secret }),
   });
 

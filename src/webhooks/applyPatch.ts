@@ -3,7 +3,7 @@ import { InvalidRequest } from "../contracts/ApiError.js";
 import type { UpdateWebhookBody } from "../contracts/Webhooks.js";
 import { checkFilters, checkName, checkUrl, normaliseChainIds } from "./validateSettings.js";
 import type { WebhookPolicy } from "./WebhookPolicy.js";
-import { SETTING_FIELDS, WebhookRecord, type WebhookSettings } from "./WebhookRecord.js";
+import { optionalFilters, SETTING_FIELDS, WebhookRecord, type WebhookSettings } from "./WebhookRecord.js";
 
 type Policy = WebhookPolicy["Type"];
 type Patch = typeof UpdateWebhookBody.Type;
@@ -46,11 +46,8 @@ export const applyPatch = (
     url: patch.url ?? record.url,
     active: patch.active ?? record.active,
     chain_ids: chainIds,
-    transaction_type: patch.transaction_type === undefined ? record.transaction_type : patch.transaction_type,
-    counterparty: patch.counterparty === undefined ? record.counterparty : patch.counterparty,
-    activity_type: patch.activity_type === undefined ? record.activity_type : patch.activity_type,
-    asset_type: patch.asset_type === undefined ? record.asset_type : patch.asset_type,
-    token_address: patch.token_address === undefined ? record.token_address : patch.token_address,
+    // A filter left out keeps its value; `null` clears it.
+    ...optionalFilters(patch, (given, field) => (given === undefined ? record[field] : given)),
   };
   const filterError = checkFilters(record.type, next, new Set(Object.keys(patch)));
   if (filterError !== undefined) return Either.left(filterError);

@@ -4,7 +4,7 @@ import type { CreateWebhookBody } from "../contracts/Webhooks.js";
 import { checkList, checkPerCall, normaliseAddresses } from "./addressList.js";
 import { checkFilters, checkName, checkUrl, normaliseChainIds } from "./validateSettings.js";
 import type { WebhookPolicy } from "./WebhookPolicy.js";
-import type { WebhookSettings } from "./WebhookRecord.js";
+import { optionalFilters, type WebhookSettings } from "./WebhookRecord.js";
 
 type Policy = WebhookPolicy["Type"];
 
@@ -38,11 +38,7 @@ export const validateCreate = (
     url: body.url,
     active: true,
     chain_ids: chainIds,
-    transaction_type: body.transaction_type ?? null,
-    counterparty: body.counterparty ?? null,
-    activity_type: body.activity_type ?? null,
-    asset_type: body.asset_type ?? null,
-    token_address: body.token_address ?? null,
+    ...optionalFilters(body, (given) => given ?? null),
   };
   const touched = new Set(Object.keys(body));
   const filterError = checkFilters(body.type, settings, touched);

@@ -1,9 +1,9 @@
 import { InvalidRequest } from "../contracts/ApiError.js";
-import type { WebhookType } from "../contracts/Webhooks.js";
+import type { OptionalFilter, WebhookType } from "../contracts/Webhooks.js";
 
 type Kind = typeof WebhookType.Type;
 
-import { checkWebhookUrl, type UrlPolicy } from "./urlPolicy.js";
+import { checkWebhookUrl, type UrlPolicy } from "./targets/urlPolicy.js";
 import type { WebhookSettings } from "./WebhookRecord.js";
 
 /** Longest accepted webhook name, in characters. */
@@ -49,10 +49,7 @@ export const normaliseChainIds = (
   return [...new Set(ids)].sort((a, b) => a - b);
 };
 
-type Filters = Pick<
-  WebhookSettings,
-  "transaction_type" | "counterparty" | "activity_type" | "asset_type" | "token_address"
->;
+type Filters = Pick<WebhookSettings, OptionalFilter>;
 
 /**
  * Filters allowed by the webhook's type (spec 7): `transaction_type` and

@@ -8,7 +8,7 @@ import { createKey } from "../../src/api/keys/KeyStore.js";
 import { startAnvil } from "../../src/devnet/AnvilProcess.js";
 import type { Role } from "../../src/domain/Role.js";
 import { openBucket } from "../../src/nats/JetStreamSetup.js";
-import { makeSecretSealer } from "../../src/webhooks/secretSealing.js";
+import { makeSecretSealer } from "../../src/webhooks/secrets/secretSealing.js";
 import { startTestNats, type TestNats } from "./natsServer.js";
 import {
   type RunningService,

@@ -1,4 +1,4 @@
-import { freshSecrets } from "../../src/webhooks/signingSecret.js";
+import { freshSecrets } from "../../src/webhooks/secrets/signingSecret.js";
 import { WebhookRecord } from "../../src/webhooks/WebhookRecord.js";
 
 /** A stored webhook for tests: an active `balances` webhook with no filters, with `overrides` applied. */

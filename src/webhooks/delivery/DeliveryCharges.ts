@@ -1,4 +1,4 @@
-import type { QueuedDelivery } from "./QueuedDelivery.js";
+import type { QueuedDelivery } from "../outbox/QueuedDelivery.js";
 
 /** How many deliveries charged but not yet recorded are remembered; the oldest is forgotten first. */
 const REMEMBERED = 10_000;

@@ -14,18 +14,18 @@ import { WATCH_CHECK_MS } from "../../nats/WatchProgress.js";
 import { LIVE_FOR_MS, Presence } from "../../presence/Presence.js";
 import { Level } from "../../storage/Level.js";
 import { UsageRecorder } from "../../usage/UsageRecorder.js";
-import { makeHostAllowList } from "../hostAllowList.js";
+import * as WebhookSupervisor from "../actors/WebhookSupervisor.js";
+import { migrateLocalOutbox } from "../migrations/migrateLocalOutbox.js";
 import { listOutboxKeys } from "../outbox/listOutboxKeys.js";
-import { migrateLocalOutbox } from "../outbox/migrateLocalOutbox.js";
+import { makeOutbox, type Outbox } from "../outbox/Outbox.js";
 import { OwnedPartitions } from "../outbox/OwnedPartitions.js";
 import { PARTITIONS } from "../outbox/outboxBucketKeys.js";
 import { muxOutboxWrites } from "../outbox/outboxWrites.js";
 import { bucketSource, ownPartitions } from "../outbox/ownPartitions.js";
 import type { StoreBuckets } from "../store/StoreBuckets.js";
+import { makeHostAllowList } from "../targets/hostAllowList.js";
 import type { WebhookSettings } from "../WebhookSettings.js";
-import * as WebhookSupervisor from "../WebhookSupervisor.js";
 import { makeDispatcher } from "./Dispatcher.js";
-import { makeOutbox, type Outbox } from "./Outbox.js";
 
 /** The replicated delivery outbox, for the notifier and operator calls (stats, redelivery). */
 export class DeliveryOutbox extends Context.Tag("app/webhooks/delivery/DeliveryOutbox")<

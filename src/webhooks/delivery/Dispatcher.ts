@@ -1,16 +1,16 @@
 import { Effect, Either } from "effect";
 import type { PromiseLog } from "../../lib/promiseLog.js";
 import type { UsageEvent } from "../../usage/UsageRecorder.js";
-import type { HostAllowList } from "../hostAllowList.js";
+import type { DeliveryPorts } from "../actors/WebhookSupervisor.js";
+import type { Outbox } from "../outbox/Outbox.js";
+import { revealOnce } from "../secrets/revealedSecrets.js";
 import { modifyOwned } from "../store/hookRecords.js";
 import type { StoreBuckets } from "../store/StoreBuckets.js";
+import type { HostAllowList } from "../targets/hostAllowList.js";
 import { WebhookRecord } from "../WebhookRecord.js";
-import type { DeliveryPorts } from "../WebhookSupervisor.js";
 import { attemptDelivery } from "./attemptDelivery.js";
 import { DeliveryCharges } from "./DeliveryCharges.js";
 import { makeHttpSender } from "./HttpSender.js";
-import type { Outbox } from "./Outbox.js";
-import { revealOnce } from "./revealedSecrets.js";
 
 export interface DispatcherOptions {
   readonly outbox: Outbox;

@@ -1,9 +1,9 @@
 import { isIP } from "node:net";
 import type { Readable } from "node:stream";
 import { buildConnector, Pool } from "undici";
-import type { HostAllowList } from "../hostAllowList.js";
+import type { HostAllowList } from "../targets/hostAllowList.js";
+import { BlockedTargetError, guardedLookup, mayDial } from "../targets/targetGuard.js";
 import { deadlineSignals } from "./deadlineSignals.js";
-import { BlockedTargetError, guardedLookup, mayDial } from "./targetGuard.js";
 
 /** Connection set-up limit, ms. */
 export const CONNECT_TIMEOUT_MS = 5_000;

@@ -1,11 +1,11 @@
-import { SealedSecretError, type SecretSealer } from "../secretSealing.js";
-import { signingSecrets } from "../signingSecret.js";
+import type { AttemptEnd, Outbox } from "../outbox/Outbox.js";
+import type { AttemptRecord, QueuedDelivery } from "../outbox/QueuedDelivery.js";
+import { SealedSecretError, type SecretSealer } from "../secrets/secretSealing.js";
+import { signingSecrets } from "../secrets/signingSecret.js";
 import type { WebhookRecord } from "../WebhookRecord.js";
 import type { DeliveryCharges } from "./DeliveryCharges.js";
 import { deliveryHeaders } from "./deliveryHeaders.js";
 import type { HttpSender, SendResult } from "./HttpSender.js";
-import type { AttemptEnd, Outbox } from "./Outbox.js";
-import type { AttemptRecord, QueuedDelivery } from "./QueuedDelivery.js";
 import { parseRetryAfter, retryDelay } from "./retrySchedule.js";
 
 /** What an attempt needs besides the delivery and the webhook. */

@@ -1,5 +1,5 @@
-import type { QueuedDelivery } from "./QueuedDelivery.js";
-import { signatureHeader } from "./signature.js";
+import type { QueuedDelivery } from "../outbox/QueuedDelivery.js";
+import { signatureHeader } from "../secrets/signature.js";
 
 /**
  * The headers of one attempt: Standard Webhooks (`webhook-id` stable across

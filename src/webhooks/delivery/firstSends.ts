@@ -1,10 +1,10 @@
 import type { OwnedPartitions } from "../outbox/OwnedPartitions.js";
 import { deliveryKey } from "../outbox/outboxBucketKeys.js";
 import type { PartitionIndex } from "../outbox/PartitionIndex.js";
+import type { QueuedDelivery } from "../outbox/QueuedDelivery.js";
 import { SlowReceivers } from "../outbox/SlowReceivers.js";
 import type { OwedDelivery, StoredDelivery } from "../outbox/StoredDelivery.js";
 import { firstAttemptWaitMs, UnstoredDeliveries } from "../outbox/UnstoredDeliveries.js";
-import type { QueuedDelivery } from "./QueuedDelivery.js";
 
 /** What sending before storing needs of the outbox. */
 export interface FirstSendsPort {

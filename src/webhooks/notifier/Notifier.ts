@@ -15,7 +15,7 @@ import { type PromiseLog, promiseLog } from "../../lib/promiseLog.js";
 import type { NotifierPhases } from "../../metrics/Metrics.js";
 import { PULL_EXPIRES_MS } from "../../nats/pullOptions.js";
 import { type RecheckFlag, recheckFlag } from "../../nats/recheckFlag.js";
-import type { QueuedDelivery } from "../delivery/QueuedDelivery.js";
+import type { QueuedDelivery } from "../outbox/QueuedDelivery.js";
 import { EventSlots } from "./enqueue.js";
 import { IdleWatch } from "./IdleWatch.js";
 import {

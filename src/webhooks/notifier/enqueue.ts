@@ -1,5 +1,5 @@
-import type { QueuedDelivery } from "../delivery/QueuedDelivery.js";
 import { deliveryOrder } from "../outbox/outboxBucketKeys.js";
+import type { QueuedDelivery } from "../outbox/QueuedDelivery.js";
 import type { BlockEvents } from "./BlockEvents.js";
 import { deliveryId, splitBodies } from "./deliveryBodies.js";
 

@@ -1,6 +1,6 @@
 import type { ChainConfig } from "../../chains/ChainsConfig.js";
 import type { ChainBlock, ChainReorg } from "../../domain/ChainBlock.js";
-import type { QueuedDelivery } from "../delivery/QueuedDelivery.js";
+import type { QueuedDelivery } from "../outbox/QueuedDelivery.js";
 import type { BlockEvents } from "./BlockEvents.js";
 import { type BlockRecordStore, isNoChange, type RecordedBlock, type RecordsChange } from "./BlockRecords.js";
 import { type EventSlots, enqueueDeliveries } from "./enqueue.js";

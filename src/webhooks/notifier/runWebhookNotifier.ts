@@ -9,12 +9,12 @@ import { Metrics } from "../../metrics/Metrics.js";
 import { WATCH_CHECK_MS } from "../../nats/WatchProgress.js";
 import { FactoryPools } from "../../pricing/FactoryPools.js";
 import { Level } from "../../storage/Level.js";
+import { WebhookSupervisor } from "../actors/WebhookSupervisor.js";
 import { DeliveryOutbox } from "../delivery/DeliveryLayer.js";
+import { migrateLocalBlockRecords } from "../migrations/migrateLocalBlockRecords.js";
 import type { WebhookSettings } from "../WebhookSettings.js";
-import { WebhookSupervisor } from "../WebhookSupervisor.js";
 import { makeAddressBook } from "./AddressBook.js";
 import { kvBlockRecords, streamPurge } from "./kvBlockRecords.js";
-import { migrateLocalBlockRecords } from "./migrateLocalBlockRecords.js";
 import { runNotifier } from "./Notifier.js";
 import { readBalances } from "./readBalances.js";
 

@@ -1,4 +1,4 @@
-import type { AttemptRecord, DeliveryCounters, QueuedDelivery } from "../delivery/QueuedDelivery.js";
+import type { AttemptRecord, DeliveryCounters, QueuedDelivery } from "./QueuedDelivery.js";
 
 /** A delivery still owed: waiting or retrying (`queued`), or given up on until an operator redelivers it (`dead`). */
 export type OwedDelivery = QueuedDelivery & { readonly state: "queued" | "dead" };

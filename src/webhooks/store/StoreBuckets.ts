@@ -1,5 +1,5 @@
 import type { KV } from "@nats-io/kv";
-import type { SecretSealer } from "../secretSealing.js";
+import type { SecretSealer } from "../secrets/secretSealing.js";
 
 /** The two KV buckets webhook state lives in (layout in kvKeys.ts), and how secrets are sealed in them. */
 export interface StoreBuckets {

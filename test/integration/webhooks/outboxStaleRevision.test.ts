@@ -4,12 +4,12 @@ import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openBucket } from "../../../src/nats/JetStreamSetup.js";
 import { isRevisionConflict } from "../../../src/nats/revisionConflict.js";
-import { makeOutbox } from "../../../src/webhooks/delivery/Outbox.js";
-import type { AttemptRecord } from "../../../src/webhooks/delivery/QueuedDelivery.js";
 import { listOutboxKeys } from "../../../src/webhooks/outbox/listOutboxKeys.js";
+import { makeOutbox } from "../../../src/webhooks/outbox/Outbox.js";
 import { OwnedPartitions } from "../../../src/webhooks/outbox/OwnedPartitions.js";
 import { deliveryKey, partitionOf } from "../../../src/webhooks/outbox/outboxBucketKeys.js";
 import { PartitionIndex } from "../../../src/webhooks/outbox/PartitionIndex.js";
+import type { AttemptRecord } from "../../../src/webhooks/outbox/QueuedDelivery.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 import { owed } from "../../support/owedDelivery.js";
 

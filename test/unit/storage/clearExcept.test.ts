@@ -2,7 +2,7 @@ import { MemoryLevel } from "memory-level";
 import { describe, expect, it } from "vitest";
 import { clearExcept, rangesOutside } from "../../../src/storage/clearExcept.js";
 import type { Db } from "../../../src/storage/Level.js";
-import { OUTBOX_RECORD_PREFIXES } from "../../../src/webhooks/delivery/outboxKeys.js";
+import { OUTBOX_RECORD_PREFIXES } from "../../../src/webhooks/migrations/outboxKeys.js";
 
 const keysOf = async (db: Db) => {
   const keys: Array<string> = [];

@@ -3,24 +3,28 @@ import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it, vi } from "vitest";
 import { createActor, SimulatedClock, waitFor } from "xstate";
+import { deliverQueue, webhookMachine } from "../../../src/webhooks/actors/webhookMachine.js";
 import { attemptDelivery, classify } from "../../../src/webhooks/delivery/attemptDelivery.js";
 import { DeliveryCharges } from "../../../src/webhooks/delivery/DeliveryCharges.js";
 import { ATTEMPTS_PER_SIGNAL, deadlineSignals } from "../../../src/webhooks/delivery/deadlineSignals.js";
 import { deliveryHeaders } from "../../../src/webhooks/delivery/deliveryHeaders.js";
 import { MAX_RESPONSE_BYTES, makeHttpSender } from "../../../src/webhooks/delivery/HttpSender.js";
-import type { Outbox } from "../../../src/webhooks/delivery/Outbox.js";
 import { QueueDoorbell } from "../../../src/webhooks/delivery/QueueDoorbell.js";
-import type { QueuedDelivery } from "../../../src/webhooks/delivery/QueuedDelivery.js";
 import {
   DEFAULT_RETRY_SCHEDULE_MS,
   parseRetryAfter,
   parseRetrySchedule,
   retryDelay,
 } from "../../../src/webhooks/delivery/retrySchedule.js";
-import { makeHostAllowList } from "../../../src/webhooks/hostAllowList.js";
 import { splitBodies } from "../../../src/webhooks/notifier/deliveryBodies.js";
-import { generateSecret, rotateSecrets, signingSecrets } from "../../../src/webhooks/signingSecret.js";
-import { deliverQueue, webhookMachine } from "../../../src/webhooks/webhookMachine.js";
+import type { Outbox } from "../../../src/webhooks/outbox/Outbox.js";
+import type { QueuedDelivery } from "../../../src/webhooks/outbox/QueuedDelivery.js";
+import {
+  generateSecret,
+  rotateSecrets,
+  signingSecrets,
+} from "../../../src/webhooks/secrets/signingSecret.js";
+import { makeHostAllowList } from "../../../src/webhooks/targets/hostAllowList.js";
 import { webhookRecord } from "../../support/webhookRecordFixture.js";
 
 const delivery = (overrides: Partial<QueuedDelivery> = {}): QueuedDelivery => ({

@@ -1,11 +1,11 @@
 import type { KV } from "@nats-io/kv";
 import { describe, expect, it } from "vitest";
-import { type AttemptEnd, makeOutbox } from "../../../src/webhooks/delivery/Outbox.js";
-import type { AttemptRecord, QueuedDelivery } from "../../../src/webhooks/delivery/QueuedDelivery.js";
+import { type AttemptEnd, makeOutbox } from "../../../src/webhooks/outbox/Outbox.js";
 import { OwnedPartitions } from "../../../src/webhooks/outbox/OwnedPartitions.js";
 import { deliveryKey, partitionOf } from "../../../src/webhooks/outbox/outboxBucketKeys.js";
 import type { OutboxWrites } from "../../../src/webhooks/outbox/outboxWrites.js";
 import { PartitionIndex, UNSTORED } from "../../../src/webhooks/outbox/PartitionIndex.js";
+import type { AttemptRecord, QueuedDelivery } from "../../../src/webhooks/outbox/QueuedDelivery.js";
 import { SLOW_RECEIVER_MS } from "../../../src/webhooks/outbox/SlowReceivers.js";
 import { decodeValue, type StoredDelivery } from "../../../src/webhooks/outbox/StoredDelivery.js";
 import { owed } from "../../support/owedDelivery.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyIp, embeddedIpv4, parseCidr, parseIp } from "../../../src/webhooks/ipRanges.js";
+import { classifyIp, embeddedIpv4, parseCidr, parseIp } from "../../../src/webhooks/targets/ipRanges.js";
 
 describe("ipRanges", () => {
   it("default: public IPv4 and IPv6 addresses are public", () => {

@@ -1,6 +1,6 @@
 import { Effect } from "effect";
 import { describe, expect, it } from "vitest";
-import { migrateLocalBlockRecords } from "../../../src/webhooks/notifier/migrateLocalBlockRecords.js";
+import { migrateLocalBlockRecords } from "../../../src/webhooks/migrations/migrateLocalBlockRecords.js";
 import { memoryDb } from "../../support/indexerBlocks.js";
 import { memoryBlockRecords } from "../../support/memoryBlockRecords.js";
 

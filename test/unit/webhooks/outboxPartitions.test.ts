@@ -1,6 +1,5 @@
 import { Effect, Logger, LogLevel, Scope, TestClock, TestContext } from "effect";
 import { describe, expect, it } from "vitest";
-import type { QueuedDelivery } from "../../../src/webhooks/delivery/QueuedDelivery.js";
 import { NotPartitionOwner, OwnedPartitions } from "../../../src/webhooks/outbox/OwnedPartitions.js";
 import {
   deliveryKey,
@@ -15,6 +14,7 @@ import {
   sweepDone,
 } from "../../../src/webhooks/outbox/ownPartitions.js";
 import { PartitionIndex } from "../../../src/webhooks/outbox/PartitionIndex.js";
+import type { QueuedDelivery } from "../../../src/webhooks/outbox/QueuedDelivery.js";
 import {
   DONE_KEPT_MS,
   encodeValue,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ZERO_COUNTERS } from "../../../src/webhooks/delivery/QueuedDelivery.js";
 import { PendingStats, type StatsChange } from "../../../src/webhooks/outbox/PendingStats.js";
+import { ZERO_COUNTERS } from "../../../src/webhooks/outbox/QueuedDelivery.js";
 import type { DeliveryStats } from "../../../src/webhooks/outbox/StoredDelivery.js";
 
 /** Where the stats are "stored": one value per webhook, and every write made. */

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { revealOnce } from "../../../src/webhooks/delivery/revealedSecrets.js";
-import { makeSecretSealer, SealedSecretError } from "../../../src/webhooks/secretSealing.js";
+import { revealOnce } from "../../../src/webhooks/secrets/revealedSecrets.js";
+import { makeSecretSealer, SealedSecretError } from "../../../src/webhooks/secrets/secretSealing.js";
 
 /** A real sealer whose reveals are counted. */
 const countingSealer = () => {

@@ -7,16 +7,16 @@ import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { attemptDelivery } from "../../../src/webhooks/delivery/attemptDelivery.js";
 import type { SendResult } from "../../../src/webhooks/delivery/HttpSender.js";
-import type { Outbox } from "../../../src/webhooks/delivery/Outbox.js";
-import type { AttemptRecord, QueuedDelivery } from "../../../src/webhooks/delivery/QueuedDelivery.js";
-import { loadSecretKeys, secretKeyPath } from "../../../src/webhooks/secretKeyFile.js";
+import type { Outbox } from "../../../src/webhooks/outbox/Outbox.js";
+import type { AttemptRecord, QueuedDelivery } from "../../../src/webhooks/outbox/QueuedDelivery.js";
+import { loadSecretKeys, secretKeyPath } from "../../../src/webhooks/secrets/secretKeyFile.js";
 import {
   isSealed,
   makeSecretSealer,
   SealedSecretError,
   sealSecrets,
-} from "../../../src/webhooks/secretSealing.js";
-import { freshSecrets, generateSecret, rotateSecrets } from "../../../src/webhooks/signingSecret.js";
+} from "../../../src/webhooks/secrets/secretSealing.js";
+import { freshSecrets, generateSecret, rotateSecrets } from "../../../src/webhooks/secrets/signingSecret.js";
 import { decodeRecord, encodeRecord, type WebhookRecord } from "../../../src/webhooks/WebhookRecord.js";
 import { webhookRecord } from "../../support/webhookRecordFixture.js";
 

@@ -1,7 +1,7 @@
 import type { KV } from "@nats-io/kv";
 import { Context, Effect, Exit, Layer, Scope } from "effect";
 import { describe, expect, it } from "vitest";
-import * as WebhookSupervisor from "../../../src/webhooks/WebhookSupervisor.js";
+import * as WebhookSupervisor from "../../../src/webhooks/actors/WebhookSupervisor.js";
 import { newWebhookId } from "../../../src/webhooks/webhookId.js";
 import { webhookRecord } from "../../support/webhookRecordFixture.js";
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { isAllowedHost, makeHostAllowList, parseAllowEntry } from "../../../src/webhooks/hostAllowList.js";
-import { checkWebhookUrl, type UrlPolicy } from "../../../src/webhooks/urlPolicy.js";
+import {
+  isAllowedHost,
+  makeHostAllowList,
+  parseAllowEntry,
+} from "../../../src/webhooks/targets/hostAllowList.js";
+import { checkWebhookUrl, type UrlPolicy } from "../../../src/webhooks/targets/urlPolicy.js";
 
 const strict: UrlPolicy = { allowHttp: false, allowedHosts: makeHostAllowList([]) };
 const devnet: UrlPolicy = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createActor, SimulatedClock } from "xstate";
-import { lifecycleOf, webhookMachine } from "../../../src/webhooks/webhookMachine.js";
+import { lifecycleOf, webhookMachine } from "../../../src/webhooks/actors/webhookMachine.js";
 import { webhookRecord } from "../../support/webhookRecordFixture.js";
 
 const record = (active: boolean, name = "hook") => webhookRecord({ active, name });

@@ -1,11 +1,11 @@
 import { Clock, Effect } from "effect";
 import { createWebhook } from "../../../contracts/Webhooks.js";
-import { freshSecrets } from "../../../webhooks/signingSecret.js";
+import { WebhookSupervisor } from "../../../webhooks/actors/WebhookSupervisor.js";
+import { freshSecrets } from "../../../webhooks/secrets/signingSecret.js";
 import { validateCreate } from "../../../webhooks/validateCreate.js";
 import { WebhookPolicy } from "../../../webhooks/WebhookPolicy.js";
 import { toResource, WebhookRecord } from "../../../webhooks/WebhookRecord.js";
 import { WebhookStore } from "../../../webhooks/WebhookStore.js";
-import { WebhookSupervisor } from "../../../webhooks/WebhookSupervisor.js";
 import { newWebhookId } from "../../../webhooks/webhookId.js";
 import { route } from "../../Handler.js";
 import { callerTeamId } from "./callerTeam.js";

@@ -1,7 +1,7 @@
 import { Effect } from "effect";
 import { deleteWebhook } from "../../../contracts/Webhooks.js";
+import { WebhookSupervisor } from "../../../webhooks/actors/WebhookSupervisor.js";
 import { WebhookStore } from "../../../webhooks/WebhookStore.js";
-import { WebhookSupervisor } from "../../../webhooks/WebhookSupervisor.js";
 import { route } from "../../Handler.js";
 import { callerTeamId, normaliseId } from "./callerTeam.js";
 

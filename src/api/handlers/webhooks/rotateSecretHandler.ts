@@ -1,10 +1,10 @@
 import { Clock, Effect, Either } from "effect";
 import { rotateWebhookSecret } from "../../../contracts/Webhooks.js";
+import { WebhookSupervisor } from "../../../webhooks/actors/WebhookSupervisor.js";
 import { nextUpdatedAt } from "../../../webhooks/applyPatch.js";
-import { generateSecret, rotateSecrets } from "../../../webhooks/signingSecret.js";
+import { generateSecret, rotateSecrets } from "../../../webhooks/secrets/signingSecret.js";
 import { toResource, WebhookRecord } from "../../../webhooks/WebhookRecord.js";
 import { WebhookStore } from "../../../webhooks/WebhookStore.js";
-import { WebhookSupervisor } from "../../../webhooks/WebhookSupervisor.js";
 import { route } from "../../Handler.js";
 import { callerTeamId, normaliseId } from "./callerTeam.js";
 

@@ -1,10 +1,10 @@
 import { Clock, Effect } from "effect";
 import { updateWebhook } from "../../../contracts/Webhooks.js";
+import { WebhookSupervisor } from "../../../webhooks/actors/WebhookSupervisor.js";
 import { applyPatch } from "../../../webhooks/applyPatch.js";
 import { WebhookPolicy } from "../../../webhooks/WebhookPolicy.js";
 import { toResource } from "../../../webhooks/WebhookRecord.js";
 import { WebhookStore } from "../../../webhooks/WebhookStore.js";
-import { WebhookSupervisor } from "../../../webhooks/WebhookSupervisor.js";
 import { route } from "../../Handler.js";
 import { callerTeamId, normaliseId } from "./callerTeam.js";
 

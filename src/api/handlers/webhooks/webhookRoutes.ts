@@ -1,8 +1,8 @@
 import type { Chains } from "../../../chains/Chains.js";
 import type { Discovery } from "../../../discovery/Discovery.js";
+import type { WebhookSupervisor } from "../../../webhooks/actors/WebhookSupervisor.js";
 import type { WebhookPolicy } from "../../../webhooks/WebhookPolicy.js";
 import type { WebhookStore } from "../../../webhooks/WebhookStore.js";
-import type { WebhookSupervisor } from "../../../webhooks/WebhookSupervisor.js";
 import type { Route } from "../../Handler.js";
 import { getAddressesRoute, replaceAddressesRoute, updateAddressesRoute } from "./addressHandlers.js";
 import { createWebhookRoute } from "./createWebhookHandler.js";

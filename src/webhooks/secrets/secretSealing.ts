@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
-import type { WebhookSecrets } from "./WebhookRecord.js";
+import type { WebhookSecrets } from "./WebhookSecrets.js";
 
 /**
  * Signing secrets at rest. A sealed secret is

@@ -1,4 +1,4 @@
-import type { SecretSealer } from "../secretSealing.js";
+import type { SecretSealer } from "./secretSealing.js";
 
 /** Opened secrets held at most; past it the memory starts again (webhooks beyond it pay one decryption more). */
 const MAX_HELD = 10_000;

@@ -14,6 +14,10 @@
  *
  * Block records (`wh!blk!`, `wh!pend!`) were kept here too; they now live in the
  * shared `webhook_blocks` bucket (migrateLocalBlockRecords.ts moves them).
+ *
+ * A migration: it reads what versions before the replicated outbox and shared block records kept
+ * in each node's LevelDB, and finds nothing once a node has started on this version. It can go in
+ * the first release after 0.1.0, whose notes must then ask every node to start once on 0.1.x first.
  */
 const pad = (n: number, width: number) => String(n).padStart(width, "0");
 

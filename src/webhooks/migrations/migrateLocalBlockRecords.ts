@@ -1,10 +1,16 @@
 import { Effect } from "effect";
 import type { Operation } from "../../indexer/applyBlock.js";
 import type { Db } from "../../storage/Level.js";
-import type { BlockEvents } from "./BlockEvents.js";
-import type { BlockRecordStore } from "./BlockRecords.js";
+import type { BlockEvents } from "../notifier/BlockEvents.js";
+import type { BlockRecordStore } from "../notifier/BlockRecords.js";
 
-/** Where versions before the shared block records kept them, in each node's LevelDB. */
+/**
+ * Where versions before the shared block records kept them, in each node's LevelDB.
+ *
+ * A migration: it reads what versions before the replicated outbox and shared block records kept
+ * in each node's LevelDB, and finds nothing once a node has started on this version. It can go in
+ * the first release after 0.1.0, whose notes must then ask every node to start once on 0.1.x first.
+ */
 const LOCAL_BLOCKS = "wh!blk!";
 const LOCAL_PENDING = "wh!pend!";
 

@@ -1,14 +1,14 @@
 import { Bucket, type KV, KvWatchInclude } from "@nats-io/kv";
 import { Context, Effect, Exit, Layer, Option, Scope } from "effect";
 import { type ActorOptions, type AnyActorLogic, type AnyActorRef, createActor } from "xstate";
-import { Lru } from "../lib/Lru.js";
-import { leaderReads } from "../nats/leaderReads.js";
-import { streamTail } from "../nats/streamTail.js";
-import { untilWatchFallsBehind, WatchProgress } from "../nats/WatchProgress.js";
-import { backoffUpTo } from "../runtime/retrying.js";
-import { LINGER_MS, QueueDoorbell } from "./delivery/QueueDoorbell.js";
-import { HOOK_PREFIX, HOOKS_FILTER } from "./store/kvKeys.js";
-import { decodeRecord } from "./WebhookRecord.js";
+import { Lru } from "../../lib/Lru.js";
+import { leaderReads } from "../../nats/leaderReads.js";
+import { streamTail } from "../../nats/streamTail.js";
+import { untilWatchFallsBehind, WatchProgress } from "../../nats/WatchProgress.js";
+import { backoffUpTo } from "../../runtime/retrying.js";
+import { LINGER_MS, QueueDoorbell } from "../delivery/QueueDoorbell.js";
+import { HOOK_PREFIX, HOOKS_FILTER } from "../store/kvKeys.js";
+import { decodeRecord } from "../WebhookRecord.js";
 import {
   deliverQueue,
   lifecycleOf,

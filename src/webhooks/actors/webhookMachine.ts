@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from "xstate";
-import type { AttemptEnd } from "./delivery/Outbox.js";
-import type { QueuedDelivery } from "./delivery/QueuedDelivery.js";
-import type { WebhookRecord } from "./WebhookRecord.js";
+import type { AttemptEnd } from "../outbox/Outbox.js";
+import type { QueuedDelivery } from "../outbox/QueuedDelivery.js";
+import type { WebhookRecord } from "../WebhookRecord.js";
 
 /** Where the machine reads the time. XState's SimulatedClock satisfies it, so tests control time. */
 export interface WebhookClock {

@@ -1,5 +1,5 @@
 import { createHmac, createSecretKey, type KeyObject } from "node:crypto";
-import { SECRET_PREFIX } from "../signingSecret.js";
+import { SECRET_PREFIX } from "./signingSecret.js";
 
 /** Signing keys kept decoded; cleared when it grows past this (secrets come and go with webhooks). */
 const MAX_KEYS = 10_000;

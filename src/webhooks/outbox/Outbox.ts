@@ -3,20 +3,12 @@ import type { PromiseLog } from "../../lib/promiseLog.js";
 import type { OutboxFigures } from "../../metrics/Metrics.js";
 import { leaderReads } from "../../nats/leaderReads.js";
 import { isRevisionConflict } from "../../nats/revisionConflict.js";
-import type { OwnedPartitions } from "../outbox/OwnedPartitions.js";
-import { deliveryKey, statsKey, webhookDeliveriesFilter } from "../outbox/outboxBucketKeys.js";
-import { kvOutboxWrites, type OutboxWrites } from "../outbox/outboxWrites.js";
-import { type PartitionIndex, UNSTORED } from "../outbox/PartitionIndex.js";
-import { PendingStats, STATS_FLUSH_MS } from "../outbox/PendingStats.js";
-import {
-  type DeliveryStats,
-  decodeValue,
-  encodeValue,
-  type OwedDelivery,
-  type StoredDelivery,
-  storedValue,
-} from "../outbox/StoredDelivery.js";
-import { makeFirstSends } from "./firstSends.js";
+import { makeFirstSends } from "../delivery/firstSends.js";
+import type { OwnedPartitions } from "./OwnedPartitions.js";
+import { deliveryKey, statsKey, webhookDeliveriesFilter } from "./outboxBucketKeys.js";
+import { kvOutboxWrites, type OutboxWrites } from "./outboxWrites.js";
+import { type PartitionIndex, UNSTORED } from "./PartitionIndex.js";
+import { PendingStats, STATS_FLUSH_MS } from "./PendingStats.js";
 import {
   type AttemptRecord,
   type DeliveryCounters,
@@ -24,6 +16,14 @@ import {
   RECENT_ATTEMPTS,
   ZERO_COUNTERS,
 } from "./QueuedDelivery.js";
+import {
+  type DeliveryStats,
+  decodeValue,
+  encodeValue,
+  type OwedDelivery,
+  type StoredDelivery,
+  storedValue,
+} from "./StoredDelivery.js";
 
 /** How one attempt ended, as the dispatcher records it. */
 export type AttemptEnd =

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { WebhookSecrets } from "./WebhookRecord.js";
+import type { WebhookSecrets } from "./WebhookSecrets.js";
 
 /** Prefix of every signing secret, as in Standard Webhooks. */
 export const SECRET_PREFIX = "whsec_";

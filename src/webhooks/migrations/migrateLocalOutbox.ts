@@ -1,10 +1,10 @@
 import { Effect } from "effect";
 import type { Operation } from "../../indexer/applyBlock.js";
 import type { Db } from "../../storage/Level.js";
-import type { Outbox } from "../delivery/Outbox.js";
-import { end, PREFIX } from "../delivery/outboxKeys.js";
-import type { QueuedDelivery } from "../delivery/QueuedDelivery.js";
-import { deliveryOrder } from "./outboxBucketKeys.js";
+import type { Outbox } from "../outbox/Outbox.js";
+import { deliveryOrder } from "../outbox/outboxBucketKeys.js";
+import type { QueuedDelivery } from "../outbox/QueuedDelivery.js";
+import { end, PREFIX } from "./outboxKeys.js";
 
 const QUEUED = `${PREFIX}q!`;
 const DEAD = `${PREFIX}dl!`;
@@ -15,6 +15,10 @@ const DEAD = `${PREFIX}dl!`;
  * ahead of anything queued since (order from their old sequence, stream time
  * 0), then deletes them here. Idempotent: a crash midway moves the rest at the
  * next start, and keys already moved are kept as they are.
+ *
+ * A migration: it reads what versions before the replicated outbox and shared block records kept
+ * in each node's LevelDB, and finds nothing once a node has started on this version. It can go in
+ * the first release after 0.1.0, whose notes must then ask every node to start once on 0.1.x first.
  */
 export const migrateLocalOutbox = (db: Db, outbox: Outbox) =>
   Effect.tryPromise(async () => {

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import type { LookupFunction } from "node:net";
-import { type HostAllowList, isAllowedHost, normaliseHost } from "../hostAllowList.js";
-import { isPublicIp, parseIp } from "../ipRanges.js";
+import { type HostAllowList, isAllowedHost, normaliseHost } from "./hostAllowList.js";
+import { isPublicIp, parseIp } from "./ipRanges.js";
 
 /**
  * Send-time SSRF checks (the registration check in urlPolicy.ts cannot see DNS).
