@@ -12,7 +12,7 @@ import { Index, type WalletToken } from "../indexer/IndexReader.js";
 import { makeReadCache } from "../lib/readCache.js";
 import { Metrics } from "../metrics/Metrics.js";
 import { FactoryPools } from "../pricing/FactoryPools.js";
-import type { ChainHoldings, Holding } from "./ChainHoldings.js";
+import type { ChainHoldings, Holding, HoldingsSnapshot } from "./ChainHoldings.js";
 import { decorateEntry, type MetadataField, type ResponseEntry } from "./decorateEntry.js";
 import { makeHistoricalPrices } from "./historicalPrices.js";
 import { pastPriceWarnings, readPastPrices } from "./pastPrices.js";
@@ -20,19 +20,7 @@ import { readChainHoldings } from "./readChainHoldings.js";
 import { makeShapedPages, type ShapedPages } from "./shapedPages.js";
 import { type BalanceEntry, compareEntries, SPAM_LIQUIDITY_USD, toBalanceEntry } from "./toBalanceEntry.js";
 
-/** A wallet's holdings on chosen chains, pinned to one block per chain. */
-export interface HoldingsSnapshot {
-  /**
-   * Each chain's holdings, with how far the wallet's discovery there was when they were read:
-   * taken before the read, so an answer never says complete about writes its read did not see.
-   */
-  readonly byChain: ReadonlyArray<{
-    readonly chain: ChainConfig;
-    readonly holdings: ChainHoldings;
-    readonly progress: DiscoveryProgress;
-  }>;
-  readonly failures: ReadonlyArray<{ readonly chain_id: number; readonly description: string }>;
-}
+export type { HoldingsSnapshot } from "./ChainHoldings.js";
 
 export interface SnapshotOptions {
   /** Blocks to read at, by chain id (a cursor's); the indexed head otherwise. */

@@ -1,3 +1,5 @@
+import type { ChainConfig } from "../chains/ChainsConfig.js";
+import type { DiscoveryProgress } from "../discovery/DiscoveryProgress.js";
 import type { PriceQuote } from "../pricing/selectPrices.js";
 import type { TokenStandard } from "./tokenStandard.js";
 
@@ -20,4 +22,18 @@ export interface ChainHoldings {
   readonly holdings: ReadonlyArray<Holding>;
   /** What the token asked for explicitly turned out to be (set when one was asked to be classified). */
   readonly classified?: TokenStandard;
+}
+
+/** A wallet's holdings on chosen chains, pinned to one block per chain. */
+export interface HoldingsSnapshot {
+  /**
+   * Each chain's holdings, with how far the wallet's discovery there was when they were read:
+   * taken before the read, so an answer never says complete about writes its read did not see.
+   */
+  readonly byChain: ReadonlyArray<{
+    readonly chain: ChainConfig;
+    readonly holdings: ChainHoldings;
+    readonly progress: DiscoveryProgress;
+  }>;
+  readonly failures: ReadonlyArray<{ readonly chain_id: number; readonly description: string }>;
 }

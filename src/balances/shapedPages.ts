@@ -1,7 +1,7 @@
 import { Effect } from "effect";
 import type { Warning } from "../contracts/Common.js";
 import { Lru } from "../lib/Lru.js";
-import type { HoldingsSnapshot } from "./Balances.js";
+import type { HoldingsSnapshot } from "./ChainHoldings.js";
 import type { BalanceEntry } from "./toBalanceEntry.js";
 
 /** One page of a balances response, shaped and serialised, with what the next cursor needs. */

@@ -1,11 +1,10 @@
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import type { BlockRef } from "../chains/readEachChain.js";
 import { type ChainRpc, DEFAULT_CALL_BUDGET_MS } from "../chains/rpc/ChainRpc.js";
-import type { Operation } from "../indexer/applyBlock.js";
 import type { IndexCache } from "../indexer/IndexCache.js";
 import { writeDiscovered } from "../indexer/writeDiscovered.js";
 import { makePromiseSlots } from "../lib/promiseSlots.js";
-import type { Db } from "../storage/Level.js";
+import type { Db, Operation } from "../storage/Level.js";
 import { makeAnswerHolds } from "./answerHolds.js";
 import type { DiscoveryProgress } from "./DiscoveryProgress.js";
 import { type DiscoveryRecord, discoveryRecordKey } from "./DiscoveryRecord.js";

@@ -1,10 +1,9 @@
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
-import type { Operation } from "../indexer/applyBlock.js";
 import type { TokenMetadata, TouchedToken, VaultProbe } from "../indexer/IndexRecords.js";
 import { tokenMetadataKey, vaultProbeKey, walletTokenKey } from "../indexer/indexKeys.js";
 import { readTokenMetadata } from "../indexer/readTokenMetadata.js";
 import { readVaultProbes } from "../indexer/readVaultProbes.js";
-import type { Db } from "../storage/Level.js";
+import type { Db, Operation } from "../storage/Level.js";
 
 /** A token discovery found the wallet holds or once held, with the block that showed it. */
 export interface FoundToken {

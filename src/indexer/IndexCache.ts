@@ -1,13 +1,17 @@
 import { approximateBytes } from "../lib/approximateBytes.js";
 import { type ByteBudget, Lru } from "../lib/Lru.js";
-import type { IndexCheckpoint, Operation } from "./applyBlock.js";
+import type { Operation } from "../storage/Level.js";
 import type {
+  IndexCheckpoint,
+  IndexedPool,
+  LendingToken,
+  TokenMetadata,
+  VaultProbe,
   WalletLendingMarket,
   WalletPositionNft,
   WalletRestakeDeposit,
   WalletToken,
-} from "./IndexReader.js";
-import type { IndexedPool, LendingToken, TokenMetadata, VaultProbe } from "./IndexRecords.js";
+} from "./IndexRecords.js";
 import { PREFIX } from "./indexKeys.js";
 
 const WALLET_PREFIX = `${PREFIX}wt!`;

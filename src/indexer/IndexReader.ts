@@ -1,9 +1,9 @@
 import { Context, Effect, Layer } from "effect";
 import type { Lru } from "../lib/Lru.js";
 import { type Db, Level } from "../storage/Level.js";
-import type { IndexCheckpoint } from "./applyBlock.js";
 import { IndexCache, walletCacheKey } from "./IndexCache.js";
 import type {
+  IndexCheckpoint,
   IndexedPool,
   LendingToken,
   NftRecord,
@@ -11,7 +11,11 @@ import type {
   TokenMetadata,
   TouchedToken,
   VaultProbe,
+  WalletLendingMarket,
   WalletNft,
+  WalletPositionNft,
+  WalletRestakeDeposit,
+  WalletToken,
   YieldSplitToken,
 } from "./IndexRecords.js";
 import {
@@ -34,36 +38,12 @@ import {
   yieldSplitTokenKey,
 } from "./indexKeys.js";
 
-export interface WalletToken extends TouchedToken {
-  readonly chain_id: number;
-  readonly token: string;
-}
-
-/** A lending market a wallet is in without a token of its own showing it (cToken borrows, Comet). */
-export interface WalletLendingMarket {
-  readonly chain_id: number;
-  /** The cToken or the Comet. */
-  readonly market: string;
-  /** A Comet collateral asset; undefined for the market itself. */
-  readonly asset: string | undefined;
-}
-
-/** A restaking deposit of a wallet: the registry StrategyManager, the strategy and its token. */
-export interface WalletRestakeDeposit extends RestakeDeposit {
-  readonly chain_id: number;
-  readonly manager: string;
-  readonly strategy: string;
-}
-
-/** A position NFT a wallet holds, with where it was minted when the index saw the mint. */
-export interface WalletPositionNft extends WalletNft {
-  readonly chain_id: number;
-  /** The position manager (the NFT contract). */
-  readonly manager: string;
-  readonly token_id: bigint;
-  /** Pool and range; undefined when the NFT was minted before the index's history. */
-  readonly minted: NftRecord | undefined;
-}
+export type {
+  WalletLendingMarket,
+  WalletPositionNft,
+  WalletRestakeDeposit,
+  WalletToken,
+} from "./IndexRecords.js";
 
 /**
  * Point lookups through a cache: hits from memory, the rest in one `getMany`, remembered (a

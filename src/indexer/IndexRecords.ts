@@ -115,3 +115,41 @@ export interface YieldSplitToken {
   /** The SY's `assetInfo()` asset: what one PT redeems for at expiry. */
   readonly asset: string;
 }
+
+/** What the index reader answers of a wallet's views (IndexReader), keyed by chain and contract. */
+export interface WalletToken extends TouchedToken {
+  readonly chain_id: number;
+  readonly token: string;
+}
+
+/** A lending market a wallet is in without a token of its own showing it (cToken borrows, Comet). */
+export interface WalletLendingMarket {
+  readonly chain_id: number;
+  /** The cToken or the Comet. */
+  readonly market: string;
+  /** A Comet collateral asset; undefined for the market itself. */
+  readonly asset: string | undefined;
+}
+
+/** A restaking deposit of a wallet: the registry StrategyManager, the strategy and its token. */
+export interface WalletRestakeDeposit extends RestakeDeposit {
+  readonly chain_id: number;
+  readonly manager: string;
+  readonly strategy: string;
+}
+
+/** A position NFT a wallet holds, with where it was minted when the index saw the mint. */
+export interface WalletPositionNft extends WalletNft {
+  readonly chain_id: number;
+  /** The position manager (the NFT contract). */
+  readonly manager: string;
+  readonly token_id: bigint;
+  /** Pool and range; undefined when the NFT was minted before the index's history. */
+  readonly minted: NftRecord | undefined;
+}
+
+/** The block the index views stand at on a chain. */
+export interface IndexCheckpoint {
+  readonly number: number;
+  readonly hash: string;
+}

@@ -1,4 +1,4 @@
-import type { Operation } from "./applyBlock.js";
+import type { Operation } from "../storage/Level.js";
 
 /** The reads that planning a block makes of the index. */
 export interface IndexReads {

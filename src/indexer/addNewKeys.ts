@@ -1,4 +1,4 @@
-import type { Operation } from "./applyBlock.js";
+import type { Operation } from "../storage/Level.js";
 import type { UndoEntry } from "./IndexRecords.js";
 import type { IndexReads } from "./PendingWrites.js";
 

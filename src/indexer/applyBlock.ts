@@ -1,7 +1,8 @@
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import { decodeLogs, poolsCreated, tokenTouches } from "../decoding/index.js";
 import type { ChainBlock } from "../domain/ChainBlock.js";
-import type { IndexedPool, TokenMetadata, TouchedToken, UndoEntry } from "./IndexRecords.js";
+import type { Operation } from "../storage/Level.js";
+import type { IndexCheckpoint, IndexedPool, TokenMetadata, TouchedToken, UndoEntry } from "./IndexRecords.js";
 import {
   blockTimeKey,
   indexCheckpointKey,
@@ -18,17 +19,7 @@ import { planRestakeViews } from "./planRestakeViews.js";
 import { type ProbeVaults, planVaultProbes } from "./planVaultProbes.js";
 import { planYieldSplitViews } from "./planYieldSplitViews.js";
 
-/** One write of a LevelDB batch. */
-export type Operation =
-  | { readonly type: "put"; readonly key: string; readonly value: unknown }
-  | { readonly type: "del"; readonly key: string };
-
 const NATIVE_ZERO = "0x0000000000000000000000000000000000000000";
-
-export interface IndexCheckpoint {
-  readonly number: number;
-  readonly hash: string;
-}
 
 /**
  * The writes that index one block, with what it changes recorded for undo:

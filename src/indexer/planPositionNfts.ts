@@ -1,6 +1,6 @@
 import { type ChainConfig, protocolsOf } from "../chains/ChainsConfig.js";
 import type { DecodedEvent } from "../decoding/index.js";
-import type { Operation } from "./applyBlock.js";
+import type { Operation } from "../storage/Level.js";
 import type { NftRecord, UndoEntry, WalletNft } from "./IndexRecords.js";
 import { nftKey, PREFIX, walletNftKey } from "./indexKeys.js";
 import type { IndexReads } from "./PendingWrites.js";

@@ -1,7 +1,7 @@
 import { type ChainConfig, protocolsOf } from "../chains/ChainsConfig.js";
 import type { DecodedEvent } from "../decoding/index.js";
+import type { Operation } from "../storage/Level.js";
 import { addNewKeys } from "./addNewKeys.js";
-import type { Operation } from "./applyBlock.js";
 import type { RestakeDeposit, UndoEntry } from "./IndexRecords.js";
 import { restakeDepositKey } from "./indexKeys.js";
 import type { IndexReads } from "./PendingWrites.js";

@@ -1,4 +1,4 @@
-import type { Operation } from "./applyBlock.js";
+import type { Operation } from "../storage/Level.js";
 import type { UndoEntry, VaultProbe } from "./IndexRecords.js";
 import { vaultProbeKey } from "./indexKeys.js";
 import type { IndexReads } from "./PendingWrites.js";

@@ -1,5 +1,4 @@
-import type { Db } from "../storage/Level.js";
-import type { Operation } from "./applyBlock.js";
+import type { Db, Operation } from "../storage/Level.js";
 import type { IndexCache } from "./IndexCache.js";
 
 /**

@@ -4,6 +4,11 @@ import { Context, Data, Effect, Layer } from "effect";
 import { Level as ClassicLevel } from "level";
 import { MemoryLevel } from "memory-level";
 
+/** One write of a LevelDB batch. */
+export type Operation =
+  | { readonly type: "put"; readonly key: string; readonly value: unknown }
+  | { readonly type: "del"; readonly key: string };
+
 /** A LevelDB database with string keys and JSON values. */
 export type Db = AbstractLevel<string | Uint8Array | Buffer, string, unknown>;
 

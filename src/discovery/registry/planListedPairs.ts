@@ -1,9 +1,9 @@
 import type { ChainConfig } from "../../chains/ChainsConfig.js";
-import type { Operation } from "../../indexer/applyBlock.js";
 import type { IndexedPool, TokenMetadata } from "../../indexer/IndexRecords.js";
 import { poolKey } from "../../indexer/indexKeys.js";
 import { PendingWrites, type SyncStore } from "../../indexer/PendingWrites.js";
 import { poolViewWrites, registryByAddress, registryPool } from "../../indexer/planPoolViews.js";
+import type { Operation } from "../../storage/Level.js";
 import { poolTokenMetadataOps } from "./poolTokenMetadata.js";
 import type { ListedPair } from "./v2Pairs.js";
 

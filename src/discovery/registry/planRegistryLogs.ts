@@ -2,7 +2,6 @@ import type { ChainConfig } from "../../chains/ChainsConfig.js";
 import type { RpcLog } from "../../chains/rpc/RpcTypes.js";
 import { type DecodedEvent, type DecodedEventKind, decodeLogs, poolsCreated } from "../../decoding/index.js";
 import type { ChainLog } from "../../domain/ChainBlock.js";
-import type { Operation } from "../../indexer/applyBlock.js";
 import type { IndexedPool, TokenMetadata } from "../../indexer/IndexRecords.js";
 import { PendingWrites, type SyncStore } from "../../indexer/PendingWrites.js";
 import { planLendingViews, type ReadUnderlying } from "../../indexer/planLendingViews.js";
@@ -10,6 +9,7 @@ import { poolViewWrites, registryByAddress, registryPool } from "../../indexer/p
 import { planYieldSplitViews } from "../../indexer/planYieldSplitViews.js";
 import type { AssetOf } from "../../indexer/readUnderlying.js";
 import { normalizeLog } from "../../ingest/normalizeBlock.js";
+import type { Operation } from "../../storage/Level.js";
 import { poolTokenMetadataOps } from "./poolTokenMetadata.js";
 
 /** What planning a stretch reads from the chain: assets of cTokens and SYs, metadata of pool tokens. */

@@ -1,7 +1,7 @@
-import type { Operation } from "../../indexer/applyBlock.js";
 import type { TokenMetadata } from "../../indexer/IndexRecords.js";
 import { tokenMetadataKey } from "../../indexer/indexKeys.js";
 import type { IndexReads } from "../../indexer/PendingWrites.js";
+import type { Operation } from "../../storage/Level.js";
 
 /** Tokens per metadata read: three calls each, well under a node's eth_call gas cap. */
 const TOKENS_PER_READ = 300;

@@ -2,8 +2,8 @@ import type { ChainConfig } from "../../chains/ChainsConfig.js";
 import { aggregate3, type RawCall, type RawResult } from "../../chains/multicall3.js";
 import type { BlockRef } from "../../chains/readEachChain.js";
 import type { ChainRpc } from "../../chains/rpc/ChainRpc.js";
-import type { Operation } from "../../indexer/applyBlock.js";
 import type { IndexReads } from "../../indexer/PendingWrites.js";
+import type { Operation } from "../../storage/Level.js";
 
 /**
  * What one discovery reads: a chain at one block, through its RPC, and the index it adds to (read

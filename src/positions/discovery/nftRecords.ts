@@ -1,8 +1,8 @@
 import { addNewKeys } from "../../indexer/addNewKeys.js";
-import type { Operation } from "../../indexer/applyBlock.js";
 import type { IndexedPool, NftRecord, WalletNft } from "../../indexer/IndexRecords.js";
 import { nftKey, walletNftKey } from "../../indexer/indexKeys.js";
 import type { IndexReads } from "../../indexer/PendingWrites.js";
+import type { Operation } from "../../storage/Level.js";
 import { poolRecordOps } from "./poolRecords.js";
 
 /** A position NFT the wallet holds at the discovery block, with the pool and range its manager records. */

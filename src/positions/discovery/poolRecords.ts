@@ -1,7 +1,7 @@
-import type { Operation } from "../../indexer/applyBlock.js";
 import type { IndexedPool } from "../../indexer/IndexRecords.js";
 import { poolKey, tokenPoolKey } from "../../indexer/indexKeys.js";
 import type { IndexReads } from "../../indexer/PendingWrites.js";
+import type { Operation } from "../../storage/Level.js";
 
 /**
  * The writes that make pools of discovered NFTs known as the indexer makes a pool it saw created:

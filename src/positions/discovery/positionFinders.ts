@@ -1,6 +1,6 @@
 import type { ChainConfig } from "../../chains/ChainsConfig.js";
-import type { Operation } from "../../indexer/applyBlock.js";
 import { lendingTokenKey } from "../../indexer/indexKeys.js";
+import type { Operation } from "../../storage/Level.js";
 import { findAaveReserves } from "./aaveReserves.js";
 import { findCometMarkets } from "./cometMarkets.js";
 import { findCometParticipation } from "./cometParticipation.js";

@@ -1,6 +1,5 @@
 import { Effect } from "effect";
-import type { Operation } from "../../indexer/applyBlock.js";
-import type { Db } from "../../storage/Level.js";
+import type { Db, Operation } from "../../storage/Level.js";
 import type { BlockEvents } from "../notifier/BlockEvents.js";
 import type { BlockRecordStore } from "../notifier/BlockRecords.js";
 

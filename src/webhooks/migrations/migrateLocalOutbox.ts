@@ -1,6 +1,5 @@
 import { Effect } from "effect";
-import type { Operation } from "../../indexer/applyBlock.js";
-import type { Db } from "../../storage/Level.js";
+import type { Db, Operation } from "../../storage/Level.js";
 import type { Outbox } from "../outbox/Outbox.js";
 import { deliveryOrder } from "../outbox/outboxBucketKeys.js";
 import type { QueuedDelivery } from "../outbox/QueuedDelivery.js";

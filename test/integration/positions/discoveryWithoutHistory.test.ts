@@ -15,7 +15,7 @@ import type { BlockRef } from "../../../src/chains/readEachChain.js";
 import type { ChainRpc } from "../../../src/chains/rpc/ChainRpc.js";
 import type { RpcRequest } from "../../../src/chains/rpc/RpcRequest.js";
 import type { ManifestChain } from "../../../src/devnet/DevnetManifest.js";
-import { type Operation, planBlock } from "../../../src/indexer/applyBlock.js";
+import { planBlock } from "../../../src/indexer/applyBlock.js";
 import { makeIndexReader } from "../../../src/indexer/IndexReader.js";
 import { PREFIX } from "../../../src/indexer/indexKeys.js";
 import type { IndexReads } from "../../../src/indexer/PendingWrites.js";
@@ -28,7 +28,7 @@ import type { DiscoveryContext, Findings } from "../../../src/positions/discover
 import { lendingTokensIn, POSITION_FINDERS } from "../../../src/positions/discovery/positionFinders.js";
 import { findYieldSplitMarkets } from "../../../src/positions/discovery/yieldSplitMarkets.js";
 import { readChainPositions } from "../../../src/positions/readChainPositions.js";
-import type { Db } from "../../../src/storage/Level.js";
+import type { Db, Operation } from "../../../src/storage/Level.js";
 import { directChainRpc } from "../../support/chainRpc.js";
 import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js";
 import { memoryDb } from "../../support/indexerBlocks.js";

@@ -1,4 +1,4 @@
-import type { IndexCheckpoint } from "../../../indexer/applyBlock.js";
+import type { IndexCheckpoint } from "../../../indexer/IndexRecords.js";
 import type { FollowerStatus } from "../../../ingest/FollowerStatus.js";
 
 /**
