@@ -1,4 +1,4 @@
-import { Effect } from "effect";
+import { Data, Effect } from "effect";
 import type { Db } from "../storage/Level.js";
 import type { BlockWindow } from "./reconcile.js";
 
@@ -31,5 +31,23 @@ export const checkpointKey = (chainId: number): string =>
  * an existing deployment resumes instead of reading the chain again; never
  * written, since a local copy goes stale as soon as another process follows.
  */
-export const loadCheckpoint = (db: Db, chainId: number): Effect.Effect<Checkpoint | undefined> =>
-  Effect.promise(async () => (await db.get(checkpointKey(chainId))) as Checkpoint | undefined);
+export const loadCheckpoint = (
+  db: Db,
+  chainId: number,
+): Effect.Effect<Checkpoint | undefined, CheckpointUnreadable> =>
+  Effect.tryPromise({
+    try: async () => (await db.get(checkpointKey(chainId))) as Checkpoint | undefined,
+    // Typed, not a defect: the follower then fails, hands its lease back and is tried again;
+    // a defect would end the chain's leadership loop for good.
+    catch: (cause) => new CheckpointUnreadable({ chainId, cause }),
+  });
+
+/** This process's LevelDB could not be read for an earlier version's checkpoint. */
+export class CheckpointUnreadable extends Data.TaggedError("CheckpointUnreadable")<{
+  readonly chainId: number;
+  readonly cause: unknown;
+}> {
+  override get message(): string {
+    return `the local checkpoint of chain ${this.chainId} cannot be read: ${this.cause instanceof Error ? this.cause.message : String(this.cause)}`;
+  }
+}

@@ -1,10 +1,11 @@
 import { Clock, Effect, Exit, Fiber, Logger, LogLevel, Option, Scope, TestClock, TestContext } from "effect";
 import { describe, expect, it } from "vitest";
-import type { Checkpoint } from "../../../src/ingest/CheckpointStore.js";
+import { type Checkpoint, loadCheckpoint } from "../../../src/ingest/CheckpointStore.js";
 import { acquireLease, type HeldLease } from "../../../src/ingest/lease/ChainLease.js";
 import type { LeaseStore } from "../../../src/ingest/lease/LeaseStore.js";
 import { leadChain } from "../../../src/ingest/lease/leadChain.js";
 import { SilenceWatch } from "../../../src/ingest/lease/SilenceWatch.js";
+import type { Db } from "../../../src/storage/Level.js";
 import { memoryBucket } from "../../support/memoryLeaseBucket.js";
 
 const LEASE_MS = 10_000;
@@ -209,6 +210,36 @@ describe("leading a chain", () => {
         yield* TestClock.adjust(LEASE_MS);
         expect([...following]).toEqual(["b"]);
         expect(both).toBe(false);
+      }),
+    ));
+
+  it("error: a follower whose local checkpoint cannot be read hands the lease back and is tried again", () =>
+    run(
+      Effect.gen(function* () {
+        const bucket = memoryBucket();
+        let reads = 0;
+        // A LevelDB whose reads fail (a disk error): the checkpoint of an earlier version is read first.
+        const broken = {
+          get: async () => {
+            reads++;
+            throw new Error("IO error: read failed");
+          },
+        } as unknown as Db;
+        yield* Effect.fork(
+          leadChain({
+            store: bucket.view().store,
+            chainId: 1,
+            owner: "a",
+            timing,
+            follow: () => Effect.flatMap(loadCheckpoint(broken, 1), () => Effect.never),
+            onLeading: () => Effect.void,
+          }),
+        );
+        yield* TestClock.adjust(1);
+        expect(reads).toBe(1);
+        // A defect here would have ended the chain's leadership for good; a failure waits a lease period.
+        yield* TestClock.adjust(LEASE_MS + 1);
+        expect(reads).toBe(2);
       }),
     ));
 });
