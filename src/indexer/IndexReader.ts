@@ -76,6 +76,37 @@ const throughCache = async <V>(
 };
 
 /**
+ * A read through a cache that keeps whole answers (a wallet's tokens, a token's pools): the
+ * remembered answer, or `read`'s, remembered unless the indexer wrote a batch meanwhile (a read
+ * that began before a batch may return what the batch replaced).
+ */
+const readThroughCache = async <V>(
+  cacheKey: string,
+  read: () => Promise<V>,
+  cache: Lru<string, V> | undefined,
+  index: IndexCache | undefined,
+): Promise<V> => {
+  const cached = cache?.get(cacheKey);
+  if (cached !== undefined) return cached;
+  const before = index?.batches ?? 0;
+  const value = await read();
+  if (index?.unchangedSince(before)) cache?.set(cacheKey, value);
+  return value;
+};
+
+/** Every entry under `prefix`, in key order: the key's parts after `prefix` (split at `!`) and the value. */
+const entriesUnder = async (
+  db: Db,
+  prefix: string,
+  within = prefix,
+): Promise<ReadonlyArray<{ readonly parts: ReadonlyArray<string>; readonly value: unknown }>> => {
+  const out: Array<{ parts: ReadonlyArray<string>; value: unknown }> = [];
+  for await (const [key, value] of db.iterator({ gte: within, lt: `${within}~` }))
+    out.push({ parts: (key as string).slice(prefix.length).split("!"), value });
+  return out;
+};
+
+/**
  * Read side of the indexer's views, for the services that answer requests.
  * With a cache (the process's IndexCache, kept current by its indexer) the
  * request path mostly reads memory; without one, every call reads LevelDB.
@@ -85,51 +116,52 @@ export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
    * Every (chain, token) the wallet has touched, ascending by chain then token; with `chainId`,
    * those of that chain only (a request reads each chain apart, as its discovery finishes there).
    */
-  touchedTokens: async (wallet: string, chainId?: number): Promise<ReadonlyArray<WalletToken>> => {
-    const cacheKey = walletCacheKey(wallet, chainId);
-    const cached = cache?.wallets.get(cacheKey);
-    if (cached !== undefined) return cached;
-    const before = cache?.batches ?? 0;
-    const walletPrefix = walletTokenPrefix(wallet);
-    const prefix = chainId === undefined ? walletPrefix : walletTokenChainPrefix(wallet, chainId);
-    const out: Array<WalletToken> = [];
-    for await (const [key, value] of db.iterator({ gte: prefix, lt: `${prefix}~` })) {
-      const [chain, token] = (key as string).slice(walletPrefix.length).split("!");
-      out.push({ ...(value as TouchedToken), chain_id: Number(chain), token: token! });
-    }
-    if (cache?.unchangedSince(before)) cache.wallets.set(cacheKey, out);
-    return out;
-  },
+  touchedTokens: (wallet: string, chainId?: number): Promise<ReadonlyArray<WalletToken>> =>
+    readThroughCache(
+      walletCacheKey(wallet, chainId),
+      async () =>
+        (
+          await entriesUnder(
+            db,
+            walletTokenPrefix(wallet),
+            chainId === undefined ? walletTokenPrefix(wallet) : walletTokenChainPrefix(wallet, chainId),
+          )
+        ).map(({ parts: [chain, token], value }) => ({
+          ...(value as TouchedToken),
+          chain_id: Number(chain),
+          token: token!,
+        })),
+      cache?.wallets,
+      cache,
+    ),
 
   /** Every position NFT the wallet holds now, ascending by chain, manager and token id. */
-  positionNfts: async (wallet: string): Promise<ReadonlyArray<WalletPositionNft>> => {
-    const cached = cache?.nfts.get(wallet);
-    if (cached !== undefined) return cached;
-    const before = cache?.batches ?? 0;
-    const prefix = walletNftPrefix(wallet);
-    const held: Array<{ chain_id: number; manager: string; token_id: bigint; record: WalletNft }> = [];
-    for await (const [key, value] of db.iterator({ gte: prefix, lt: `${prefix}~` })) {
-      const [chain, manager, tokenId] = (key as string).slice(prefix.length).split("!");
-      held.push({
-        chain_id: Number(chain),
-        manager: manager!,
-        token_id: BigInt(`0x${tokenId}`),
-        record: value as WalletNft,
-      });
-    }
-    const minted = (await db.getMany(
-      held.map((h) => nftKey(h.chain_id, h.manager, h.token_id)),
-    )) as ReadonlyArray<NftRecord | undefined>;
-    const out = held.map((h, i) => ({
-      ...h.record,
-      chain_id: h.chain_id,
-      manager: h.manager,
-      token_id: h.token_id,
-      minted: minted[i],
-    }));
-    if (cache?.unchangedSince(before)) cache.nfts.set(wallet, out);
-    return out;
-  },
+  positionNfts: (wallet: string): Promise<ReadonlyArray<WalletPositionNft>> =>
+    readThroughCache(
+      wallet,
+      async () => {
+        const held = (await entriesUnder(db, walletNftPrefix(wallet))).map(
+          ({ parts: [chain, manager, tokenId], value }) => ({
+            chain_id: Number(chain),
+            manager: manager!,
+            token_id: BigInt(`0x${tokenId}`),
+            record: value as WalletNft,
+          }),
+        );
+        const minted = (await db.getMany(
+          held.map((h) => nftKey(h.chain_id, h.manager, h.token_id)),
+        )) as ReadonlyArray<NftRecord | undefined>;
+        return held.map((h, i) => ({
+          ...h.record,
+          chain_id: h.chain_id,
+          manager: h.manager,
+          token_id: h.token_id,
+          minted: minted[i],
+        }));
+      },
+      cache?.nfts,
+      cache,
+    ),
 
   /** Pools by address (V4: pool id), undefined where the index has none. */
   pools: (chainId: number, ids: ReadonlyArray<string>): Promise<ReadonlyArray<IndexedPool | undefined>> =>
@@ -161,19 +193,20 @@ export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
     ),
 
   /** Lending markets the wallet is in without a token of its own showing it, ascending by chain and market. */
-  lendingMarkets: async (wallet: string): Promise<ReadonlyArray<WalletLendingMarket>> => {
-    const cached = cache?.markets.get(wallet);
-    if (cached !== undefined) return cached;
-    const before = cache?.batches ?? 0;
-    const prefix = lendingParticipationPrefix(wallet);
-    const out: Array<WalletLendingMarket> = [];
-    for await (const key of db.keys({ gte: prefix, lt: `${prefix}~` })) {
-      const [chain, market, asset] = (key as string).slice(prefix.length).split("!");
-      out.push({ chain_id: Number(chain), market: market!, asset: asset === "-" ? undefined : asset });
-    }
-    if (cache?.unchangedSince(before)) cache.markets.set(wallet, out);
-    return out;
-  },
+  lendingMarkets: (wallet: string): Promise<ReadonlyArray<WalletLendingMarket>> =>
+    readThroughCache(
+      wallet,
+      async () =>
+        (await entriesUnder(db, lendingParticipationPrefix(wallet))).map(
+          ({ parts: [chain, market, asset] }) => ({
+            chain_id: Number(chain),
+            market: market!,
+            asset: asset === "-" ? undefined : asset,
+          }),
+        ),
+      cache?.markets,
+      cache,
+    ),
 
   /** ERC-4626 probe results by token; undefined where a token was never probed. */
   vaultProbes: (
@@ -214,64 +247,52 @@ export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
         >),
 
   /** Restaking deposits the wallet made into registry StrategyManagers, ascending by chain, manager and strategy. */
-  restakeDeposits: async (wallet: string): Promise<ReadonlyArray<WalletRestakeDeposit>> => {
-    const cached = cache?.restakes.get(wallet);
-    if (cached !== undefined) return cached;
-    const before = cache?.batches ?? 0;
-    const prefix = restakeDepositPrefix(wallet);
-    const out: Array<WalletRestakeDeposit> = [];
-    for await (const [key, value] of db.iterator({ gte: prefix, lt: `${prefix}~` })) {
-      const [chain, manager, strategy] = (key as string).slice(prefix.length).split("!");
-      out.push({
-        ...(value as RestakeDeposit),
-        chain_id: Number(chain),
-        manager: manager!,
-        strategy: strategy!,
-      });
-    }
-    if (cache?.unchangedSince(before)) cache.restakes.set(wallet, out);
-    return out;
-  },
+  restakeDeposits: (wallet: string): Promise<ReadonlyArray<WalletRestakeDeposit>> =>
+    readThroughCache(
+      wallet,
+      async () =>
+        (await entriesUnder(db, restakeDepositPrefix(wallet))).map(
+          ({ parts: [chain, manager, strategy], value }) => ({
+            ...(value as RestakeDeposit),
+            chain_id: Number(chain),
+            manager: manager!,
+            strategy: strategy!,
+          }),
+        ),
+      cache?.restakes,
+      cache,
+    ),
 
-  tokenMetadata: async (
+  tokenMetadata: (
     chainId: number,
     tokens: ReadonlyArray<string>,
-  ): Promise<ReadonlyArray<TokenMetadata | undefined>> => {
-    const key = (token: string) => `${chainId}|${token}`;
-    // Answers are collected here, not read back from the cache, which may evict some on the way.
-    const found = new Map<string, TokenMetadata | null>();
-    for (const token of tokens) {
-      const hit = cache?.metadata.get(key(token));
-      if (hit !== undefined) found.set(token, hit);
-    }
-    const missing = tokens.filter((token) => !found.has(token));
-    if (missing.length > 0) {
-      const before = cache?.batches ?? 0;
-      const read = (await db.getMany(
-        missing.map((token) => tokenMetadataKey(chainId, token)),
-      )) as ReadonlyArray<TokenMetadata | undefined>;
-      missing.forEach((token, i) => {
-        found.set(token, read[i] ?? null);
-        if (cache?.unchangedSince(before)) cache.metadata.set(key(token), read[i] ?? null);
-      });
-    }
-    return tokens.map((token) => found.get(token) ?? undefined);
-  },
+  ): Promise<ReadonlyArray<TokenMetadata | undefined>> =>
+    throughCache(
+      tokens,
+      (token) => `${chainId}|${token}`,
+      (missing) =>
+        db.getMany(missing.map((token) => tokenMetadataKey(chainId, token))) as Promise<
+          ReadonlyArray<TokenMetadata | undefined>
+        >,
+      cache?.metadata,
+      cache,
+    ),
 
   /** Pools (of configured factories) that hold `token`. */
-  poolsForToken: async (chainId: number, token: string): Promise<ReadonlyArray<IndexedPool>> => {
-    const cached = cache?.pools.get(`${chainId}|${token}`);
-    if (cached !== undefined) return cached;
-    const before = cache?.batches ?? 0;
-    const prefix = tokenPoolPrefix(chainId, token);
-    const ids: Array<string> = [];
-    for await (const value of db.values({ gte: prefix, lt: `${prefix}~` })) ids.push(value as string);
-    const pools = (await db.getMany(ids.map((id) => poolKey(chainId, id)))).filter(
-      (pool): pool is IndexedPool => pool !== undefined,
-    );
-    if (cache?.unchangedSince(before)) cache.pools.set(`${chainId}|${token}`, pools);
-    return pools;
-  },
+  poolsForToken: (chainId: number, token: string): Promise<ReadonlyArray<IndexedPool>> =>
+    readThroughCache(
+      `${chainId}|${token}`,
+      async () => {
+        const ids = (await entriesUnder(db, tokenPoolPrefix(chainId, token))).map(
+          ({ value }) => value as string,
+        );
+        return (await db.getMany(ids.map((id) => poolKey(chainId, id)))).filter(
+          (pool): pool is IndexedPool => pool !== undefined,
+        );
+      },
+      cache?.pools,
+      cache,
+    ),
 
   /** The last block at or before `seconds` (unix), or undefined if none is indexed. */
   blockAtOrBefore: async (chainId: number, seconds: number): Promise<number | undefined> => {
