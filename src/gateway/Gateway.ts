@@ -6,7 +6,7 @@ import type { AnyEndpoint } from "../contracts/Endpoint.js";
 import { FORWARDED_REPLY_HEADERS, HEADER, type RequestEnvelope } from "../contracts/Envelope.js";
 import type { ServiceMetrics } from "../metrics/Metrics.js";
 import { inboxPrefix } from "../nats/NatsUser.js";
-import { RequestFailed, RequestMux } from "../nats/RequestMux.js";
+import { type MuxReply, RequestFailed, RequestMux } from "../nats/RequestMux.js";
 import { findApiKey } from "./apiKeyHeaders.js";
 import { COMMON_HEADERS, corsPreflightHeaders, errorAnswer, rawError, sendError } from "./httpResponses.js";
 import { answerThenLinger, isLingering } from "./lingeringClose.js";
@@ -14,7 +14,7 @@ import { parseJsonBody } from "./parseJsonBody.js";
 import { parseQuery } from "./parseQuery.js";
 import { MAX_BODY_BYTES, readBody } from "./readBody.js";
 import { routeLabels } from "./routeLabels.js";
-import { makeRouter } from "./router.js";
+import { makeRouter, type RouteMatch } from "./router.js";
 import { serveGatewayMetrics } from "./serveGatewayMetrics.js";
 
 export interface GatewayOptions {
@@ -40,6 +40,112 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
 const encoder = new TextEncoder();
 
+/** A request the gateway answers itself, with the error it gives. */
+interface Refusal {
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Why a matched path cannot be forwarded: an unknown route, a bad path encoding, a wrong method. */
+const routeRefusal = (
+  match: Exclude<RouteMatch, { readonly kind: "found" }>,
+  method: string,
+  path: string,
+): Refusal => {
+  switch (match.kind) {
+    case "notFound":
+      return { status: 404, code: "NOT_FOUND", message: `No route for ${path.slice(0, 200)}.` };
+    case "badEncoding":
+      return {
+        status: 400,
+        code: "INVALID_PATH",
+        message: "The request path is not valid percent-encoded UTF-8.",
+      };
+    case "wrongMethod":
+      return {
+        status: 405,
+        code: "METHOD_NOT_ALLOWED",
+        message: `${method.slice(0, 16)} is not allowed here; use ${match.allow.join(", ")}.`,
+        headers: { allow: match.allow.join(", ") },
+      };
+  }
+};
+
+/** How a request the bus could not carry is answered: no worker, no answer in time, no bus. */
+const busRefusal = (error: unknown, timeoutMs: number): Refusal => {
+  const reason = error instanceof RequestFailed ? error.reason : "Closed";
+  switch (reason) {
+    case "NoResponders":
+      return {
+        status: 503,
+        code: "NO_RESPONDER",
+        message: "No worker is serving this endpoint right now; retry shortly.",
+      };
+    case "Timeout":
+      return { status: 504, code: "UPSTREAM_TIMEOUT", message: `No worker answered within ${timeoutMs} ms.` };
+    case "Closed":
+      return {
+        status: 503,
+        code: "BUS_UNAVAILABLE",
+        message: "The message bus is unavailable; retry shortly.",
+      };
+  }
+};
+
+const refuse = (res: ServerResponse, requestId: string, refusal: Refusal) =>
+  sendError(res, requestId, refusal.status, refusal.code, refusal.message, refusal.headers);
+
+/** A worker's reply as the HTTP response: its status (502 when it is not one), body and forwarded headers. */
+const answerReply = (res: ServerResponse, requestId: string, reply: MuxReply) => {
+  const status = Number(reply.headers?.get(HEADER.status) || "200");
+  const out: Record<string, string | number> = {
+    ...COMMON_HEADERS,
+    "x-request-id": requestId,
+    "content-length": reply.data.length,
+  };
+  for (const [natsName, httpName] of FORWARDED_REPLY_HEADERS) {
+    const value = reply.headers?.get(natsName);
+    if (value) out[httpName] = value;
+  }
+  res.writeHead(Number.isInteger(status) && status >= 100 && status < 600 ? status : 502, out);
+  res.end(reply.data);
+};
+
+/**
+ * The request's JSON body for the methods that carry one (undefined for the others, whose body is
+ * drained), or "answered" when the request was refused (too large, not JSON) or went away.
+ */
+const readEnvelopeBody = async (
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+  requestId: string,
+): Promise<{ readonly body: unknown } | "answered"> => {
+  if (!METHODS_WITH_BODY.has(method)) {
+    req.resume();
+    return { body: undefined };
+  }
+  const read = await readBody(req);
+  if (read.kind === "aborted") return "answered";
+  if (read.kind === "tooLarge") {
+    answerThenLinger(
+      req,
+      res,
+      413,
+      errorAnswer(requestId, "PAYLOAD_TOO_LARGE", `The request body is larger than ${MAX_BODY_BYTES} bytes.`),
+    );
+    return "answered";
+  }
+  const parsed = parseJsonBody(read.bytes, req.headers["content-type"]);
+  if (parsed.kind === "invalid") {
+    sendError(res, requestId, parsed.status, parsed.code, parsed.message);
+    return "answered";
+  }
+  return { body: parsed.body };
+};
+
 /**
  * The HTTP edge: matches the route, turns the request into a NATS request on the
  * endpoint's subject (params, query, JSON body, key and request id), and turns
@@ -52,31 +158,24 @@ export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => 
   const keyHeaders = options.apiKeyHeaders ?? [];
   const preflightHeaders = corsPreflightHeaders(keyHeaders);
 
-  return async (req: IncomingMessage, res: ServerResponse) => {
-    const given = req.headers["x-request-id"];
-    const requestId = typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
-    const url = req.url ?? "/";
-    if (url.length > MAX_URL_LENGTH) {
-      return sendError(
-        res,
-        requestId,
-        414,
-        "URI_TOO_LONG",
-        `The request URL is longer than ${MAX_URL_LENGTH} characters.`,
-      );
-    }
-    const queryStart = url.indexOf("?");
-    const path = queryStart === -1 ? url : url.slice(0, queryStart);
-    const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
-
+  /** The routes the gateway answers itself (CORS preflight, metrics, the OpenAPI document); whether it did. */
+  const servedHere = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    path: string,
+    requestId: string,
+  ) => {
     if (method === "OPTIONS") {
       routeLabels.set(res, "preflight");
       res.writeHead(204, { ...preflightHeaders, "x-request-id": requestId });
-      return res.end();
+      res.end();
+      return true;
     }
     if (path === "/metrics" && method === "GET") {
       routeLabels.set(res, "/metrics");
-      return serveGatewayMetrics(req, res, requestId, options.metrics, options.metricsToken);
+      serveGatewayMetrics(req, res, requestId, options.metrics, options.metricsToken);
+      return true;
     }
     if (path === "/openapi.json" && method === "GET") {
       routeLabels.set(res, "/openapi.json");
@@ -85,76 +184,46 @@ export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => 
         "content-type": "application/json",
         "x-request-id": requestId,
       });
-      return res.end(openApiBody);
+      res.end(openApiBody);
+      return true;
     }
+    return false;
+  };
+
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    const given = req.headers["x-request-id"];
+    const requestId = typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+    const url = req.url ?? "/";
+    if (url.length > MAX_URL_LENGTH)
+      return refuse(res, requestId, {
+        status: 414,
+        code: "URI_TOO_LONG",
+        message: `The request URL is longer than ${MAX_URL_LENGTH} characters.`,
+      });
+    const queryStart = url.indexOf("?");
+    const path = queryStart === -1 ? url : url.slice(0, queryStart);
+    const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
+    if (servedHere(req, res, method, path, requestId)) return;
 
     const match = route(method, path);
-    if (match.kind === "found") routeLabels.set(res, match.endpoint.path);
-    if (match.kind === "notFound")
-      return sendError(res, requestId, 404, "NOT_FOUND", `No route for ${path.slice(0, 200)}.`);
-    if (match.kind === "badEncoding") {
-      return sendError(
-        res,
-        requestId,
-        400,
-        "INVALID_PATH",
-        "The request path is not valid percent-encoded UTF-8.",
-      );
-    }
-    if (match.kind === "wrongMethod") {
-      return sendError(
-        res,
-        requestId,
-        405,
-        "METHOD_NOT_ALLOWED",
-        `${method.slice(0, 16)} is not allowed here; use ${match.allow.join(", ")}.`,
-        {
-          allow: match.allow.join(", "),
-        },
-      );
-    }
-
+    if (match.kind !== "found") return refuse(res, requestId, routeRefusal(match, method, path));
+    routeLabels.set(res, match.endpoint.path);
     const query = parseQuery(queryStart === -1 ? "" : url.slice(queryStart + 1));
     if (query.kind === "invalid") return sendError(res, requestId, 400, query.code, query.message);
     const key = findApiKey(req.headers, keyHeaders);
-    if (key.kind === "conflict") {
-      return sendError(
-        res,
-        requestId,
-        400,
-        "CONFLICTING_API_KEYS",
-        `The API key is given in ${key.names.join(" and ")} with different values; send it once.`,
-      );
-    }
-
-    let body: unknown;
-    if (METHODS_WITH_BODY.has(method)) {
-      const read = await readBody(req);
-      if (read.kind === "aborted") return;
-      if (read.kind === "tooLarge") {
-        return answerThenLinger(
-          req,
-          res,
-          413,
-          errorAnswer(
-            requestId,
-            "PAYLOAD_TOO_LARGE",
-            `The request body is larger than ${MAX_BODY_BYTES} bytes.`,
-          ),
-        );
-      }
-      const parsed = parseJsonBody(read.bytes, req.headers["content-type"]);
-      if (parsed.kind === "invalid")
-        return sendError(res, requestId, parsed.status, parsed.code, parsed.message);
-      body = parsed.body;
-    } else {
-      req.resume();
-    }
+    if (key.kind === "conflict")
+      return refuse(res, requestId, {
+        status: 400,
+        code: "CONFLICTING_API_KEYS",
+        message: `The API key is given in ${key.names.join(" and ")} with different values; send it once.`,
+      });
+    const read = await readEnvelopeBody(req, res, method, requestId);
+    if (read === "answered") return;
 
     const envelope: RequestEnvelope = {
       params: match.params,
       query: query.query,
-      ...(body === undefined ? {} : { body }),
+      ...(read.body === undefined ? {} : { body: read.body }),
     };
     const h = natsHeaders();
     h.set(HEADER.requestId, requestId);
@@ -167,45 +236,13 @@ export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => 
     // (the body's depth is bounded, so this cannot overflow the stack).
     const data = encoder.encode(JSON.stringify(envelope));
     try {
-      const reply = await mux.request(match.endpoint.subject, data, h, options.requestTimeoutMs);
-      const status = Number(reply.headers?.get(HEADER.status) || "200");
-      const out: Record<string, string | number> = {
-        ...COMMON_HEADERS,
-        "x-request-id": requestId,
-        "content-length": reply.data.length,
-      };
-      for (const [natsName, httpName] of FORWARDED_REPLY_HEADERS) {
-        const value = reply.headers?.get(natsName);
-        if (value) out[httpName] = value;
-      }
-      res.writeHead(Number.isInteger(status) && status >= 100 && status < 600 ? status : 502, out);
-      res.end(reply.data);
-    } catch (error) {
-      if (error instanceof RequestFailed && error.reason === "NoResponders") {
-        return sendError(
-          res,
-          requestId,
-          503,
-          "NO_RESPONDER",
-          "No worker is serving this endpoint right now; retry shortly.",
-        );
-      }
-      if (error instanceof RequestFailed && error.reason === "Timeout") {
-        return sendError(
-          res,
-          requestId,
-          504,
-          "UPSTREAM_TIMEOUT",
-          `No worker answered within ${options.requestTimeoutMs} ms.`,
-        );
-      }
-      return sendError(
+      answerReply(
         res,
         requestId,
-        503,
-        "BUS_UNAVAILABLE",
-        "The message bus is unavailable; retry shortly.",
+        await mux.request(match.endpoint.subject, data, h, options.requestTimeoutMs),
       );
+    } catch (error) {
+      refuse(res, requestId, busRefusal(error, options.requestTimeoutMs));
     }
   };
 };
