@@ -163,11 +163,18 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       .catch(() => undefined);
   };
 
-  const write = async (chainId: number, wallet: string | undefined, ops: ReadonlyArray<Operation>) => {
-    if (ops.length === 0) return;
+  /** Writes `ops`; answers the wallet's version this write made (undefined when nothing was written). */
+  const write = async (
+    chainId: number,
+    wallet: string | undefined,
+    ops: ReadonlyArray<Operation>,
+  ): Promise<number | undefined> => {
+    if (ops.length === 0) return undefined;
     await writeDiscovered(deps.db, deps.cache, ops);
-    if (wallet !== undefined)
-      versions.set(jobKey(chainId, wallet), (versions.get(jobKey(chainId, wallet)) ?? 0) + 1);
+    if (wallet === undefined) return undefined;
+    const version = (versions.get(jobKey(chainId, wallet)) ?? 0) + 1;
+    versions.set(jobKey(chainId, wallet), version);
+    return version;
   };
 
   /** The chain's own lists (lending reserves, markets), read once and again after `resweepMs`. */
@@ -261,11 +268,10 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
         job.truncated.push(
           `${universe.dropped} tokens over the universe's cap of ${deps.settings.universeMax}`,
         );
-      await write(chain.chain_id, wallet, held);
-      job.sweepWrite = {
-        version: versions.get(jobKey(chain.chain_id, wallet)) ?? 0,
-        tokens: swept.held.map(({ token }) => token),
-      };
+      // Only a write of its own: a sweep that found nothing new writes nothing, and its finds are
+      // then in the index already.
+      const version = await write(chain.chain_id, wallet, held);
+      if (version !== undefined) job.sweepWrite = { version, tokens: swept.held.map(({ token }) => token) };
       tokensWritten();
     };
     const positions = async () => {

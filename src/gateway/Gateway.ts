@@ -158,7 +158,10 @@ export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => 
   const keyHeaders = options.apiKeyHeaders ?? [];
   const preflightHeaders = corsPreflightHeaders(keyHeaders);
 
-  /** The routes the gateway answers itself (CORS preflight, metrics, the OpenAPI document); whether it did. */
+  /**
+   * The routes the gateway answers itself (CORS preflight, metrics, the OpenAPI document): false
+   * when the request is not one of them, else what answering it returns (the metrics' promise).
+   */
   const servedHere = (
     req: IncomingMessage,
     res: ServerResponse,
@@ -174,8 +177,7 @@ export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => 
     }
     if (path === "/metrics" && method === "GET") {
       routeLabels.set(res, "/metrics");
-      serveGatewayMetrics(req, res, requestId, options.metrics, options.metricsToken);
-      return true;
+      return serveGatewayMetrics(req, res, requestId, options.metrics, options.metricsToken);
     }
     if (path === "/openapi.json" && method === "GET") {
       routeLabels.set(res, "/openapi.json");
@@ -203,7 +205,8 @@ export const makeGatewayHandler = (mux: RequestMux, options: GatewayOptions) => 
     const queryStart = url.indexOf("?");
     const path = queryStart === -1 ? url : url.slice(0, queryStart);
     const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
-    if (servedHere(req, res, method, path, requestId)) return;
+    const served = servedHere(req, res, method, path, requestId);
+    if (served !== false) return served;
 
     const match = route(method, path);
     if (match.kind !== "found") return refuse(res, requestId, routeRefusal(match, method, path));

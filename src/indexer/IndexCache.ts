@@ -33,15 +33,13 @@ export const walletCacheKey = (wallet: string, chainId?: number) =>
 const walletOf = (key: string, prefix: string) => key.slice(prefix.length, prefix.length + 42);
 
 /**
- * Takes a point view's written value into its cache, keyed `<chain>|<address or id>` as the
- * reader keys it (`<prefix><12-digit chain>!<address or id>` in LevelDB); a deleted key is
- * remembered as absent.
+ * Forgets one key of a point view, keyed `<chain>|<address or id>` as the reader keys it
+ * (`<prefix><12-digit chain>!<address or id>` in LevelDB). Forgotten, not set to the written
+ * value: batches of the indexer and of discovery may finish in another order than LevelDB
+ * applied them, and a value taken from the one that finished last could outlive the one on disk.
  */
-const setPoint = <V>(cache: Lru<string, V | null>, op: Operation, prefix: string) => {
-  const chainId = Number(op.key.slice(prefix.length, prefix.length + 12));
-  const id = op.key.slice(prefix.length + 13);
-  cache.set(`${chainId}|${id}`, op.type === "put" ? (op.value as V) : null);
-};
+const forgetPoint = <V>(cache: Lru<string, V>, key: string, prefix: string) =>
+  cache.delete(`${Number(key.slice(prefix.length, prefix.length + 12))}|${key.slice(prefix.length + 13)}`);
 
 /** A byte budget that weighs keys and values by their approximate heap size. */
 const weighed = <V>(maxBytes: number): ByteBudget<string, V> => ({
@@ -55,9 +53,9 @@ const weighed = <V>(maxBytes: number): ByteBudget<string, V> => ({
  * in and where it restaked, the pools of a token, pools, lending tokens and
  * vault probes by address, token metadata
  * and each chain's checkpoint. The indexer of the same process reports every batch it writes,
- * and exactly what that batch changes is forgotten (a wallet's tokens when the
- * block touched that wallet, pools and metadata when the block added some), so
- * the memory never serves a view older than LevelDB. A reorg forgets everything.
+ * and exactly what that batch changes is forgotten (a wallet's tokens when the block touched
+ * that wallet, a token's metadata or pools when the block wrote them), so the memory never
+ * serves a view older than LevelDB. A reorg forgets everything.
  */
 export class IndexCache {
   readonly wallets: Lru<string, ReadonlyArray<WalletToken>>;
@@ -113,10 +111,9 @@ export class IndexCache {
   }
 
   /**
-   * Brings the memory up to what `ops` wrote, for writes that are not a block's (discovery's
-   * findings): the checkpoint stays, and reads that began before them are not remembered.
-   * Point views (metadata, vault probes, lending tokens, pools by id) take the written value; a
-   * wallet's lists and a token's pool list are forgotten. Clearing a whole view instead, as this
+   * Forgets the keys `ops` wrote, for writes that are not a block's (discovery's findings): the
+   * checkpoint stays, and reads that began before them are not remembered. Only the keys written
+   * are forgotten (and the pool lists of a written pool's tokens): clearing a whole view, as this
    * once did, made every block or sweep that met one new token send the next requests of every
    * wallet to LevelDB for all of their tokens' metadata and pools.
    */
@@ -138,16 +135,16 @@ export class IndexCache {
     else if (key.startsWith(WALLET_LENDING_PREFIX)) this.markets.delete(walletOf(key, WALLET_LENDING_PREFIX));
     else if (key.startsWith(WALLET_RESTAKE_PREFIX))
       this.restakes.delete(walletOf(key, WALLET_RESTAKE_PREFIX));
-    else if (key.startsWith(METADATA_PREFIX)) setPoint(this.metadata, op, METADATA_PREFIX);
-    else if (key.startsWith(VAULT_PREFIX)) setPoint(this.vaults, op, VAULT_PREFIX);
-    else if (key.startsWith(LENDING_PREFIX)) setPoint(this.lending, op, LENDING_PREFIX);
+    else if (key.startsWith(METADATA_PREFIX)) forgetPoint(this.metadata, key, METADATA_PREFIX);
+    else if (key.startsWith(VAULT_PREFIX)) forgetPoint(this.vaults, key, VAULT_PREFIX);
+    else if (key.startsWith(LENDING_PREFIX)) forgetPoint(this.lending, key, LENDING_PREFIX);
     else if (key.startsWith(TOKEN_POOL_PREFIX)) {
       // `<chain>!<token>!<pool>`: that token's list gains or loses the pool.
       const [chain, token] = key.slice(TOKEN_POOL_PREFIX.length).split("!");
       this.pools.delete(`${Number(chain)}|${token}`);
     } else if (key.startsWith(POOL_PREFIX)) {
       const chainId = Number(key.slice(POOL_PREFIX.length, POOL_PREFIX.length + 12));
-      setPoint(this.poolsById, op, POOL_PREFIX);
+      forgetPoint(this.poolsById, key, POOL_PREFIX);
       // Token lists hold the pool's record itself: those of its tokens are read again. A removed
       // pool's tokens are not in the operation, so every list is.
       if (op.type === "put") {

@@ -42,8 +42,12 @@ export interface PoolLookupDeps {
   readonly markersInMemory?: number;
 }
 
-/** Tokens per slice of a lookup: their 60-odd calls each, about 10 KB, fill one eth_call of MAX_CALL_BYTES. */
-const LOOKUP_SLICE = 50;
+/**
+ * Tokens per slice of a lookup: one eth_call of MAX_CALL_BYTES (512 KB) holds about 45 tokens'
+ * calls on a chain with two V2, two V3 and one V4 registry factories (47 calls of about 240 bytes
+ * each per token) and about 33 at 60 calls per token, so 30 keep a slice to one eth_call.
+ */
+const LOOKUP_SLICE = 30;
 /** Slices asked at once: the next one is planned while the node answers the others. */
 const SLICES_IN_FLIGHT = 3;
 

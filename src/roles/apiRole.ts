@@ -45,7 +45,7 @@ import { runWebhookNotifier } from "../webhooks/notifier/runWebhookNotifier.js";
 import { loadSecretKeys } from "../webhooks/secrets/secretKeyFile.js";
 import { makeSecretSealer } from "../webhooks/secrets/secretSealing.js";
 import * as WebhookPolicy from "../webhooks/WebhookPolicy.js";
-import type { WebhookSettings } from "../webhooks/WebhookSettings.js";
+import type { WebhookServiceSettings } from "../webhooks/WebhookServiceSettings.js";
 import * as WebhookStore from "../webhooks/WebhookStore.js";
 import { discoveryParts } from "./discoveryParts.js";
 
@@ -111,7 +111,7 @@ export const apiRole = Effect.gen(function* () {
   const webhookBuckets = { webhooks, index, sealer: yield* secretSealer };
   const jsm = yield* managerOf(nc);
   const chainReadMs = chainReadDeadline(config.requestTimeoutMs);
-  const webhookSettings: WebhookSettings = {
+  const webhookSettings: WebhookServiceSettings = {
     publicUrl: config.publicUrl,
     allowHttp: config.webhookAllowHttp,
     allowedHosts: config.webhookAllowedHosts,

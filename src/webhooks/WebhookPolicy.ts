@@ -3,7 +3,7 @@ import { Chains } from "../chains/Chains.js";
 import type { AddressLimits } from "./addressList.js";
 import { makeHostAllowList } from "./targets/hostAllowList.js";
 import type { UrlPolicy } from "./targets/urlPolicy.js";
-import type { WebhookSettings } from "./WebhookSettings.js";
+import type { WebhookServiceSettings } from "./WebhookServiceSettings.js";
 
 /** The deployment's rules for webhooks, read once from the settings and the chain registry. */
 export class WebhookPolicy extends Context.Tag("app/webhooks/WebhookPolicy")<
@@ -18,7 +18,7 @@ export class WebhookPolicy extends Context.Tag("app/webhooks/WebhookPolicy")<
   }
 >() {}
 
-export const layer = (settings: WebhookSettings): Layer.Layer<WebhookPolicy, never, Chains> =>
+export const layer = (settings: WebhookServiceSettings): Layer.Layer<WebhookPolicy, never, Chains> =>
   Layer.effect(
     WebhookPolicy,
     Effect.gen(function* () {

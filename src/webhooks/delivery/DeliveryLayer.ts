@@ -24,7 +24,7 @@ import { muxOutboxWrites } from "../outbox/outboxWrites.js";
 import { bucketSource, ownPartitions } from "../outbox/ownPartitions.js";
 import type { StoreBuckets } from "../store/StoreBuckets.js";
 import { makeHostAllowList } from "../targets/hostAllowList.js";
-import type { WebhookSettings } from "../WebhookSettings.js";
+import type { WebhookServiceSettings } from "../WebhookServiceSettings.js";
 import { makeDispatcher } from "./Dispatcher.js";
 
 /** The replicated delivery outbox, for the notifier and operator calls (stats, redelivery). */
@@ -47,7 +47,7 @@ export const layer = (
   jsm: JetStreamManager,
   /** The api role's connection (the outbox's delivery writes use its inbox). */
   nc: NatsConnection,
-  settings: WebhookSettings,
+  settings: WebhookServiceSettings,
 ): Layer.Layer<WebhookSupervisor.WebhookSupervisor | DeliveryOutbox, never, UsageRecorder | Level> =>
   Layer.unwrapScoped(
     Effect.gen(function* () {
@@ -108,7 +108,11 @@ export const layer = (
  * a fair share of them (PARTITIONS over the live API processes), any number
  * while a dead process's leases expire. Woken actors load their queue.
  */
-export const runOutboxOwnership = (outboxBucket: KV, jsm: JetStreamManager, settings: WebhookSettings) =>
+export const runOutboxOwnership = (
+  outboxBucket: KV,
+  jsm: JetStreamManager,
+  settings: WebhookServiceSettings,
+) =>
   Effect.gen(function* () {
     const outbox = yield* DeliveryOutbox;
     const supervisor = yield* WebhookSupervisor.WebhookSupervisor;

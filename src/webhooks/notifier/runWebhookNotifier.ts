@@ -12,7 +12,7 @@ import { Level } from "../../storage/Level.js";
 import { WebhookSupervisor } from "../actors/WebhookSupervisor.js";
 import { DeliveryOutbox } from "../delivery/DeliveryLayer.js";
 import { migrateLocalBlockRecords } from "../migrations/migrateLocalBlockRecords.js";
-import type { WebhookSettings } from "../WebhookSettings.js";
+import type { WebhookServiceSettings } from "../WebhookServiceSettings.js";
 import { makeAddressBook } from "./AddressBook.js";
 import { kvBlockRecords, streamPurge } from "./kvBlockRecords.js";
 import { runNotifier } from "./Notifier.js";
@@ -29,7 +29,7 @@ export const runWebhookNotifier = (
   index: KV,
   blocks: KV,
   jsm: JetStreamManager,
-  settings: Pick<WebhookSettings, "publicUrl">,
+  settings: Pick<WebhookServiceSettings, "publicUrl">,
 ) =>
   Effect.gen(function* () {
     const clients = yield* ChainClients;

@@ -10,7 +10,12 @@ import {
   type Findings,
   makeWalletDiscovery,
 } from "../../../src/discovery/WalletDiscovery.js";
-import { walletTokenPrefix } from "../../../src/indexer/indexKeys.js";
+import {
+  tokenMetadataKey,
+  vaultProbeKey,
+  walletTokenKey,
+  walletTokenPrefix,
+} from "../../../src/indexer/indexKeys.js";
 import type { Db } from "../../../src/storage/Level.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { fakeChainRpc } from "../../support/chainRpc.js";
@@ -175,7 +180,7 @@ describe("wallet discovery", () => {
     expect(await settled(discovery)).toBe("complete");
   });
 
-  it("behavior: a read of the wallet's tokens from before its sweep is completed by the sweep's finds, and known stale once anything else is written", async () => {
+  it("behavior: what discovery wrote for a wallet since a version is known while the sweep's write is the only one, and unknown once anything else was written", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     const finder = gatedFinder();
     const discovery = discoveryOver(db, walletNode(), withFinder(finder.find));
@@ -191,6 +196,33 @@ describe("wallet discovery", () => {
     finder.open();
     expect(await settled(discovery)).toBe("complete");
     expect(await walletTokens(db)).toEqual([SWEPT, SCANNED].sort());
+    expect(discovery.tokensSince(chain.chain_id, WALLET, before)).toBeUndefined();
+  });
+
+  it("edge: a sweep whose finds the index already holds writes nothing, and claims no write of another", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    await db.batch([
+      {
+        type: "put",
+        key: walletTokenKey(WALLET, chain.chain_id, SWEPT),
+        value: { standard: "erc20", first_block: 1 },
+      },
+      {
+        type: "put",
+        key: tokenMetadataKey(chain.chain_id, SWEPT),
+        value: { name: "S", symbol: "S", decimals: 18 },
+      },
+      { type: "put", key: vaultProbeKey(chain.chain_id, SWEPT), value: { asset: null } },
+    ]);
+    const finder = gatedFinder();
+    const discovery = discoveryOver(db, walletNode(), withFinder(finder.find));
+    const before = discovery.version(chain.chain_id, WALLET);
+    await discovery.settle(chain, WALLET, 5_000, "tokens");
+    expect(discovery.version(chain.chain_id, WALLET)).toBe(before);
+    expect(discovery.tokensSince(chain.chain_id, WALLET, before)).toEqual([]);
+    // The log scan then writes SCANNED: nothing of it may be taken for the sweep's.
+    finder.open();
+    expect(await settled(discovery)).toBe("complete");
     expect(discovery.tokensSince(chain.chain_id, WALLET, before)).toBeUndefined();
   });
 

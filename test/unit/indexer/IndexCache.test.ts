@@ -8,6 +8,7 @@ import {
   poolKey,
   tokenMetadataKey,
   tokenPoolKey,
+  walletTokenKey,
   walletTokenPrefix,
 } from "../../../src/indexer/indexKeys.js";
 import type { Db } from "../../../src/storage/Level.js";
@@ -108,10 +109,12 @@ describe("IndexCache", () => {
     expect(await reader.touchedTokens(wallet)).toEqual([]);
     expect(await reader.checkpoint(1)).toEqual({ number: 11, hash: "0x11" });
   });
-  it("behavior: a write of one token's metadata or pool keeps every other token's in memory, and answers the new value", async () => {
+  it("behavior: a write of one token's metadata, one pool or one chain's wallet tokens forgets only those, and reads answer the new values", async () => {
     const db = await withIndex();
-    const [known, added, other] = [randomAddress(), randomAddress(), randomAddress()];
+    const wallet = randomAddress();
+    const [known, added, other, third] = [randomAddress(), randomAddress(), randomAddress(), randomAddress()];
     await db.put(tokenMetadataKey(1, known), { name: "Known", symbol: "K", decimals: 18 });
+    await db.put(walletTokenKey(wallet, 10, third), { standard: "erc20", first_block: 3 });
     let reads = 0;
     const counted = new Proxy(db, {
       get: (target, property, receiver) => {
@@ -129,8 +132,11 @@ describe("IndexCache", () => {
     const reader = makeIndexReader(counted, cache);
     await reader.tokenMetadata(1, [known, added]);
     await reader.poolsForToken(1, other);
+    await reader.poolsForToken(1, third);
+    await reader.touchedTokens(wallet, 1);
+    await reader.touchedTokens(wallet, 10);
     const before = reads;
-    // A sweep found `added`: its metadata and a pool of `added` and `other` are written.
+    // A sweep on chain 1 found `added`: its metadata, the wallet's record of it, and a pool of `added` and `other`.
     const pool = {
       pool: randomAddress(),
       kind: "v2",
@@ -145,20 +151,30 @@ describe("IndexCache", () => {
         key: tokenMetadataKey(1, added),
         value: { name: "Added", symbol: "A", decimals: 6 },
       },
+      {
+        type: "put" as const,
+        key: walletTokenKey(wallet, 1, added),
+        value: { standard: "erc20", first_block: 9 },
+      },
       { type: "put" as const, key: poolKey(1, pool.pool), value: pool },
       { type: "put" as const, key: tokenPoolKey(1, added, pool.pool), value: pool.pool },
       { type: "put" as const, key: tokenPoolKey(1, other, pool.pool), value: pool.pool },
     ];
     await db.batch(ops);
     cache.written(ops);
-    expect(await reader.tokenMetadata(1, [known, added])).toEqual([
-      { name: "Known", symbol: "K", decimals: 18 },
-      { name: "Added", symbol: "A", decimals: 6 },
+    // Untouched keys are still answered from memory.
+    expect(await reader.tokenMetadata(1, [known])).toEqual([{ name: "Known", symbol: "K", decimals: 18 }]);
+    expect(await reader.poolsForToken(1, third)).toEqual([]);
+    expect(await reader.touchedTokens(wallet, 10)).toEqual([
+      { chain_id: 10, token: third, standard: "erc20", first_block: 3 },
     ]);
-    expect(await reader.pools(1, [pool.pool])).toEqual([pool]);
     expect(reads).toBe(before);
-    // The token lists that gained the pool are read again, and show it.
+    // Written ones are read again, and show what was written.
+    expect(await reader.tokenMetadata(1, [added])).toEqual([{ name: "Added", symbol: "A", decimals: 6 }]);
     expect(await reader.poolsForToken(1, other)).toEqual([pool]);
+    expect(await reader.touchedTokens(wallet, 1)).toEqual([
+      { chain_id: 1, token: added, standard: "erc20", first_block: 9 },
+    ]);
     expect(reads).toBeGreaterThan(before);
   });
 });

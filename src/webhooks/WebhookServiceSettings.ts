@@ -2,7 +2,7 @@
  * The operator's webhook settings (WEBHOOK_* in the README), as the API role hands them to the
  * webhook services: each reads what it uses, and a test builds only this, not the whole config.
  */
-export interface WebhookSettings {
+export interface WebhookServiceSettings {
   /** Base URL of links in payloads (logos). */
   readonly publicUrl: string;
   /** Whether `http://` targets are accepted (the devnet's default). */
