@@ -18,66 +18,68 @@ export interface PastPrices {
 const reasonOf = (error: unknown): string =>
   (error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error)).slice(0, 200);
 
+type ChainTokens = { readonly chain: ChainConfig; readonly tokens: ReadonlyArray<string> };
+
+/** One chain's prices `offset` hours ago, or why there are none. */
+const pricesHoursAgo = async (
+  history: HistoricalPrices,
+  { chain, tokens }: ChainTokens,
+  offset: number,
+  options: { readonly nowSeconds: number; readonly stateFrom: (chainId: number) => number | undefined },
+): Promise<{ readonly prices: Awaited<ReturnType<HistoricalPrices["at"]>> } | { readonly why: string }> => {
+  let block: Awaited<ReturnType<HistoricalPrices["blockHoursAgo"]>>;
+  try {
+    block = await history.blockHoursAgo(chain, options.nowSeconds, offset);
+  } catch (error) {
+    return { why: `finding the block of that time failed: ${reasonOf(error)}` };
+  }
+  if (block === undefined) return { why: "the index holds no block that old" };
+  if (typeof block !== "number") return { why: block.missing };
+  const stateFrom = options.stateFrom(chain.chain_id);
+  if (stateFrom !== undefined && block < stateFrom)
+    return { why: `its RPC nodes keep state from block ${stateFrom} on, and that time is block ${block}` };
+  try {
+    return { prices: await history.at(chain, block, tokens) };
+  } catch (error) {
+    return { why: `reading state at block ${block} failed: ${reasonOf(error)}` };
+  }
+};
+
 /**
  * The prices `hours` ago of each chain's `tokens`, from state at the block of that time (from the
- * index, or found in the nodes' headers). An offset a chain cannot give (a time before the chain's
- * first block, headers or state the nodes no longer keep, a read that failed) is a gap with its
- * reason, never an error: the rest of the answer stands.
+ * index, or found in the nodes' headers). Every (offset, chain) is read at once: each is a block
+ * search and one multicall, and one after another they added up to seconds for a few offsets on a
+ * few chains (each chain's RPC layer still bounds what it sends at once). An offset a chain cannot
+ * give (a time before the chain's first block, headers or state the nodes no longer keep, a read
+ * that failed) is a gap with its reason, never an error: the rest of the answer stands. Prices and
+ * gaps come in request order, offsets first.
  */
 export const readPastPrices = async (
   history: HistoricalPrices,
-  tokensByChain: ReadonlyArray<{ readonly chain: ChainConfig; readonly tokens: ReadonlyArray<string> }>,
+  tokensByChain: ReadonlyArray<ChainTokens>,
   hours: ReadonlyArray<number>,
   options: { readonly nowSeconds: number; readonly stateFrom: (chainId: number) => number | undefined },
 ): Promise<PastPrices> => {
+  const asked = hours.flatMap((offset) => tokensByChain.map((entry) => ({ offset, entry })));
+  const answers = await Promise.all(
+    asked.map(({ offset, entry }) => pricesHoursAgo(history, entry, offset, options)),
+  );
   const byToken = new Map<string, Array<{ offset_hours: number; price_usd: number }>>();
   const gaps: Array<PastPriceGap> = [];
-  for (const offset of hours) {
-    for (const { chain, tokens } of tokensByChain) {
-      let block: Awaited<ReturnType<HistoricalPrices["blockHoursAgo"]>>;
-      try {
-        block = await history.blockHoursAgo(chain, options.nowSeconds, offset);
-      } catch (error) {
-        gaps.push({ chain, hours: offset, why: `finding the block of that time failed: ${reasonOf(error)}` });
-        continue;
-      }
-      if (block === undefined) {
-        gaps.push({ chain, hours: offset, why: "the index holds no block that old" });
-        continue;
-      }
-      if (typeof block !== "number") {
-        gaps.push({ chain, hours: offset, why: block.missing });
-        continue;
-      }
-      const stateFrom = options.stateFrom(chain.chain_id);
-      if (stateFrom !== undefined && block < stateFrom) {
-        gaps.push({
-          chain,
-          hours: offset,
-          why: `its RPC nodes keep state from block ${stateFrom} on, and that time is block ${block}`,
-        });
-        continue;
-      }
-      let prices: Awaited<ReturnType<HistoricalPrices["at"]>>;
-      try {
-        prices = await history.at(chain, block, tokens);
-      } catch (error) {
-        gaps.push({
-          chain,
-          hours: offset,
-          why: `reading state at block ${block} failed: ${reasonOf(error)}`,
-        });
-        continue;
-      }
-      for (const [token, quote] of prices) {
-        if (quote === null) continue;
-        const key = `${chain.chain_id}|${token}`;
-        const list = byToken.get(key) ?? [];
-        list.push({ offset_hours: offset, price_usd: quote.priceUsd });
-        byToken.set(key, list);
-      }
+  answers.forEach((answer, i) => {
+    const { offset, entry } = asked[i]!;
+    if ("why" in answer) {
+      gaps.push({ chain: entry.chain, hours: offset, why: answer.why });
+      return;
     }
-  }
+    for (const [token, quote] of answer.prices) {
+      if (quote === null) continue;
+      const key = `${entry.chain.chain_id}|${token}`;
+      const list = byToken.get(key) ?? [];
+      list.push({ offset_hours: offset, price_usd: quote.priceUsd });
+      byToken.set(key, list);
+    }
+  });
   return { byToken, gaps };
 };
 

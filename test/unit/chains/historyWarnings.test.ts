@@ -46,6 +46,38 @@ describe("historical prices a chain cannot give", () => {
     ]);
   });
 
+  it("behavior: every offset of every chain is read at once, and prices come back in request order", async () => {
+    // Reads that answer only when told to: one after another, the second would never be asked.
+    const waiting: Array<() => void> = [];
+    const gated: HistoricalPrices = {
+      ...history(),
+      at: (_chain, block, tokens) =>
+        new Promise((resolve) =>
+          waiting.push(() =>
+            resolve(
+              new Map(tokens.map((t) => [t, { priceUsd: block, poolSize: 1, pool: undefined } as never])),
+            ),
+          ),
+        ),
+    };
+    const reading = readPastPrices(
+      gated,
+      [
+        { chain: ethereum, tokens: ["0xaa"] },
+        { chain: base, tokens: ["0xbb"] },
+      ],
+      [24, 48, 72],
+      { nowSeconds: 0, stateFrom: () => undefined },
+    );
+    for (let i = 0; i < 20 && waiting.length < 6; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(waiting).toHaveLength(6);
+    // Answered last to first: the answer keeps the order asked.
+    for (const answer of [...waiting].reverse()) answer();
+    const past = await reading;
+    expect(past.byToken.get("1|0xaa")?.map((p) => p.offset_hours)).toEqual([24, 48, 72]);
+    expect(past.byToken.get("8453|0xbb")?.map((p) => p.price_usd)).toEqual([999, 998, 997]);
+  });
+
   it("error: a read that fails, or a time older than the index, is a gap too, never an error", async () => {
     const past = await readPastPrices(
       history(new Set([970])),
