@@ -15,6 +15,7 @@ import { RateLimit } from "../domain/ApiKey.js";
 import { resolveBroker } from "../nats/Broker.js";
 import { openBucket } from "../nats/JetStreamSetup.js";
 import { NatsConnections, layer as natsLayer } from "../nats/NatsConnections.js";
+import { print, runCli } from "./runCli.js";
 
 const USAGE = `Usage: npm run admin -- <command>
 
@@ -39,8 +40,6 @@ const positiveNumber = (raw: string | undefined, name: string): number | undefin
   if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number (got "${raw}").`);
   return n;
 };
-
-const print = (line: string) => Effect.sync(() => process.stdout.write(`${line}\n`));
 
 const run = (args: ReadonlyArray<string>, buckets: KeyBuckets) =>
   Effect.gen(function* () {
@@ -142,20 +141,6 @@ const main = Effect.gen(function* () {
     const [keys, teams] = yield* Effect.all([openBucket(nc, "keys"), openBucket(nc, "teams")]);
     yield* run(args, { keys, teams });
   }).pipe(Effect.provide(Layer.fresh(natsLayer(broker))));
-}).pipe(
-  Effect.scoped,
-  Effect.catchAll((error) =>
-    Effect.sync(() => {
-      process.stderr.write(`${(error as { message?: string }).message ?? String(error)}\n`);
-      process.exitCode = 1;
-    }),
-  ),
-  Effect.catchAllDefect((defect) =>
-    Effect.sync(() => {
-      process.stderr.write(`${defect instanceof Error ? defect.message : String(defect)}\n`);
-      process.exitCode = 1;
-    }),
-  ),
-);
+});
 
-Effect.runPromise(main);
+runCli(main);

@@ -3,6 +3,7 @@ import * as AppConfig from "../AppConfig.js";
 import { resolveBroker } from "../nats/Broker.js";
 import { NatsConnections, layer as natsLayer } from "../nats/NatsConnections.js";
 import { provisionWhenReady } from "../nats/provisionJetStream.js";
+import { print, runCli } from "./runCli.js";
 
 const USAGE = `Usage: npm run provision
 
@@ -16,8 +17,6 @@ NATS_PROVISION_PASSWORD), or to 127.0.0.1:4222 with the credentials the
 service wrote under DATA_DIR. JETSTREAM_REPLICAS (default 1; 3 on a three-node
 cluster) sets the copies of every stream and bucket, existing ones included.`;
 
-const print = (line: string) => Effect.sync(() => process.stdout.write(`${line}\n`));
-
 const main = Effect.gen(function* () {
   const args = process.argv.slice(2);
   if (args.includes("--help")) return yield* print(USAGE);
@@ -30,14 +29,6 @@ const main = Effect.gen(function* () {
     });
     for (const { name, outcome } of outcomes) yield* print(`${name}: ${outcome}`);
   }).pipe(Effect.provide(Layer.fresh(natsLayer(broker))));
-}).pipe(
-  Effect.scoped,
-  Effect.catchAll((error) =>
-    Effect.sync(() => {
-      process.stderr.write(`${(error as { message?: string }).message ?? String(error)}\n`);
-      process.exitCode = 1;
-    }),
-  ),
-);
+});
 
-Effect.runPromise(main);
+runCli(main);
