@@ -1,8 +1,8 @@
 import type { KV } from "@nats-io/kv";
 import { Effect, type Scope } from "effect";
-import { type BucketValue, type FollowOptions, followBucket } from "./followBucket.js";
+import { type BucketValue, type FollowValuesOptions, followValues } from "./followValues.js";
 
-export type { BucketValue } from "./followBucket.js";
+export type { BucketValue } from "./followValues.js";
 
 /** A bucket's keys as a live in-memory map, kept current by a watch. */
 export interface BucketMirror<A> {
@@ -20,11 +20,11 @@ export interface BucketMirror<A> {
 }
 
 /** What to mirror: the keys (`>` or `<prefix>.>`) and the schema of their values. */
-export type MirrorOptions<A> = FollowOptions<A>;
+export type MirrorOptions<A> = FollowValuesOptions<A>;
 
 /**
  * Mirrors the bucket's keys matching `options.key` into a map for the life of the scope (see
- * followBucket for decoding and readiness). Puts set, deletes and purges remove.
+ * followValues for decoding and readiness). Puts set, deletes and purges remove.
  */
 export const mirrorBucket = <A>(
   kv: KV,
@@ -32,7 +32,7 @@ export const mirrorBucket = <A>(
 ): Effect.Effect<BucketMirror<A>, never, Scope.Scope> =>
   Effect.gen(function* () {
     const entries = new Map<string, BucketValue<A>>();
-    const ready = yield* followBucket(kv, options, (key, value) => {
+    const ready = yield* followValues(kv, options, (key, value) => {
       if (value === undefined) entries.delete(key);
       else entries.set(key, value);
     });

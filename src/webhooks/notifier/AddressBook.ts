@@ -1,6 +1,6 @@
 import type { KV } from "@nats-io/kv";
 import { Effect, Schema } from "effect";
-import { followBucket } from "../../nats/followBucket.js";
+import { followValues } from "../../nats/followValues.js";
 import { IndexEntry } from "../store/addressIndex.js";
 import { AddressTable } from "./AddressTable.js";
 
@@ -31,7 +31,7 @@ export const makeAddressBook = (
       decode: IndexEntryJson,
       ...(watchCheckMs === undefined ? {} : { stallCheckMs: watchCheckMs }),
     };
-    const ready = yield* followBucket(index, options, (key, entry) => {
+    const ready = yield* followValues(index, options, (key, entry) => {
       const dot = key.indexOf(".");
       const address = key.slice(0, dot);
       const id = key.slice(dot + 1);

@@ -186,6 +186,13 @@ export class PartitionIndex {
       | undefined;
   }
 
+  /** Each stored key held, with its revision (not those held unstored). */
+  *storedRevisions(): Iterable<readonly [key: string, revision: number]> {
+    for (const entries of this.#byWebhook.values())
+      for (const entry of entries.values())
+        if (entry.revision !== UNSTORED) yield [entry.key, entry.revision];
+  }
+
   /** Webhooks with a queued delivery. */
   webhooksWithQueued(): ReadonlyArray<string> {
     return [...this.#queued.keys()];

@@ -46,7 +46,7 @@ export const deliveryKey = (webhookId: string, order: string) =>
 export const webhookDeliveriesFilter = (webhookId: string) =>
   `d.${pp(partitionOf(webhookId))}.${webhookId}.>`;
 /** Every delivery key of a partition. */
-export const partitionFilter = (partition: number) => `d.${pp(partition)}.>`;
+export const partitionFilter = (partition: number): `${string}.>` => `d.${pp(partition)}.>`;
 
 /** The webhook id and order of a delivery key, or undefined for another key. */
 export const parseDeliveryKey = (

@@ -1,10 +1,9 @@
-import { type KV, KvWatchInclude } from "@nats-io/kv";
-import { Clock, Deferred, Effect, Exit, type Scope } from "effect";
+import type { KV } from "@nats-io/kv";
+import { Clock, Effect, Exit, type Scope } from "effect";
 import { acquireLease, type LeaseTiming } from "../../ingest/lease/ChainLease.js";
 import type { LeaseStore } from "../../ingest/lease/LeaseStore.js";
-import { leaderReads } from "../../nats/leaderReads.js";
+import { followBucket } from "../../nats/followBucket.js";
 import type { StreamTail } from "../../nats/streamTail.js";
-import { untilWatchFallsBehind, WatchProgress } from "../../nats/WatchProgress.js";
 import type { OwnedPartitions } from "./OwnedPartitions.js";
 import { leaseKey, PARTITIONS, partitionFilter } from "./outboxBucketKeys.js";
 import { PartitionIndex } from "./PartitionIndex.js";
@@ -14,14 +13,13 @@ import { DONE_KEPT_MS, storedValue } from "./StoredDelivery.js";
 export interface PartitionSource {
   /**
    * Fills `index` with the partition's stored deliveries and keeps it current until the scope
-   * closes; `wake` is told of newly sendable ones. Answers an effect that completes if the
-   * feed stops on its own (a watch lost with a server), after which the index is stale.
+   * closes; `wake` is told of newly sendable ones. Completes once the stored deliveries are in.
    */
   readonly load: (
     partition: number,
     index: PartitionIndex,
     wake: (webhookId: string) => void,
-  ) => Effect.Effect<Effect.Effect<void>, unknown, Scope.Scope>;
+  ) => Effect.Effect<void, unknown, Scope.Scope>;
   /** Deletes the partition's old done markers. */
   readonly sweep: (index: PartitionIndex) => Effect.Effect<void>;
 }
@@ -40,69 +38,40 @@ export interface PartitionOwnerOptions {
 }
 
 /**
- * Follows a partition's keys into `index`: watches changes first, then reads
- * what is stored, so a change landing in between is seen (the index keeps the
- * newest revision of each key). Resolves once the stored keys are read; the
- * watch stops with the scope.
+ * Follows a partition's keys into `index` (followBucket, listing): watches changes first, then
+ * reads what is stored from the stream's leader, so a change landing in between is seen (the index
+ * keeps the newest revision of each key). A replica that has not applied a write acknowledged
+ * before the watch began would show an older revision, which the watch, starting after that
+ * write, never corrects; the owner's record of an attempt would then name that revision and be
+ * refused. Completes once the stored keys are read; a watch that ends or stalls is replaced and the
+ * partition read again, its actors woken for what it missed, until the scope closes.
  */
 const loadPartition =
   (kv: KV, listKeys: (filter: string) => Promise<Array<string>>, tail: StreamTail, checkEveryMs: number) =>
   (partition: number, index: PartitionIndex, wake: (id: string) => void) =>
     Effect.gen(function* () {
-      const filter = partitionFilter(partition);
-      const watch = yield* Effect.tryPromise(() =>
-        kv.watch({ key: filter, include: KvWatchInclude.UpdatesOnly }),
-      );
-      yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
-      // Read once the watch exists: every later message of the partition is the watch's to show.
-      const progress = new WatchProgress(yield* Effect.tryPromise(() => tail.lastSeq()));
       let loaded = false;
-      const stopped = yield* Deferred.make<void>();
-      yield* Effect.forkScoped(
-        Effect.promise(async () => {
-          try {
-            for await (const entry of watch) {
-              progress.showed(entry.revision);
-              // This process's own writes come back too: known already, they are not decoded again.
-              if (index.knows(entry.key, entry.revision)) continue;
-              // Or it came before the write's answer: recognised by its bytes, still not decoded.
-              const value =
-                (entry.operation === "PUT" ? index.echoOf(entry.key, entry.value) : undefined) ??
-                storedValue(entry.operation, entry.value);
-              const fresh = index.apply(entry.key, entry.revision, value);
-              if (fresh && loaded) wake(entry.key.split(".")[2]!);
-            }
-          } catch {
-            // Ended all the same: said below.
-          }
-        }).pipe(Effect.zipRight(Deferred.succeed(stopped, undefined))),
+      const stored = {
+        by: "listing" as const,
+        listKeys,
+        reconcile: { held: () => index.storedRevisions(), vanished: (key: string) => index.drop(key) },
+      };
+      const ready = yield* followBucket(
+        kv,
+        { key: partitionFilter(partition), stored, stallCheckMs: checkEveryMs, tail },
+        (entry) => {
+          // This process's own writes come back too: known already, they are not decoded again.
+          if (index.knows(entry.key, entry.revision)) return;
+          // Or it came before the write's answer: recognised by its bytes, still not decoded.
+          const value =
+            (entry.operation === "PUT" ? index.echoOf(entry.key, entry.value) : undefined) ??
+            storedValue(entry.operation, entry.value);
+          const fresh = index.apply(entry.key, entry.revision, value);
+          if (fresh && loaded) wake(entry.key.split(".")[2]!);
+        },
       );
-      // Read from the stream's leader: a replica that has not applied a write acknowledged before the
-      // watch began would show an older revision, and the watch, starting after that write, never
-      // corrects it; the owner's record of an attempt then names that revision and is refused.
-      const leader = leaderReads(kv);
-      yield* Effect.tryPromise(async () => {
-        const keys = await listKeys(filter);
-        for (let i = 0; i < keys.length; i += 64)
-          await Promise.all(
-            keys.slice(i, i + 64).map(async (key) => {
-              const entry = await leader.get(key);
-              if (entry !== null) index.apply(key, entry.revision, storedValue(entry.operation, entry.value));
-            }),
-          );
-      });
+      yield* ready;
       loaded = true;
-      // A watch that stalls without ending is as blind as one that ended: the partition is loaded again.
-      yield* Effect.forkScoped(
-        Effect.gen(function* () {
-          const unshown = yield* untilWatchFallsBehind(progress, tail, filter, checkEveryMs);
-          yield* Effect.logWarning(
-            `webhook outbox partition ${partition}: its watch has not shown message ${unshown} of the stream for ${checkEveryMs} ms`,
-          );
-          yield* Deferred.succeed(stopped, undefined);
-        }),
-      );
-      return Deferred.await(stopped);
     });
 
 /**
@@ -169,7 +138,7 @@ const ownPartition = (options: PartitionOwnerOptions, partition: number, handBac
           const index = new PartitionIndex();
           // A watch or listing can hang while a server is lost: holding the lease meanwhile would
           // keep the partition from everyone, so give it back and try again.
-          const feedStopped = yield* options.source.load(partition, index, options.wake).pipe(
+          yield* options.source.load(partition, index, options.wake).pipe(
             Effect.timeoutFail({
               duration: options.timing.leaseMs,
               onTimeout: () => new Error("loading it took longer than a lease period"),
@@ -208,21 +177,15 @@ const ownPartition = (options: PartitionOwnerOptions, partition: number, handBac
               if (since !== undefined && now - since >= handBackAfterMs) return true;
             }
           });
-          const ended = yield* Effect.raceAll([
+          const ended = yield* Effect.raceFirst(
             Effect.as(lease.lost, "lost" as const),
             Effect.as(overShare, "handedBack" as const),
-            // Blind to new deliveries: hand it back and load it afresh.
-            Effect.as(feedStopped, "reload" as const),
-          ]);
+          );
           yield* ended === "handedBack"
             ? Effect.logInfo(
                 `webhook outbox partition ${partition}: handed back (more than this process's share)`,
               )
-            : ended === "reload"
-              ? Effect.logWarning(
-                  `webhook outbox partition ${partition}: its watch stopped; loading it again`,
-                )
-              : Effect.logWarning(`webhook outbox partition ${partition}: lease lost; standing by`);
+            : Effect.logWarning(`webhook outbox partition ${partition}: lease lost; standing by`);
           return ended === "handedBack";
         }),
       ).pipe(

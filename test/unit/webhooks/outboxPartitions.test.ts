@@ -140,7 +140,6 @@ const fakeSource: PartitionSource = {
     Effect.sync(() => {
       const d = owed(webhookOfPartition.get(partition)!, partition + 1);
       index.apply(keyOf(d), 1, d);
-      return Effect.never;
     }),
   sweep: () => Effect.void,
 };
