@@ -1,6 +1,6 @@
 import { DeliverPolicy, type JsMsg, jetstream, jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { Effect, Schedule } from "effect";
+import { type Cause, Effect } from "effect";
 import type { ChainRegistry } from "../chains/ChainRegistry.js";
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { ChainBlock, ChainReorg } from "../domain/ChainBlock.js";
@@ -8,6 +8,7 @@ import { isChainEvent } from "../domain/chainEventShape.js";
 import { ChainEventAssembler, UnreadableChainEvent } from "../ingest/chainEventCodec.js";
 import { promiseLog } from "../lib/promiseLog.js";
 import { PULL_EXPIRES_MS } from "../nats/pullOptions.js";
+import { consumeEach, restarting, type Verdict, Verdicts } from "../nats/runConsumer.js";
 import { streamTail } from "../nats/streamTail.js";
 import { untilWatchFallsBehind, WATCH_CHECK_MS, WatchProgress } from "../nats/WatchProgress.js";
 import type { Db, Operation } from "../storage/Level.js";
@@ -102,13 +103,13 @@ export const runIndexer = (options: IndexerOptions) =>
     const log = yield* promiseLog;
     // tryPromise, not promise: a failed read must be an error the retry below restarts from; a
     // defect would end the indexer for good while /healthz kept answering from a stale index.
-    const lastSeq =
+    const appliedSeq =
       ((yield* Effect.tryPromise(() => options.db.get(STREAM_SEQ_KEY))) as number | undefined) ?? 0;
     const consumer = yield* Effect.tryPromise(() =>
       jetstream(options.nc).consumers.get("CHAIN_EVENTS", {
-        ...(lastSeq === 0
+        ...(appliedSeq === 0
           ? { deliver_policy: DeliverPolicy.All }
-          : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: lastSeq + 1 }),
+          : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: appliedSeq + 1 }),
       }),
     );
     const messages = yield* Effect.tryPromise(() => consumer.consume({ expires: PULL_EXPIRES_MS }));
@@ -125,7 +126,7 @@ export const runIndexer = (options: IndexerOptions) =>
     // the views would then stay at their last block for good: the stream's leader is asked now and then
     // whether a chain event waits unshown, and a consumer that is behind is stopped, so the loop below
     // ends where it is and the indexer reads on from its last batch with a new one.
-    const progress = new WatchProgress(lastSeq);
+    const progress = new WatchProgress(appliedSeq);
     let working = false;
     let unshown: number | undefined;
     const tail = streamTail(yield* Effect.tryPromise(() => jetstreamManager(options.nc)), "CHAIN_EVENTS", "");
@@ -145,55 +146,55 @@ export const runIndexer = (options: IndexerOptions) =>
         ),
       ),
     );
-    yield* Effect.tryPromise(async () => {
-      const assembler = new ChainEventAssembler();
-      const pending = new PendingWrites(options.db);
-      let planned: Array<{
-        readonly subject: string;
-        readonly data: unknown;
-        readonly ops: ReadonlyArray<Operation>;
-      }> = [];
-      let lastSeq: number | undefined;
-      let batchStartedAt = 0;
-      // One LevelDB batch holds the planned blocks' writes and the stream sequence of the last of them:
-      // views and position move together, so a crash at any moment neither loses nor doubles a block.
-      const flush = async () => {
-        if (lastSeq === undefined) return;
-        await options.db.batch([...pending.ops, { type: "put", key: STREAM_SEQ_KEY, value: lastSeq }]);
-        for (const event of planned) report(options, event.subject, event.data, event.ops);
-        pending.clear();
-        planned = [];
-        lastSeq = undefined;
-      };
-      /** Plans one message into the batch, and writes the batch when it is due. */
-      const apply = async (message: JsMsg) => {
-        const data = assembler.push(message);
-        // A part of a split event: its sequence is recorded once the whole event is applied.
-        if (data === undefined) return;
-        if (lastSeq === undefined) batchStartedAt = performance.now();
-        if (!isChainEvent(message.subject, data)) {
-          // Retrying cannot help a message no consumer can apply: skip it, or the index stops here.
-          log.error("chain event cannot be applied; skipped", {
-            subject: message.subject,
-            seq: message.seq,
-            reason: data instanceof UnreadableChainEvent ? data.reason : "not a chain event's shape",
-          });
-        } else {
-          const ops = await plan(options, pending, message.subject, data);
-          pending.add(ops);
-          planned.push({ subject: message.subject, data, ops });
-        }
-        lastSeq = message.seq;
-        // Catching up (more messages already in the stream), blocks are written together; a live block
-        // is written at once.
-        if (
-          message.info.pending === 0 ||
-          planned.length >= MAX_BATCH_BLOCKS ||
-          performance.now() - batchStartedAt >= MAX_BATCH_MS
-        )
-          await flush();
-      };
-      for await (const message of messages) {
+    const assembler = new ChainEventAssembler();
+    const pending = new PendingWrites(options.db);
+    let planned: Array<{
+      readonly subject: string;
+      readonly data: unknown;
+      readonly ops: ReadonlyArray<Operation>;
+    }> = [];
+    let lastSeq: number | undefined;
+    let batchStartedAt = 0;
+    // One LevelDB batch holds the planned blocks' writes and the stream sequence of the last of them:
+    // views and position move together, so a crash at any moment neither loses nor doubles a block.
+    const flush = async () => {
+      if (lastSeq === undefined) return;
+      await options.db.batch([...pending.ops, { type: "put", key: STREAM_SEQ_KEY, value: lastSeq }]);
+      for (const event of planned) report(options, event.subject, event.data, event.ops);
+      pending.clear();
+      planned = [];
+      lastSeq = undefined;
+    };
+    /** Plans one message into the batch, and writes the batch when it is due. */
+    const apply = async (message: JsMsg) => {
+      const data = assembler.push(message);
+      // A part of a split event: its sequence is recorded once the whole event is applied.
+      if (data === undefined) return;
+      if (lastSeq === undefined) batchStartedAt = performance.now();
+      if (!isChainEvent(message.subject, data)) {
+        // Retrying cannot help a message no consumer can apply: skip it, or the index stops here.
+        log.error("chain event cannot be applied; skipped", {
+          subject: message.subject,
+          seq: message.seq,
+          reason: data instanceof UnreadableChainEvent ? data.reason : "not a chain event's shape",
+        });
+      } else {
+        const ops = await plan(options, pending, message.subject, data);
+        pending.add(ops);
+        planned.push({ subject: message.subject, data, ops });
+      }
+      lastSeq = message.seq;
+      // Catching up (more messages already in the stream), blocks are written together; a live block
+      // is written at once.
+      if (
+        message.info.pending === 0 ||
+        planned.length >= MAX_BATCH_BLOCKS ||
+        performance.now() - batchStartedAt >= MAX_BATCH_MS
+      )
+        await flush();
+    };
+    const handle = (message: JsMsg): Effect.Effect<Verdict, Cause.UnknownException> =>
+      Effect.tryPromise(async () => {
         progress.showed(message.seq);
         working = true;
         try {
@@ -201,16 +202,17 @@ export const runIndexer = (options: IndexerOptions) =>
         } finally {
           working = false;
         }
-      }
-      // Blocks planned but not yet written are read again by the next consumer, from the last batch.
-      throw new Error(
-        unshown === undefined
-          ? "the CHAIN_EVENTS consumer stopped handing out messages"
-          : `the CHAIN_EVENTS consumer has not shown message ${unshown} for a whole check; reading on with a new one`,
-      );
-    });
-  }).pipe(
-    Effect.scoped,
-    Effect.tapErrorCause((cause) => Effect.logWarning("indexer stopped; restarting", cause)),
-    Effect.retry(Schedule.spaced("1 second")),
-  );
+      }).pipe(Effect.as(Verdicts.read));
+    // Blocks planned but not yet written are read again by the next consumer, from the last batch.
+    yield* consumeEach("CHAIN_EVENTS", messages, handle).pipe(
+      Effect.catchTag("ConsumerEnded", (ended) =>
+        Effect.fail(
+          unshown === undefined
+            ? ended
+            : new Error(
+                `the CHAIN_EVENTS consumer has not shown message ${unshown} for a whole check; reading on with a new one`,
+              ),
+        ),
+      ),
+    );
+  }).pipe(Effect.scoped, restarting("indexer"));

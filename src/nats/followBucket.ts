@@ -142,23 +142,31 @@ export const followBucket = (
     /** Watches that ended on their own in a row, each soon after it was opened. */
     let endsInARow = 0;
 
+    /** A new watch, and where the stream ended once it existed (when a check or reconcile needs it). */
+    const open = Effect.gen(function* () {
+      const openedAt = yield* Clock.currentTimeMillis;
+      const watch: Watch = yield* retrying(`watching ${key}`, () =>
+        stored.by === "replay" ? watchReplaying(kv, key) : watchUpdates(kv, key),
+      );
+      // Stopped even if the scope closes before the reader is started.
+      yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
+      // Read once the watch exists: every later message of these keys is the watch's to show.
+      const beganAfter =
+        tail !== undefined && (check !== undefined || reconcile !== undefined)
+          ? yield* retrying(`reading where ${key} ends`, tail.lastSeq)
+          : undefined;
+      return { openedAt, watch, beganAfter };
+    });
+
     /**
-     * One watch: opened, its stored state read, followed until the watch ends or (with a tail to
-     * check) stalls. The scope closing stops it.
+     * One watch: its stored state read, followed until the watch ends or (with a tail to check)
+     * stalls. The scope closing stops it.
      */
-    const followOnce = (first: boolean) =>
+    const followOnce = (
+      { openedAt, watch, beganAfter }: Effect.Effect.Success<typeof open>,
+      first: boolean,
+    ) =>
       Effect.gen(function* () {
-        const openedAt = yield* Clock.currentTimeMillis;
-        const watch: Watch = yield* retrying(`watching ${key}`, () =>
-          stored.by === "replay" ? watchReplaying(kv, key) : watchUpdates(kv, key),
-        );
-        // Stopped even if the scope closes before the reader below is started.
-        yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));
-        // Read once the watch exists: every later message of these keys is the watch's to show.
-        const beganAfter =
-          tail !== undefined && (check !== undefined || reconcile !== undefined)
-            ? yield* retrying(`reading where ${key} ends`, tail.lastSeq)
-            : undefined;
         const progress =
           check === undefined || beganAfter === undefined ? undefined : new WatchProgress(beganAfter);
         const ended = yield* Deferred.make<void>();
@@ -214,8 +222,13 @@ export const followBucket = (
         yield* Effect.raceFirst(whenEnded, whenBehind);
       });
 
+    // The first watch exists before this returns: what is written from then on is the watch's to show.
+    const first = yield* open;
     yield* Effect.forkScoped(
-      Effect.zipRight(Effect.scoped(followOnce(true)), Effect.forever(Effect.scoped(followOnce(false)))),
+      Effect.zipRight(
+        Effect.scoped(followOnce(first, true)),
+        Effect.forever(Effect.scoped(Effect.flatMap(open, (next) => followOnce(next, false)))),
+      ),
     );
     return Deferred.await(ready);
   });

@@ -1,10 +1,10 @@
 import { AckPolicy, jetstream, jetstreamManager } from "@nats-io/jetstream";
 import type { KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { Effect, Schedule, Schema } from "effect";
+import { Effect, Schema } from "effect";
 import { UsageRecord } from "../domain/Usage.js";
-import { promiseLog } from "../lib/promiseLog.js";
 import { PULL_EXPIRES_MS } from "../nats/pullOptions.js";
+import { consumeEach, restarting, type Verdict, Verdicts } from "../nats/runConsumer.js";
 import {
   addToHour,
   addToMonth,
@@ -42,7 +42,6 @@ const jsonOf = (data: Uint8Array): unknown => {
  */
 export const runUsageAggregator = (nc: NatsConnection, usage: KV) =>
   Effect.gen(function* () {
-    const log = yield* promiseLog;
     const jsm = yield* Effect.tryPromise(() => jetstreamManager(nc));
     yield* Effect.tryPromise(async () => {
       const info = await jsm.consumers.info("USAGE", DURABLE).catch(() => undefined);
@@ -61,43 +60,41 @@ export const runUsageAggregator = (nc: NatsConnection, usage: KV) =>
       consumer.consume({ max_messages: 64, expires: PULL_EXPIRES_MS }),
     );
     yield* Effect.addFinalizer(() => Effect.promise(() => messages.close().then(() => undefined)));
-    yield* Effect.tryPromise(async () => {
-      for await (const message of messages) {
-        const record = decodeRecord(jsonOf(message.data));
-        if (record._tag === "None") {
-          // No reason given: nats-server 2.9 does not know `+TERM <reason>` and would leave the
-          // record pending, holding every record behind it.
-          message.term();
-          log.error("usage message is not a usage record; dropped", { seq: message.seq });
-          continue;
-        }
-        const seq = message.seq;
-        const r = record.value;
-        try {
-          await applyOnce<HourAggregate>(usage, `hour.${r.hour}`, { seq: 0, rows: {} }, seq, (c) =>
-            addToHour(c, r, seq),
-          );
-          await applyOnce<MonthAggregate>(
-            usage,
-            `month.${r.hour.slice(0, 6)}`,
-            { seq: 0, teams: {} },
-            seq,
-            (c) => addToMonth(c, r, seq),
-          );
-        } catch (error) {
-          // A storage failure (a timeout while a bucket elects a leader): offer the record again
-          // shortly. Left unacknowledged it would hold every later record for the whole ack wait.
-          message.nak(RETRY_AFTER_MS);
-          log.warning("usage record not applied; retrying", { seq: message.seq, error: String(error) });
-          continue;
-        }
-        message.ack();
-      }
+    return yield* consumeEach("usage aggregator", messages, (message): Effect.Effect<Verdict> => {
+      const record = decodeRecord(jsonOf(message.data));
+      if (record._tag === "None")
+        return Effect.as(
+          Effect.logError("usage message is not a usage record; dropped", { seq: message.seq }),
+          Verdicts.term,
+        );
+      const seq = message.seq;
+      const r = record.value;
+      return Effect.tryPromise(async () => {
+        await applyOnce<HourAggregate>(usage, `hour.${r.hour}`, { seq: 0, rows: {} }, seq, (c) =>
+          addToHour(c, r, seq),
+        );
+        await applyOnce<MonthAggregate>(
+          usage,
+          `month.${r.hour.slice(0, 6)}`,
+          { seq: 0, teams: {} },
+          seq,
+          (c) => addToMonth(c, r, seq),
+        );
+      }).pipe(
+        Effect.as(Verdicts.ack),
+        // A storage failure (a timeout while a bucket elects a leader): offer the record again
+        // shortly. Left unacknowledged it would hold every later record for the whole ack wait.
+        Effect.catchAll((error) =>
+          Effect.as(
+            Effect.logWarning("usage record not applied; retrying", { seq, error: String(error.error) }),
+            Verdicts.nak(RETRY_AFTER_MS),
+          ),
+        ),
+      );
     });
   }).pipe(
     // Each run closes its own pull before the next starts: a pull left open holds the one record in
     // flight with nobody reading it, which stalls every team's usage for an ack wait at a time.
     Effect.scoped,
-    Effect.tapErrorCause((cause) => Effect.logWarning("usage aggregator stopped; restarting", cause)),
-    Effect.retry(Schedule.spaced("1 second")),
+    restarting("usage aggregator"),
   );

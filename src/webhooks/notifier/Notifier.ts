@@ -1,4 +1,4 @@
-import { type ConsumerMessages, type JsMsg, jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { type JsMsg, jetstream, jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect, Schedule } from "effect";
 import { type ChainRegistry, supportsFamily } from "../../chains/ChainRegistry.js";
@@ -15,6 +15,7 @@ import { type PromiseLog, promiseLog } from "../../lib/promiseLog.js";
 import type { NotifierPhases } from "../../metrics/Metrics.js";
 import { PULL_EXPIRES_MS } from "../../nats/pullOptions.js";
 import { type RecheckFlag, recheckFlag } from "../../nats/recheckFlag.js";
+import { consumeEach, restarting, type Verdict, Verdicts } from "../../nats/runConsumer.js";
 import type { QueuedDelivery } from "../outbox/QueuedDelivery.js";
 import { EventSlots } from "./enqueue.js";
 import { IdleWatch } from "./IdleWatch.js";
@@ -140,96 +141,93 @@ export const runNotifier = (options: NotifierOptions) => {
   const start = (): ConsumerStart =>
     nextSeq !== undefined ? { seq: nextSeq } : resumeAt !== undefined ? { time: resumeAt } : undefined;
 
-  /** Plans each message handed out until the notifier goes idle; throws when the consumer fails. */
-  const planMessages = async (
-    messages: ConsumerMessages,
+  /**
+   * Plans one message handed out: the verdict to settle it with, `finish("idle")` when the notifier
+   * goes idle with it; throws when the consumer was made again meanwhile.
+   */
+  const planOne = async (
+    message: JsMsg,
     jsm: Awaited<ReturnType<typeof jetstreamManager>>,
     epochMs: number,
     recheck: RecheckFlag,
     log: PromiseLog,
-  ): Promise<"idle"> => {
-    for await (const message of messages) {
-      if (recheck.since() && (await notifierConsumerGone(jsm, consumedCreated))) {
-        // Handed out by a consumer made again meanwhile, perhaps past blocks still to plan: this session
-        // ends. Not offered back: another notifier could then plan it while this one, replacing that
-        // consumer, plans it again; a consumer joined instead hands it out again after ack_wait.
-        throw new Error("the notifier's consumer was made again while it was looked up again");
-      }
-      // One message in flight at most: every one before it is planned (or given up).
-      nextSeq = message.seq;
-      // Planned here right after the previous message: no other node queued anything in between.
-      const firstSends = records.follows(message.seq);
-      records.receiving(message.seq);
-      const known = options.registry.byId.get(Number(message.subject.split(".")[1]));
-      const chain = known !== undefined && supportsFamily(known, "subscriptions") ? known : undefined;
-      let plan: NotifierPlan = NOTHING;
-      let sentUnstored: ReadonlyArray<QueuedDelivery> = [];
-      let unread = false;
-      const working = setInterval(() => message.working(), WORKING_EVERY_MS);
-      try {
-        unread = chain === undefined || (await nothingToPlan(deps, chain.chain_id));
-        const data = unread ? undefined : await wholeEvent(jsm, message);
-        if (data !== undefined && !isChainEvent(message.subject, data)) {
-          // Redelivering a message no consumer can apply would loop forever: drop it and say so.
-          message.term();
-          nextSeq = message.seq + 1;
-          records.failed();
-          log.error("chain event cannot be planned; dropped", {
-            subject: message.subject,
-            seq: message.seq,
-            reason: data instanceof UnreadableChainEvent ? data.reason : "not a chain event's shape",
-          });
-          continue;
-        }
-        const slots = new EventSlots(epochMs, message.seq);
-        const planStarted = performance.now();
-        if (chain !== undefined && data !== undefined)
-          plan = message.subject.endsWith(".reorg")
-            ? await planReorg(deps, chain, data as ChainReorg, slots)
-            : await planBlock(deps, chain, data as ChainBlock, slots);
-        const planned = performance.now();
-        // The block's events are stored while its first sends are out, rather than after them (a
-        // round trip per block with nothing else to do): until the list names them, which waits
-        // for the sends, a replay reads none of them.
-        const change = plan.records;
-        const eventsWritten =
-          change?.added === undefined ? undefined : deps.records.writeEvents(change.chainId, change.added);
-        eventsWritten?.catch(() => undefined);
-        if (plan.deliveries.length > 0) sentUnstored = await options.enqueue(plan.deliveries, { firstSends });
-        const queued = performance.now();
-        if (change !== undefined) await deps.records.write(change, await eventsWritten);
-        records.planned(message.seq);
-        if (!unread)
-          options.observe?.({
-            plan: (planned - planStarted) / 1000,
-            deliveries: (queued - planned) / 1000,
-            records: (performance.now() - queued) / 1000,
-          });
-      } catch (error) {
-        // Delivered without being stored, they would be sent again when the event is planned again.
-        if (sentUnstored.length > 0) await options.markDelivered(sentUnstored).catch(() => undefined);
-        // An RPC or storage failure: the block is offered again shortly (to this node or another), and
-        // no sooner than held records expire: a records write that failed here may have been stored.
-        message.nak(RECORDS_KEPT_MS);
-        records.failed();
-        log.warning("notifier could not plan a chain event; retrying", error);
-        continue;
-      } finally {
-        clearInterval(working);
-      }
-      nextSeq = message.seq + 1;
-      if (!unread) idle.busy();
-      else if (idle.unread() && (await nothingToPlanAnywhere(deps, chainIds))) {
-        // Going idle, the ack is confirmed: the consumer is let go only once nothing is in flight.
-        await message.ackAck();
-        return "idle";
-      }
-      // A plain ack, not one confirmed by a round trip: the server hands out the next block only once
-      // it has this ack (one block in flight), and an ack lost with a connection only replays the
-      // block after ack_wait, which plans nothing new (its records are written).
-      message.ack();
+  ): Promise<Verdict> => {
+    if (recheck.since() && (await notifierConsumerGone(jsm, consumedCreated))) {
+      // Handed out by a consumer made again meanwhile, perhaps past blocks still to plan: this session
+      // ends. Not offered back: another notifier could then plan it while this one, replacing that
+      // consumer, plans it again; a consumer joined instead hands it out again after ack_wait.
+      throw new Error("the notifier's consumer was made again while it was looked up again");
     }
-    throw new Error("the notifier's consumer stopped handing out messages");
+    // One message in flight at most: every one before it is planned (or given up).
+    nextSeq = message.seq;
+    // Planned here right after the previous message: no other node queued anything in between.
+    const firstSends = records.follows(message.seq);
+    records.receiving(message.seq);
+    const known = options.registry.byId.get(Number(message.subject.split(".")[1]));
+    const chain = known !== undefined && supportsFamily(known, "subscriptions") ? known : undefined;
+    let plan: NotifierPlan = NOTHING;
+    let sentUnstored: ReadonlyArray<QueuedDelivery> = [];
+    let unread = false;
+    const working = setInterval(() => message.working(), WORKING_EVERY_MS);
+    try {
+      unread = chain === undefined || (await nothingToPlan(deps, chain.chain_id));
+      const data = unread ? undefined : await wholeEvent(jsm, message);
+      if (data !== undefined && !isChainEvent(message.subject, data)) {
+        // Redelivering a message no consumer can apply would loop forever: drop it and say so.
+        nextSeq = message.seq + 1;
+        records.failed();
+        log.error("chain event cannot be planned; dropped", {
+          subject: message.subject,
+          seq: message.seq,
+          reason: data instanceof UnreadableChainEvent ? data.reason : "not a chain event's shape",
+        });
+        return Verdicts.term;
+      }
+      const slots = new EventSlots(epochMs, message.seq);
+      const planStarted = performance.now();
+      if (chain !== undefined && data !== undefined)
+        plan = message.subject.endsWith(".reorg")
+          ? await planReorg(deps, chain, data as ChainReorg, slots)
+          : await planBlock(deps, chain, data as ChainBlock, slots);
+      const planned = performance.now();
+      // The block's events are stored while its first sends are out, rather than after them (a
+      // round trip per block with nothing else to do): until the list names them, which waits
+      // for the sends, a replay reads none of them.
+      const change = plan.records;
+      const eventsWritten =
+        change?.added === undefined ? undefined : deps.records.writeEvents(change.chainId, change.added);
+      eventsWritten?.catch(() => undefined);
+      if (plan.deliveries.length > 0) sentUnstored = await options.enqueue(plan.deliveries, { firstSends });
+      const queued = performance.now();
+      if (change !== undefined) await deps.records.write(change, await eventsWritten);
+      records.planned(message.seq);
+      if (!unread)
+        options.observe?.({
+          plan: (planned - planStarted) / 1000,
+          deliveries: (queued - planned) / 1000,
+          records: (performance.now() - queued) / 1000,
+        });
+    } catch (error) {
+      // Delivered without being stored, they would be sent again when the event is planned again.
+      if (sentUnstored.length > 0) await options.markDelivered(sentUnstored).catch(() => undefined);
+      // An RPC or storage failure: the block is offered again shortly (to this node or another), and
+      // no sooner than held records expire: a records write that failed here may have been stored.
+      records.failed();
+      log.warning("notifier could not plan a chain event; retrying", error);
+      return Verdicts.nak(RECORDS_KEPT_MS);
+    } finally {
+      clearInterval(working);
+    }
+    nextSeq = message.seq + 1;
+    if (!unread) idle.busy();
+    else if (idle.unread() && (await nothingToPlanAnywhere(deps, chainIds))) {
+      // Going idle, the ack is confirmed: the consumer is let go only once nothing is in flight.
+      return Verdicts.finish("idle");
+    }
+    // A plain ack, not one confirmed by a round trip: the server hands out the next block only once
+    // it has this ack (one block in flight), and an ack lost with a connection only replays the
+    // block after ack_wait, which plans nothing new (its records are written).
+    return Verdicts.ack;
   };
 
   /** One run of the consuming loop on the shared consumer (joined, or created at `nextSeq`). */
@@ -254,7 +252,10 @@ export const runNotifier = (options: NotifierOptions) => {
       );
       yield* recheck.watch(messages);
       const log = yield* promiseLog;
-      return yield* Effect.tryPromise(() => planMessages(messages, jsm, epochMs, recheck, log)).pipe(
+      return yield* consumeEach("notifier", messages, (message) =>
+        Effect.tryPromise(() => planOne(message, jsm, epochMs, recheck, log)),
+      ).pipe(
+        Effect.as<SessionEnd>("idle"),
         Effect.catchAll((error) =>
           // Gone rather than failed: another notifier let it go.
           Effect.flatMap(
@@ -317,8 +318,5 @@ export const runNotifier = (options: NotifierOptions) => {
       } else if (yield* Effect.tryPromise(() => nothingToPlanAnywhere(deps, chainIds)))
         yield* pause(options.deps.now());
     }
-  }).pipe(
-    Effect.tapErrorCause((cause) => Effect.logWarning("webhook notifier stopped; restarting", cause)),
-    Effect.retry(Schedule.spaced("1 second")),
-  );
+  }).pipe(restarting("webhook notifier"));
 };
