@@ -1,27 +1,17 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
-import { Duration, Effect, Either, Fiber, Queue, Schedule } from "effect";
+import { Duration, Effect, Queue, Schedule } from "effect";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { ChainRpcError } from "../chains/rpc/ChainRpcError.js";
 import type { ChainCapabilities } from "../chains/rpc/NodeCapabilities.js";
 import type { RpcBlock } from "../chains/rpc/RpcTypes.js";
-import { BLOCK_MESSAGE_VERSION, type ChainBlock, ChainReorg } from "../domain/ChainBlock.js";
-import { publishBlocks, publishReorg } from "./BlockPublisher.js";
 import type { Checkpoint } from "./CheckpointStore.js";
 import { type FollowerStatus, RateMeter } from "./FollowerStatus.js";
 import { headSignals } from "./headSignals.js";
 import { type HeldLease, LeaseLost } from "./lease/ChainLease.js";
-import { nextReadsInFlight } from "./readsInFlight.js";
-import {
-  type BlockRef,
-  type BlockWindow,
-  extend,
-  findCommonAncestor,
-  reconcile,
-  rewind,
-} from "./reconcile.js";
+import { makeLiveRanges } from "./liveRanges.js";
+import { makePublishedWindow } from "./publishedWindow.js";
 import { fetchHistoryBlocks } from "./rpc/fetchHistoryBlocks.js";
-import { fetchLiveBlock } from "./rpc/fetchLiveBlock.js";
 
 export interface FollowerOptions {
   readonly chain: ChainConfig;
@@ -54,18 +44,6 @@ export interface FollowerOptions {
   readonly maxPayload: number;
 }
 
-/** A range of live blocks read: those before the first read that failed, and that failure. */
-interface RangeRead {
-  readonly blocks: ReadonlyArray<ChainBlock | undefined>;
-  readonly failure: ChainRpcError | undefined;
-}
-
-const refOf = (block: ChainBlock): BlockRef => ({
-  number: block.number,
-  hash: block.hash,
-  parentHash: block.parent_hash,
-});
-
 /** How long the follower waits for the first probe of the endpoints before reading history anyway. */
 const FIRST_PROBE_WAIT = "30 seconds";
 
@@ -87,7 +65,7 @@ const retrySchedule = Schedule.exponential("200 millis").pipe(Schedule.union(Sch
  */
 export const followChain = (options: FollowerOptions) =>
   Effect.gen(function* () {
-    const { chain, rpc, js, lease, status } = options;
+    const { chain, rpc, status } = options;
     const chainId = chain.chain_id;
     const meter = new RateMeter();
     const wake = yield* headSignals(chain.ws_url);
@@ -130,34 +108,22 @@ export const followChain = (options: FollowerOptions) =>
         status.last_error = error.message.slice(0, 300);
       });
 
-    let checkpoint: Checkpoint =
-      lease.checkpoint ??
-      options.legacyCheckpoint ??
-      // A first start needs the head: asked until a node answers, each failure shown in the status.
-      (yield* Effect.map(
-        headNumber.pipe(Effect.tapError(onFailure), Effect.retry(retrySchedule)),
-        (head) => ({
-          window: [],
-          historyUntil: head,
-          start: chain.start_block ?? head,
-          indexedFrom: chain.start_block ?? head,
-        }),
-      ));
-
-    status.indexed_from = checkpoint.indexedFrom ?? checkpoint.start;
-
-    /** The next block to read: above the window's tip, or the start when nothing was published. */
-    const next = () => (checkpoint.window.at(-1)?.number ?? checkpoint.start - 1) + 1;
-
-    /** What operators and /healthz see as published: the window's tip. */
-    const showProcessed = () => {
-      const tip = checkpoint.window.at(-1);
-      if (tip === undefined) return;
-      status.processed = tip.number;
-      status.processed_hash = tip.hash;
-      status.processed_parent_hash = tip.parentHash;
-    };
-    showProcessed();
+    const published = makePublishedWindow(
+      { ...options, meter, canonicalHash },
+      options.lease.checkpoint ??
+        options.legacyCheckpoint ??
+        // A first start needs the head: asked until a node answers, each failure shown in the status.
+        (yield* Effect.map(
+          headNumber.pipe(Effect.tapError(onFailure), Effect.retry(retrySchedule)),
+          (head) => ({
+            window: [],
+            historyUntil: head,
+            start: chain.start_block ?? head,
+            indexedFrom: chain.start_block ?? head,
+          }),
+        )),
+    );
+    const liveRanges = makeLiveRanges({ ...options, traces: () => traces });
 
     /**
      * Whether the resume point has been checked against the chain. Until it has, the status stays
@@ -166,164 +132,13 @@ export const followChain = (options: FollowerOptions) =>
      */
     let verified = false;
 
-    const commit = (blocks: ReadonlyArray<ChainBlock>, window: BlockWindow) =>
+    /** At the head: checks the resume point once; answers whether anything was published. */
+    const atHead = (phase: "history" | "live") =>
       Effect.gen(function* () {
-        yield* lease.fence;
-        yield* publishBlocks(js, blocks, options.maxPayload);
-        checkpoint = { ...checkpoint, window };
-        yield* lease.save(checkpoint);
-        let logs = 0;
-        for (const block of blocks) logs += block.logs.length;
-        meter.add(logs);
-        status.blocks_published += blocks.length;
-        showProcessed();
-      });
-
-    /**
-     * Publishes the reorg and rewinds the window to the common ancestor. A reorg
-     * deeper than the window removes the whole window: consumers revert all of
-     * it and the window's range is read again from the node's chain.
-     */
-    const handleFork = Effect.gen(function* () {
-      const window = checkpoint.window;
-      const oldest = window[0];
-      if (oldest === undefined) return;
-      const found = (yield* Effect.promise(() => findCommonAncestor(window, canonicalHash))) ?? {
-        ancestor: { number: oldest.number - 1, hash: oldest.parentHash, parentHash: "" },
-        removed: [...window].reverse(),
-      };
-      if (found.ancestor.number < oldest.number) {
-        yield* Effect.logError(
-          `chain ${chainId}: reorg deeper than the ${window.length}-block window; re-reading it`,
-        );
-      }
-      yield* lease.fence;
-      yield* publishReorg(
-        js,
-        ChainReorg.make({
-          version: BLOCK_MESSAGE_VERSION,
-          chain_id: chainId,
-          common_ancestor: { number: found.ancestor.number, hash: found.ancestor.hash },
-          removed: found.removed.map((ref) => ({ number: ref.number, hash: ref.hash })),
-        }),
-      );
-      checkpoint =
-        found.ancestor.number < oldest.number
-          ? { ...checkpoint, window: [], start: oldest.number }
-          : { ...checkpoint, window: rewind(window, found.ancestor) };
-      yield* lease.save(checkpoint);
-      status.processed = found.ancestor.number;
-      status.processed_hash = found.ancestor.hash;
-      // Unknown when the reorg went deeper than the window (the ancestor is only a parent hash then).
-      status.processed_parent_hash = found.ancestor.parentHash === "" ? null : found.ancestor.parentHash;
-      status.reorgs++;
-      yield* Effect.logWarning(
-        `chain ${chainId}: reorg of ${found.removed.length} block(s) above ${found.ancestor.number}`,
-      );
-    });
-
-    /**
-     * History the nodes no longer keep is not read: the follower moves to `to`, says which blocks it
-     * left out (log and status), and the index then has nothing of them, as for blocks before a
-     * chain's start block.
-     */
-    const skipHistory = (from: number, to: number) =>
-      Effect.gen(function* () {
-        checkpoint = { ...checkpoint, window: [], start: to, indexedFrom: to };
-        status.indexed_from = to;
-        yield* lease.save(checkpoint);
-        status.history_skipped = { from: status.history_skipped?.from ?? from, to: to - 1 };
-        yield* Effect.logWarning(
-          `chain ${chain.name} (${chainId}): the RPC endpoints keep logs from block ${to} only; blocks ${status.history_skipped.from} to ${to - 1} are not read, and the index has nothing of them`,
-        );
-      });
-
-    /** Checks each fetched block against the window; publishes what extends it, stops at a fork. */
-    const apply = (blocks: ReadonlyArray<ChainBlock>) =>
-      Effect.gen(function* () {
-        let window = checkpoint.window;
-        const accepted: Array<ChainBlock> = [];
-        for (const block of blocks) {
-          const verdict = reconcile(window, refOf(block));
-          if (verdict.kind === "duplicate") continue;
-          if (verdict.kind !== "extend") break;
-          window = extend(window, refOf(block), chain.finality_depth);
-          accepted.push(block);
-        }
-        if (accepted.length > 0) yield* commit(accepted, window);
-        if (
-          accepted.length < blocks.length &&
-          reconcile(window, refOf(blocks[accepted.length]!)).kind === "fork"
-        ) {
-          yield* handleFork;
-        }
-      });
-
-    /**
-     * At start, with nothing new to read, the window's tip must still be the chain's block at that
-     * height: a reorg onto a branch no longer than ours while no process followed the chain brings no
-     * new block whose parent hash would reveal it. `unknown` when the node has no block at that height
-     * (a node behind the one we read before, or a shorter chain): the next poll asks again, and a new
-     * block's parent hash settles it, so a lagging node never makes us publish a reorg.
-     */
-    const checkTip = Effect.gen(function* () {
-      const tip = checkpoint.window.at(-1);
-      if (tip === undefined) return "same" as const;
-      const hash = yield* Effect.promise(() => canonicalHash(tip.number));
-      return hash === undefined
-        ? ("unknown" as const)
-        : hash === tip.hash
-          ? ("same" as const)
-          : ("replaced" as const);
-    });
-
-    /** Block reads a catch-up range keeps in flight: fewer while the node times out (see nextReadsInFlight). */
-    let readsInFlight = options.prefetch;
-
-    /**
-     * Blocks `from`..`to` read whole, `readsInFlight` at a time: the blocks read before the first that
-     * failed, and that failure. The read blocks are kept, so a node too slow for one block of a
-     * range still lets the follower advance to it instead of reading the whole range again.
-     */
-    const fetchRange = (from: number, to: number): Effect.Effect<RangeRead> =>
-      Effect.map(
-        Effect.forEach(
-          Array.from({ length: to - from + 1 }, (_, i) => from + i),
-          (number) => Effect.either(fetchLiveBlock(rpc, { number, traces })),
-          { concurrency: readsInFlight },
-        ),
-        (results) => {
-          const failedAt = results.findIndex(Either.isLeft);
-          const read = failedAt === -1 ? results : results.slice(0, failedAt);
-          const failure =
-            failedAt === -1 ? undefined : (results[failedAt] as Either.Left<ChainRpcError, unknown>).left;
-          readsInFlight = nextReadsInFlight(readsInFlight, options.prefetch, failure);
-          return {
-            blocks: read.map((result) => (Either.isRight(result) ? result.right : undefined)),
-            failure,
-          };
-        },
-      );
-
-    /**
-     * The next range, being read while the current one is published: catching up, the node's
-     * reads and the bus's acks then overlap instead of taking turns. Used only if the next step
-     * starts exactly there (after a fork or a failure it is dropped and read again).
-     */
-    let ahead: { readonly from: number; readonly fiber: Fiber.RuntimeFiber<RangeRead> } | undefined;
-
-    const step = Effect.gen(function* () {
-      const head = yield* headNumber;
-      status.head = head;
-      const from = next();
-      const phase = from <= checkpoint.historyUntil ? "history" : "live";
-      status.mode = phase === "live" && !verified ? "starting" : phase;
-      status.lag = Math.max(0, head - (status.processed ?? from - 1));
-      if (from > head) {
         if (!verified) {
-          const tip = yield* checkTip;
+          const tip = yield* published.checkTip;
           if (tip === "replaced") {
-            yield* handleFork;
+            yield* published.handleFork;
             return true;
           }
           if (tip === "unknown") return false;
@@ -331,77 +146,61 @@ export const followChain = (options: FollowerOptions) =>
         verified = true;
         status.mode = phase;
         return false;
-      }
-      if (from <= checkpoint.historyUntil) {
+      });
+
+    /** One range of history from `from`, in bulk through logs, or skipped where the nodes keep none. */
+    const historyStep = (from: number) =>
+      Effect.gen(function* () {
+        const historyUntil = published.historyUntil();
         const kept = rpc.capabilities().logsFrom ?? 0;
-        if (from < kept) {
-          yield* skipHistory(from, Math.min(kept, checkpoint.historyUntil + 1));
-          return true;
-        }
-        const to = Math.min(
-          checkpoint.historyUntil,
-          from + Math.min(options.historyRange, rpc.logsRange.size) - 1,
-        );
+        if (from < kept) return yield* published.skipHistory(from, Math.min(kept, historyUntil + 1));
+        const to = Math.min(historyUntil, from + Math.min(options.historyRange, rpc.logsRange.size) - 1);
         const read = yield* Effect.either(fetchHistoryBlocks(rpc, { from, to }));
-        if (read._tag === "Left") {
-          const earliest = read.left.reason === "HistoryUnavailable" ? read.left.earliest : undefined;
-          if (earliest !== undefined && earliest > from) {
-            yield* skipHistory(from, Math.min(earliest, checkpoint.historyUntil + 1));
-            return true;
-          }
-          return yield* Effect.fail(read.left);
-        }
-        yield* apply(read.right);
-      } else {
-        const readAhead = ahead;
-        ahead = undefined;
-        let range: RangeRead;
-        if (readAhead?.from === from) range = yield* Fiber.join(readAhead.fiber);
-        else {
-          if (readAhead !== undefined) yield* Fiber.interrupt(readAhead.fiber);
-          range = yield* fetchRange(from, Math.min(head, from + options.catchUpRange - 1));
-        }
-        const { blocks, failure } = range;
-        const present = blocks.filter((block): block is ChainBlock => block !== undefined);
-        const nextFrom = from + blocks.length;
-        if (failure === undefined && present.length === blocks.length && nextFrom <= head) {
-          ahead = {
-            from: nextFrom,
-            fiber: yield* Effect.fork(
-              fetchRange(nextFrom, Math.min(head, nextFrom + options.catchUpRange - 1)),
-            ),
-          };
-        }
+        if (read._tag === "Right") return yield* published.apply(read.right);
+        const earliest = read.left.reason === "HistoryUnavailable" ? read.left.earliest : undefined;
+        if (earliest !== undefined && earliest > from)
+          return yield* published.skipHistory(from, Math.min(earliest, historyUntil + 1));
+        return yield* Effect.fail(read.left);
+      });
+
+    /** One range of live blocks from `from`: those read are published, a failure is retried from there. */
+    const liveStep = (from: number, head: number) =>
+      Effect.gen(function* () {
+        const { blocks, failure } = yield* liveRanges.read(from, head);
         // Applying checks the first block's parent against the window: a fork is handled there.
-        yield* apply(present);
-        // The blocks read before a failed one are published; the failure is retried from there.
-        if (failure !== undefined) {
-          if (failure.reason === "MethodUnavailable" && failure.method.startsWith("debug_"))
-            yield* tracesUnavailable(`no RPC endpoint serves ${failure.method}`);
-          return yield* Effect.fail(failure);
-        }
-      }
+        yield* published.apply(blocks);
+        if (failure === undefined) return;
+        if (failure.reason === "MethodUnavailable" && failure.method.startsWith("debug_"))
+          yield* tracesUnavailable(`no RPC endpoint serves ${failure.method}`);
+        return yield* Effect.fail(failure);
+      });
+
+    /** Reads and publishes what comes next; answers whether there was anything. */
+    const step = Effect.gen(function* () {
+      const head = yield* headNumber;
+      status.head = head;
+      const from = published.next();
+      const phase = from <= published.historyUntil() ? "history" : "live";
+      status.mode = phase === "live" && !verified ? "starting" : phase;
+      status.lag = Math.max(0, head - (status.processed ?? from - 1));
+      if (from > head) return yield* atHead(phase);
+      yield* phase === "history" ? historyStep(from) : liveStep(from, head);
       status.lag = Math.max(0, head - (status.processed ?? head));
       return true;
     });
 
-    const loop = Effect.gen(function* () {
-      for (;;) {
-        const progressed = yield* step.pipe(
-          Effect.tapError(onFailure),
-          Effect.retry({
-            schedule: retrySchedule,
-            // Every failure is tried again (and shown in the status): a follower never stops on
-            // its own, only when it loses the chain's lease.
-            while: (error) => !(error instanceof LeaseLost),
-          }),
-        );
-        status.events_per_second = meter.perSecond();
-        status.updated_at = new Date().toISOString();
-        if (!progressed) {
-          yield* Effect.race(Queue.take(wake), Effect.sleep(Duration.millis(options.pollMs)));
-        }
-      }
-    });
-    return yield* loop;
+    for (;;) {
+      const progressed = yield* step.pipe(
+        Effect.tapError(onFailure),
+        Effect.retry({
+          schedule: retrySchedule,
+          // Every failure is tried again (and shown in the status): a follower never stops on
+          // its own, only when it loses the chain's lease.
+          while: (error) => !(error instanceof LeaseLost),
+        }),
+      );
+      status.events_per_second = meter.perSecond();
+      status.updated_at = new Date().toISOString();
+      if (!progressed) yield* Effect.race(Queue.take(wake), Effect.sleep(Duration.millis(options.pollMs)));
+    }
   });

@@ -4,97 +4,24 @@ import type { OutboxFigures } from "../../metrics/Metrics.js";
 import { leaderReads } from "../../nats/leaderReads.js";
 import { isRevisionConflict } from "../../nats/revisionConflict.js";
 import { makeFirstSends } from "../delivery/firstSends.js";
+import { type AttemptEnd, afterAttempt, nextCounters } from "./attemptOutcome.js";
 import type { OwnedPartitions } from "./OwnedPartitions.js";
+import { deliveryReport, type ListKeys, redeliverDead } from "./operatorReads.js";
 import { deliveryKey, statsKey, webhookDeliveriesFilter } from "./outboxBucketKeys.js";
 import { kvOutboxWrites, type OutboxWrites } from "./outboxWrites.js";
 import { type PartitionIndex, UNSTORED } from "./PartitionIndex.js";
-import { PendingStats, STATS_FLUSH_MS } from "./PendingStats.js";
+import { STATS_FLUSH_MS } from "./PendingStats.js";
 import {
   type AttemptRecord,
   type DeliveryCounters,
   type QueuedDelivery,
   RECENT_ATTEMPTS,
-  ZERO_COUNTERS,
 } from "./QueuedDelivery.js";
-import {
-  type DeliveryStats,
-  decodeValue,
-  encodeValue,
-  type OwedDelivery,
-  type StoredDelivery,
-  storedValue,
-} from "./StoredDelivery.js";
+import { encodeValue, type OwedDelivery, type StoredDelivery, storedValue } from "./StoredDelivery.js";
+import { makeStatsStore } from "./statsStore.js";
 
-/** How one attempt ended, as the dispatcher records it. */
-export type AttemptEnd =
-  | { readonly kind: "delivered" }
-  | { readonly kind: "retry"; readonly at: number }
-  | { readonly kind: "deadLettered" }
-  /** 410: the webhook is made inactive; the delivery stays queued for a reactivation. */
-  | { readonly kind: "gone" };
-
-const ZERO_STATS: DeliveryStats = { counters: ZERO_COUNTERS, recent: [] };
-
-const readDelivery = async (kv: KV, key: string) => {
-  const entry = await kv.get(key);
-  if (entry === null || entry.operation !== "PUT") return undefined;
-  const value = decodeValue<StoredDelivery>(entry.value);
-  return value === undefined ? undefined : { key, revision: entry.revision, value };
-};
-
-/** Lists the outbox keys matching a filter (listOutboxKeys.ts). */
-export type ListKeys = (filter: string) => Promise<Array<string>>;
-
-/** The webhook's deliveries as stored, in send order (read by any process, for operators). */
-const storedDeliveries = async (kv: KV, listKeys: ListKeys, webhookId: string) => {
-  const keys = (await listKeys(webhookDeliveriesFilter(webhookId))).sort();
-  const entries = await Promise.all(keys.map((key) => readDelivery(kv, key)));
-  return entries.filter((e) => e !== undefined);
-};
-
-const nextCounters = (
-  before: DeliveryCounters,
-  delivery: QueuedDelivery,
-  attempt: AttemptRecord,
-  outcome: AttemptEnd,
-): DeliveryCounters => {
-  const delivered = outcome.kind === "delivered";
-  return {
-    delivered: before.delivered + (delivered ? 1 : 0),
-    failed: before.failed + (delivered ? 0 : 1),
-    dead_lettered: before.dead_lettered + (outcome.kind === "deadLettered" ? 1 : 0),
-    events_delivered: before.events_delivered + (delivered ? delivery.events : 0),
-    last_status: attempt.status,
-    last_latency_ms: attempt.latency_ms,
-    last_attempt_at: attempt.at,
-  };
-};
-
-/** What a delivery becomes after an attempt. */
-const afterAttempt = (
-  delivery: QueuedDelivery,
-  attempt: AttemptRecord,
-  outcome: AttemptEnd,
-  now: number,
-): StoredDelivery => {
-  if (outcome.kind === "delivered")
-    return {
-      state: "done",
-      id: delivery.id,
-      webhook_id: delivery.webhook_id,
-      order: delivery.order,
-      done_at: now,
-    };
-  const after: OwedDelivery = {
-    ...delivery,
-    state: outcome.kind === "deadLettered" ? "dead" : "queued",
-    attempts: delivery.attempts + 1,
-    last_status: attempt.status,
-    last_error: attempt.error,
-    next_attempt_at: outcome.kind === "retry" ? outcome.at : 0,
-  };
-  return after;
-};
+export type { AttemptEnd } from "./attemptOutcome.js";
+export type { ListKeys } from "./operatorReads.js";
 
 /**
  * The webhook delivery outbox, replicated in the `webhook_outbox` KV bucket
@@ -128,35 +55,7 @@ export const makeOutbox = (options: OutboxOptions) => {
   const sleep =
     options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
   const log = options.log;
-  /** Per webhook, the stats this process last wrote and their revision (it is their only writer while it owns the partition). */
-  const statsCache = new Map<string, { readonly stats: DeliveryStats; readonly revision: number }>();
-
-  const readStats = async (webhookId: string) => {
-    const entry = await kv.get(statsKey(webhookId));
-    if (entry === null || entry.operation !== "PUT") return { stats: ZERO_STATS, revision: 0 };
-    return { stats: decodeValue<DeliveryStats>(entry.value) ?? ZERO_STATS, revision: entry.revision };
-  };
-
-  const writeStats = async (webhookId: string, change: (stats: DeliveryStats) => DeliveryStats) => {
-    // Another process may have written since this one cached them (it owned the partition meanwhile): read again once.
-    for (let attempt = 0; ; attempt++) {
-      const held = (attempt === 0 ? statsCache.get(webhookId) : undefined) ?? (await readStats(webhookId));
-      const next = change(held.stats);
-      try {
-        const revision =
-          held.revision === 0
-            ? await writes.create(statsKey(webhookId), encodeValue(next))
-            : await writes.update(statsKey(webhookId), encodeValue(next), held.revision);
-        statsCache.set(webhookId, { stats: next, revision });
-        return;
-      } catch (error) {
-        statsCache.delete(webhookId);
-        if (attempt > 0 || !isRevisionConflict(error)) throw error;
-      }
-    }
-  };
-
-  const stats = new PendingStats(writeStats, statsFlushMs);
+  const stats = makeStatsStore(kv, writes, statsFlushMs);
   /** Reads answered by the stream's leader, which holds every acknowledged write (leaderReads.ts). */
   const leader = leaderReads(kv);
   /**
@@ -259,63 +158,16 @@ export const makeOutbox = (options: OutboxOptions) => {
     onRecorded?.(outcome.kind);
   };
 
-  /** Queues every dead-lettered delivery of the webhook again, attempts reset. Returns how many. */
-  const redeliver = async (webhookId: string): Promise<number> => {
-    const dead = (await storedDeliveries(kv, listKeys, webhookId)).filter((e) => e.value.state === "dead");
-    const requeued = await Promise.all(
-      dead.map((e) =>
-        kv
-          .update(
-            e.key,
-            encodeValue({ ...(e.value as OwedDelivery), state: "queued", attempts: 0, next_attempt_at: 0 }),
-            e.revision,
-          )
-          .then(
-            () => 1,
-            // Requeued or forgotten meanwhile: not this call's to count.
-            (error: unknown) => {
-              if (isRevisionConflict(error)) return 0;
-              throw error;
-            },
-          ),
-      ),
-    );
-    return requeued.reduce((a: number, b: number) => a + b, 0);
-  };
-
-  /** Everything operators see about one webhook, read from the bucket by whichever process is asked. */
-  const report = async (webhookId: string) => {
-    await stats.flush(webhookId);
-    const [stored, { stats: written }] = await Promise.all([
-      storedDeliveries(kv, listKeys, webhookId),
-      readStats(webhookId),
-    ]);
-    const queued = stored.flatMap((e) => (e.value.state === "queued" ? [e.value] : []));
-    const dead = stored.flatMap((e) => (e.value.state === "dead" ? [e.value] : []));
-    return {
-      counters: written.counters,
-      queued: queued.length,
-      retrying: queued.filter((d) => d.attempts > 0).length,
-      dead: dead.length,
-      next_attempt_at: queued[0] === undefined ? null : queued[0].next_attempt_at,
-      recent: [...written.recent].reverse(),
-      deadLetters: dead.slice(-RECENT_ATTEMPTS),
-    };
-  };
-
   /** Drops the webhook's deliveries, counters and attempts (it was deleted). Any process may; purges are idempotent. */
   const forget = async (webhookId: string) => {
     stats.forget(webhookId);
-    statsCache.delete(webhookId);
     firstSends.forget(webhookId);
     const keys = await listKeys(webhookDeliveriesFilter(webhookId));
     await Promise.all([...keys, statsKey(webhookId)].map((key) => kv.purge(key)));
   };
 
-  const counters = async (webhookId: string): Promise<DeliveryCounters> => {
-    await stats.flush(webhookId);
-    return (await readStats(webhookId)).stats.counters;
-  };
+  const counters = async (webhookId: string): Promise<DeliveryCounters> =>
+    (await stats.read(webhookId)).counters;
 
   /** Queued, retrying and dead-lettered deliveries of the partitions this process owns. */
   const figures = async (): Promise<OutboxFigures> => owned.figures();
@@ -326,8 +178,8 @@ export const makeOutbox = (options: OutboxOptions) => {
     markDelivered: firstSends.markDelivered,
     head,
     recordAttempt,
-    redeliver,
-    report,
+    redeliver: (webhookId: string) => redeliverDead(kv, listKeys, webhookId),
+    report: (webhookId: string) => deliveryReport(kv, listKeys, stats, webhookId),
     forget,
     counters,
     figures,

@@ -1,0 +1,179 @@
+import type { JetStreamClient } from "@nats-io/jetstream";
+import { Effect } from "effect";
+import type { ChainConfig } from "../chains/ChainsConfig.js";
+import { BLOCK_MESSAGE_VERSION, type ChainBlock, ChainReorg } from "../domain/ChainBlock.js";
+import { publishBlocks, publishReorg } from "./BlockPublisher.js";
+import type { Checkpoint } from "./CheckpointStore.js";
+import type { FollowerStatus, RateMeter } from "./FollowerStatus.js";
+import type { HeldLease } from "./lease/ChainLease.js";
+import {
+  type BlockRef,
+  type BlockWindow,
+  extend,
+  findCommonAncestor,
+  reconcile,
+  rewind,
+} from "./reconcile.js";
+
+export interface PublishedWindowOptions {
+  readonly chain: ChainConfig;
+  readonly js: JetStreamClient;
+  /** Checked before every publish, and where the checkpoint is saved. */
+  readonly lease: HeldLease;
+  readonly status: FollowerStatus;
+  readonly meter: RateMeter;
+  /** The NATS server's max_payload: larger block messages are split. */
+  readonly maxPayload: number;
+  /** The hash of the node's block at a height, or undefined when it has none (or cannot say). */
+  readonly canonicalHash: (n: number) => Promise<string | undefined>;
+}
+
+const refOf = (block: ChainBlock): BlockRef => ({
+  number: block.number,
+  hash: block.hash,
+  parentHash: block.parent_hash,
+});
+
+/**
+ * What a chain's follower has published, as its checkpoint holds it (the unfinalised window and
+ * where history reading stands), and the only ways it moves: blocks that extend the window,
+ * a reorg rewinding it, history the nodes no longer keep skipped. Each move is published to
+ * CHAIN_EVENTS under the lease's fence and then saved into the lease, and shown in the status.
+ */
+export const makePublishedWindow = (options: PublishedWindowOptions, initial: Checkpoint) => {
+  const { chain, js, lease, status } = options;
+  const chainId = chain.chain_id;
+  let checkpoint = initial;
+
+  /** What operators and /healthz see as published: the window's tip. */
+  const showProcessed = () => {
+    const tip = checkpoint.window.at(-1);
+    if (tip === undefined) return;
+    status.processed = tip.number;
+    status.processed_hash = tip.hash;
+    status.processed_parent_hash = tip.parentHash;
+  };
+  status.indexed_from = checkpoint.indexedFrom ?? checkpoint.start;
+  showProcessed();
+
+  const commit = (blocks: ReadonlyArray<ChainBlock>, window: BlockWindow) =>
+    Effect.gen(function* () {
+      yield* lease.fence;
+      yield* publishBlocks(js, blocks, options.maxPayload);
+      checkpoint = { ...checkpoint, window };
+      yield* lease.save(checkpoint);
+      let logs = 0;
+      for (const block of blocks) logs += block.logs.length;
+      options.meter.add(logs);
+      status.blocks_published += blocks.length;
+      showProcessed();
+    });
+
+  /**
+   * Publishes the reorg and rewinds the window to the common ancestor. A reorg
+   * deeper than the window removes the whole window: consumers revert all of
+   * it and the window's range is read again from the node's chain.
+   */
+  const handleFork = Effect.gen(function* () {
+    const window = checkpoint.window;
+    const oldest = window[0];
+    if (oldest === undefined) return;
+    const found = (yield* Effect.promise(() => findCommonAncestor(window, options.canonicalHash))) ?? {
+      ancestor: { number: oldest.number - 1, hash: oldest.parentHash, parentHash: "" },
+      removed: [...window].reverse(),
+    };
+    if (found.ancestor.number < oldest.number) {
+      yield* Effect.logError(
+        `chain ${chainId}: reorg deeper than the ${window.length}-block window; re-reading it`,
+      );
+    }
+    yield* lease.fence;
+    yield* publishReorg(
+      js,
+      ChainReorg.make({
+        version: BLOCK_MESSAGE_VERSION,
+        chain_id: chainId,
+        common_ancestor: { number: found.ancestor.number, hash: found.ancestor.hash },
+        removed: found.removed.map((ref) => ({ number: ref.number, hash: ref.hash })),
+      }),
+    );
+    checkpoint =
+      found.ancestor.number < oldest.number
+        ? { ...checkpoint, window: [], start: oldest.number }
+        : { ...checkpoint, window: rewind(window, found.ancestor) };
+    yield* lease.save(checkpoint);
+    status.processed = found.ancestor.number;
+    status.processed_hash = found.ancestor.hash;
+    // Unknown when the reorg went deeper than the window (the ancestor is only a parent hash then).
+    status.processed_parent_hash = found.ancestor.parentHash === "" ? null : found.ancestor.parentHash;
+    status.reorgs++;
+    yield* Effect.logWarning(
+      `chain ${chainId}: reorg of ${found.removed.length} block(s) above ${found.ancestor.number}`,
+    );
+  });
+
+  return {
+    /** The last block of history to read in bulk (blocks after it are read live). */
+    historyUntil: () => checkpoint.historyUntil,
+
+    /** The next block to read: above the window's tip, or the start when nothing was published. */
+    next: () => (checkpoint.window.at(-1)?.number ?? checkpoint.start - 1) + 1,
+
+    handleFork,
+
+    /**
+     * History the nodes no longer keep is not read: the follower moves to `to`, says which blocks
+     * it left out (log and status), and the index then has nothing of them, as for blocks before a
+     * chain's start block.
+     */
+    skipHistory: (from: number, to: number) =>
+      Effect.gen(function* () {
+        checkpoint = { ...checkpoint, window: [], start: to, indexedFrom: to };
+        status.indexed_from = to;
+        yield* lease.save(checkpoint);
+        status.history_skipped = { from: status.history_skipped?.from ?? from, to: to - 1 };
+        yield* Effect.logWarning(
+          `chain ${chain.name} (${chainId}): the RPC endpoints keep logs from block ${to} only; blocks ${status.history_skipped.from} to ${to - 1} are not read, and the index has nothing of them`,
+        );
+      }),
+
+    /** Checks each fetched block against the window; publishes what extends it, stops at a fork. */
+    apply: (blocks: ReadonlyArray<ChainBlock>) =>
+      Effect.gen(function* () {
+        let window = checkpoint.window;
+        const accepted: Array<ChainBlock> = [];
+        for (const block of blocks) {
+          const verdict = reconcile(window, refOf(block));
+          if (verdict.kind === "duplicate") continue;
+          if (verdict.kind !== "extend") break;
+          window = extend(window, refOf(block), chain.finality_depth);
+          accepted.push(block);
+        }
+        if (accepted.length > 0) yield* commit(accepted, window);
+        if (
+          accepted.length < blocks.length &&
+          reconcile(window, refOf(blocks[accepted.length]!)).kind === "fork"
+        ) {
+          yield* handleFork;
+        }
+      }),
+
+    /**
+     * At start, with nothing new to read, the window's tip must still be the chain's block at that
+     * height: a reorg onto a branch no longer than ours while no process followed the chain brings
+     * no new block whose parent hash would reveal it. `unknown` when the node has no block at that
+     * height (a node behind the one we read before, or a shorter chain): the next poll asks again,
+     * and a new block's parent hash settles it, so a lagging node never makes us publish a reorg.
+     */
+    checkTip: Effect.gen(function* () {
+      const tip = checkpoint.window.at(-1);
+      if (tip === undefined) return "same" as const;
+      const hash = yield* Effect.promise(() => options.canonicalHash(tip.number));
+      return hash === undefined
+        ? ("unknown" as const)
+        : hash === tip.hash
+          ? ("same" as const)
+          : ("replaced" as const);
+    }),
+  } as const;
+};
