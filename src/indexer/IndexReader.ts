@@ -110,6 +110,7 @@ const entriesUnder = async (
  * Read side of the indexer's views, for the services that answer requests.
  * With a cache (the process's IndexCache, kept current by its indexer) the
  * request path mostly reads memory; without one, every call reads LevelDB.
+ * Long only as a record of one short reader per view, which share `db` and `cache`.
  */
 export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
   /**

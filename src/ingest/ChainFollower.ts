@@ -61,7 +61,10 @@ const retrySchedule = Schedule.exponential("200 millis").pipe(Schedule.union(Sch
  * taking the chain over continues exactly where the previous holder's
  * acknowledged publishes ended. Errors are retried on a schedule inside this
  * chain's fiber, so one chain's node being down never stalls another chain;
- * it ends only with LeaseLost.
+ * it ends only with LeaseLost. Long as the sum of its named steps (at the head, a
+ * history range, a live range), which share the chain's traces flag and whether
+ * the resume point was verified; what it publishes is publishedWindow.ts's, how
+ * it reads ahead liveRanges.ts's.
  */
 export const followChain = (options: FollowerOptions) =>
   Effect.gen(function* () {

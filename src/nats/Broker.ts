@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { Data, Effect, Option, type Scope } from "effect";
+import { reasonOf } from "../runtime/retrying.js";
 import type { BrokerAddress } from "./NatsConnections.js";
 import { isListening, spawnNatsServer } from "./NatsServerProcess.js";
 import type { NatsUser } from "./NatsUser.js";
@@ -85,7 +86,13 @@ export const resolveBroker = (
         message: `Nothing answers on ${servers}: start the service with \`npm start\`, or set NATS_URL.`,
       });
     }
-    const credentials = yield* Effect.promise(() => loadOrCreateCredentials(settings.dataDir));
+    const credentials = yield* Effect.tryPromise({
+      try: () => loadOrCreateCredentials(settings.dataDir),
+      catch: (cause) =>
+        new BrokerUnavailable({
+          message: `The NATS credentials cannot be written under ${settings.dataDir} (${reasonOf(cause)}): check DATA_DIR and its permissions.`,
+        }),
+    });
     const server = yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: () =>

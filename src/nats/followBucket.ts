@@ -83,6 +83,9 @@ const READS_IN_FLIGHT = 64;
  * nothing at all, so a watch that starts with nothing pending, or else a `keys` probe that finds no
  * live key, also makes it ready. The library's `isUpdate` flag is not used: it already marks the
  * last initial entry as an update. When listing: once the first listing has been read.
+ *
+ * Long as the one follower every bucket watch in the service goes through: opening, reading the
+ * stored state both ways, reconciling, and the stall check share one watch's state.
  */
 export const followBucket = (
   kv: KV,

@@ -3,6 +3,13 @@ import { join } from "node:path";
 import { Effect } from "effect";
 import { hashApiKey, isWellFormedApiKey } from "../api/keys/apiKeyFormat.js";
 import { createKey, findKeyByHash, type KeyBuckets } from "../api/keys/KeyStore.js";
+import { reasonOf } from "../runtime/retrying.js";
+import { DataDirUnavailable } from "../storage/Level.js";
+
+const unwritable = (path: string, error: unknown) =>
+  new DataDirUnavailable({
+    message: `The demo API key cannot be written to ${path} (${reasonOf(error)}): check DATA_DIR and its permissions.`,
+  });
 
 /**
  * Makes sure the devnet manifest carries a working API key of team `demo`. The
@@ -24,9 +31,15 @@ export const provisionDemoKey = (buckets: KeyBuckets, dataDir: string) =>
     let key = remembered;
     if (existing === undefined || existing.revoked_at !== null) {
       key = (yield* createKey(buckets, "demo")).key;
-      yield* Effect.promise(() => writeFile(path, key, { mode: 0o600 }));
+      yield* Effect.tryPromise({
+        try: () => writeFile(path, key, { mode: 0o600 }),
+        catch: (error) => unwritable(path, error),
+      });
     }
     const { writeDevnetApiKey } = yield* Effect.promise(() => import("../devnet/Devnet.js"));
-    yield* Effect.promise(() => writeDevnetApiKey(dataDir, key));
+    yield* Effect.tryPromise({
+      try: () => writeDevnetApiKey(dataDir, key),
+      catch: (error) => unwritable(join(dataDir, "devnet"), error),
+    });
     return key;
   });

@@ -4,6 +4,7 @@ import { Effect } from "effect";
 import { bucketStream } from "../nats/JetStreamSetup.js";
 import { clearDatabaseExcept } from "../storage/clearExcept.js";
 import { levelPath } from "../storage/dataDirDb.js";
+import { openFailure } from "../storage/Level.js";
 import { OUTBOX_RECORD_PREFIXES } from "../webhooks/migrations/outboxKeys.js";
 
 /**
@@ -19,7 +20,11 @@ import { OUTBOX_RECORD_PREFIXES } from "../webhooks/migrations/outboxKeys.js";
  */
 export const resetDerivedState = (nc: NatsConnection, dataDir: string) =>
   Effect.gen(function* () {
-    yield* Effect.promise(() => clearDatabaseExcept(levelPath(dataDir), OUTBOX_RECORD_PREFIXES));
+    // Before the store is opened for the roles: a DATA_DIR another process holds ends start-up here.
+    yield* Effect.tryPromise({
+      try: () => clearDatabaseExcept(levelPath(dataDir), OUTBOX_RECORD_PREFIXES),
+      catch: (error) => openFailure(levelPath(dataDir), error),
+    });
     yield* Effect.promise(async () => {
       const jsm = await jetstreamManager(nc);
       await jsm.streams.delete("CHAIN_EVENTS").catch(() => false);

@@ -5,7 +5,7 @@ export const backoffUpTo = (cap: Duration.DurationInput) =>
   Schedule.union(Schedule.exponential("200 millis"), Schedule.spaced(cap));
 
 /** What went wrong, in one phrase: the message of what `call` threw. */
-const reasonOf = (error: unknown): string => {
+export const reasonOf = (error: unknown): string => {
   const cause = error instanceof Error && "error" in error ? (error as { error: unknown }).error : error;
   return cause instanceof Error ? cause.message || cause.name : String(cause);
 };

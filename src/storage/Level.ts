@@ -25,8 +25,8 @@ export class DataDirUnavailable extends Data.TaggedError("DataDirUnavailable")<{
   readonly message: string;
 }> {}
 
-/** Why `path` could not be opened, in one sentence an operator can act on. */
-const openFailure = (path: string, error: unknown): DataDirUnavailable => {
+/** Why the database at `path` could not be opened, in one sentence an operator can act on. */
+export const openFailure = (path: string, error: unknown): DataDirUnavailable => {
   const cause = error as { code?: string; cause?: { message?: string }; message?: string };
   const detail = cause.cause?.message ?? cause.message ?? String(error);
   return new DataDirUnavailable({

@@ -47,6 +47,11 @@ export interface OutboxOptions {
   readonly log?: PromiseLog;
 }
 
+/**
+ * The outbox over `options.kv`. Long as the set of short operations that share the partitions
+ * this process owns, its pending writes' echoes and the stats store; the stats, the operator
+ * reads and an attempt's arithmetic live in their own files.
+ */
 export const makeOutbox = (options: OutboxOptions) => {
   const { kv, listKeys, owned, onRecorded } = options;
   const now = options.now ?? Date.now;

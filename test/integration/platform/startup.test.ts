@@ -2,11 +2,14 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Effect, Exit } from "effect";
 import { Level } from "level";
 import { describe, expect, it } from "vitest";
 import { freePort } from "../../../src/lib/freePort.js";
 import { isListening, NATS_INSTALL_HINT, spawnNatsServer } from "../../../src/nats/NatsServerProcess.js";
+import { resetDerivedState } from "../../../src/roles/resetDerivedState.js";
 import { levelPath } from "../../../src/storage/dataDirDb.js";
+import { DataDirUnavailable } from "../../../src/storage/Level.js";
 import { startTestNats } from "../../support/natsServer.js";
 import { PROCESS_DEADLINE_MS, runTs } from "../../support/runTs.js";
 import { writeChainsFile } from "../../support/serviceHarness.js";
@@ -93,6 +96,27 @@ describe("start-up", { timeout: PROCESS_DEADLINE_MS + 30_000 }, () => {
       expect(result.code).toBe(1);
       expect(result.stderr.trim()).toBe(
         `The database at ${levelPath(dir)} is in use by another process (its LevelDB lock is held): stop that process or give this one another DATA_DIR.`,
+      );
+    } finally {
+      await holder.close();
+      await nats.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("error: on the devnet, whose derived state is reset first, a DATA_DIR another process holds also stops start-up with one sentence", async () => {
+    const nats = await startTestNats();
+    const dir = await mkdtemp(join(tmpdir(), "svc-locked-devnet-"));
+    const holder = new Level(levelPath(dir));
+    await holder.open();
+    try {
+      const exit = await Effect.runPromiseExit(resetDerivedState(await nats.connectAs("provision"), dir));
+      expect(exit).toEqual(
+        Exit.fail(
+          new DataDirUnavailable({
+            message: `The database at ${levelPath(dir)} is in use by another process (its LevelDB lock is held): stop that process or give this one another DATA_DIR.`,
+          }),
+        ),
       );
     } finally {
       await holder.close();
