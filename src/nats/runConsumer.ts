@@ -64,15 +64,21 @@ export const consumeEach = <E, R>(
   messages: AsyncIterable<JsMsg>,
   handle: (message: JsMsg) => Effect.Effect<Verdict, E, R>,
 ): Effect.Effect<string, E | ConsumerEnded | Cause.UnknownException, R> =>
-  Effect.gen(function* () {
+  Effect.suspend(() => {
     const iterator = messages[Symbol.asyncIterator]();
-    for (;;) {
-      const next = yield* Effect.tryPromise(() => iterator.next());
-      if (next.done === true) return yield* Effect.fail(new ConsumerEnded({ consumer }));
-      const verdict = yield* handle(next.value);
-      yield* settle(next.value, verdict);
-      if (verdict._tag === "Finish") return verdict.value;
-    }
+    return Effect.gen(function* () {
+      for (;;) {
+        const next = yield* Effect.tryPromise(() => iterator.next());
+        if (next.done === true) return yield* Effect.fail(new ConsumerEnded({ consumer }));
+        const verdict = yield* handle(next.value);
+        yield* settle(next.value, verdict);
+        if (verdict._tag === "Finish") return verdict.value;
+      }
+    }).pipe(
+      // Ended as a `for await` loop ends: the client's messages run what they queued for their
+      // reader (closing them waits on it) only once their iterator was returned.
+      Effect.ensuring(Effect.sync(() => void iterator.return?.(undefined)?.catch(() => undefined))),
+    );
   });
 
 /**

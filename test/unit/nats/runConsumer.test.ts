@@ -55,6 +55,29 @@ describe("consumeEach", () => {
   });
 });
 
+describe("consumeEach and the client's iterator", () => {
+  it("behavior: the messages' iterator is returned when the run finishes or fails, as a for-await loop returns it (the client's close waits on that)", async () => {
+    const returned: Array<string> = [];
+    const iterable = (name: string) => ({
+      [Symbol.asyncIterator]: () => {
+        const inner = messagesOf([message(1, []), message(2, [])])[Symbol.asyncIterator]();
+        return {
+          next: () => inner.next(),
+          return: async () => {
+            returned.push(name);
+            return { done: true as const, value: undefined };
+          },
+        };
+      },
+    });
+    await Effect.runPromise(
+      consumeEach("test", iterable("finished"), () => Effect.succeed(Verdicts.finish("idle"))),
+    );
+    await Effect.runPromiseExit(consumeEach("test", iterable("failed"), () => Effect.fail("storage down")));
+    expect(returned).toEqual(["finished", "failed"]);
+  });
+});
+
 describe("restarting", () => {
   it("behavior: a run that fails or dies of a defect runs again a second later, for ever", () =>
     Effect.runPromise(
