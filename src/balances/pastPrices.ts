@@ -1,5 +1,6 @@
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import type { Warning } from "../contracts/Common.js";
+import { firstLineOf } from "../lib/errorReason.js";
 import type { HistoricalPrices } from "./historicalPrices.js";
 
 /** A requested offset a chain could give no prices for, and why. */
@@ -15,9 +16,6 @@ export interface PastPrices {
   readonly gaps: ReadonlyArray<PastPriceGap>;
 }
 
-const reasonOf = (error: unknown): string =>
-  (error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error)).slice(0, 200);
-
 type ChainTokens = { readonly chain: ChainConfig; readonly tokens: ReadonlyArray<string> };
 
 /** One chain's prices `offset` hours ago, or why there are none. */
@@ -31,7 +29,7 @@ const pricesHoursAgo = async (
   try {
     block = await history.blockHoursAgo(chain, options.nowSeconds, offset);
   } catch (error) {
-    return { why: `finding the block of that time failed: ${reasonOf(error)}` };
+    return { why: `finding the block of that time failed: ${firstLineOf(error)}` };
   }
   if (block === undefined) return { why: "the index holds no block that old" };
   if (typeof block !== "number") return { why: block.missing };
@@ -41,7 +39,7 @@ const pricesHoursAgo = async (
   try {
     return { prices: await history.at(chain, block, tokens) };
   } catch (error) {
-    return { why: `reading state at block ${block} failed: ${reasonOf(error)}` };
+    return { why: `reading state at block ${block} failed: ${firstLineOf(error)}` };
   }
 };
 

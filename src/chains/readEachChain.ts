@@ -1,5 +1,6 @@
 import { Effect } from "effect";
 import { Unavailable } from "../contracts/ApiError.js";
+import { firstLineOf } from "../lib/errorReason.js";
 import { within } from "../lib/within.js";
 import type { ChainConfig } from "./ChainsConfig.js";
 import type { ChainRpc } from "./rpc/ChainRpc.js";
@@ -66,9 +67,6 @@ export const headOfNodes = async (client: ChainRpc | undefined): Promise<number 
 };
 
 /** The first line of a failure, cut short: node errors can be pages long and carry URLs. */
-const reasonOf = (error: unknown): string =>
-  (error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error)).slice(0, 200);
-
 /**
  * How long one chain's read may take within a request the gateway gives up on after
  * `requestTimeoutMs`: the rest leaves time to answer with the chains that were read.
@@ -128,7 +126,7 @@ export const readEachChain = <A>(options: {
       else
         failures.push({
           chain_id: options.chains[i]!.chain_id,
-          description: `${options.what} could not be read: ${reasonOf(result.reason)}`,
+          description: `${options.what} could not be read: ${firstLineOf(result.reason)}`,
         });
     });
     if (options.chains.length > 0 && reads.length === 0) {

@@ -1,8 +1,7 @@
 import { Schema } from "effect";
 import { ApiKeyRecord, Team } from "../domain/ApiKey.js";
 import { UsageRow } from "../domain/Usage.js";
-import { RegistryBackfillStatus } from "./RegistryBackfillStatus.js";
-import { ChainNodeStatus } from "./RpcStatus.js";
+import { ChainReachFields } from "./ChainReach.js";
 import { WebhookFilterFields, WebhookType } from "./Webhooks.js";
 
 /**
@@ -91,24 +90,7 @@ export const ChainStatus = Schema.Struct({
   traces: Schema.optional(Schema.Literal("on", "off", "unavailable")),
   /** First block of the index's unbroken history: older activity is not in the index. */
   indexed_from: Schema.optional(Schema.Number),
-  /** Blocks of history not read because no endpoint keeps their logs any more. */
-  history_skipped: Schema.optional(Schema.NullOr(Schema.Struct({ from: Schema.Number, to: Schema.Number }))),
-  /** The chain's RPC endpoints as the ingest process following it sees them. */
-  node: Schema.optional(ChainNodeStatus),
-  /**
-   * Wallets the answering API worker has discovered on the chain, by state (docs/real-chains.md);
-   * absent where the index holds the chain's whole history.
-   */
-  discovery: Schema.optional(
-    Schema.Struct({
-      sweeping: Schema.Int,
-      scanning: Schema.Int,
-      complete: Schema.Int,
-      failed: Schema.Int,
-    }),
-  ),
-  /** The chain's registry backfill (docs/real-chains.md); absent where the index holds its whole history. */
-  registry_backfill: Schema.optional(RegistryBackfillStatus),
+  ...ChainReachFields,
 });
 
 export const adminChainsStatus = operation(

@@ -1,8 +1,7 @@
 import { Schema } from "effect";
+import { ChainReachFields } from "./ChainReach.js";
 import { NoParams } from "./Common.js";
 import { endpoint } from "./Endpoint.js";
-import { RegistryBackfillStatus } from "./RegistryBackfillStatus.js";
-import { ChainNodeStatus } from "./RpcStatus.js";
 
 export class ChainHealth extends Schema.Class<ChainHealth>("ChainHealth")({
   chain_id: Schema.Int,
@@ -26,24 +25,7 @@ export class ChainHealth extends Schema.Class<ChainHealth>("ChainHealth")({
   events_per_second: Schema.optional(Schema.Number),
   /** Internal native transfers: read, not configured, or configured but no endpoint serves traces. */
   traces: Schema.optional(Schema.Literal("on", "off", "unavailable")),
-  /** Blocks of history not read because no endpoint keeps their logs any more. */
-  history_skipped: Schema.optional(Schema.NullOr(Schema.Struct({ from: Schema.Number, to: Schema.Number }))),
-  /** The chain's RPC endpoints and what they can answer. */
-  node: Schema.optional(ChainNodeStatus),
-  /**
-   * Wallets this API worker has discovered on the chain since it started, by state
-   * (docs/real-chains.md); absent when the index holds the chain's whole history.
-   */
-  discovery: Schema.optional(
-    Schema.Struct({
-      sweeping: Schema.Int,
-      scanning: Schema.Int,
-      complete: Schema.Int,
-      failed: Schema.Int,
-    }),
-  ),
-  /** The chain's registry backfill (docs/real-chains.md); absent where the index holds its whole history. */
-  registry_backfill: Schema.optional(RegistryBackfillStatus),
+  ...ChainReachFields,
 }) {}
 
 export class HealthResponse extends Schema.Class<HealthResponse>("HealthResponse")({

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { Data, Effect, Option, type Scope } from "effect";
-import { reasonOf } from "../runtime/retrying.js";
+import { reasonOf } from "../lib/errorReason.js";
 import type { BrokerAddress } from "./NatsConnections.js";
 import { isListening, spawnNatsServer } from "./NatsServerProcess.js";
 import type { NatsUser } from "./NatsUser.js";

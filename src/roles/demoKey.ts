@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { Effect } from "effect";
 import { hashApiKey, isWellFormedApiKey } from "../api/keys/apiKeyFormat.js";
 import { createKey, findKeyByHash, type KeyBuckets } from "../api/keys/KeyStore.js";
-import { reasonOf } from "../runtime/retrying.js";
+import { reasonOf } from "../lib/errorReason.js";
 import { DataDirUnavailable } from "../storage/Level.js";
 
 const unwritable = (path: string, error: unknown) =>

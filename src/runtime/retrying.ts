@@ -1,14 +1,9 @@
 import { type Duration, Effect, Schedule } from "effect";
+import { reasonOf } from "../lib/errorReason.js";
 
 /** Between attempts: from 0.2 s, doubling, never longer than `cap`; it never gives up. */
 export const backoffUpTo = (cap: Duration.DurationInput) =>
   Schedule.union(Schedule.exponential("200 millis"), Schedule.spaced(cap));
-
-/** What went wrong, in one phrase: the message of what `call` threw. */
-export const reasonOf = (error: unknown): string => {
-  const cause = error instanceof Error && "error" in error ? (error as { error: unknown }).error : error;
-  return cause instanceof Error ? cause.message || cause.name : String(cause);
-};
 
 /**
  * `call`, tried again after each failure, saying so in the log, until it succeeds (on

@@ -1,0 +1,28 @@
+import { Schema } from "effect";
+import { RegistryBackfillStatus } from "./RegistryBackfillStatus.js";
+import { ChainNodeStatus } from "./RpcStatus.js";
+
+/**
+ * What a chain's status says of how far the service can see into the chain without its own
+ * history, alike in `/healthz` and the admin chain status: spread into both.
+ */
+export const ChainReachFields = {
+  /** Blocks of history not read because no endpoint keeps their logs any more. */
+  history_skipped: Schema.optional(Schema.NullOr(Schema.Struct({ from: Schema.Number, to: Schema.Number }))),
+  /** The chain's RPC endpoints and what they can answer, as the ingest process following it sees them. */
+  node: Schema.optional(ChainNodeStatus),
+  /**
+   * Wallets the answering API worker has discovered on the chain since it started, by state
+   * (docs/real-chains.md); absent where the index holds the chain's whole history.
+   */
+  discovery: Schema.optional(
+    Schema.Struct({
+      sweeping: Schema.Int,
+      scanning: Schema.Int,
+      complete: Schema.Int,
+      failed: Schema.Int,
+    }),
+  ),
+  /** The chain's registry backfill (docs/real-chains.md); absent where the index holds its whole history. */
+  registry_backfill: Schema.optional(RegistryBackfillStatus),
+};
