@@ -1,17 +1,21 @@
 import { jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { Effect } from "effect";
+import { Effect, Exit, Scope } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openBucket } from "../../../src/nats/JetStreamSetup.js";
 import { isRevisionConflict } from "../../../src/nats/revisionConflict.js";
+import { streamTail } from "../../../src/nats/streamTail.js";
 import { listOutboxKeys } from "../../../src/webhooks/outbox/listOutboxKeys.js";
 import { makeOutbox } from "../../../src/webhooks/outbox/Outbox.js";
 import { OwnedPartitions } from "../../../src/webhooks/outbox/OwnedPartitions.js";
 import { deliveryKey, partitionOf } from "../../../src/webhooks/outbox/outboxBucketKeys.js";
+import { bucketSource } from "../../../src/webhooks/outbox/ownPartitions.js";
 import { PartitionIndex } from "../../../src/webhooks/outbox/PartitionIndex.js";
 import type { AttemptRecord } from "../../../src/webhooks/outbox/QueuedDelivery.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 import { owed } from "../../support/owedDelivery.js";
+import { eventually } from "../../support/serviceHarness.js";
+import { withSilentWatches } from "../../support/silentWatch.js";
 
 let nats: TestNats;
 let nc: NatsConnection;
@@ -92,5 +96,55 @@ describe("recording an attempt over a revision the partition's index missed", ()
     expect(await recordOnce(outbox, other)).toBe("recorded");
     expect((await kv.get(key))?.json<{ state: string }>().state).toBe("done");
     await outbox.flushStats();
+  });
+});
+
+describe("a partition owner whose watch stalls without ending", () => {
+  const CHECK_MS = 300;
+
+  it("behavior: a delivery another process queues meanwhile reaches the owner's index within two checks, its webhook woken, and one deleted meanwhile leaves it", async () => {
+    const kv = await Effect.runPromise(openBucket(nc, "webhook_outbox"));
+    const jsm = await jetstreamManager(nc);
+    const gone = owed("0192e0a0-0000-7000-8000-0000000057a2", 1);
+    const queued = owed(gone.webhook_id, 2);
+    const partition = partitionOf(gone.webhook_id);
+    await kv.create(deliveryKey(gone.webhook_id, gone.order), JSON.stringify(gone));
+    const source = bucketSource(
+      withSilentWatches(kv),
+      listOutboxKeys(jsm),
+      async () => undefined,
+      streamTail(jsm, "KV_webhook_outbox", "$KV.webhook_outbox."),
+      CHECK_MS,
+    );
+    const index = new PartitionIndex();
+    const woken: Array<string> = [];
+    const scope = await Effect.runPromise(Scope.make());
+    try {
+      await Effect.runPromise(
+        Scope.extend(
+          source.load(partition, index, (id) => woken.push(id)),
+          scope,
+        ),
+      );
+      expect(index.head(gone.webhook_id)?.value.id).toBe(gone.id);
+
+      // Another process queues one delivery and deletes the other; the silent watch shows neither.
+      const other = await nats.connectAs("api");
+      const otherKv = await Effect.runPromise(openBucket(other, "webhook_outbox"));
+      await otherKv.create(deliveryKey(queued.webhook_id, queued.order), JSON.stringify(queued));
+      await otherKv.delete(deliveryKey(gone.webhook_id, gone.order));
+      await other.close();
+      const queuedAt = Date.now();
+      await eventually(
+        async () => index.head(queued.webhook_id)?.value.id === queued.id,
+        10_000,
+        "the delivery queued elsewhere, at the head",
+      );
+      expect(Date.now() - queuedAt).toBeLessThan(CHECK_MS * 2 + 1_500);
+      expect(index.get(deliveryKey(gone.webhook_id, gone.order))).toBeUndefined();
+      expect(woken).toContain(queued.webhook_id);
+    } finally {
+      await Effect.runPromise(Scope.close(scope, Exit.void));
+    }
   });
 });
