@@ -109,7 +109,13 @@ export const followBucket = (
       Effect.suspend(() => {
         const after = onEntry(entry);
         return after === undefined ? Effect.void : after;
-      });
+      }).pipe(
+        // An entry its owner cannot take (a bug, or a value it cannot handle) is skipped and said:
+        // a follower that died of it would leave its owner blind to every later change.
+        Effect.catchAllCause((cause) =>
+          Effect.logError(`the follower of ${key} skipped ${entry.key} at revision ${entry.revision}`, cause),
+        ),
+      );
 
     /** Reads every listed key from the stream's leader and passes it on; answers the keys listed. */
     const readStored = (listKeys: (filter: string) => Promise<ReadonlyArray<string>>) =>
@@ -197,12 +203,6 @@ export const followBucket = (
             yield* settleUnlisted(reconcile, listed, beganAfter);
           yield* isReady;
         } else if (watch.empty === true) yield* isReady;
-        else if (first)
-          yield* Effect.forkScoped(
-            retrying(`listing the keys of ${key}`, anyLiveKey(kv, key)).pipe(
-              Effect.flatMap((found) => (found ? Effect.void : isReady)),
-            ),
-          );
 
         const whenEnded = Effect.gen(function* () {
           yield* Deferred.await(ended);
@@ -227,6 +227,16 @@ export const followBucket = (
 
     // The first watch exists before this returns: what is written from then on is the watch's to show.
     const first = yield* open;
+    // A replay of keys none of which is live may deliver nothing at all: a probe of the live keys
+    // then makes the follower ready. Forked here, not with the first watch, so that watch ending
+    // soon cannot cut it short; and only where the watch cannot say it starts empty (a `keys`
+    // consumer over the whole of a large bucket is what the whole-stream watch avoids).
+    if (stored.by === "replay" && first.watch.empty === undefined)
+      yield* Effect.forkScoped(
+        retrying(`listing the keys of ${key}`, anyLiveKey(kv, key)).pipe(
+          Effect.flatMap((found) => (found ? Effect.void : isReady)),
+        ),
+      );
     yield* Effect.forkScoped(
       Effect.zipRight(
         Effect.scoped(followOnce(first, true)),

@@ -159,3 +159,56 @@ describe("followBucket watching updates and listing", () => {
       }),
     ));
 });
+
+describe("followBucket replaying", () => {
+  it("behavior: an empty filter becomes ready through its probe of live keys even when the first watch ends before the probe answers", () =>
+    run(
+      Effect.gen(function* () {
+        const bucket = memoryBucket();
+        let answer: () => void = () => undefined;
+        const probed = new Promise<void>((resolve) => {
+          answer = resolve;
+        });
+        const keys = bucket.kv.keys.bind(bucket.kv);
+        const kv = Object.assign(Object.create(bucket.kv) as KV, {
+          keys: async (filter: string) => {
+            await probed;
+            return keys(filter);
+          },
+        });
+        const ready = yield* followBucket(kv, { key: "hash.>" }, () => undefined);
+        const waiting = yield* Effect.fork(ready);
+        yield* settle;
+        bucket.watches[0]!.stop();
+        yield* settle;
+        yield* TestClock.adjust(REOPEN_FIRST_MS);
+        yield* settle;
+        expect(bucket.watches).toHaveLength(2);
+        answer();
+        yield* settle;
+        expect(waiting.unsafePoll()).not.toBeNull();
+      }),
+    ));
+
+  it("error: an entry its owner throws on is skipped, and the follower goes on with the next ones", () =>
+    run(
+      Effect.gen(function* () {
+        const bucket = memoryBucket();
+        const taken: Array<string> = [];
+        const ready = yield* followBucket(bucket.kv, { key: ">" }, (entry) => {
+          if (entry.key === "bad") throw new Error("cannot take it");
+          taken.push(entry.key);
+        });
+        const feed = bucket.watches[0]!;
+        const entry = (key: string, revision: number, delta: number) =>
+          ({ key, operation: "PUT", revision, delta, string: () => "" }) as unknown as KvEntry;
+        feed.push(entry("a", 1, 2));
+        feed.push(entry("bad", 2, 1));
+        feed.push(entry("c", 3, 0));
+        yield* ready;
+        feed.push(entry("d", 4, 0));
+        yield* settle;
+        expect(taken).toEqual(["a", "c", "d"]);
+      }),
+    ));
+});
