@@ -3,8 +3,9 @@ import { Bucket, type KV } from "@nats-io/kv";
 /**
  * The same bucket, its reads answered by the stream's leader. A bucket with direct gets lets any
  * replica answer, and in a cluster a replica may not yet hold a write the leader acknowledged a
- * moment ago: a read that must see every acknowledged write (a key just created) goes here. Costs
- * a hop to the leader, so only for the rare miss, never the common path.
+ * moment ago: a read that must see every acknowledged write (a key just created, or the listing
+ * a follower reads after opening its watch, followBucket.ts) goes here. Costs a hop to the
+ * leader, so never on a request's path.
  */
 export const leaderReads = (kv: KV): KV => {
   if (!(kv instanceof Bucket) || !kv.direct) return kv;

@@ -33,20 +33,36 @@ const stallable = <A>(
   };
 };
 
+/** `kv` with its method `name` replaced by `replacement` (given the real bucket). */
+const replacingMethod = <K extends keyof KV>(kv: KV, name: K, replacement: (real: KV) => KV[K]): KV =>
+  new Proxy(kv, {
+    get: (target, property, receiver) =>
+      property === name ? replacement(target) : Reflect.get(target, property, receiver),
+  });
+
 /** `kv`, each watch it makes passed through `wrap` with how many it made before. */
 const wrappingWatches = (
   kv: KV,
   wrap: (real: AsyncIterable<unknown> & { stop: () => void }, opened: number) => unknown,
 ): KV => {
   let opened = 0;
-  return new Proxy(kv, {
-    get: (target, name, receiver) =>
-      name === "watch"
-        ? async (...args: Parameters<KV["watch"]>) => {
-            const real = await target.watch(...args);
-            return wrap(real, opened++) as typeof real;
-          }
-        : Reflect.get(target, name, receiver),
+  return replacingMethod(kv, "watch", (real) => async (...args: Parameters<KV["watch"]>) => {
+    const watch = await real.watch(...args);
+    return wrap(watch, opened++) as typeof watch;
+  });
+};
+
+/**
+ * The bucket, whose listings after the first end at once with no key and no error, as one whose
+ * consumer was lost with a server can.
+ */
+export const withCutListings = (kv: KV): KV => {
+  let listed = 0;
+  return replacingMethod(kv, "keys", (real) => async (...args: Parameters<KV["keys"]>) => {
+    const keys = await real.keys(...args);
+    if (listed++ === 0) return keys;
+    keys.stop();
+    return (async function* () {})() as unknown as typeof keys;
   });
 };
 

@@ -4,7 +4,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type FollowOptions, followBucket } from "../../../src/nats/followBucket.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 import { eventually } from "../../support/serviceHarness.js";
-import { withStallableStreamReads, withStallableWatches } from "../../support/silentWatch.js";
+import {
+  withCutListings,
+  withStallableStreamReads,
+  withStallableWatches,
+} from "../../support/silentWatch.js";
 
 /**
  * The contract of the one bucket follower (src/nats/followBucket.ts), which the key directory, the
@@ -153,22 +157,6 @@ describe.each(ways)("followBucket $way", ({ bucket, key, stored, stallable }) =>
     expect(opened()).toBe(2);
   }, 60_000);
 });
-
-/** The bucket, whose listings after the first end at once with no key and no error, as one whose consumer was lost with a server can. */
-const withCutListings = (kv: KV): KV => {
-  let listed = 0;
-  return new Proxy(kv, {
-    get: (target, name, receiver) =>
-      name === "keys"
-        ? async (...args: Parameters<KV["keys"]>) => {
-            const real = await target.keys(...args);
-            if (listed++ === 0) return real;
-            real.stop();
-            return (async function* () {})() as unknown as typeof real;
-          }
-        : Reflect.get(target, name, receiver),
-  });
-};
 
 describe("followBucket watching updates and listing, after a new watch", () => {
   it("behavior: a key held from a write newer than where the new watch began is kept, though the listing did not have it yet", async () => {
