@@ -2,6 +2,7 @@ import { DeliverPolicy, type JsMsg, jetstream, jetstreamManager } from "@nats-io
 import type { NatsConnection } from "@nats-io/transport-node";
 import { type Cause, Effect } from "effect";
 import type { ChainRegistry } from "../chains/ChainRegistry.js";
+import { aggregate3 } from "../chains/multicall3.js";
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { ChainBlock, ChainReorg } from "../domain/ChainBlock.js";
 import { isChainEvent } from "../domain/chainEventShape.js";
@@ -16,6 +17,7 @@ import { planBlock, planReorg } from "./applyBlock.js";
 import type { IndexCache } from "./IndexCache.js";
 import type { IndexCheckpoint } from "./IndexRecords.js";
 import { indexCheckpointKey, PREFIX } from "./indexKeys.js";
+import { chainLateRegistryReads, type LateRegistryReads } from "./lateRegistryReads.js";
 import { type IndexReads, PendingWrites } from "./PendingWrites.js";
 import { readTokenMetadata } from "./readTokenMetadata.js";
 import { readUnderlying } from "./readUnderlying.js";
@@ -40,9 +42,26 @@ export interface IndexerOptions {
 /** The subjects of chain events in CHAIN_EVENTS. */
 const CHAIN_SUBJECTS = "chain.>";
 
+/**
+ * Each chain's late-item reads, made once per indexer run: they remember the contracts found not
+ * listed, which the planning of every block with a look-alike borrow would otherwise ask about again.
+ */
+const lateReadsPerChain = (registry: ChainRegistry) => {
+  const perChain = new Map<number, LateRegistryReads>();
+  return (chainId: number, client: ChainRpc): LateRegistryReads => {
+    let reads = perChain.get(chainId);
+    if (reads === undefined) {
+      reads = chainLateRegistryReads((calls) => aggregate3(client, calls), registry.byId.get(chainId)!);
+      perChain.set(chainId, reads);
+    }
+    return reads;
+  };
+};
+
 /** The writes that apply one CHAIN_EVENTS message to the views, planned against `reads`. */
 const plan = async (
   options: IndexerOptions,
+  lateOf: ReturnType<typeof lateReadsPerChain>,
   reads: IndexReads,
   subject: string,
   data: unknown,
@@ -65,6 +84,7 @@ const plan = async (
       client === undefined ? Promise.resolve(contracts.map(() => null)) : readUnderlying(client, contracts),
     vaults: (tokens) =>
       client === undefined ? Promise.resolve(tokens.map(() => null)) : readVaultProbes(client, tokens),
+    ...(client === undefined ? {} : { late: lateOf(chainId, client) }),
   });
 };
 
@@ -148,6 +168,7 @@ export const runIndexer = (options: IndexerOptions) =>
     );
     const assembler = new ChainEventAssembler();
     const pending = new PendingWrites(options.db);
+    const lateOf = lateReadsPerChain(options.registry);
     let planned: Array<{
       readonly subject: string;
       readonly data: unknown;
@@ -179,7 +200,7 @@ export const runIndexer = (options: IndexerOptions) =>
           reason: data instanceof UnreadableChainEvent ? data.reason : "not a chain event's shape",
         });
       } else {
-        const ops = await plan(options, pending, message.subject, data);
+        const ops = await plan(options, lateOf, pending, message.subject, data);
         pending.add(ops);
         planned.push({ subject: message.subject, data, ops });
       }

@@ -11,6 +11,7 @@ import {
   undoKey,
   walletTokenKey,
 } from "./indexKeys.js";
+import type { LateRegistryReads } from "./lateRegistryReads.js";
 import type { IndexReads } from "./PendingWrites.js";
 import { planLendingViews, type ReadUnderlying } from "./planLendingViews.js";
 import { poolViewWrites, registryByAddress, registryPool } from "./planPoolViews.js";
@@ -36,6 +37,8 @@ export interface BlockReads {
   readonly metadata: (tokens: ReadonlyArray<string>) => Promise<ReadonlyArray<TokenMetadata>>;
   readonly underlying: ReadUnderlying;
   readonly vaults: ProbeVaults;
+  /** Registry items a live event names that the index has not met (lateRegistryReads.ts). */
+  readonly late?: LateRegistryReads;
 }
 
 export const planBlock = async (
@@ -93,9 +96,9 @@ export const planBlock = async (
   ].filter((token) => token !== NATIVE_ZERO);
   for (const views of [
     await planPositionNfts(db, chain, block.number, events),
-    await planLendingViews(db, chain, block.number, events, reads.underlying),
+    await planLendingViews(db, chain, block.number, events, reads.underlying, reads.late),
     await planRestakeViews(db, chain, block.number, events),
-    await planYieldSplitViews(db, chain, events, reads.underlying),
+    await planYieldSplitViews(db, chain, events, reads.underlying, reads.late),
     await planVaultProbes(db, block.chain_id, fungible, reads.vaults),
   ]) {
     ops.push(...views.ops);

@@ -4,6 +4,7 @@ import type { Operation } from "../storage/Level.js";
 import { addNewKeys } from "./addNewKeys.js";
 import type { LendingParticipation, LendingToken, UndoEntry } from "./IndexRecords.js";
 import { lendingParticipationKey, lendingTokenKey } from "./indexKeys.js";
+import { type LateRegistryReads, NO_LATE_REGISTRY_READS } from "./lateRegistryReads.js";
 import type { IndexReads } from "./PendingWrites.js";
 import type { AssetOf } from "./readUnderlying.js";
 
@@ -26,6 +27,7 @@ export const planLendingViews = async (
   blockNumber: number,
   events: ReadonlyArray<DecodedEvent>,
   readUnderlying: ReadUnderlying,
+  late: LateRegistryReads = NO_LATE_REGISTRY_READS,
 ): Promise<{ readonly ops: ReadonlyArray<Operation>; readonly undo: ReadonlyArray<UndoEntry> }> => {
   const registry = protocolsOf(chain);
   const configurators = new Map(
@@ -104,11 +106,16 @@ export const planLendingViews = async (
     });
   });
   if (borrows.length > 0) {
-    // A borrow counts only from a cToken of a registry comptroller (listed now or before).
+    // A borrow counts only from a cToken of a registry comptroller: listed now, before, or (a market
+    // listed before the index's first block that the registry backfill has not reached) on the chain.
     const known = await db.getMany(borrows.map((b) => lendingTokenKey(chain.chain_id, b.cToken)));
+    const tokenOf = (cToken: string, i: number) =>
+      (known[i] as LendingToken | undefined) ?? tokens.get(lendingTokenKey(chain.chain_id, cToken));
+    const unmet = borrows.filter((b, i) => tokenOf(b.cToken, i) === undefined).map((b) => b.cToken);
+    const lateListed = unmet.length === 0 ? new Map() : await late.listedCTokens(unmet);
+    for (const [cToken, record] of lateListed) tokens.set(lendingTokenKey(chain.chain_id, cToken), record);
     borrows.forEach((b, i) => {
-      const token =
-        (known[i] as LendingToken | undefined) ?? tokens.get(lendingTokenKey(chain.chain_id, b.cToken));
+      const token = tokenOf(b.cToken, i);
       if (token?.kind === "ctoken")
         participation.add(lendingParticipationKey(b.borrower, chain.chain_id, b.cToken, undefined));
     });

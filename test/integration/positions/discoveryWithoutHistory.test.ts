@@ -11,6 +11,7 @@ import {
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChainConfig, decodeChainsConfigFile } from "../../../src/chains/ChainsConfig.js";
+import { aggregate3 } from "../../../src/chains/multicall3.js";
 import type { BlockRef } from "../../../src/chains/readEachChain.js";
 import type { ChainRpc } from "../../../src/chains/rpc/ChainRpc.js";
 import type { RpcRequest } from "../../../src/chains/rpc/RpcRequest.js";
@@ -18,6 +19,7 @@ import type { ManifestChain } from "../../../src/devnet/DevnetManifest.js";
 import { planBlock } from "../../../src/indexer/applyBlock.js";
 import { makeIndexReader } from "../../../src/indexer/IndexReader.js";
 import { PREFIX } from "../../../src/indexer/indexKeys.js";
+import { chainLateRegistryReads } from "../../../src/indexer/lateRegistryReads.js";
 import type { IndexReads } from "../../../src/indexer/PendingWrites.js";
 import { readTokenMetadata } from "../../../src/indexer/readTokenMetadata.js";
 import { readUnderlying } from "../../../src/indexer/readUnderlying.js";
@@ -31,7 +33,8 @@ import { readChainPositions } from "../../../src/positions/readChainPositions.js
 import type { Db, Operation } from "../../../src/storage/Level.js";
 import { directChainRpc } from "../../support/chainRpc.js";
 import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js";
-import { memoryDb } from "../../support/indexerBlocks.js";
+import { blockWithLogs, memoryDb } from "../../support/indexerBlocks.js";
+import { encodeLog } from "../../unit/decoding/fixtures.js";
 
 /**
  * Position discovery without history (src/positions/discovery/): a service that starts at the head
@@ -401,6 +404,63 @@ describe("position discovery without history", () => {
         new Map(keys.map((key) => [key, env.reference.get(key)])),
       );
     }
+  });
+
+  it("behavior: a live borrow from a cToken market, and a new market of a PT, that the index never met are recorded as the whole history records them", async () => {
+    // A service that started at the head meets a borrow from a market listed before its first block,
+    // and a market made for a PT created before it, while the registry backfill has not reached either.
+    const env = envOf(1);
+    const borrower = env.manifest.wallets.whale!.toLowerCase();
+    const comptroller = env.manifest.lending_markets.find((m) => m.kind === "ctoken")!;
+    const cToken = comptroller.assets[0]!.supply_token!.toLowerCase();
+    const pendle = env.manifest.pendle!;
+    const listed = pendle.expiries.find((e) => e.market !== null)!;
+    const [pt, yt, market] = [listed.pt, listed.yt, listed.market!].map((a) => a.toLowerCase()) as [
+      string,
+      string,
+      string,
+    ];
+    const notAMarket = env.manifest.tokens.USDC!.address.toLowerCase();
+    const borrow = (from: string, who: string) =>
+      encodeLog(
+        "event Borrow(address borrower, uint256 borrowAmount, uint256 accountBorrows, uint256 totalBorrows)",
+        { borrower: who, borrowAmount: 5n, accountBorrows: 5n, totalBorrows: 5n },
+        { address: from },
+      );
+    const db = memoryDb();
+    const ops = await planBlock(
+      db,
+      env.config,
+      blockWithLogs(env.block.number + 1, [
+        borrow(cToken, borrower),
+        // A look-alike borrow from a token no registry comptroller lists records nothing.
+        borrow(notAMarket, borrower),
+        encodeLog(
+          "event CreateNewMarket(address indexed market, address indexed PT, int256 scalarRoot, int256 initialAnchor, uint256 lnFeeRateRoot)",
+          { market, PT: pt, scalarRoot: 1n, initialAnchor: 1n, lnFeeRateRoot: 0n },
+          { address: pendle.market_factory },
+        ),
+      ]),
+      {
+        metadata: (tokens) => readTokenMetadata(env.rpc, tokens),
+        underlying: (contracts) => readUnderlying(env.rpc, contracts),
+        vaults: (tokens) => readVaultProbes(env.rpc, tokens),
+        late: chainLateRegistryReads((calls) => aggregate3(env.rpc, calls, { block: env.block }), env.config),
+      },
+    );
+    const written = new Map(
+      ops.flatMap((op) => (op.type === "put" ? [[op.key, json(op.value)] as const] : [])),
+    );
+    const key = (view: string, ...parts: Array<string>) => [PREFIX + view, pad(1), ...parts].join("!");
+    const expected = [key("lt", cToken), ...[pt, yt, market].map((token) => key("ys", token)), key("ym", pt)];
+    for (const k of expected) expect(written.get(k), k).toEqual(env.reference.get(k));
+    expect(written.get(key("lt", cToken))).toMatchObject({
+      kind: "ctoken",
+      market: comptroller.address.toLowerCase(),
+    });
+    expect(written.has(`${PREFIX}lw!${borrower}!${pad(1)}!${cToken}!-`)).toBe(true);
+    expect(written.has(key("lt", notAMarket))).toBe(false);
+    expect(written.has(`${PREFIX}lw!${borrower}!${pad(1)}!${notAMarket}!-`)).toBe(false);
   });
 
   it("behavior: an NFT the wallet sold after discovery read it shows no position at a later block", async () => {

@@ -17,6 +17,7 @@ const A_USDC = "0xbcca60bb61934080951369a648fb03df4f96263c";
 const DEBT_USDC = "0x619beb58998ed2278e08620f97007e1116d5d25b";
 const C_USDC = "0x39aa39c021dfbae8fac545936693ac917d5e7563";
 const C_ETH = "0x4ddc2d193948926d02f9b1fe9e1daa0718270ed5";
+const ZERO = "0x0000000000000000000000000000000000000000";
 
 const EVENTS = {
   reserveInitialized:
@@ -152,6 +153,53 @@ describe("lending views", () => {
     expect(await reader.lendingMarkets(BOB)).toEqual([]);
     expect(await reader.lendingTokens(1, [COMET])).toEqual([
       { kind: "comet", market: COMET, side: "supply", asset: USDC },
+    ]);
+  });
+
+  it("behavior: a borrow from a market the index never met counts when the chain says a registry comptroller lists it; the chain is asked only about unmet markets", async () => {
+    const db = memoryDb();
+    await apply(
+      db,
+      blockWithLogs(10, [encodeLog(EVENTS.marketListed, { cToken: C_USDC }, { address: COMPTROLLER })]),
+    );
+    const asked: Array<ReadonlyArray<string>> = [];
+    const borrowFrom = (cToken: string, borrower: string) =>
+      encodeLog(
+        EVENTS.borrow,
+        { borrower, borrowAmount: 5n, accountBorrows: 5n, totalBorrows: 5n },
+        { address: cToken },
+      );
+    await db.batch([
+      ...(await planBlock(
+        db,
+        chain,
+        blockWithLogs(11, [borrowFrom(C_USDC, ALICE), borrowFrom(C_ETH, ALICE), borrowFrom(ROGUE, BOB)]),
+        {
+          metadata: async (tokens) => tokens.map(() => ({ name: null, symbol: null, decimals: 18 })),
+          vaults: async (tokens) => tokens.map(() => null),
+          underlying: async (contracts) => contracts.map(() => null),
+          late: {
+            listedCTokens: async (cTokens) => {
+              asked.push(cTokens);
+              return new Map([[C_ETH, { kind: "ctoken", market: COMPTROLLER, side: "supply", asset: ZERO }]]);
+            },
+            yieldSplitMarkets: async () => [],
+          },
+        },
+      )),
+    ]);
+    expect(asked).toEqual([[C_ETH, ROGUE]]);
+    const reader = makeIndexReader(db);
+    expect(await reader.lendingMarkets(ALICE)).toEqual(
+      [
+        { chain_id: 1, market: C_USDC, asset: undefined },
+        { chain_id: 1, market: C_ETH, asset: undefined },
+      ].sort((a, b) => a.market.localeCompare(b.market)),
+    );
+    expect(await reader.lendingMarkets(BOB)).toEqual([]);
+    expect(await reader.lendingTokens(1, [C_ETH, ROGUE])).toEqual([
+      { kind: "ctoken", market: COMPTROLLER, side: "supply", asset: ZERO },
+      undefined,
     ]);
   });
 

@@ -106,6 +106,42 @@ describe("yield-splitting tokens", () => {
     expect(await reader.yieldSplitMarkets(1, [FAKE_PT])).toEqual([undefined]);
   });
 
+  it("behavior: a registry market of a PT the index never met is recorded from what the chain says of it", async () => {
+    const db = memoryDb();
+    const base = { factory: FACTORY, sy: SY, pt: PT, yt: YT, expiry: Number(EXPIRY), asset: USDC };
+    const asked: Array<ReadonlyArray<string>> = [];
+    await db.batch([
+      ...(await planBlock(db, chain, blockWithLogs(11, [market(MARKET_FACTORY)]), {
+        metadata: async (tokens) => tokens.map(() => ({ name: null, symbol: null, decimals: 18 })),
+        vaults: async (tokens) => tokens.map(() => null),
+        underlying: async (contracts) => contracts.map(() => null),
+        late: {
+          listedCTokens: async () => new Map(),
+          yieldSplitMarkets: async (markets) => {
+            asked.push(markets);
+            return [
+              [`idx!ys!000000000001!${PT}`, { role: "pt", ...base }],
+              [`idx!ys!000000000001!${YT}`, { role: "yt", ...base }],
+              [`idx!ys!000000000001!${MARKET}`, { role: "lp", ...base }],
+              [`idx!ym!000000000001!${PT}`, MARKET],
+            ];
+          },
+        },
+      })),
+    ]);
+    expect(asked).toEqual([[MARKET]]);
+    const reader = makeIndexReader(db);
+    expect(await reader.yieldSplitTokens(1, [PT, YT, MARKET])).toEqual([
+      { role: "pt", ...base },
+      { role: "yt", ...base },
+      { role: "lp", ...base },
+    ]);
+    expect(await reader.yieldSplitMarkets(1, [PT])).toEqual([MARKET]);
+    // The block's undo removes what the late read added, as for any other record.
+    await db.batch([...(await planRevert(db, 1, [{ number: 11 }], { number: 10, hash: blockHash(10) }))]);
+    expect(await reader.yieldSplitTokens(1, [PT, MARKET])).toEqual([undefined, undefined]);
+  });
+
   it("behavior: a reorg removes the tokens its block recorded", async () => {
     const db = memoryDb();
     const apply = applyWith([]);
