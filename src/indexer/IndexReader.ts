@@ -1,6 +1,7 @@
 import { Context, Effect, Layer } from "effect";
 import type { Lru } from "../lib/Lru.js";
 import { type Db, Level } from "../storage/Level.js";
+import { DisownedNfts } from "./DisownedNfts.js";
 import { IndexCache, walletCacheKey } from "./IndexCache.js";
 import type {
   IndexCheckpoint,
@@ -327,7 +328,12 @@ export type IndexReader = ReturnType<typeof makeIndexReader>;
 /** The process's index reader, over its LevelDB and its IndexCache. */
 export class Index extends Context.Tag("app/indexer/Index")<
   Index,
-  { readonly reader: IndexReader; readonly cache: IndexCache }
+  {
+    readonly reader: IndexReader;
+    readonly cache: IndexCache;
+    /** Stale position-NFT records reads found, for the indexer to forget (DisownedNfts). */
+    readonly disowned: DisownedNfts;
+  }
 >() {}
 
 /** What the index reader is given: how much memory its cache may hold (INDEX_CACHE_MB). */
@@ -341,6 +347,6 @@ export const layer = (settings: IndexReaderSettings): Layer.Layer<Index, never, 
     Effect.gen(function* () {
       const db = yield* Level;
       const cache = new IndexCache(settings.cacheBytes);
-      return { reader: makeIndexReader(db, cache), cache };
+      return { reader: makeIndexReader(db, cache), cache, disowned: new DisownedNfts() };
     }),
   );

@@ -14,6 +14,7 @@ import { streamTail } from "../nats/streamTail.js";
 import { untilWatchFallsBehind, WATCH_CHECK_MS, WatchProgress } from "../nats/WatchProgress.js";
 import type { Db, Operation } from "../storage/Level.js";
 import { planBlock, planReorg } from "./applyBlock.js";
+import type { DisownedNfts } from "./DisownedNfts.js";
 import type { IndexCache } from "./IndexCache.js";
 import type { IndexCheckpoint } from "./IndexRecords.js";
 import { indexCheckpointKey, PREFIX } from "./indexKeys.js";
@@ -33,6 +34,8 @@ export interface IndexerOptions {
   readonly client: (chainId: number) => ChainRpc | undefined;
   /** The process's request-path memory of the views, told about every change. */
   readonly cache?: IndexCache;
+  /** Stale position-NFT records that reads found; each batch deletes those still stale (DisownedNfts). */
+  readonly disowned?: DisownedNfts;
   /** Called after each message is applied (for freshness waits and lag figures). */
   readonly onApplied?: (chainId: number, blockNumber: number) => void;
   /** How often the stream's leader is asked whether the consumer keeps up, ms (WATCH_CHECK_MS; tests shorten it). */
@@ -180,7 +183,13 @@ export const runIndexer = (options: IndexerOptions) =>
     // views and position move together, so a crash at any moment neither loses nor doubles a block.
     const flush = async () => {
       if (lastSeq === undefined) return;
-      await options.db.batch([...pending.ops, { type: "put", key: STREAM_SEQ_KEY, value: lastSeq }]);
+      const forgotten = (await options.disowned?.plan(pending)) ?? [];
+      await options.db.batch([
+        ...pending.ops,
+        ...forgotten,
+        { type: "put", key: STREAM_SEQ_KEY, value: lastSeq },
+      ]);
+      if (forgotten.length > 0) options.cache?.written(forgotten);
       for (const event of planned) report(options, event.subject, event.data, event.ops);
       pending.clear();
       planned = [];

@@ -2,12 +2,11 @@ import { type ChainConfig, protocolsOf } from "../chains/ChainsConfig.js";
 import type { DecodedEvent } from "../decoding/index.js";
 import type { Operation } from "../storage/Level.js";
 import type { NftRecord, UndoEntry, WalletNft } from "./IndexRecords.js";
-import { nftKey, PREFIX, walletNftKey } from "./indexKeys.js";
+import { nftKey, walletNftKey } from "./indexKeys.js";
 import type { IndexReads } from "./PendingWrites.js";
 import { type PositionManager, positionNftEvents } from "./positionNftEvents.js";
 
 const ZERO = "0x0000000000000000000000000000000000000000";
-const WALLET_NFT = `${PREFIX}wn!`;
 
 /** The registry's position managers by NFT contract address. */
 export const positionManagersOf = (chain: ChainConfig): ReadonlyMap<string, PositionManager> => {
@@ -69,8 +68,9 @@ export const planPositionNfts = async (
       ops.push({ type: "del", key });
       undo.push({ key, value: previous });
     } else {
-      // A wallet that already held the NFT (it came back within the block) keeps its first record.
-      if (previous !== undefined && key.startsWith(WALLET_NFT)) return;
+      // A receive always records its block, even where the index already says the wallet holds the
+      // NFT (it came back within the block, or discovery's record was stale): DisownedNfts deletes a
+      // record only if no receive after the read that found it stale has moved its block.
       ops.push({ type: "put", key, value: next });
       undo.push(previous === undefined ? key : { key, value: previous });
     }

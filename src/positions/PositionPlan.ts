@@ -2,6 +2,7 @@ import type { ChainConfig } from "../chains/ChainsConfig.js";
 import type { RawCall, RawResult } from "../chains/multicall3.js";
 import type { Position } from "../contracts/Positions.js";
 import type { PriceQuote } from "../pricing/selectPrices.js";
+import type { HeldNft } from "./discoverPositions.js";
 
 /** A token as positions show it. */
 export interface TokenInfo {
@@ -34,6 +35,11 @@ export interface PositionPlan {
   readonly described: ReadonlyArray<string>;
   /** `results` are this plan's own, in the order of `calls`. */
   readonly finish: (results: ReadonlyArray<RawResult>, valuation: Valuation) => ReadonlyArray<Position>;
+  /**
+   * The position NFTs the index records for the wallet that `results` show owned by another
+   * address: stale records (DisownedNfts), left out of the positions and reported for deletion.
+   */
+  readonly disowned?: (results: ReadonlyArray<RawResult>) => ReadonlyArray<HeldNft>;
 }
 
 /** A plan that reads nothing and finds nothing. */

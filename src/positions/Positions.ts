@@ -65,7 +65,7 @@ export const layer = (
     Positions,
     Effect.gen(function* () {
       const clients = yield* ChainClients;
-      const index = (yield* Index).reader;
+      const { reader: index, disowned } = yield* Index;
       const discovery = yield* Discovery;
       const pools = Option.getOrUndefined(yield* Effect.serviceOption(FactoryPools));
       const waitMs = Math.min(settings.discoveryWaitMs, Math.floor(settings.chainReadMs / 2));
@@ -99,6 +99,7 @@ export const layer = (
               block: at,
               publicUrl: settings.publicUrl,
               pools,
+              disowned,
             });
           },
         );

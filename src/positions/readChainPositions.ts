@@ -5,6 +5,7 @@ import { aggregate3 } from "../chains/multicall3.js";
 import type { BlockRef } from "../chains/readEachChain.js";
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { Position } from "../contracts/Positions.js";
+import type { DisownedNft, DisownedNfts } from "../indexer/DisownedNfts.js";
 import type { IndexReader } from "../indexer/IndexReader.js";
 import { readTokenMetadata } from "../indexer/readTokenMetadata.js";
 import { logoUrl } from "../logos/logoUrl.js";
@@ -33,6 +34,8 @@ export interface ReadPositionsParameters {
   readonly publicUrl: string;
   /** Finds pools the index lacks by asking the factories, before prices are planned. */
   readonly pools?: PoolLookup | undefined;
+  /** Told of the wallet's position NFTs the read found owned by another address (stale records). */
+  readonly disowned?: DisownedNfts | undefined;
 }
 
 /** Name, symbol and decimals of `tokens`: the index's, read from the chain for any it has not met. */
@@ -125,9 +128,20 @@ export const readChainPositions = async (
     logo: (token) => logoUrl(params.publicUrl, chain.chain_id, asPriced(token)),
   };
   let offset = 0;
-  return plans.flatMap((plan) => {
+  const disowned: Array<DisownedNft> = [];
+  const positions = plans.flatMap((plan) => {
     const own = results.slice(offset, offset + plan.calls.length);
     offset += plan.calls.length;
+    for (const held of plan.disowned?.(own) ?? [])
+      disowned.push({
+        chainId: chain.chain_id,
+        wallet,
+        manager: held.nft.manager,
+        tokenId: held.nft.token_id,
+        readBlock: params.block.number,
+      });
     return plan.finish(own, valuation);
   });
+  if (disowned.length > 0) params.disowned?.offer(disowned);
+  return positions;
 };

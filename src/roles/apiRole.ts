@@ -206,7 +206,7 @@ export const apiRole = Effect.gen(function* () {
     yield* serveDeliveryAdmin(nc);
     yield* Effect.forkScoped(runUsageAggregator(nc, usage));
     const registry = yield* Chains;
-    const indexCache = (yield* IndexReader.Index).cache;
+    const { cache: indexCache, disowned } = yield* IndexReader.Index;
     const metrics = yield* Metrics;
     watchIndexCaches(metrics, indexCache);
     metrics.watchRpc(() => clients.all());
@@ -229,6 +229,7 @@ export const apiRole = Effect.gen(function* () {
         nc,
         db: yield* Level,
         cache: indexCache,
+        disowned,
         registry,
         client: (yield* ChainClients.ChainClients).get,
         onApplied: (chainId, block) =>

@@ -121,6 +121,15 @@ export const algebraReads: ConcentratedReads = {
 export const ownerCall = (manager: string, tokenId: bigint): RawCall =>
   rawCall(manager, "ownerOf(uint256)", tokenId);
 
+/**
+ * Whether `ownerOf` answered an owner other than `wallet`. A revert (a burned token, or a call that
+ * failed for another reason) is not taken as proof: only a record another owner is named for is stale.
+ */
+export const ownedByAnother = (result: RawResult | undefined, wallet: string): boolean => {
+  const owner = addressWord(result, 0);
+  return result?.success === true && owner !== undefined && owner !== wallet.toLowerCase();
+};
+
 /** Whether `ownerOf` answered `wallet` (a burned token's `ownerOf` reverts: not owned). */
 export const ownedBy = (result: RawResult | undefined, wallet: string): boolean =>
   addressWord(result, 0) === wallet.toLowerCase();

@@ -8,6 +8,7 @@ import { EMPTY_PLAN, type PositionPlan } from "../PositionPlan.js";
 import {
   type ConcentratedReads,
   ownedBy,
+  ownedByAnother,
   ownerCall,
   type PoolState,
   type TickState,
@@ -107,6 +108,7 @@ export const planConcentratedNfts = (
     calls: plan.calls,
     priced: nfts.flatMap(({ pool }) => [pool.token0, pool.token1]),
     described: nfts.flatMap(({ pool }) => [pool.token0, pool.token1]),
+    disowned: (results) => nfts.filter((_, i) => ownedByAnother(results[plan.owners[i]!], wallet)),
     finish: (results, valuation) => {
       const states = new Map<string, PoolState | undefined>();
       for (const { pool, at, count } of plan.pools) {

@@ -6,7 +6,7 @@ import type { HeldNft } from "../discoverPositions.js";
 import { isOpen, liquidityNft, pairFields } from "../liquidityNft.js";
 import { feesEarned } from "../math/feeGrowth.js";
 import { EMPTY_PLAN, type PositionPlan } from "../PositionPlan.js";
-import { ownedBy, ownerCall } from "./concentratedReads.js";
+import { ownedBy, ownedByAnother, ownerCall } from "./concentratedReads.js";
 
 /** Calls per NFT, in this order: the pool's slot0, the position, the fee growth inside its range, the NFT's owner. */
 const CALLS_PER_NFT = 4;
@@ -50,6 +50,7 @@ export const planV4Nfts = (
     calls,
     priced: readable.flatMap(({ pool }) => [pool.token0, pool.token1]),
     described: readable.flatMap(({ pool }) => [pool.token0, pool.token1]),
+    disowned: (results) => readable.filter((_, i) => ownedByAnother(results[i * CALLS_PER_NFT + 3], wallet)),
     finish: (results, valuation) => {
       const out: Array<NftV4Position> = [];
       readable.forEach(({ nft, manager, pool, tickLower, tickUpper }, i) => {

@@ -17,8 +17,9 @@ import type { ChainRpc } from "../../../src/chains/rpc/ChainRpc.js";
 import type { RpcRequest } from "../../../src/chains/rpc/RpcRequest.js";
 import type { ManifestChain } from "../../../src/devnet/DevnetManifest.js";
 import { planBlock } from "../../../src/indexer/applyBlock.js";
+import { DisownedNfts } from "../../../src/indexer/DisownedNfts.js";
 import { makeIndexReader } from "../../../src/indexer/IndexReader.js";
-import { PREFIX } from "../../../src/indexer/indexKeys.js";
+import { PREFIX, walletNftKey } from "../../../src/indexer/indexKeys.js";
 import { chainLateRegistryReads } from "../../../src/indexer/lateRegistryReads.js";
 import type { IndexReads } from "../../../src/indexer/PendingWrites.js";
 import { readTokenMetadata } from "../../../src/indexer/readTokenMetadata.js";
@@ -494,12 +495,14 @@ describe("position discovery without history", () => {
         soldAt = Math.max(soldAt, Number(receipt.blockNumber));
       }
       const later = { number: soldAt };
+      const disowned = new DisownedNfts();
       const tokenIds = (block: BlockRef) =>
         readChainPositions(env.rpc, makeIndexReader(db), {
           chain: env.config,
           wallet,
           block,
           publicUrl: "http://test.invalid",
+          disowned,
         }).then((positions) =>
           positions.flatMap((p) =>
             p.type === "Nft" || p.type === "NftV4" ? p.positions.map((e) => BigInt(e.token_id)) : [],
@@ -508,8 +511,20 @@ describe("position discovery without history", () => {
       const ids = sold.map((p) => BigInt(p.token_id!));
       // The index still says the wallet holds both: at the block discovery read they show, later not.
       expect(await tokenIds(env.block)).toEqual(expect.arrayContaining(ids));
+      expect(disowned.size).toBe(0);
       expect(await tokenIds(later)).toEqual(expect.not.arrayContaining([ids[0]]));
       expect(await tokenIds(later)).toEqual(expect.not.arrayContaining([ids[1]]));
+      // The read reports both stale records; the indexer's next batch deletes them, and the wallet's
+      // other position NFTs stay.
+      const staleKeys = sold.map((p) =>
+        walletNftKey(wallet, 1, p.position_manager!.toLowerCase(), BigInt(p.token_id!)),
+      );
+      const kept = (await makeIndexReader(db).positionNfts(wallet)).length - staleKeys.length;
+      const deletes = await disowned.plan(db);
+      expect(deletes.map((op) => op.key).sort()).toEqual([...staleKeys].sort());
+      await db.batch([...deletes]);
+      expect(await makeIndexReader(db).positionNfts(wallet)).toHaveLength(kept);
+      expect(await tokenIds(later)).toEqual(expect.not.arrayContaining(ids));
     } finally {
       await test.stopImpersonatingAccount({ address: wallet });
       await test.revert({ id: snapshot });
