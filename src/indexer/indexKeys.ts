@@ -75,6 +75,7 @@ export const poolPrefix = (chainId: number) => `${PREFIX}pool!${pad(chainId)}!`;
 export const tokenPoolKey = (chainId: number, token: string, pool: string) =>
   `${PREFIX}tp!${pad(chainId)}!${token}!${pool}`;
 export const tokenPoolPrefix = (chainId: number, token: string) => `${PREFIX}tp!${pad(chainId)}!${token}!`;
+export const tokenPoolChainPrefix = (chainId: number) => `${PREFIX}tp!${pad(chainId)}!`;
 
 /**
  * Factory lookup marker: `idx!pl!<chain>!<token>` -> PoolLookupMarker (src/pricing/poolLookupMarker.ts):
