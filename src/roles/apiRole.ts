@@ -25,6 +25,7 @@ import * as ChainClients from "../chains/ChainClients.js";
 import { Chains } from "../chains/Chains.js";
 import { chainReadDeadline } from "../chains/readEachChain.js";
 import * as Discovery from "../discovery/Discovery.js";
+import * as WatchedWallets from "../discovery/watchedWallets.js";
 import { runIndexer } from "../indexer/Indexer.js";
 import * as IndexReader from "../indexer/IndexReader.js";
 import * as IngestStatusBook from "../ingest/IngestStatusBook.js";
@@ -63,6 +64,7 @@ type ApiServices =
   | Balances.Balances
   | Positions.Positions
   | Discovery.Discovery
+  | WatchedWallets.WatchedWallets
   | CursorSecret.CursorSecret
   | Level
   | IndexReader.Index
@@ -150,6 +152,8 @@ export const apiRole = Effect.gen(function* () {
     DeliveryLayer.layer(webhookBuckets, outboxBucket, jsm, nc, webhookSettings),
     // Every team's webhooks with address counts, for the operator list (admin.webhooks.list).
     WebhookCatalog.layer(webhookBuckets.webhooks),
+    // Wallets a webhook starts watching are discovered by every API worker, this one included.
+    WatchedWallets.layer(nc),
   ).pipe(
     Layer.provideMerge(
       // Discovery writes into the index and reads where each chain's index starts.

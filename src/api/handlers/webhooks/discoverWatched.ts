@@ -1,20 +1,15 @@
 import { Effect } from "effect";
-import { Chains } from "../../../chains/Chains.js";
-import { Discovery } from "../../../discovery/Discovery.js";
+import { WatchedWallets } from "../../../discovery/watchedWallets.js";
 import { WebhookStore } from "../../../webhooks/WebhookStore.js";
 
 /**
  * Queues the discovery of addresses a webhook started watching, on the chains it watches (all
- * when it names none), in the background (docs/real-chains.md): what they hold is then in this
- * worker's index before the first request about them. Never fails the request that added them.
+ * when it names none), in the background, on every API worker (docs/real-chains.md): what they
+ * hold is then in each worker's index before the first request about them. Never fails the
+ * request that added them.
  */
 export const discoverWatched = (chainIds: ReadonlyArray<number> | null, addresses: ReadonlyArray<string>) =>
-  Effect.gen(function* () {
-    if (addresses.length === 0) return;
-    const { chains } = yield* Chains;
-    const watched = chainIds === null ? chains : chains.filter((chain) => chainIds.includes(chain.chain_id));
-    (yield* Discovery).prefetch(watched, addresses);
-  });
+  Effect.flatMap(WatchedWallets, (watched) => watched.announce(chainIds, addresses));
 
 /** `discoverWatched` for a stored webhook: its chains are read from the store (all, if it cannot be read). */
 export const discoverWatchedBy = (teamId: string, id: string, addresses: ReadonlyArray<string>) =>
