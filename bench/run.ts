@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { balancesBench } from "./balancesBench.js";
+import { chainScaleBench } from "./chainScaleBench.js";
 import { discoveryBench } from "./discoveryBench.js";
 import { everyTypeBench } from "./everyTypeBench.js";
 import { gatewayBench } from "./gatewayBench.js";
@@ -39,6 +40,7 @@ const all = {
   "real-nodes": realNodesBench,
   "registry-backfill": registryBackfillBench,
   discovery: discoveryBench,
+  "chain-scale": chainScaleBench,
 };
 const only = process.argv.slice(2);
 const benches = Object.entries(all)
