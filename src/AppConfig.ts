@@ -31,6 +31,11 @@ export interface AppSettings {
   /** Copies JetStream keeps of every stream and bucket the service provisions: 1 on one server, 3 in a cluster. */
   readonly jetstreamReplicas: number;
   /**
+   * Most GiB CHAIN_EVENTS keeps (CHAIN_EVENTS_MAX_GB): past it the oldest chain events are dropped,
+   * so a busy chain never fills the JetStream store and stops ingest (docs/operations.md, sizing).
+   */
+  readonly chainEventsMaxGb: number;
+  /**
    * How long an ingest process that stops renewing its lease on a chain keeps it,
    * in ms: a standby takes the chain over after that much silence.
    */
@@ -316,6 +321,8 @@ const settingsFields = Config.all({
   natsTls,
   // JetStream allows at most 5 replicas; more than the cluster's servers is refused when provisioning.
   jetstreamReplicas: integer("JETSTREAM_REPLICAS", 1, 1, 5),
+  // 6 of nats.conf's 10 GB: the rest holds the outbox, usage records and buckets.
+  chainEventsMaxGb: integer("CHAIN_EVENTS_MAX_GB", 6, 1, 100_000),
   ingestLeaseMs: integer("INGEST_LEASE_MS", 10_000, 1_000, 300_000),
   webhookLeaseMs: integer("WEBHOOK_LEASE_MS", 10_000, 1_000, 300_000),
   dataDir: optionalString("DATA_DIR").pipe(Config.map(Option.getOrElse(() => "./data"))),

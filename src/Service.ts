@@ -6,7 +6,7 @@ import { serveMetrics } from "./metrics/metricsServer.js";
 import { resolveBroker } from "./nats/Broker.js";
 import type { BrokerAddress } from "./nats/NatsConnections.js";
 import * as NatsConnections from "./nats/NatsConnections.js";
-import { describeProvisioning, provisionWhenReady } from "./nats/provisionJetStream.js";
+import { describeProvisioning, GIB, provisionWhenReady } from "./nats/provisionJetStream.js";
 import { apiRole } from "./roles/apiRole.js";
 import { chainsSource } from "./roles/chainsSource.js";
 import { provisionDemoKey } from "./roles/demoKey.js";
@@ -63,6 +63,7 @@ export const runRoles = (broker: BrokerAddress) =>
           describeProvisioning(
             yield* provisionWhenReady(yield* connections.get("provision"), {
               replicas: config.jetstreamReplicas,
+              chainEventsMaxBytes: config.chainEventsMaxGb * GIB,
             }).pipe(startupStep("provisioning the JetStream streams and buckets")),
           ),
         );

@@ -32,6 +32,7 @@ const settings: AppSettings = {
   natsCredentialsFile: Option.none(),
   natsTls: undefined,
   jetstreamReplicas: Number(process.env.JETSTREAM_REPLICAS ?? 1),
+  chainEventsMaxGb: 6,
   ingestLeaseMs: 10_000,
   webhookLeaseMs: 10_000,
   dataDir: process.env.DATA_DIR ?? "./data",

@@ -1,7 +1,9 @@
 import { Context, Effect, Layer, Runtime } from "effect";
 import { ChainClients } from "../chains/ChainClients.js";
 import { Chains } from "../chains/Chains.js";
+import type { IndexTrimmed } from "../indexer/Indexer.js";
 import { Index } from "../indexer/IndexReader.js";
+import { INDEX_TRIMMED_KEY } from "../indexer/indexKeys.js";
 import { IngestStatusBook } from "../ingest/IngestStatusBook.js";
 import { Level } from "../storage/Level.js";
 import { makeRegistryBackfill } from "./registryBackfill.js";
@@ -76,7 +78,7 @@ export const layer = (
         // Stopping waits for the step under way; a slow node must not hold up the process's end.
         (backfill) => Effect.promise(() => backfill.stop()).pipe(Effect.timeout("3 seconds"), Effect.ignore),
       );
-      return makeWalletDiscovery({
+      const discovery = makeWalletDiscovery({
         registry,
         db,
         cache: index.cache,
@@ -93,5 +95,11 @@ export const layer = (
         now: () => Date.now(),
         warn,
       });
+      // Chain events the index missed before a restart still make the sweeps before them stale.
+      const trimmed = yield* Effect.promise(() =>
+        (db.get(INDEX_TRIMMED_KEY) as Promise<IndexTrimmed | undefined>).catch(() => undefined),
+      );
+      if (trimmed !== undefined) discovery.indexTrimmed(trimmed.at);
+      return discovery;
     }),
   );

@@ -151,6 +151,8 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   const needed = (chainId: number) => deps.indexedFrom(chainId) !== 0;
   /** When each chain's registry backfill finished: wallets swept before are swept again. */
   const registryDone = new Map<number, number>();
+  /** When the index last found it had missed chain events (indexTrimmed): sweeps from before are stale. */
+  let trimmedAt = 0;
   const watched = new Set<number>();
   const watchRegistry = (chainId: number) => {
     if (deps.registry === undefined || watched.has(chainId)) return;
@@ -425,7 +427,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       const stale =
         job.state === "complete" &&
         (deps.now() - (job.record.swept_at ?? 0) >= deps.settings.resweepMs ||
-          (job.record.swept_at ?? 0) < (registryDone.get(chain.chain_id) ?? 0));
+          (job.record.swept_at ?? 0) < Math.max(registryDone.get(chain.chain_id) ?? 0, trimmedAt));
       if (!retry && !stale) return Promise.resolve(job);
       const next = run(chain, wallet, job.record, stale);
       jobs.set(key, next);
@@ -435,7 +437,8 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     if (pending === undefined) {
       pending = load(chain.chain_id, wallet).then((record) => {
         const stale =
-          record.swept_at !== undefined && deps.now() - record.swept_at >= deps.settings.resweepMs;
+          record.swept_at !== undefined &&
+          (deps.now() - record.swept_at >= deps.settings.resweepMs || record.swept_at < trimmedAt);
         const next = run(chain, wallet, record, stale);
         jobs.set(key, next);
         return next;
@@ -529,6 +532,14 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
         chains.filter((chain) => needed(chain.chain_id)),
         wallets,
       ),
+    /**
+     * The index missed chain events (CHAIN_EVENTS dropped them before they were applied, Indexer's
+     * `onTrimmed`) at `at`: every wallet swept before then is swept again on its next request, since
+     * what the missed blocks did to it is not in the index.
+     */
+    indexTrimmed: (at: number): void => {
+      trimmedAt = Math.max(trimmedAt, at);
+    },
     /** Wallets queued by `prefetch` and not yet started. */
     prefetchQueued: (): number => prefetchQueue.size(),
     /** How far the wallet's discovery on the chain is, without starting anything. */

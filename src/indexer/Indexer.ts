@@ -1,4 +1,10 @@
-import { DeliverPolicy, type JsMsg, jetstream, jetstreamManager } from "@nats-io/jetstream";
+import {
+  DeliverPolicy,
+  type JetStreamManager,
+  type JsMsg,
+  jetstream,
+  jetstreamManager,
+} from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { type Cause, Effect } from "effect";
 import type { ChainRegistry } from "../chains/ChainRegistry.js";
@@ -7,7 +13,7 @@ import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { ChainBlock, ChainReorg } from "../domain/ChainBlock.js";
 import { isChainEvent } from "../domain/chainEventShape.js";
 import { ChainEventAssembler, UnreadableChainEvent } from "../ingest/chainEventCodec.js";
-import { promiseLog } from "../lib/promiseLog.js";
+import { type PromiseLog, promiseLog } from "../lib/promiseLog.js";
 import { PULL_EXPIRES_MS } from "../nats/pullOptions.js";
 import { consumeEach, restarting, type Verdict, Verdicts } from "../nats/runConsumer.js";
 import { streamTail } from "../nats/streamTail.js";
@@ -17,7 +23,7 @@ import { planBlock, planReorg } from "./applyBlock.js";
 import type { DisownedNfts } from "./DisownedNfts.js";
 import type { IndexCache } from "./IndexCache.js";
 import type { IndexCheckpoint } from "./IndexRecords.js";
-import { indexCheckpointKey, PREFIX } from "./indexKeys.js";
+import { INDEX_TRIMMED_KEY, indexCheckpointKey, PREFIX } from "./indexKeys.js";
 import { chainLateRegistryReads, type LateRegistryReads } from "./lateRegistryReads.js";
 import { type IndexReads, PendingWrites } from "./PendingWrites.js";
 import { readTokenMetadata } from "./readTokenMetadata.js";
@@ -26,6 +32,13 @@ import { readVaultProbes } from "./readVaultProbes.js";
 
 /** Stream sequence of the last CHAIN_EVENTS message applied, written in the same batch as its effects. */
 export const STREAM_SEQ_KEY = `${PREFIX}seq`;
+
+/** CHAIN_EVENTS messages `from`..`to` (stream sequences) were dropped before the index applied them, found at `at` (ms). */
+export interface IndexTrimmed {
+  readonly from: number;
+  readonly to: number;
+  readonly at: number;
+}
 
 export interface IndexerOptions {
   readonly nc: NatsConnection;
@@ -36,6 +49,11 @@ export interface IndexerOptions {
   readonly cache?: IndexCache;
   /** Stale position-NFT records that reads found; each batch deletes those still stale (DisownedNfts). */
   readonly disowned?: DisownedNfts;
+  /**
+   * Told when the stream no longer holds the messages after the index's last one (its retention
+   * dropped them while this worker was down or behind): the index lacks what they held.
+   */
+  readonly onTrimmed?: (trimmed: IndexTrimmed) => void;
   /** Called after each message is applied (for freshness waits and lag figures). */
   readonly onApplied?: (chainId: number, blockNumber: number) => void;
   /** How often the stream's leader is asked whether the consumer keeps up, ms (WATCH_CHECK_MS; tests shorten it). */
@@ -91,6 +109,29 @@ const plan = async (
   });
 };
 
+/**
+ * Whether the stream still starts right after the index's last message. If its retention (by age or
+ * by bytes) dropped messages this worker never applied, the index lacks what they held: that is said
+ * loudly, recorded (INDEX_TRIMMED_KEY, so discovery sweeps its wallets again even after a restart),
+ * and reported; the consumer then starts at the stream's first message, as it must.
+ */
+const noticeTrimmed = async (
+  options: IndexerOptions,
+  jsm: JetStreamManager,
+  appliedSeq: number,
+  log: PromiseLog,
+): Promise<void> => {
+  if (appliedSeq === 0) return;
+  const first = (await jsm.streams.info("CHAIN_EVENTS")).state.first_seq;
+  if (first <= appliedSeq + 1) return;
+  const trimmed: IndexTrimmed = { from: appliedSeq + 1, to: first - 1, at: Date.now() };
+  log.error(
+    `CHAIN_EVENTS no longer holds messages ${trimmed.from}-${trimmed.to}, dropped by its retention before this worker indexed them: wallets are discovered again from the chain; raise CHAIN_EVENTS_MAX_GB if this recurs`,
+  );
+  await options.db.put(INDEX_TRIMMED_KEY, trimmed);
+  options.onTrimmed?.(trimmed);
+};
+
 /** Blocks planned and written as one batch while catching up, at most. */
 const MAX_BATCH_BLOCKS = 100;
 /** How long a batch may gather blocks before it is written, so a long catch-up shows its progress. */
@@ -128,6 +169,8 @@ export const runIndexer = (options: IndexerOptions) =>
     // defect would end the indexer for good while /healthz kept answering from a stale index.
     const appliedSeq =
       ((yield* Effect.tryPromise(() => options.db.get(STREAM_SEQ_KEY))) as number | undefined) ?? 0;
+    const jsm = yield* Effect.tryPromise(() => jetstreamManager(options.nc));
+    yield* Effect.tryPromise(() => noticeTrimmed(options, jsm, appliedSeq, log));
     const consumer = yield* Effect.tryPromise(() =>
       jetstream(options.nc).consumers.get("CHAIN_EVENTS", {
         ...(appliedSeq === 0
@@ -152,7 +195,7 @@ export const runIndexer = (options: IndexerOptions) =>
     const progress = new WatchProgress(appliedSeq);
     let working = false;
     let unshown: number | undefined;
-    const tail = streamTail(yield* Effect.tryPromise(() => jetstreamManager(options.nc)), "CHAIN_EVENTS", "");
+    const tail = streamTail(jsm, "CHAIN_EVENTS", "");
     yield* Effect.forkScoped(
       untilWatchFallsBehind(
         progress,

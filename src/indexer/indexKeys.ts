@@ -93,6 +93,12 @@ export const timeBlockPrefix = (chainId: number) => `${PREFIX}tb!${pad(chainId)}
 export const timeBlockBound = (chainId: number, seconds: number) =>
   `${PREFIX}tb!${pad(chainId)}!${pad(seconds)}!~`;
 
+/**
+ * CHAIN_EVENTS messages dropped by the stream's retention before this index applied them:
+ * `idx!trimmed` -> IndexTrimmed (Indexer.ts). Not a view: it records what the index missed.
+ */
+export const INDEX_TRIMMED_KEY = `${PREFIX}trimmed`;
+
 /** Last block applied per chain: `idx!ck!<chain>` -> { number, hash }. */
 export const indexCheckpointKey = (chainId: number) => `${PREFIX}ck!${pad(chainId)}`;
 

@@ -15,10 +15,21 @@ const DAY_NANOS = 24 * 60 * 60 * 1_000_000_000;
 
 /** Streams of the architecture, created or updated by provisioning (provisionJetStream.ts). */
 export const STREAMS: ReadonlyArray<
-  Pick<StreamConfig, "name" | "subjects" | "max_age" | "duplicate_window">
+  Pick<StreamConfig, "name" | "subjects" | "max_age" | "duplicate_window"> & {
+    /** Bounded by bytes too (ProvisionOptions.chainEventsMaxBytes), dropping the oldest past it. */
+    readonly boundedByBytes?: true;
+  }
 > = [
-  // Blocks and reorgs; consumers keep their own checkpoints, a week covers any restart.
-  { name: "CHAIN_EVENTS", subjects: ["chain.>"], max_age: 7 * DAY_NANOS, duplicate_window: 120_000_000_000 },
+  // Blocks and reorgs; consumers keep their own checkpoints, a week covers any restart. A Base-sized
+  // chain makes 13 GB of them a day (docs/benchmarks.md, chain-scale), so the stream is bounded by
+  // bytes as well: a full JetStream store would refuse every publish and stop ingest.
+  {
+    name: "CHAIN_EVENTS",
+    subjects: ["chain.>"],
+    max_age: 7 * DAY_NANOS,
+    duplicate_window: 120_000_000_000,
+    boundedByBytes: true,
+  },
   // Compute-unit records; aggregates live in the `usage` bucket, so the raw records need only outlive a month.
   { name: "USAGE", subjects: ["usage.>"], max_age: 35 * DAY_NANOS, duplicate_window: 120_000_000_000 },
 ];

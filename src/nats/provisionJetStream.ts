@@ -22,18 +22,32 @@ const infoOrUndefined = (jsm: JetStreamManager, stream: string) =>
     throw error;
   });
 
+export const GIB = 1024 ** 3;
+
 /** How provisioning is asked to shape what it creates. */
 export interface ProvisionOptions {
   /** Copies of every stream and bucket (JETSTREAM_REPLICAS): 1 on one server, 3 in a three-node cluster. */
   readonly replicas: number;
+  /** Most bytes CHAIN_EVENTS keeps (CHAIN_EVENTS_MAX_GB); the oldest messages go first past it. */
+  readonly chainEventsMaxBytes?: number;
 }
+
+/** CHAIN_EVENTS_MAX_GB's default. */
+export const DEFAULT_CHAIN_EVENTS_MAX_BYTES = 6 * GIB;
 
 const SINGLE: ProvisionOptions = { replicas: 1 };
 
-const ensureStream = (jsm: JetStreamManager, base: (typeof STREAMS)[number], replicas: number) =>
+const ensureStream = (jsm: JetStreamManager, stream: (typeof STREAMS)[number], options: ProvisionOptions) =>
   Effect.tryPromise({
     try: async (): Promise<ProvisionOutcome> => {
-      const config = { ...base, num_replicas: replicas };
+      const { boundedByBytes, ...base } = stream;
+      const config = {
+        ...base,
+        num_replicas: options.replicas,
+        // Limits retention drops the oldest messages past max_bytes (discard "old", the default).
+        max_bytes:
+          boundedByBytes === true ? (options.chainEventsMaxBytes ?? DEFAULT_CHAIN_EVENTS_MAX_BYTES) : -1,
+      };
       const info = await infoOrUndefined(jsm, config.name);
       if (info === undefined) {
         await jsm.streams.add(config);
@@ -41,14 +55,15 @@ const ensureStream = (jsm: JetStreamManager, base: (typeof STREAMS)[number], rep
       }
       const same =
         info.config.max_age === config.max_age &&
+        info.config.max_bytes === config.max_bytes &&
         info.config.duplicate_window === config.duplicate_window &&
-        info.config.num_replicas === replicas &&
+        info.config.num_replicas === options.replicas &&
         JSON.stringify(info.config.subjects) === JSON.stringify(config.subjects);
       if (same) return "unchanged";
       await jsm.streams.update(config.name, config);
       return "updated";
     },
-    catch: (cause) => new JetStreamSetupError({ name: `stream ${base.name}`, cause }),
+    catch: (cause) => new JetStreamSetupError({ name: `stream ${stream.name}`, cause }),
   });
 
 const ensureBucket = (nc: NatsConnection, jsm: JetStreamManager, name: BucketName, replicas: number) =>
@@ -96,7 +111,7 @@ export const provisionJetStream = (nc: NatsConnection, options: ProvisionOptions
     for (const stream of STREAMS)
       outcomes.push({
         name: `stream ${stream.name}`,
-        outcome: yield* ensureStream(jsm, stream, options.replicas),
+        outcome: yield* ensureStream(jsm, stream, options),
       });
     for (const bucket of Object.keys(BUCKETS) as ReadonlyArray<BucketName>)
       outcomes.push({

@@ -236,6 +236,7 @@ export const apiRole = Effect.gen(function* () {
         disowned,
         registry,
         client: (yield* ChainClients.ChainClients).get,
+        onTrimmed: (trimmed) => discovery.indexTrimmed(trimmed.at),
         onApplied: (chainId, block) =>
           metrics.indexed(chainId, registry.byId.get(chainId)?.name ?? String(chainId), block),
       }),

@@ -12,4 +12,5 @@ export const noDiscovery = Layer.succeed(Discovery, {
   version: () => 0,
   tokensSince: () => [],
   stats: () => new Map(),
+  indexTrimmed: () => undefined,
 });

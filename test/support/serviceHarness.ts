@@ -81,6 +81,7 @@ export const startService = async (
     natsCredentialsFile: Option.none(),
     natsTls: undefined,
     jetstreamReplicas: 1,
+    chainEventsMaxGb: 6,
     ingestLeaseMs: 10_000,
     webhookLeaseMs: 10_000,
     dataDir,

@@ -327,6 +327,33 @@ describe("wallet discovery", () => {
     expect(await walletTokens(db)).toContain(SWEPT);
   });
 
+  it("behavior: once the index reports chain events it missed, a wallet swept before then is swept again on its next request, once", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    let now = 1_000;
+    let finds = 0;
+    const discovery = discoveryOver(db, walletNode(), {
+      ...withFinder(async () => {
+        finds++;
+        return { ops: [] };
+      }),
+      now: () => now,
+    });
+    const ask = async (at: number) => {
+      now = at;
+      await discovery.settle(chain, WALLET, 5_000);
+      expect(await settled(discovery)).toBe("complete");
+      await drain();
+    };
+    await ask(1_000);
+    await ask(2_000);
+    expect(finds).toBe(1);
+    discovery.indexTrimmed(1_500);
+    await ask(3_000);
+    expect(finds).toBe(2);
+    await ask(4_000);
+    expect(finds).toBe(2);
+  });
+
   it("behavior: a failed scan of a swept wallet is tried again on a request after retryMs, not before", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     let now = 0;

@@ -1,0 +1,83 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { Effect, Fiber } from "effect";
+import { Level } from "level";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeChainRegistry } from "../../../src/chains/ChainRegistry.js";
+import type { ChainsConfigFile } from "../../../src/chains/ChainsConfig.js";
+import { type IndexTrimmed, runIndexer, STREAM_SEQ_KEY } from "../../../src/indexer/Indexer.js";
+import { INDEX_TRIMMED_KEY, indexCheckpointKey } from "../../../src/indexer/indexKeys.js";
+import { provisionJetStream } from "../../../src/nats/provisionJetStream.js";
+import type { Db } from "../../../src/storage/Level.js";
+import { testChainConfig } from "../../support/chainConfigFixture.js";
+import { blockHash, blockWithLogs } from "../../support/indexerBlocks.js";
+import { startTestNats, type TestNats } from "../../support/natsServer.js";
+import { eventually } from "../../support/serviceHarness.js";
+
+/*
+ * A worker whose last indexed message CHAIN_EVENTS no longer holds (its byte bound dropped the
+ * messages after it while the worker was down), against a real nats-server and LevelDB: the indexer
+ * says so, records it for discovery, and indexes on from the stream's first message.
+ */
+
+const registry = makeChainRegistry({ chains: [testChainConfig()] } as unknown as ChainsConfigFile);
+
+let nats: TestNats;
+let dir: string;
+
+beforeAll(async () => {
+  nats = await startTestNats();
+  dir = await mkdtemp(join(tmpdir(), "svc-index-trimmed-"));
+});
+
+afterAll(async () => {
+  await nats?.stop();
+  if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+});
+
+describe("an index behind a trimmed stream", { timeout: 60_000 }, () => {
+  it("behavior: the indexer reports the messages it missed, records them, and indexes on from the stream's first", async () => {
+    await Effect.runPromise(
+      provisionJetStream(await nats.connectAs("provision"), { replicas: 1, chainEventsMaxBytes: 24 * 1024 }),
+    );
+    const js = jetstream(await nats.connectAs("ingest"));
+    for (let n = 1; n <= 200; n++) await js.publish("chain.1.block", JSON.stringify(blockWithLogs(n, [])));
+    const first = (await (await jetstreamManager(await nats.connectAs("api"))).streams.info("CHAIN_EVENTS"))
+      .state.first_seq;
+    expect(first).toBeGreaterThan(4);
+
+    // This worker indexed blocks 1-3 before it stopped.
+    const level = new Level<string, unknown>(join(dir, "index"), { valueEncoding: "json" });
+    await level.open();
+    const db = level as unknown as Db;
+    await db.batch([
+      { type: "put", key: STREAM_SEQ_KEY, value: 3 },
+      { type: "put", key: indexCheckpointKey(1), value: { number: 3, hash: blockHash(3) } },
+    ]);
+    const reported: Array<IndexTrimmed> = [];
+    const indexer = Effect.runFork(
+      runIndexer({
+        nc: await nats.connectAs("api"),
+        db,
+        registry,
+        client: () => undefined,
+        onTrimmed: (trimmed) => reported.push(trimmed),
+      }),
+    );
+    try {
+      await eventually(
+        async () => (await db.get(STREAM_SEQ_KEY)) === 200,
+        15_000,
+        "the stream indexed to its end",
+      );
+      expect(reported).toEqual([{ from: 4, to: first - 1, at: expect.any(Number) }]);
+      expect(await db.get(INDEX_TRIMMED_KEY)).toEqual(reported[0]);
+      expect(await db.get(indexCheckpointKey(1))).toEqual({ number: 200, hash: blockHash(200) });
+    } finally {
+      await Effect.runPromise(Fiber.interrupt(indexer));
+      await level.close();
+    }
+  });
+});
