@@ -148,11 +148,12 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   const scanSlots = makePromiseSlots(deps.settings.scans);
   const chainFinds = new Map<number, { at: number; done: Promise<ReadonlyArray<Operation>> }>();
 
-  const needed = (chainId: number) => deps.indexedFrom(chainId) !== 0;
-  /** When each chain's registry backfill finished: wallets swept before are swept again. */
-  const registryDone = new Map<number, number>();
   /** When the index last found it had missed chain events (indexTrimmed): sweeps from before are stale. */
   let trimmedAt = 0;
+  // A chain indexed from its first block needs no discovery, unless the index has since missed events.
+  const needed = (chainId: number) => deps.indexedFrom(chainId) !== 0 || trimmedAt > 0;
+  /** When each chain's registry backfill finished: wallets swept before are swept again. */
+  const registryDone = new Map<number, number>();
   const watched = new Set<number>();
   const watchRegistry = (chainId: number) => {
     if (deps.registry === undefined || watched.has(chainId)) return;

@@ -354,6 +354,16 @@ describe("wallet discovery", () => {
     expect(finds).toBe(2);
   });
 
+  it("behavior: a chain indexed from its first block needs discovery once the index has missed chain events", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const discovery = discoveryOver(db, walletNode(), { indexedFrom: () => 0 });
+    expect((await discovery.settle(chain, WALLET, 5_000)).state).toBe("not_needed");
+    discovery.indexTrimmed(1);
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(await settled(discovery)).toBe("complete");
+    expect(await walletTokens(db)).toContain(SWEPT);
+  });
+
   it("behavior: a failed scan of a swept wallet is tried again on a request after retryMs, not before", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     let now = 0;
