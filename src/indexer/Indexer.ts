@@ -110,26 +110,34 @@ const plan = async (
 };
 
 /**
- * Whether the stream still starts right after the index's last message. If its retention (by age or
- * by bytes) dropped messages this worker never applied, the index lacks what they held: that is said
- * loudly, recorded (INDEX_TRIMMED_KEY, so discovery sweeps its wallets again even after a restart),
- * and reported; the consumer then starts at the stream's first message, as it must.
+ * Messages the stream dropped (by age or by bytes) before this index applied them: the index lacks
+ * what they held. Said loudly, recorded (INDEX_TRIMMED_KEY, so discovery sweeps its wallets again even
+ * after a restart), and reported; the index goes on from the messages the stream still holds.
  */
-const noticeTrimmed = async (
+const reportTrimmed = async (options: IndexerOptions, log: PromiseLog, from: number, to: number) => {
+  const trimmed: IndexTrimmed = { from, to, at: Date.now() };
+  log.error(
+    `CHAIN_EVENTS no longer holds messages ${from}-${to}, dropped by its retention before this worker indexed them: wallets are discovered again from the chain; raise CHAIN_EVENTS_MAX_GB if this recurs`,
+  );
+  await options.db.put(INDEX_TRIMMED_KEY, trimmed);
+  options.onTrimmed?.(trimmed);
+};
+
+/**
+ * The last stream sequence the index accounts for: its own last message, or, where the stream has
+ * since dropped the messages after it (or, for a new index, its first ones), the last dropped one,
+ * once reported. Every later gap between two messages the consumer shows is reported as it is met.
+ */
+const accountedUpTo = async (
   options: IndexerOptions,
   jsm: JetStreamManager,
   appliedSeq: number,
   log: PromiseLog,
-): Promise<void> => {
-  if (appliedSeq === 0) return;
+): Promise<number> => {
   const first = (await jsm.streams.info("CHAIN_EVENTS")).state.first_seq;
-  if (first <= appliedSeq + 1) return;
-  const trimmed: IndexTrimmed = { from: appliedSeq + 1, to: first - 1, at: Date.now() };
-  log.error(
-    `CHAIN_EVENTS no longer holds messages ${trimmed.from}-${trimmed.to}, dropped by its retention before this worker indexed them: wallets are discovered again from the chain; raise CHAIN_EVENTS_MAX_GB if this recurs`,
-  );
-  await options.db.put(INDEX_TRIMMED_KEY, trimmed);
-  options.onTrimmed?.(trimmed);
+  if (first <= appliedSeq + 1) return appliedSeq;
+  await reportTrimmed(options, log, appliedSeq + 1, first - 1);
+  return first - 1;
 };
 
 /** Blocks planned and written as one batch while catching up, at most. */
@@ -170,7 +178,7 @@ export const runIndexer = (options: IndexerOptions) =>
     const appliedSeq =
       ((yield* Effect.tryPromise(() => options.db.get(STREAM_SEQ_KEY))) as number | undefined) ?? 0;
     const jsm = yield* Effect.tryPromise(() => jetstreamManager(options.nc));
-    yield* Effect.tryPromise(() => noticeTrimmed(options, jsm, appliedSeq, log));
+    let accounted = yield* Effect.tryPromise(() => accountedUpTo(options, jsm, appliedSeq, log));
     const consumer = yield* Effect.tryPromise(() =>
       jetstream(options.nc).consumers.get("CHAIN_EVENTS", {
         ...(appliedSeq === 0
@@ -241,6 +249,9 @@ export const runIndexer = (options: IndexerOptions) =>
     /** Plans one message into the batch, and writes the batch when it is due. */
     const apply = async (message: JsMsg) => {
       const data = assembler.push(message);
+      // Sequences are consecutive unless the stream dropped messages the consumer never reached.
+      if (message.seq > accounted + 1) await reportTrimmed(options, log, accounted + 1, message.seq - 1);
+      accounted = Math.max(accounted, message.seq);
       // A part of a split event: its sequence is recorded once the whole event is applied.
       if (data === undefined) return;
       if (lastSeq === undefined) batchStartedAt = performance.now();

@@ -80,4 +80,33 @@ describe("an index behind a trimmed stream", { timeout: 60_000 }, () => {
       await level.close();
     }
   });
+
+  it("behavior: a new worker joining after the stream's start was dropped reports that it lacks it", async () => {
+    const first = (await (await jetstreamManager(await nats.connectAs("api"))).streams.info("CHAIN_EVENTS"))
+      .state.first_seq;
+    const level = new Level<string, unknown>(join(dir, "joining"), { valueEncoding: "json" });
+    await level.open();
+    const db = level as unknown as Db;
+    const reported: Array<IndexTrimmed> = [];
+    const indexer = Effect.runFork(
+      runIndexer({
+        nc: await nats.connectAs("api"),
+        db,
+        registry,
+        client: () => undefined,
+        onTrimmed: (trimmed) => reported.push(trimmed),
+      }),
+    );
+    try {
+      await eventually(
+        async () => (await db.get(STREAM_SEQ_KEY)) === 200,
+        15_000,
+        "the stream indexed to its end",
+      );
+      expect(reported).toEqual([{ from: 1, to: first - 1, at: expect.any(Number) }]);
+    } finally {
+      await Effect.runPromise(Fiber.interrupt(indexer));
+      await level.close();
+    }
+  });
 });
