@@ -7,15 +7,20 @@ import { fetchLiveBlock } from "../../src/ingest/rpc/fetchLiveBlock.js";
 const CONCURRENCY = 8;
 
 /**
- * The ingest benchmarks' floor: each block read (block, receipts, traces) through `client`, 8 at a
- * time, and its logs decoded; nothing published or indexed. Answers how many events it decoded.
+ * The ingest benchmarks' floor: each block read (block, receipts, and traces unless `traces` is
+ * false) through `client`, 8 at a time, and its logs decoded; nothing published or indexed. Answers
+ * how many events it decoded.
  */
-export const fetchAndDecode = (client: ChainRpc, numbers: ReadonlyArray<number>): Promise<number> =>
+export const fetchAndDecode = (
+  client: ChainRpc,
+  numbers: ReadonlyArray<number>,
+  traces = true,
+): Promise<number> =>
   Effect.runPromise(
     Effect.forEach(
       numbers,
       (number) =>
-        fetchLiveBlock(client, { number, traces: true }).pipe(
+        fetchLiveBlock(client, { number, traces }).pipe(
           Effect.map((block) => (block === undefined ? 0 : decodeLogs(block.logs).length)),
         ),
       { concurrency: CONCURRENCY },
