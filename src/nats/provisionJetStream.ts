@@ -1,4 +1,4 @@
-import type { JetStreamManager } from "@nats-io/jetstream";
+import { JetStreamApiError, type JetStreamManager } from "@nats-io/jetstream";
 import { Kvm } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect, Schedule } from "effect";
@@ -37,33 +37,74 @@ export const DEFAULT_CHAIN_EVENTS_MAX_BYTES = 6 * GIB;
 
 const SINGLE: ProvisionOptions = { replicas: 1 };
 
+/** The smallest byte bound provisioning falls back to (below it the store is too small to run on). */
+const MIN_STREAM_BYTES = 64 * 1024 ** 2;
+
+/** JetStream could not reserve a stream's `max_bytes` in its store (err_code 10047). */
+const isInsufficientStorage = (error: unknown): boolean =>
+  error instanceof JetStreamApiError
+    ? error.code === 10047
+    : error instanceof Error && /insufficient storage/i.test(error.message);
+
+type StreamConfigIn = Omit<(typeof STREAMS)[number], "boundedByBytes"> & {
+  readonly num_replicas: number;
+  readonly max_bytes: number;
+};
+
+/**
+ * Applies `config` with the largest `max_bytes` up to its own that the JetStream store can reserve:
+ * the server reserves a stream's bound in its store (`max_file_store`) and refuses a bound beyond
+ * what is left, so a store smaller than CHAIN_EVENTS_MAX_GB gets a halved bound rather than a
+ * service that cannot start. Answers the bound applied.
+ */
+const applyFitted = async (
+  config: StreamConfigIn,
+  apply: (config: StreamConfigIn) => Promise<unknown>,
+): Promise<number> => {
+  let bytes = config.max_bytes;
+  for (;;) {
+    try {
+      await apply({ ...config, max_bytes: bytes });
+      return bytes;
+    } catch (error) {
+      if (bytes <= MIN_STREAM_BYTES || !isInsufficientStorage(error)) throw error;
+      bytes = Math.max(MIN_STREAM_BYTES, Math.floor(bytes / 2));
+    }
+  }
+};
+
 const ensureStream = (jsm: JetStreamManager, stream: (typeof STREAMS)[number], options: ProvisionOptions) =>
-  Effect.tryPromise({
-    try: async (): Promise<ProvisionOutcome> => {
-      const { boundedByBytes, ...base } = stream;
-      const config = {
-        ...base,
-        num_replicas: options.replicas,
-        // Limits retention drops the oldest messages past max_bytes (discard "old", the default).
-        max_bytes:
-          boundedByBytes === true ? (options.chainEventsMaxBytes ?? DEFAULT_CHAIN_EVENTS_MAX_BYTES) : -1,
-      };
-      const info = await infoOrUndefined(jsm, config.name);
-      if (info === undefined) {
-        await jsm.streams.add(config);
-        return "created";
-      }
-      const same =
-        info.config.max_age === config.max_age &&
-        info.config.max_bytes === config.max_bytes &&
-        info.config.duplicate_window === config.duplicate_window &&
-        info.config.num_replicas === options.replicas &&
-        JSON.stringify(info.config.subjects) === JSON.stringify(config.subjects);
-      if (same) return "unchanged";
-      await jsm.streams.update(config.name, config);
-      return "updated";
-    },
-    catch: (cause) => new JetStreamSetupError({ name: `stream ${stream.name}`, cause }),
+  Effect.gen(function* () {
+    const { boundedByBytes, ...base } = stream;
+    const config: StreamConfigIn = {
+      ...base,
+      num_replicas: options.replicas,
+      // Limits retention drops the oldest messages past max_bytes (discard "old", the default).
+      max_bytes:
+        boundedByBytes === true ? (options.chainEventsMaxBytes ?? DEFAULT_CHAIN_EVENTS_MAX_BYTES) : -1,
+    };
+    const { outcome, bytes } = yield* Effect.tryPromise({
+      try: async (): Promise<{ outcome: ProvisionOutcome; bytes: number }> => {
+        const info = await infoOrUndefined(jsm, config.name);
+        if (info === undefined)
+          return { outcome: "created", bytes: await applyFitted(config, (c) => jsm.streams.add(c)) };
+        const sameWith = (maxBytes: number) =>
+          info.config.max_age === config.max_age &&
+          info.config.max_bytes === maxBytes &&
+          info.config.duplicate_window === config.duplicate_window &&
+          info.config.num_replicas === options.replicas &&
+          JSON.stringify(info.config.subjects) === JSON.stringify(config.subjects);
+        if (sameWith(config.max_bytes)) return { outcome: "unchanged", bytes: config.max_bytes };
+        const bytes = await applyFitted(config, (c) => jsm.streams.update(c.name, c));
+        return { outcome: sameWith(bytes) ? "unchanged" : "updated", bytes };
+      },
+      catch: (cause) => new JetStreamSetupError({ name: `stream ${stream.name}`, cause }),
+    });
+    if (bytes !== config.max_bytes)
+      yield* Effect.logWarning(
+        `stream ${stream.name} is bounded at ${(bytes / GIB).toFixed(2)} GiB, not ${(config.max_bytes / GIB).toFixed(2)}: the JetStream store cannot reserve more (raise its max_file_store, or lower CHAIN_EVENTS_MAX_GB)`,
+      );
+    return outcome;
   });
 
 const ensureBucket = (nc: NatsConnection, jsm: JetStreamManager, name: BucketName, replicas: number) =>

@@ -1,9 +1,27 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { connect } from "@nats-io/transport-node";
 import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blockSubject } from "../../../src/ingest/BlockPublisher.js";
+import { freePort } from "../../../src/lib/freePort.js";
 import { DEFAULT_CHAIN_EVENTS_MAX_BYTES, provisionJetStream } from "../../../src/nats/provisionJetStream.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
+
+/** A connection to the server at `url` once it listens. */
+const eventuallyConnected = async (url: string) => {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await connect({ servers: url });
+    } catch (error) {
+      if (attempt > 100) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+};
 
 /*
  * CHAIN_EVENTS is bounded by bytes as well as by age, against a real nats-server with the service's
@@ -32,6 +50,31 @@ describe("CHAIN_EVENTS' byte bound", { timeout: 60_000 }, () => {
     expect(outcomes.find((o) => o.name === "stream CHAIN_EVENTS")?.outcome).toBe("updated");
     expect((await jsm.streams.info("CHAIN_EVENTS")).config.max_bytes).toBe(2 * 1024 ** 3);
     expect((await jsm.streams.info("USAGE")).config.max_bytes).toBe(-1);
+  });
+
+  it("edge: a JetStream store smaller than the bound gets the largest bound it can reserve, not a refusal", async () => {
+    // A plain nats-server whose store (1 GiB) cannot reserve the default 6 GiB for CHAIN_EVENTS.
+    const dir = await mkdtemp(join(tmpdir(), "svc-small-store-"));
+    const port = await freePort();
+    await writeFile(
+      join(dir, "small.conf"),
+      `port: ${port}\nhost: 127.0.0.1\njetstream { max_memory_store: 64MB, max_file_store: 1GB, store_dir: "${join(dir, "store")}" }\n`,
+    );
+    const server = spawn("nats-server", ["-c", join(dir, "small.conf")], { stdio: "ignore" });
+    try {
+      const nc = await eventuallyConnected(`127.0.0.1:${port}`);
+      const first = await Effect.runPromise(provisionJetStream(nc, { replicas: 1 }));
+      expect(first.find((o) => o.name === "stream CHAIN_EVENTS")?.outcome).toBe("created");
+      const bound = (await (await jetstreamManager(nc)).streams.info("CHAIN_EVENTS")).config.max_bytes;
+      expect(bound).toBeGreaterThan(64 * 1024 ** 2);
+      expect(bound).toBeLessThanOrEqual(1024 ** 3);
+      const again = await Effect.runPromise(provisionJetStream(nc, { replicas: 1 }));
+      expect(again.every((o) => o.outcome === "unchanged")).toBe(true);
+      await nc.close();
+    } finally {
+      server.kill();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("behavior: past the bound the oldest events are dropped and every publish is still stored", async () => {
