@@ -234,7 +234,11 @@ export const runIndexer = (options: IndexerOptions) =>
     // views and position move together, so a crash at any moment neither loses nor doubles a block.
     const flush = async () => {
       if (lastSeq === undefined) return;
-      const forgotten = (await options.disowned?.plan(pending)) ?? [];
+      // Checked only when a read reported some: a batch's write is otherwise started at once.
+      const forgotten =
+        options.disowned !== undefined && options.disowned.size > 0
+          ? await options.disowned.plan(pending)
+          : [];
       await options.db.batch([
         ...pending.ops,
         ...forgotten,
