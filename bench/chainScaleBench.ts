@@ -7,8 +7,8 @@ import { normalizeLiveBlock } from "../src/ingest/normalizeBlock.js";
 import { directChainRpc } from "../test/support/chainRpc.js";
 import { startTestNats } from "../test/support/natsServer.js";
 import { writeChainsFile } from "../test/support/serviceHarness.js";
-import { startDeployment } from "./lib/arrangements.js";
-import { processCpuMs } from "./lib/cpu.js";
+import { chainProgress, startDeployment } from "./lib/arrangements.js";
+import { cpuNow } from "./lib/cpu.js";
 import { blockRange, fetchAndDecode } from "./lib/fetchAndDecode.js";
 import { natsServerPid } from "./lib/natsServerPid.js";
 import { percentile } from "./lib/stats.js";
@@ -69,15 +69,6 @@ const messageSizes = (lines: Array<string>) => {
   }
 };
 
-/** The /healthz figures of the one chain: the indexed block and what ingest has processed. */
-const chainHealth = async (url: string) => {
-  const body = (await (await fetch(`${url}/healthz`)).json()) as {
-    chains: ReadonlyArray<{ indexed_block: number | null; processed_block?: number }>;
-  };
-  const chain = body.chains[0];
-  return { indexed: chain?.indexed_block ?? 0, processed: chain?.processed_block ?? 0 };
-};
-
 /** A service as two processes (ingest; gateway and API) on the replay node's chain. */
 const startSplitService = async (nodeUrl: string, extra: Record<string, unknown> = {}) => {
   const nats = await startTestNats();
@@ -92,7 +83,7 @@ const startSplitService = async (nodeUrl: string, extra: Record<string, unknown>
   };
   return {
     url: deployment.url,
-    cpu: () => Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, processCpuMs(pid)])),
+    cpu: () => cpuNow(pids),
     stop: async () => {
       await deployment.stop();
       await nats.stop();
@@ -114,7 +105,7 @@ const keepUp = async (lines: Array<string>) => {
   const service = await startSplitService(node.url);
   try {
     const deadline = Date.now() + 60_000;
-    while ((await chainHealth(service.url)).indexed < node.head() - 10) {
+    while ((await chainProgress(service.url, CHAIN_ID)).indexed < node.head() - 10) {
       if (Date.now() > deadline) throw new Error("the index never reached the replay node's head");
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -124,7 +115,7 @@ const keepUp = async (lines: Array<string>) => {
     const processedLag: Array<number> = [];
     const until = Date.now() + KEEP_UP_SECONDS * 1000;
     while (Date.now() < until) {
-      const health = await chainHealth(service.url);
+      const health = await chainProgress(service.url, CHAIN_ID);
       const head = node.head();
       indexedLag.push(head - health.indexed);
       processedLag.push(head - health.processed);
@@ -183,7 +174,7 @@ const firehose = async (lines: Array<string>) => {
   });
   const service = await startSplitService(node.url);
   try {
-    while ((await chainHealth(service.url)).indexed < node.head())
+    while ((await chainProgress(service.url, CHAIN_ID)).indexed < node.head())
       await new Promise((r) => setTimeout(r, 100));
     const from = node.head() + 1;
     node.release(FIREHOSE_BLOCKS);
@@ -191,7 +182,7 @@ const firehose = async (lines: Array<string>) => {
     const cpuBefore = service.cpu();
     const started = performance.now();
     const deadline = Date.now() + 600_000;
-    while ((await chainHealth(service.url)).indexed < last) {
+    while ((await chainProgress(service.url, CHAIN_ID)).indexed < last) {
       if (Date.now() > deadline) throw new Error("the firehose was not indexed within 10 minutes");
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

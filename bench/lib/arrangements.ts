@@ -25,13 +25,13 @@ const nextPollMs = (done: number, left: number, elapsedMs: number): number => {
 /** How long a catch-up may take before the benchmark gives up and says where it stood. */
 const CATCH_UP_TIMEOUT_MS = Number(process.env.BENCH_CATCH_UP_TIMEOUT_SECONDS ?? 600) * 1000;
 
-/** Chain 1's published (by ingestion) and indexed blocks from /healthz, -1 while the service is not answering. */
-export const chainProgress = async (url: string) => {
+/** A chain's (1 unless named) published (by ingestion) and indexed blocks from /healthz, -1 while the service is not answering. */
+export const chainProgress = async (url: string, chainId = 1) => {
   try {
     const health = (await (await fetch(`${url}/healthz`)).json()) as {
       chains?: Array<{ chain_id: number; indexed_block?: number | null; processed_block?: number | null }>;
     };
-    const chain = health.chains?.find((c) => c.chain_id === 1);
+    const chain = health.chains?.find((c) => c.chain_id === chainId);
     return { processed: chain?.processed_block ?? -1, indexed: chain?.indexed_block ?? -1 };
   } catch {
     return { processed: -1, indexed: -1 };

@@ -1,4 +1,5 @@
 import { toEventSelector } from "viem";
+import { prng } from "../../src/lib/prng.js";
 import type { ChainProfile } from "./chainProfiles.js";
 
 /**
@@ -18,18 +19,6 @@ const TOPIC = {
   v4Swap: toEventSelector("Swap(bytes32,address,int128,int128,uint160,uint128,int24,uint24)"),
 };
 
-/** mulberry32: a tiny seeded generator, fast enough that making a block costs less than serving it. */
-const generator = (seed: number) => {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
-
 const hexOf = (random: () => number, bytes: number): string => {
   let out = "";
   for (let i = 0; i < bytes; i += 4)
@@ -41,7 +30,7 @@ const hexOf = (random: () => number, bytes: number): string => {
 
 /** The fixed cast of a synthetic chain: wallets, tokens, pools, NFT collections, contracts. */
 const cast = (() => {
-  const random = generator(0xc0ffee);
+  const random = prng(0xc0ffee);
   const addresses = (n: number) => Array.from({ length: n }, () => `0x${hexOf(random, 20)}`);
   return {
     wallets: addresses(50_000),
@@ -223,7 +212,7 @@ const hex = (n: number) => `0x${n.toString(16)}`;
 
 /** The hash of block `number` on `branch`: deterministic, so a parent's hash is known without making it. */
 export const blockHashOf = (number: number, branch: number): string => {
-  const random = generator(number * 7919 + branch * 104_729 + 1);
+  const random = prng(number * 7919 + branch * 104_729 + 1);
   return `0x${hexOf(random, 32)}`;
 };
 
@@ -235,7 +224,7 @@ export const makeBlock = (
   parentBranch: number,
   timestamp: number,
 ): SyntheticBlock => {
-  const random = generator(number * 2_654_435_761 + branch);
+  const random = prng(number * 2_654_435_761 + branch);
   const hash = blockHashOf(number, branch);
   const txs = Array.from({ length: profile.txPerBlock }, () => makeTx(random));
   const txHashes = txs.map(() => `0x${hexOf(random, 32)}`);

@@ -1,4 +1,5 @@
 import type { Address, Hash } from "viem";
+import { prng } from "../lib/prng.js";
 import { v2Swap, v3Swap, v4Swap } from "./ammActions.js";
 import type { ChainClient } from "./ChainClient.js";
 import type { DeployedContracts } from "./deployContracts.js";
@@ -34,18 +35,6 @@ const MOVING_PURPOSES = new Set([
 
 /** Gas limit per history swap: automine is off, so nothing estimates it. */
 const SWAP_GAS = 700_000n;
-
-/** Deterministic PRNG (mulberry32): the same chain gets the same price path on every fresh seed. */
-const prng = (seed: number): (() => number) => {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
 
 const openingDepth = (pool: SeededPool, symbol: string): number => {
   const spec = MARKETS.find((m) => m.protocol === pool.protocol && m.purpose === pool.purpose);

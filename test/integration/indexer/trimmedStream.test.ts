@@ -37,6 +37,48 @@ afterAll(async () => {
   if (dir !== undefined) await rm(dir, { recursive: true, force: true });
 });
 
+/**
+ * Runs the indexer over `db` until it has applied the whole stream (its 200 messages), and answers
+ * what it reported as trimmed.
+ */
+const indexToTheEnd = async (db: Db): Promise<ReadonlyArray<IndexTrimmed>> => {
+  const reported: Array<IndexTrimmed> = [];
+  const indexer = Effect.runFork(
+    runIndexer({
+      nc: await nats.connectAs("api"),
+      db,
+      registry,
+      client: () => undefined,
+      onTrimmed: (trimmed) => reported.push(trimmed),
+    }),
+  );
+  try {
+    await eventually(
+      async () => (await db.get(STREAM_SEQ_KEY)) === 200,
+      15_000,
+      "the stream indexed to its end",
+    );
+  } finally {
+    await Effect.runPromise(Fiber.interrupt(indexer));
+  }
+  return reported;
+};
+
+/** The stream's first sequence now. */
+const firstSeq = async () =>
+  (await (await jetstreamManager(await nats.connectAs("api"))).streams.info("CHAIN_EVENTS")).state.first_seq;
+
+/** A LevelDB of its own, closed after `use`. */
+const withLevel = async (name: string, use: (db: Db) => Promise<void>) => {
+  const level = new Level<string, unknown>(join(dir, name), { valueEncoding: "json" });
+  await level.open();
+  try {
+    await use(level as unknown as Db);
+  } finally {
+    await level.close();
+  }
+};
+
 describe("an index behind a trimmed stream", { timeout: 60_000 }, () => {
   it("behavior: the indexer reports the messages it missed, records them, and indexes on from the stream's first", async () => {
     await Effect.runPromise(
@@ -44,69 +86,25 @@ describe("an index behind a trimmed stream", { timeout: 60_000 }, () => {
     );
     const js = jetstream(await nats.connectAs("ingest"));
     for (let n = 1; n <= 200; n++) await js.publish("chain.1.block", JSON.stringify(blockWithLogs(n, [])));
-    const first = (await (await jetstreamManager(await nats.connectAs("api"))).streams.info("CHAIN_EVENTS"))
-      .state.first_seq;
+    const first = await firstSeq();
     expect(first).toBeGreaterThan(4);
-
-    // This worker indexed blocks 1-3 before it stopped.
-    const level = new Level<string, unknown>(join(dir, "index"), { valueEncoding: "json" });
-    await level.open();
-    const db = level as unknown as Db;
-    await db.batch([
-      { type: "put", key: STREAM_SEQ_KEY, value: 3 },
-      { type: "put", key: indexCheckpointKey(1), value: { number: 3, hash: blockHash(3) } },
-    ]);
-    const reported: Array<IndexTrimmed> = [];
-    const indexer = Effect.runFork(
-      runIndexer({
-        nc: await nats.connectAs("api"),
-        db,
-        registry,
-        client: () => undefined,
-        onTrimmed: (trimmed) => reported.push(trimmed),
-      }),
-    );
-    try {
-      await eventually(
-        async () => (await db.get(STREAM_SEQ_KEY)) === 200,
-        15_000,
-        "the stream indexed to its end",
-      );
+    await withLevel("index", async (db) => {
+      // This worker indexed blocks 1-3 before it stopped.
+      await db.batch([
+        { type: "put", key: STREAM_SEQ_KEY, value: 3 },
+        { type: "put", key: indexCheckpointKey(1), value: { number: 3, hash: blockHash(3) } },
+      ]);
+      const reported = await indexToTheEnd(db);
       expect(reported).toEqual([{ from: 4, to: first - 1, at: expect.any(Number) }]);
       expect(await db.get(INDEX_TRIMMED_KEY)).toEqual(reported[0]);
       expect(await db.get(indexCheckpointKey(1))).toEqual({ number: 200, hash: blockHash(200) });
-    } finally {
-      await Effect.runPromise(Fiber.interrupt(indexer));
-      await level.close();
-    }
+    });
   });
 
   it("behavior: a new worker joining after the stream's start was dropped reports that it lacks it", async () => {
-    const first = (await (await jetstreamManager(await nats.connectAs("api"))).streams.info("CHAIN_EVENTS"))
-      .state.first_seq;
-    const level = new Level<string, unknown>(join(dir, "joining"), { valueEncoding: "json" });
-    await level.open();
-    const db = level as unknown as Db;
-    const reported: Array<IndexTrimmed> = [];
-    const indexer = Effect.runFork(
-      runIndexer({
-        nc: await nats.connectAs("api"),
-        db,
-        registry,
-        client: () => undefined,
-        onTrimmed: (trimmed) => reported.push(trimmed),
-      }),
-    );
-    try {
-      await eventually(
-        async () => (await db.get(STREAM_SEQ_KEY)) === 200,
-        15_000,
-        "the stream indexed to its end",
-      );
-      expect(reported).toEqual([{ from: 1, to: first - 1, at: expect.any(Number) }]);
-    } finally {
-      await Effect.runPromise(Fiber.interrupt(indexer));
-      await level.close();
-    }
+    const first = await firstSeq();
+    await withLevel("joining", async (db) => {
+      expect(await indexToTheEnd(db)).toEqual([{ from: 1, to: first - 1, at: expect.any(Number) }]);
+    });
   });
 });

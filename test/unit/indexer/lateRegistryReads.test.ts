@@ -1,29 +1,17 @@
 import type { Hex } from "viem";
 import { describe, expect, it } from "vitest";
-import { ChainConfig, NativeAsset, ProtocolConfig } from "../../../src/chains/ChainsConfig.js";
+import { ProtocolConfig } from "../../../src/chains/ChainsConfig.js";
 import type { RawCall, RawResult } from "../../../src/chains/multicall3.js";
 import { chainLateRegistryReads } from "../../../src/indexer/lateRegistryReads.js";
+import { testChainConfig } from "../../support/chainConfigFixture.js";
 
 const COMPTROLLER = "0x3d9819210a31b4961b30ef54be2aed79b9c9cd3b";
 const C_USDC = "0x39aa39c021dfbae8fac545936693ac917d5e7563";
 const LOOK_ALIKE = "0x0bad000000000000000000000000000000000bad";
 const USDC = "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
 
-const chain = ChainConfig.make({
-  chain_id: 1,
-  name: "ethereum",
-  rpc_url: "http://127.0.0.1:1",
-  tags: ["default"],
-  native: NativeAsset.make({ symbol: "ETH", name: "Ether", decimals: 18 }),
-  stablecoins: [],
-  tokens: [],
-  quote_tokens: [],
+const chain = testChainConfig({
   protocols: [ProtocolConfig.make({ protocol: "CompoundV2", kind: "ctoken", address: COMPTROLLER })],
-  logos: {},
-  urls: {},
-  traces: false,
-  confirmations: 0,
-  finality_depth: 4,
 });
 
 const word = (value: string | bigint) =>
