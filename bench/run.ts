@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { balancesBench } from "./balancesBench.js";
+import { blockNumberBench } from "./blockNumberBench.js";
 import { chainScaleBench } from "./chainScaleBench.js";
 import { discoveryBench } from "./discoveryBench.js";
 import { everyTypeBench } from "./everyTypeBench.js";
@@ -26,6 +27,7 @@ import { webhooksBench } from "./webhooksBench.js";
 const all = {
   gateway: gatewayBench,
   balances: balancesBench,
+  "block-number": blockNumberBench,
   positions: positionsBench,
   lending: lendingBench,
   vaults: vaultsBench,

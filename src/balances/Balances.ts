@@ -2,8 +2,9 @@ import { Context, Effect, Layer, Option } from "effect";
 import { makeBlockTimeFinder } from "../chains/blockTimeFinder.js";
 import { ChainClients } from "../chains/ChainClients.js";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
+import { makePastBlocks, type PastBlock } from "../chains/pastBlocks.js";
 import { type BlockRef, blockKey, headOfNodes, readEachChain } from "../chains/readEachChain.js";
-import type { Unavailable } from "../contracts/ApiError.js";
+import type { InvalidRequest, Unavailable } from "../contracts/ApiError.js";
 import type { Warning } from "../contracts/Common.js";
 import { Discovery } from "../discovery/Discovery.js";
 import type { DiscoveryProgress } from "../discovery/DiscoveryProgress.js";
@@ -13,25 +14,25 @@ import { makeReadCache } from "../lib/readCache.js";
 import { Metrics } from "../metrics/Metrics.js";
 import { FactoryPools } from "../pricing/FactoryPools.js";
 import type { ChainHoldings, Holding, HoldingsSnapshot } from "./ChainHoldings.js";
-import { decorateEntry, type MetadataField, type ResponseEntry } from "./decorateEntry.js";
+import type { ResponseEntry } from "./decorateEntry.js";
 import { makeHistoricalPrices } from "./historicalPrices.js";
-import { pastPriceWarnings, readPastPrices } from "./pastPrices.js";
 import { readChainHoldings } from "./readChainHoldings.js";
 import { makeShapedPages, type ShapedPages } from "./shapedPages.js";
-import { type BalanceEntry, compareEntries, SPAM_LIQUIDITY_USD, toBalanceEntry } from "./toBalanceEntry.js";
+import { type EntryOptions, makeEntryShaper } from "./shapeEntries.js";
+import { type BalanceEntry, compareEntries, SPAM_LIQUIDITY_USD } from "./toBalanceEntry.js";
 
 export type { HoldingsSnapshot } from "./ChainHoldings.js";
+export type { EntryOptions } from "./shapeEntries.js";
 
 export interface SnapshotOptions {
-  /** Blocks to read at, by chain id (a cursor's); the indexed head otherwise. */
-  readonly pinned?: ReadonlyMap<number, number>;
+  /**
+   * Blocks to read at, by chain id (a cursor's, or `block_number`'s); the indexed head otherwise.
+   * A pinned chain is read at exactly that block, and a node that no longer keeps its state makes
+   * the request a 400 naming the oldest block it keeps.
+   */
+  readonly pinned?: ReadonlyMap<number, BlockRef>;
   /** The single-token route: read only this token (or `native`) on this chain, kept at amount 0. */
   readonly only?: { readonly chainId: number; readonly token: string };
-}
-
-export interface EntryOptions {
-  readonly historicalHours: ReadonlyArray<number>;
-  readonly metadata: ReadonlySet<MetadataField>;
 }
 
 export type { ResponseEntry } from "./decorateEntry.js";
@@ -52,7 +53,12 @@ export class Balances extends Context.Tag("app/balances/Balances")<
       wallet: string,
       chains: ReadonlyArray<ChainConfig>,
       options?: SnapshotOptions,
-    ) => Effect.Effect<HoldingsSnapshot, Unavailable>;
+    ) => Effect.Effect<HoldingsSnapshot, Unavailable | InvalidRequest>;
+    /** The block at a height a request asked for (`block_number`), or why it cannot be read (pastBlocks.ts). */
+    readonly pastBlock: (
+      chain: ChainConfig,
+      number: number,
+    ) => Effect.Effect<PastBlock, InvalidRequest | Unavailable>;
     /** Shapes holdings as response entries, with historical prices and metadata as asked. */
     readonly entries: (
       items: ReadonlyArray<{ readonly chain: ChainConfig; readonly holding: Holding }>,
@@ -102,6 +108,11 @@ export const layer = (settings: BalancesSettings) =>
       const discoveryWaitMs = Math.min(settings.discoveryWaitMs, Math.floor(deadlineMs / 2));
       // Past blocks the index does not hold are found in the nodes' headers, through this cache.
       const pastBlocks = makeBlockTimeFinder();
+      // Heights asked for by `block_number`, with the final ones' headers kept.
+      const askedBlocks = makePastBlocks({
+        nodes: clientOf,
+        indexedHead: async (chainId) => (await index.checkpoint(chainId))?.number,
+      });
       const history = makeHistoricalPrices(
         index,
         clientOf,
@@ -119,6 +130,7 @@ export const layer = (settings: BalancesSettings) =>
         metrics.value.watchCache("balances_pages", pages.lookups);
         metrics.value.watchCache("historical_prices", history.lookups);
         metrics.value.watchCache("block_at_time", pastBlocks.lookups);
+        metrics.value.watchCache("balances_final_blocks", askedBlocks.lookups);
       }
 
       /**
@@ -141,6 +153,7 @@ export const layer = (settings: BalancesSettings) =>
         chain: ChainConfig,
         at: BlockRef,
         keepToken: string | undefined,
+        pinned: boolean,
       ): Promise<{ holdings: ChainHoldings; progress: DiscoveryProgress }> => {
         // The wallet's tokens here are read while its discovery sweeps (a LevelDB read beside the
         // sweep's eth_call, not after it), and completed with what the sweep then wrote.
@@ -161,7 +174,10 @@ export const layer = (settings: BalancesSettings) =>
             : { state: "not_needed" };
         // What discovery writes for the wallet is a new key: a cached read never hides it.
         const version = keepToken === undefined ? discovery.version(chain.chain_id, wallet) : 0;
-        const key = `${wallet}|${chain.chain_id}|${blockKey(at)}|${version}|${keepToken ?? ""}`;
+        // A pinned block stays the key's block while the chain moves on: what the index learns of
+        // the wallet meanwhile (a token it touches) is a new key, as a new block is for reads at the head.
+        const known = pinned && early !== undefined ? (await early.catch(() => [])).length : "";
+        const key = `${wallet}|${chain.chain_id}|${blockKey(at)}|${version}|${keepToken ?? ""}|${known}`;
         const client = clientOf(chain.chain_id);
         const holdings = await cache.through(key, async () => {
           if (client === undefined) throw new Error("no RPC client for this chain");
@@ -190,16 +206,15 @@ export const layer = (settings: BalancesSettings) =>
       const snapshot = (wallet: string, chains: ReadonlyArray<ChainConfig>, options: SnapshotOptions = {}) =>
         readEachChain({
           chains,
-          blockOf: async (chain) => {
-            const pinned = options.pinned?.get(chain.chain_id);
-            return pinned !== undefined ? { number: pinned } : await index.checkpoint(chain.chain_id);
-          },
+          blockOf: async (chain) =>
+            options.pinned?.get(chain.chain_id) ?? (await index.checkpoint(chain.chain_id)),
           read: (chain, block) =>
             readChain(
               wallet,
               chain,
               block,
               options.only?.chainId === chain.chain_id ? options.only.token : undefined,
+              options.pinned?.has(chain.chain_id) === true,
             ),
           what: "Balances",
           deadlineMs,
@@ -208,6 +223,7 @@ export const layer = (settings: BalancesSettings) =>
             options.pinned?.has(chain.chain_id) === true
               ? Promise.resolve(undefined)
               : headOfNodes(clientOf(chain.chain_id)),
+          refuse: askedBlocks.refusal(options.pinned),
         }).pipe(
           Effect.map(
             ({ reads, failures }): HoldingsSnapshot => ({
@@ -221,58 +237,12 @@ export const layer = (settings: BalancesSettings) =>
           ),
         );
 
-      const priceKey = (chain: ChainConfig, holding: Holding) =>
-        holding.address === "native" ? chain.wrapped_native : holding.address;
+      const entries = makeEntryShaper({
+        history,
+        stateFrom: (chainId) => clients.get(chainId)?.capabilities().stateFrom,
+        publicUrl: settings.publicUrl,
+      });
 
-      const entries = (
-        items: ReadonlyArray<{ readonly chain: ChainConfig; readonly holding: Holding }>,
-        options: EntryOptions,
-      ) =>
-        Effect.promise(async () => {
-          // One price lookup per (chain, offset), for the tokens of this page only.
-          const tokensByChain = new Map<number, { chain: ChainConfig; tokens: Set<string> }>();
-          for (const { chain, holding } of items) {
-            const token = priceKey(chain, holding);
-            if (token === undefined) continue;
-            const group = tokensByChain.get(chain.chain_id) ?? { chain, tokens: new Set<string>() };
-            group.tokens.add(token);
-            tokensByChain.set(chain.chain_id, group);
-          }
-          const past =
-            options.historicalHours.length === 0
-              ? {
-                  byToken: new Map<string, ReadonlyArray<{ offset_hours: number; price_usd: number }>>(),
-                  gaps: [],
-                }
-              : await readPastPrices(
-                  history,
-                  [...tokensByChain.values()].map(({ chain, tokens }) => ({ chain, tokens: [...tokens] })),
-                  options.historicalHours,
-                  {
-                    nowSeconds: Math.floor(Date.now() / 1000),
-                    stateFrom: (chainId) => clients.get(chainId)?.capabilities().stateFrom,
-                  },
-                );
-          const shaped = items.map(({ chain, holding }) => {
-            const base = decorateEntry(
-              toBalanceEntry(chain, holding),
-              chain,
-              holding.price,
-              options.metadata,
-              settings.publicUrl,
-            );
-            if (options.historicalHours.length === 0) return base;
-            const token = priceKey(chain, holding);
-            const points = token === undefined ? [] : (past.byToken.get(`${chain.chain_id}|${token}`) ?? []);
-            // Request order, whatever order they were computed in.
-            const ordered = options.historicalHours.flatMap((h) =>
-              points.filter((p) => p.offset_hours === h),
-            );
-            return { ...base, historical_prices: ordered };
-          });
-          return { entries: shaped, warnings: pastPriceWarnings(past.gaps, settings.publicUrl) };
-        });
-
-      return { snapshot, entries, pages } as const;
+      return { snapshot, entries, pages, pastBlock: askedBlocks.at } as const;
     }),
   );

@@ -1,5 +1,5 @@
 import { Effect } from "effect";
-import { Unavailable } from "../contracts/ApiError.js";
+import { InvalidRequest, Unavailable } from "../contracts/ApiError.js";
 import { firstLineOf } from "../lib/errorReason.js";
 import { within } from "../lib/within.js";
 import type { ChainConfig } from "./ChainsConfig.js";
@@ -93,7 +93,13 @@ export const readEachChain = <A>(options: {
    * canonical block of that height, or its head if lower, rather than failing the chain.
    */
   readonly nodeHead?: (chain: ChainConfig) => Promise<number | undefined>;
-}): Effect.Effect<EachChainRead<A>, Unavailable> =>
+  /**
+   * A failure that is the request's own, not the chain's: the whole request fails with this 400
+   * rather than naming the chain in `errors` (a block asked for by height whose state the nodes no
+   * longer keep).
+   */
+  readonly refuse?: (chain: ChainConfig, block: BlockRef, error: unknown) => InvalidRequest | undefined;
+}): Effect.Effect<EachChainRead<A>, Unavailable | InvalidRequest> =>
   Effect.gen(function* () {
     const settled = yield* Effect.promise(() =>
       Promise.allSettled(
@@ -112,6 +118,8 @@ export const readEachChain = <A>(options: {
           try {
             return await readAt(block);
           } catch (error) {
+            const refused = options.refuse?.(chain, block, error);
+            if (refused !== undefined) throw refused;
             const behind = await nodeBehind(error, block, chain, options.nodeHead);
             if (behind === undefined) throw error;
             return await readAt({ number: behind });
@@ -119,6 +127,11 @@ export const readEachChain = <A>(options: {
         }),
       ),
     );
+    const refused = settled.find(
+      (result): result is PromiseRejectedResult =>
+        result.status === "rejected" && result.reason instanceof InvalidRequest,
+    );
+    if (refused !== undefined) return yield* Effect.fail(refused.reason as InvalidRequest);
     const reads: Array<ChainRead<A>> = [];
     const failures: Array<ChainFailure> = [];
     settled.forEach((result, i) => {

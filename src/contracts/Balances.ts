@@ -1,5 +1,12 @@
 import { Schema } from "effect";
-import { Address, ChainIdsParam, TokenAddressOrNative, Warning } from "./Common.js";
+import {
+  Address,
+  BlockNumberParam,
+  BlockNumberResponse,
+  ChainIdsParam,
+  TokenAddressOrNative,
+  Warning,
+} from "./Common.js";
 import { endpoint } from "./Endpoint.js";
 
 export class HistoricalPrice extends Schema.Class<HistoricalPrice>("HistoricalPrice")({
@@ -53,6 +60,7 @@ export class BalancesResponse extends Schema.Class<BalancesResponse>("BalancesRe
   errors: Schema.optional(BalancesErrors),
   warnings: Schema.optional(Schema.Array(Warning)),
   next_offset: Schema.optional(Schema.String),
+  ...BlockNumberResponse.fields,
   request_time: Schema.optional(Schema.String),
   response_time: Schema.optional(Schema.String),
 }) {}
@@ -71,6 +79,7 @@ export const BalancesQuery = Schema.Struct({
   ),
   offset: optionalString("Cursor: only a value previously returned as `next_offset`."),
   limit: optionalString("1 to 1000, default 1000; values above 1000 are reduced to 1000."),
+  block_number: BlockNumberParam,
 });
 
 export const balances = endpoint({
@@ -81,6 +90,8 @@ export const balances = endpoint({
   auth: "key",
   group: "balances",
   summary: "Native and ERC-20 balances of a wallet with onchain USD prices. 1 CU per chain.",
+  description:
+    "With `block_number` the answer is as of that block of the one chain `chain_ids` names: amounts and prices read at that block, which `block_number` and `block_time` name. `historical_prices` offsets then count back from that block's time, and `next_offset` pages through that block only.",
   params: Schema.Struct({ address: Address }),
   query: BalancesQuery,
   body: undefined,
@@ -103,6 +114,7 @@ export const tokenBalance = endpoint({
     chain_ids: Schema.optional(ChainIdsParam),
     metadata: BalancesQuery.fields.metadata,
     historical_prices: BalancesQuery.fields.historical_prices,
+    block_number: BlockNumberParam,
   }),
   body: undefined,
   response: BalancesResponse,

@@ -19,6 +19,29 @@ export const ChainIdsParam = Schema.String.annotations({
   examples: ["1,8453", "mainnet"],
 });
 
+/** `block_number` query parameter: a height on the one chain of the request (see parseBlockNumber). */
+export const BlockNumberParam = Schema.optional(
+  Schema.String.annotations({
+    description:
+      "Answer as of this block: a height in decimal digits on the one chain `chain_ids` must then name (several chains are a 400). Above the chain's indexed head, or older than the oldest block whose state its RPC nodes keep, it is a 400 naming the blocks that can be read. Omitted: the indexed head.",
+    examples: ["19000000"],
+  }),
+);
+
+/** The fields of an answer given as of a block asked for (`block_number`). */
+export const BlockNumberResponse = Schema.Struct({
+  block_number: Schema.optional(
+    Schema.Int.annotations({
+      description: "The block the answer is as of; present when `block_number` was given.",
+    }),
+  ),
+  block_time: Schema.optional(
+    Schema.String.annotations({
+      description: "That block's time, ISO 8601 in UTC (e.g. `2026-11-14T09:47:01.000Z`).",
+    }),
+  ),
+});
+
 /** Non-fatal issue attached to a 200 response (spec 2.4). */
 export class Warning extends Schema.Class<Warning>("Warning")({
   code: Schema.String,

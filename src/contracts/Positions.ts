@@ -1,5 +1,5 @@
 import { Schema } from "effect";
-import { Address, ChainIdsParam, Warning } from "./Common.js";
+import { Address, BlockNumberParam, BlockNumberResponse, ChainIdsParam, Warning } from "./Common.js";
 import { endpoint } from "./Endpoint.js";
 
 /**
@@ -330,6 +330,7 @@ export class DefiPositionsResponse extends Schema.Class<DefiPositionsResponse>("
     }),
   ),
   warnings: Schema.optional(Schema.Array(Warning)),
+  ...BlockNumberResponse.fields,
 }) {}
 
 export const defiPositions = endpoint({
@@ -341,7 +342,9 @@ export const defiPositions = endpoint({
   group: "defi",
   summary: "DeFi positions of a wallet on every requested chain, valued at onchain prices. 2 CU per chain.",
   params: Schema.Struct({ address: Address }),
-  query: Schema.Struct({ chain_ids: Schema.optional(ChainIdsParam) }),
+  description:
+    "With `block_number` the answer is as of that block of the one chain `chain_ids` names: positions the wallet held then (including those it has since given up), amounts and prices read at that block, which `block_number` and `block_time` name.",
+  query: Schema.Struct({ chain_ids: Schema.optional(ChainIdsParam), block_number: BlockNumberParam }),
   body: undefined,
   response: DefiPositionsResponse,
   responseContentType: "application/json",

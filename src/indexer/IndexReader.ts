@@ -32,6 +32,7 @@ import {
   tokenMetadataKey,
   tokenPoolPrefix,
   vaultProbeKey,
+  walletHeldNftPrefix,
   walletNftPrefix,
   walletTokenChainPrefix,
   walletTokenPrefix,
@@ -107,6 +108,26 @@ const entriesUnder = async (
   return out;
 };
 
+/** The position NFTs recorded under a wallet's `prefix` (`wn!` or `wh!`), with where each was minted. */
+const walletNftsUnder = async (db: Db, prefix: string): Promise<ReadonlyArray<WalletPositionNft>> => {
+  const held = (await entriesUnder(db, prefix)).map(({ parts: [chain, manager, tokenId], value }) => ({
+    chain_id: Number(chain),
+    manager: manager!,
+    token_id: BigInt(`0x${tokenId}`),
+    record: value as WalletNft,
+  }));
+  const minted = (await db.getMany(
+    held.map((h) => nftKey(h.chain_id, h.manager, h.token_id)),
+  )) as ReadonlyArray<NftRecord | undefined>;
+  return held.map((h, i) => ({
+    ...h.record,
+    chain_id: h.chain_id,
+    manager: h.manager,
+    token_id: h.token_id,
+    minted: minted[i],
+  }));
+};
+
 /**
  * Read side of the indexer's views, for the services that answer requests.
  * With a cache (the process's IndexCache, kept current by its indexer) the
@@ -139,31 +160,22 @@ export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
 
   /** Every position NFT the wallet holds now, ascending by chain, manager and token id. */
   positionNfts: (wallet: string): Promise<ReadonlyArray<WalletPositionNft>> =>
-    readThroughCache(
-      wallet,
-      async () => {
-        const held = (await entriesUnder(db, walletNftPrefix(wallet))).map(
-          ({ parts: [chain, manager, tokenId], value }) => ({
-            chain_id: Number(chain),
-            manager: manager!,
-            token_id: BigInt(`0x${tokenId}`),
-            record: value as WalletNft,
-          }),
-        );
-        const minted = (await db.getMany(
-          held.map((h) => nftKey(h.chain_id, h.manager, h.token_id)),
-        )) as ReadonlyArray<NftRecord | undefined>;
-        return held.map((h, i) => ({
-          ...h.record,
-          chain_id: h.chain_id,
-          manager: h.manager,
-          token_id: h.token_id,
-          minted: minted[i],
-        }));
-      },
-      cache?.nfts,
-      cache,
-    ),
+    readThroughCache(wallet, () => walletNftsUnder(db, walletNftPrefix(wallet)), cache?.nfts, cache),
+
+  /**
+   * Every position NFT the wallet has been seen holding, held now or not (for reads at a past
+   * block): `wh!`, and `wn!` for what an index written before `wh!` existed records. Not cached:
+   * past blocks are asked for far less often than the head.
+   */
+  positionNftsEverHeld: async (wallet: string): Promise<ReadonlyArray<WalletPositionNft>> => {
+    const [ever, now] = await Promise.all([
+      walletNftsUnder(db, walletHeldNftPrefix(wallet)),
+      walletNftsUnder(db, walletNftPrefix(wallet)),
+    ]);
+    const key = (nft: WalletPositionNft) => `${nft.chain_id}|${nft.manager}|${nft.token_id}`;
+    const seen = new Set(ever.map(key));
+    return [...ever, ...now.filter((nft) => !seen.has(key(nft)))];
+  },
 
   /** Pools by address (V4: pool id), undefined where the index has none. */
   pools: (chainId: number, ids: ReadonlyArray<string>): Promise<ReadonlyArray<IndexedPool | undefined>> =>

@@ -27,6 +27,15 @@ export const walletNftKey = (wallet: string, chainId: number, manager: string, t
   `${PREFIX}wn!${wallet}!${pad(chainId)}!${manager}!${tokenIdHex(tokenId)}`;
 export const walletNftPrefix = (wallet: string) => `${PREFIX}wn!${wallet}!`;
 
+/**
+ * Position NFT a wallet has been seen holding, kept once seen (unlike `wn!`, which a transfer out
+ * deletes): `idx!wh!<wallet>!<chain>!<manager>!<token id hex>` -> WalletNft (the first block it was
+ * seen held). Answers at a past block (`block_number`) read these, and the owner at that block decides.
+ */
+export const walletHeldNftKey = (wallet: string, chainId: number, manager: string, tokenId: bigint) =>
+  `${PREFIX}wh!${wallet}!${pad(chainId)}!${manager}!${tokenIdHex(tokenId)}`;
+export const walletHeldNftPrefix = (wallet: string) => `${PREFIX}wh!${wallet}!`;
+
 /** Where a position NFT was minted: `idx!nft!<chain>!<manager>!<token id hex>` -> NftRecord. */
 export const nftKey = (chainId: number, manager: string, tokenId: bigint) =>
   `${PREFIX}nft!${pad(chainId)}!${manager}!${tokenIdHex(tokenId)}`;
@@ -113,6 +122,7 @@ export const undoPrefix = (chainId: number) => `${PREFIX}undo!${pad(chainId)}!`;
 export const VIEW_PREFIXES = [
   "wt!",
   "wn!",
+  "wh!",
   "nft!",
   "lt!",
   "lw!",

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect";
 import { ChainClients } from "../chains/ChainClients.js";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
+import { makePastBlocks, type PastBlock } from "../chains/pastBlocks.js";
 import {
   type BlockRef,
   blockKey,
@@ -8,7 +9,7 @@ import {
   headOfNodes,
   readEachChain,
 } from "../chains/readEachChain.js";
-import type { Unavailable } from "../contracts/ApiError.js";
+import type { InvalidRequest, Unavailable } from "../contracts/ApiError.js";
 import type { Position } from "../contracts/Positions.js";
 import { Discovery } from "../discovery/Discovery.js";
 import type { DiscoveryProgress } from "../discovery/DiscoveryProgress.js";
@@ -38,11 +39,22 @@ export type PositionsSnapshot = EachChainRead<{
 export class Positions extends Context.Tag("app/positions/Positions")<
   Positions,
   {
-    /** Reads every chain; a chain that fails is reported, not fatal, unless all fail (503). */
+    /**
+     * Reads every chain, at its `pinned` block when given (`block_number`), else at its indexed
+     * head; a chain that fails is reported, not fatal, unless all fail (503). At a pinned block the
+     * candidates include every position NFT the wallet is known to have held, and a node that no
+     * longer keeps the block's state makes the request a 400 naming the oldest block it keeps.
+     */
     readonly get: (
       wallet: string,
       chains: ReadonlyArray<ChainConfig>,
-    ) => Effect.Effect<PositionsSnapshot, Unavailable>;
+      options?: { readonly pinned?: ReadonlyMap<number, BlockRef> },
+    ) => Effect.Effect<PositionsSnapshot, Unavailable | InvalidRequest>;
+    /** The block at a height a request asked for (`block_number`), or why it cannot be read (pastBlocks.ts). */
+    readonly pastBlock: (
+      chain: ChainConfig,
+      number: number,
+    ) => Effect.Effect<PastBlock, InvalidRequest | Unavailable>;
   }
 >() {}
 
@@ -70,28 +82,40 @@ export const layer = (
       const pools = Option.getOrUndefined(yield* Effect.serviceOption(FactoryPools));
       const waitMs = Math.min(settings.discoveryWaitMs, Math.floor(settings.chainReadMs / 2));
       const cache = makeReadCache<ReadonlyArray<Position>>(settings.cacheEntries, settings.cacheBytes);
+      const clientOf = (chainId: number) => clients.get(chainId)?.forRequests(settings.chainReadMs);
+      // Heights asked for by `block_number`, with the final ones' headers kept.
+      const askedBlocks = makePastBlocks({
+        nodes: clientOf,
+        indexedHead: async (chainId) => (await index.checkpoint(chainId))?.number,
+      });
       const metrics = yield* Effect.serviceOption(Metrics);
-      if (Option.isSome(metrics)) metrics.value.watchCache("positions_reads", cache.lookups);
+      if (Option.isSome(metrics)) {
+        metrics.value.watchCache("positions_reads", cache.lookups);
+        metrics.value.watchCache("positions_final_blocks", askedBlocks.lookups);
+      }
 
       /**
        * The chain's positions, and how far the wallet's discovery was when they were read: taken
        * before the read, so an answer never says complete about writes its read did not see.
        */
-      const read = async (wallet: string, chain: ChainConfig, at: BlockRef) => {
+      const read = async (wallet: string, chain: ChainConfig, at: BlockRef, pinned: boolean) => {
         const progress = await settleForRequest(
           discovery,
           chain,
           wallet,
-          clients.get(chain.chain_id)?.forRequests(settings.chainReadMs),
+          clientOf(chain.chain_id),
           waitMs,
           "positions",
         );
         // What discovery writes for the wallet is a new key: a cached read never hides it.
         const version = discovery.version(chain.chain_id, wallet);
+        // A pinned block stays the key's block while the chain moves on: what the index learns of
+        // the wallet meanwhile (a token it touches) is a new key, as a new block is for reads at the head.
+        const known = pinned ? (await index.touchedTokens(wallet, chain.chain_id)).length : "";
         const positions = await cache.through(
-          `${wallet}|${chain.chain_id}|${blockKey(at)}|${version}`,
+          `${wallet}|${chain.chain_id}|${blockKey(at)}|${version}|${known}`,
           async () => {
-            const client = clients.get(chain.chain_id)?.forRequests(settings.chainReadMs);
+            const client = clientOf(chain.chain_id);
             if (client === undefined) throw new Error("no RPC client for this chain");
             return readChainPositions(client, index, {
               chain,
@@ -99,23 +123,34 @@ export const layer = (
               block: at,
               publicUrl: settings.publicUrl,
               pools,
-              disowned,
+              // Owners at a past block say nothing of the index's records of today's owners.
+              ...(pinned ? { past: true } : { disowned }),
             });
           },
         );
         return { positions, progress };
       };
 
-      const get = (wallet: string, chains: ReadonlyArray<ChainConfig>) =>
+      const get = (
+        wallet: string,
+        chains: ReadonlyArray<ChainConfig>,
+        options: { readonly pinned?: ReadonlyMap<number, BlockRef> } = {},
+      ) =>
         readEachChain({
           chains,
-          blockOf: (chain) => index.checkpoint(chain.chain_id),
-          read: (chain, block) => read(wallet, chain, block),
+          blockOf: async (chain) =>
+            options.pinned?.get(chain.chain_id) ?? (await index.checkpoint(chain.chain_id)),
+          read: (chain, block) => read(wallet, chain, block, options.pinned?.has(chain.chain_id) === true),
           what: "Positions",
           deadlineMs: settings.chainReadMs,
-          nodeHead: (chain) => headOfNodes(clients.get(chain.chain_id)?.forRequests(settings.chainReadMs)),
+          // A pinned block is read as asked or not at all: never at another block.
+          nodeHead: (chain) =>
+            options.pinned?.has(chain.chain_id) === true
+              ? Promise.resolve(undefined)
+              : headOfNodes(clientOf(chain.chain_id)),
+          refuse: askedBlocks.refusal(options.pinned),
         }).pipe(Effect.withSpan("Positions.get", { attributes: { chains: chains.length } }));
 
-      return { get } as const;
+      return { get, pastBlock: askedBlocks.at } as const;
     }),
   );

@@ -32,7 +32,8 @@ export interface Candidates {
 
 /**
  * Finds where a wallet may hold positions on a chain, from the index only: LP tokens of known
- * V2 factories among the tokens it touched, the registry position NFTs it holds with the pool
+ * V2 factories among the tokens it touched, the registry position NFTs it holds (`held` "now"), or
+ * has been seen holding ("ever": for a read at a past block, whose owners decide), with the pool
  * each was minted in, its lending markets (discoverLending), the ERC-4626 vaults among its tokens
  * (discoverVaults), its restaking strategies (discoverRestaking) and its yield-splitting tokens
  * (discoverYieldSplit). NFTs minted before the
@@ -42,6 +43,7 @@ export const discoverPositions = async (
   index: IndexReader,
   chain: ChainConfig,
   wallet: string,
+  held: "now" | "ever" = "now",
 ): Promise<Candidates> => {
   const touched = (await index.touchedTokens(wallet)).filter(
     (t) => t.chain_id === chain.chain_id && t.standard === "erc20",
@@ -53,15 +55,16 @@ export const discoverPositions = async (
   const lpPools = pools.filter((pool): pool is IndexedPool => pool !== undefined && pool.kind === "v2");
 
   const managers = positionManagersOf(chain);
-  const held = (await index.positionNfts(wallet)).filter(
+  const nftsOf = held === "now" ? index.positionNfts : index.positionNftsEverHeld;
+  const heldNfts = (await nftsOf(wallet)).filter(
     (nft) => nft.chain_id === chain.chain_id && nft.minted !== undefined && managers.has(nft.manager),
   );
   const nftPools = await index.pools(
     chain.chain_id,
-    held.map((nft) => nft.minted!.pool),
+    heldNfts.map((nft) => nft.minted!.pool),
   );
   const nfts: Array<HeldNft> = [];
-  held.forEach((nft, i) => {
+  heldNfts.forEach((nft, i) => {
     const pool = nftPools[i];
     const manager = managers.get(nft.manager)!;
     if (pool === undefined || pool.factory !== manager.factory) return;

@@ -36,6 +36,11 @@ export interface ReadPositionsParameters {
   readonly pools?: PoolLookup | undefined;
   /** Told of the wallet's position NFTs the read found owned by another address (stale records). */
   readonly disowned?: DisownedNfts | undefined;
+  /**
+   * `block` is a past block asked for (`block_number`): the candidates are every position NFT the
+   * wallet is known to have held, not only those it holds now; its owner at `block` decides.
+   */
+  readonly past?: boolean;
 }
 
 /** Name, symbol and decimals of `tokens`: the index's, read from the chain for any it has not met. */
@@ -73,7 +78,7 @@ export const readChainPositions = async (
   params: ReadPositionsParameters,
 ): Promise<ReadonlyArray<Position>> => {
   const { chain, wallet } = params;
-  const candidates = await discoverPositions(index, chain, wallet);
+  const candidates = await discoverPositions(index, chain, wallet, params.past === true ? "ever" : "now");
   const stateViews = new Map(protocolsOf(chain).map((p) => [p.address, p.state_view]));
   const { lending } = candidates;
   const lensCode = lending.cTokens.length + lending.comets.length > 0 ? await lendingLensCode() : "0x";

@@ -15,50 +15,26 @@ import { Chains } from "../../chains/Chains.js";
 import { chainErrors } from "../../chains/readEachChain.js";
 import { selectChains } from "../../chains/selectChains.js";
 import { InvalidRequest } from "../../contracts/ApiError.js";
-import { BalancesQuery, balances } from "../../contracts/Balances.js";
-import type { RequestEnvelope } from "../../contracts/Envelope.js";
+import { balances } from "../../contracts/Balances.js";
 import { answeringAbout } from "../../discovery/Discovery.js";
 import { discoveryWarnings } from "../../discovery/discoveryWarnings.js";
 import { Index } from "../../indexer/IndexReader.js";
 import { ApiSettings } from "../ApiSettings.js";
-import { type KeptReply, route } from "../Handler.js";
+import { askedBlock, askedHeight, blockFields, pinnedTo } from "../askedBlock.js";
+import { route } from "../Handler.js";
 import { RequestContext } from "../RequestContext.js";
+import { balancesReplayKey, keptReply } from "./balancesReplies.js";
 
 const orFail = <A>(result: Either.Either<A, { code: string; message: string }>) =>
   Either.isLeft(result) ? Effect.fail(new InvalidRequest(result.left)) : Effect.succeed(result.right);
-
-const encoder = new TextEncoder();
-const QUERY_FIELDS = Object.keys(BalancesQuery.fields);
-
-const isObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
-/**
- * A balances request as sent (the address as given, every query parameter the endpoint reads),
- * so that a repeated request is answered from its kept reply. Requests whose answer follows the
- * clock are left to the handler: a cursor (`offset`, which expires) and `historical_prices`.
- * Anything but strings is left to the handler too, which refuses it.
- */
-export const balancesReplayKey = (envelope: RequestEnvelope): string | undefined => {
-  const { params, query } = envelope as { params?: unknown; query?: unknown };
-  if (!isObject(params) || typeof params.address !== "string") return undefined;
-  if (query !== undefined && query !== null && !isObject(query)) return undefined;
-  const values: Array<string | null> = [params.address];
-  for (const name of QUERY_FIELDS) {
-    const value = query?.[name];
-    if (value === undefined) values.push(null);
-    else if (typeof value !== "string" || name === "offset" || name === "historical_prices") return undefined;
-    else values.push(value);
-  }
-  return JSON.stringify(values);
-};
 
 /**
  * GET /v1/evm/balances/{address}: every parameter of spec 4.5, sorted by value,
  * paged with a signed cursor that pins each chain's block. 1 CU per chain served.
  * A first page read at every chain's indexed head, without historical prices, is
  * kept for the runner to send again (with new times and cursor) until any of those
- * chains indexes another block.
+ * chains indexes another block. With `block_number` (one chain only) the answer is as of
+ * that block, which it names; its cursors page through that block and no other.
  */
 export const balancesRoute = route(
   balances,
@@ -71,28 +47,41 @@ export const balancesRoute = route(
       const checkpoints = (yield* Index).cache.checkpoints;
       const wallet = params.address;
 
-      const { chains, warnings } = yield* selectChains(
+      const selected = yield* selectChains(
         yield* Chains,
         "balances",
         query.chain_ids,
         "Balances",
         config.publicUrl,
       );
+      const { chains, warnings } = selected;
+      const height = yield* askedHeight(query.block_number, selected, query.chain_ids !== undefined);
       const filters = yield* orFail(parseFilters(query.filters));
       const metadata = yield* orFail(parseMetadata(query.metadata));
       const excludeSpam = yield* orFail(parseBoolean("exclude_spam_tokens", query.exclude_spam_tokens));
       const historicalHours = yield* orFail(parseHistoricalPrices(query.historical_prices));
       const limit = yield* orFail(parseLimit(query.limit));
-      const fingerprint = JSON.stringify([chains.map((c) => c.chain_id), filters ?? "", excludeSpam]);
+      // A cursor serves only the query (and the block) it was issued for.
+      const fingerprint = JSON.stringify([
+        chains.map((c) => c.chain_id),
+        filters ?? "",
+        excludeSpam,
+        ...(height === undefined ? [] : [height.number]),
+      ]);
       const nowSeconds = Math.floor(receivedAt / 1000);
       const cursor = yield* orFail(
         readOffset(secret, query.offset, { wallet, query: fingerprint, nowSeconds }),
       );
 
+      const asked = yield* askedBlock(height, service.pastBlock);
       const snapshot = yield* service.snapshot(
         wallet,
         chains,
-        cursor === undefined ? {} : { pinned: new Map(cursor.blocks) },
+        asked !== undefined
+          ? { pinned: pinnedTo(asked) }
+          : cursor === undefined
+            ? {}
+            : { pinned: new Map(cursor.blocks.map(([chainId, number]) => [chainId, { number }])) },
       );
       const shape = Effect.gen(function* () {
         const rows = snapshot.byChain
@@ -110,7 +99,11 @@ export const balancesRoute = route(
             const row = rowOf.get(`${entry.chain_id}|${entry.address}`)!;
             return { chain: row.chain, holding: row.holding };
           }),
-          { historicalHours, metadata },
+          {
+            historicalHours,
+            metadata,
+            ...(asked === undefined ? {} : { pricesBefore: asked.block.timestamp }),
+          },
         );
         return {
           json: JSON.stringify(shaped.entries),
@@ -135,6 +128,7 @@ export const balancesRoute = route(
       );
       const allWarnings = [...warnings, ...pastPriceWarnings, ...partial];
       const fixed = JSON.stringify({
+        ...(asked === undefined ? {} : blockFields(asked)),
         ...chainErrors(snapshot.failures, "Balances"),
         ...(allWarnings.length === 0 ? {} : { warnings: allWarnings }),
       });
@@ -179,19 +173,3 @@ export const balancesRoute = route(
     }).pipe(answeringAbout(params.address, "tokens")),
   { replayKey: balancesReplayKey },
 );
-
-/** The kept reply: the head encoded once, the per-request tail after it. */
-const keptReply = (head: string, tail: (at: number) => string, fresh: () => boolean): KeptReply => {
-  const headBytes = encoder.encode(head);
-  return {
-    fresh,
-    body: (at) => {
-      const end = encoder.encode(tail(at));
-      const bytes = new Uint8Array(headBytes.length + end.length);
-      bytes.set(headBytes);
-      bytes.set(end, headBytes.length);
-      return bytes;
-    },
-    bytes: headBytes.length + 256,
-  };
-};

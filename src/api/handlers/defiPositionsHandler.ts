@@ -9,23 +9,33 @@ import { discoveryWarnings } from "../../discovery/discoveryWarnings.js";
 import { aggregatePositions, comparePositions } from "../../positions/aggregatePositions.js";
 import { Positions } from "../../positions/Positions.js";
 import { ApiSettings } from "../ApiSettings.js";
+import { askedBlock, askedHeight, blockFields, pinnedTo } from "../askedBlock.js";
 import { route } from "../Handler.js";
 
 /**
  * GET /beta/evm/defi/positions/{address}: the wallet's positions on the requested chains
  * (default: the `default` chains serving positions), with aggregations. 2 CU per chain read.
+ * With `block_number` (one chain only) the answer is as of that block, which it names.
  */
 export const defiPositionsRoute = route(defiPositions, ({ params, query }) =>
   Effect.gen(function* () {
     const config = yield* ApiSettings;
-    const { chains, warnings } = yield* selectChains(
+    const selected = yield* selectChains(
       yield* Chains,
       "defi_positions",
       query.chain_ids,
       "Positions",
       config.publicUrl,
     );
-    const snapshot = yield* (yield* Positions).get(params.address, chains);
+    const { chains, warnings } = selected;
+    const height = yield* askedHeight(query.block_number, selected, query.chain_ids !== undefined);
+    const service = yield* Positions;
+    const asked = yield* askedBlock(height, service.pastBlock);
+    const snapshot = yield* service.get(
+      params.address,
+      chains,
+      asked === undefined ? {} : { pinned: pinnedTo(asked) },
+    );
     const clients = yield* ChainClients;
     const partial = discoveryWarnings(
       snapshot.reads.map(({ chain, value }) => ({ chain, progress: value.progress })),
@@ -44,6 +54,7 @@ export const defiPositionsRoute = route(defiPositions, ({ params, query }) =>
         aggregations: aggregatePositions(positions),
         ...chainErrors(snapshot.failures, "Positions"),
         ...(allWarnings.length === 0 ? {} : { warnings: allWarnings }),
+        ...(asked === undefined ? {} : blockFields(asked)),
       },
     };
   }).pipe(answeringAbout(params.address, "positions")),

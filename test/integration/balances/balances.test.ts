@@ -2,6 +2,7 @@ import { headers as natsHeaders } from "@nats-io/transport-node";
 import { createPublicClient, type Hex, http, type PublicClient, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ManifestChain, ManifestPool } from "../../../src/devnet/DevnetManifest.js";
+import { blockAtOrBefore } from "../../support/blockAtOrBefore.js";
 import { type DevnetService, startDevnetService } from "../../support/devnetService.js";
 import { devnetWallet } from "../../support/devnetWallet.js";
 import { deepest } from "../../support/referencePrices.js";
@@ -226,18 +227,8 @@ describe("GET /v1/evm/balances on the devnet", () => {
     );
     const weth = entryOf(body, token("WETH"))!;
     expect(weth.historical_prices?.map((p) => p.offset_hours)).toEqual([720, 24, 1]);
-    const blockAt = async (timestamp: number) => {
-      let low = 0n;
-      let high = await client.getBlockNumber();
-      while (low < high) {
-        const mid = (low + high + 1n) / 2n;
-        if (Number((await client.getBlock({ blockNumber: mid })).timestamp) <= timestamp) low = mid;
-        else high = mid - 1n;
-      }
-      return low;
-    };
     for (const point of weth.historical_prices!) {
-      const block = await blockAt(now - point.offset_hours * 3600);
+      const block = await blockAtOrBefore(client, now - point.offset_hours * 3600);
       const reference = await deepest(client, chain, stablePools("WETH"), token("WETH"), 1, block);
       expect(point.price_usd / reference.priceUsd, `${point.offset_hours} h`).toBeCloseTo(1, 6);
     }

@@ -1,17 +1,14 @@
-import { Effect, Layer } from "effect";
+import { Effect } from "effect";
 import { encodeAbiParameters } from "viem";
 import { describe, expect, it } from "vitest";
 import * as Balances from "../../../src/balances/Balances.js";
-import { ChainClients } from "../../../src/chains/ChainClients.js";
-import * as IndexReader from "../../../src/indexer/IndexReader.js";
 import { walletTokenKey } from "../../../src/indexer/indexKeys.js";
-import { Level, layerMemory } from "../../../src/storage/Level.js";
+import { Level } from "../../../src/storage/Level.js";
+import { balancesOverNode } from "../../support/balancesOverNode.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { fakeChainRpc } from "../../support/chainRpc.js";
-import { noDiscovery } from "../../support/noDiscovery.js";
 
 const chain = testChainConfig();
-const MB = 1024 * 1024;
 
 const WALLET = `0x${"ab".repeat(20)}`;
 const tokenAt = (i: number) => `0x${i.toString(16).padStart(40, "0")}`;
@@ -42,26 +39,7 @@ const countingNode = () => {
 describe("the single-token route's read", () => {
   it("bytes: reads the one token asked for, not every token of a 1,200-token wallet", async () => {
     const node = countingNode();
-    const layer = Balances.layer({
-      publicUrl: "http://127.0.0.1",
-      cacheEntries: 100,
-      cacheBytes: MB,
-      priceHistoryCacheBytes: MB,
-      chainReadMs: 5_000,
-      discoveryWaitMs: 0,
-    }).pipe(
-      Layer.provide(noDiscovery),
-      Layer.provideMerge(IndexReader.layer({ cacheBytes: MB })),
-      Layer.provideMerge(layerMemory),
-      Layer.provide(
-        Layer.succeed(ChainClients, {
-          get: () => node.client,
-          all: () => [node.client],
-          watch: () => Effect.void,
-          capabilities: () => Effect.succeed({ complete: true }),
-        }),
-      ),
-    );
+    const layer = balancesOverNode(node.client);
     await Effect.runPromise(
       Effect.gen(function* () {
         const db = yield* Level;
@@ -75,7 +53,7 @@ describe("the single-token route's read", () => {
           ),
         );
         const balances = yield* Balances.Balances;
-        const pinned = new Map([[1, 100]]);
+        const pinned = new Map([[1, { number: 100 }]]);
         yield* balances.snapshot(WALLET, [chain], { pinned });
         yield* balances.snapshot(WALLET, [chain], { pinned, only: { chainId: 1, token: tokenAt(7) } });
         yield* balances.snapshot(WALLET, [chain], { pinned, only: { chainId: 1, token: "native" } });

@@ -38,6 +38,13 @@ describe("OpenAPI document", () => {
       "query:historical_prices",
       "query:offset",
       "query:limit",
+      "query:block_number",
+    ]);
+    const positions = doc.paths["/beta/evm/defi/positions/{address}"]!.get!;
+    expect(positions.parameters.map((p) => `${p.in}:${p.name}`)).toEqual([
+      "path:address",
+      "query:chain_ids",
+      "query:block_number",
     ]);
     expect(doc.paths["/v1/evm/supported-chains"]!.get!.security).toEqual([]);
     expect(doc.components.schemas).toHaveProperty("BalanceEntry");

@@ -110,6 +110,11 @@ const apply = async (db: Db, b: ChainBlock) =>
       underlying: async (contracts) => contracts.map(() => null),
     })),
   ]);
+const everHeld = async (db: Db, wallet: string) =>
+  (await makeIndexReader(db).positionNftsEverHeld(wallet)).map((n) => ({
+    token_id: n.token_id,
+    block: n.block,
+  }));
 const held = async (db: Db, wallet: string) =>
   (await makeIndexReader(db).positionNfts(wallet)).map((n) => ({
     manager: n.manager,
@@ -179,6 +184,34 @@ describe("position NFT views", () => {
     expect((await held(db, ALICE)).map((n) => n.token_id)).toEqual([7n]);
     expect(await held(db, BOB)).toEqual([]);
     expect(await held(db, CAROL)).toEqual([]);
+  });
+
+  it("behavior: what a wallet has held stays known after it gives it up, from the first block it held it", async () => {
+    const db = newDb();
+    await apply(db, block(10, v3Mint(ALICE, 7n, 1)));
+    await apply(db, block(11, [nftTransfer(V3_MANAGER, ALICE, BOB, 7n, 0)]));
+    await apply(db, block(12, [nftTransfer(V3_MANAGER, BOB, ALICE, 7n, 0)]));
+    await apply(db, block(13, [nftTransfer(V3_MANAGER, ALICE, ZERO, 7n, 0)]));
+    expect(await held(db, ALICE)).toEqual([]);
+    expect(await everHeld(db, ALICE)).toEqual([{ token_id: 7n, block: 10 }]);
+    expect(await everHeld(db, BOB)).toEqual([{ token_id: 7n, block: 11 }]);
+    expect(await everHeld(db, CAROL)).toEqual([]);
+  });
+
+  it("behavior: a wallet that sends an NFT the index never saw it receive has held it, from that block", async () => {
+    const db = newDb();
+    await apply(db, block(20, [nftTransfer(V3_MANAGER, CAROL, BOB, 9n, 0)]));
+    expect(await everHeld(db, CAROL)).toEqual([{ token_id: 9n, block: 20 }]);
+    expect(await held(db, CAROL)).toEqual([]);
+  });
+
+  it("behavior: a reorg that removes the block a wallet first held an NFT in forgets that it held it", async () => {
+    const db = newDb();
+    await apply(db, block(10, v3Mint(ALICE, 7n, 1)));
+    await apply(db, block(11, [nftTransfer(V3_MANAGER, ALICE, BOB, 7n, 0)]));
+    await db.batch([...(await planRevert(db, 1, [{ number: 11 }], { number: 10, hash: hash(10) }))]);
+    expect(await everHeld(db, BOB)).toEqual([]);
+    expect(await everHeld(db, ALICE)).toEqual([{ token_id: 7n, block: 10 }]);
   });
 
   it("behavior: minted and passed on within one block, the NFT ends with its last holder only", async () => {
