@@ -4,22 +4,29 @@ import { join } from "node:path";
 import type { CallFrame, RpcBlock, RpcReceipt, RpcTransaction } from "../src/chains/rpc/RpcTypes.js";
 import { encodeChainEvent } from "../src/ingest/chainEventCodec.js";
 import { normalizeLiveBlock } from "../src/ingest/normalizeBlock.js";
+import { levelPath } from "../src/storage/dataDirDb.js";
 import { directChainRpc } from "../test/support/chainRpc.js";
-import { startTestNats } from "../test/support/natsServer.js";
+import { startTestNats, type TestNats } from "../test/support/natsServer.js";
 import { writeChainsFile } from "../test/support/serviceHarness.js";
+import { callerFor, WEBHOOKS } from "../test/support/webhookEnv.js";
+import { startReceiver } from "../test/support/webhookReceiver.js";
 import { chainProgress, startDeployment } from "./lib/arrangements.js";
+import { benchKey } from "./lib/benchEnv.js";
 import { cpuNow } from "./lib/cpu.js";
+import { directoryBytes } from "./lib/directoryBytes.js";
 import { blockRange, fetchAndDecode } from "./lib/fetchAndDecode.js";
 import { natsServerPid } from "./lib/natsServerPid.js";
 import { percentile } from "./lib/stats.js";
 import { BASE, type ChainProfile, FIREHOSE, MAINNET } from "./replay/chainProfiles.js";
-import { startReplayNode } from "./replay/replayNode.js";
-import { makeBlock } from "./replay/syntheticChain.js";
+import { type ReplayNode, startReplayNode } from "./replay/replayNode.js";
+import { castWallets, makeBlock } from "./replay/syntheticChain.js";
 
-/** How long the Base-profile run keeps up (the issue's figure is 10 minutes). */
+/** How long the Base-profile run keeps up (the issue's figure is 10 minutes; 0 skips it). */
 const KEEP_UP_SECONDS = Number(process.env.BENCH_CHAIN_SCALE_SECONDS ?? 600);
 /** Blocks the firehose serves. */
 const FIREHOSE_BLOCKS = Number(process.env.BENCH_FIREHOSE_BLOCKS ?? 2_000);
+/** Mainnet-sized blocks indexed to measure the index's growth (0 skips it). */
+const MAINNET_GROWTH_BLOCKS = Number(process.env.BENCH_MAINNET_GROWTH_BLOCKS ?? 300);
 const CHAIN_ID = 8453;
 const FIRST_BLOCK = 30_000_000;
 /** The JetStream file store nats.conf gives (max_file_store). */
@@ -69,6 +76,34 @@ const messageSizes = (lines: Array<string>) => {
   }
 };
 
+/** Wallets of the synthetic chain a `transactions` webhook watches while the Base profile runs. */
+const WATCHED_WALLETS = 5_000;
+
+/**
+ * A receiver of a `transactions` webhook watching WATCHED_WALLETS of the synthetic chain's 50,000
+ * wallets (about 12 of a Base block's 60 transactions involve one): the newest block delivered so far.
+ */
+const watchWallets = async (service: { readonly url: string; readonly nats: TestNats }) => {
+  const receiver = await startReceiver();
+  let newest = 0;
+  const call = callerFor(service.url, await benchKey(service.nats, "bench-chain-scale"));
+  const created = await call("POST", WEBHOOKS, {
+    name: "chain-scale",
+    url: receiver.url,
+    type: "transactions",
+    addresses: castWallets(WATCHED_WALLETS),
+  });
+  if (created.status !== 200) throw new Error(`webhook not created: ${created.status}`);
+  const newestDelivered = () => {
+    for (const request of receiver.received.splice(0))
+      for (const tx of request.json.transactions ?? []) newest = Math.max(newest, Number(tx.block_number));
+    return newest;
+  };
+  return { newestDelivered, stop: receiver.stop };
+};
+
+type SplitService = Awaited<ReturnType<typeof startSplitService>>;
+
 /** A service as two processes (ingest; gateway and API) on the replay node's chain. */
 const startSplitService = async (nodeUrl: string, extra: Record<string, unknown> = {}) => {
   const nats = await startTestNats();
@@ -76,13 +111,21 @@ const startSplitService = async (nodeUrl: string, extra: Record<string, unknown>
   const chainsConfig = await writeChainsFile(dir, [
     { chainId: CHAIN_ID, name: "base", rpcUrl: nodeUrl, extra },
   ]);
-  const deployment = await startDeployment(nats, chainsConfig, "split");
+  const deployment = await startDeployment(nats, chainsConfig, "split", {
+    WEBHOOK_ALLOW_HTTP: "true",
+    WEBHOOK_ALLOWED_HOSTS: "127.0.0.0/8",
+    WEBHOOK_MAX_ADDRESSES_PER_CALL: String(WATCHED_WALLETS),
+  });
   const pids: Record<string, number> = {
     ...Object.fromEntries(deployment.processes.map((p) => [p.name, p.pid])),
     nats: natsServerPid(nats.url),
   };
+  const apiDataDir = deployment.processes.find((p) => p.name === "api")!.dataDir;
   return {
     url: deployment.url,
+    nats,
+    /** Bytes of the API worker's LevelDB (its index) on disk. */
+    indexBytes: () => directoryBytes(levelPath(apiDataDir)),
     cpu: () => cpuNow(pids),
     stop: async () => {
       await deployment.stop();
@@ -109,27 +152,37 @@ const keepUp = async (lines: Array<string>) => {
       if (Date.now() > deadline) throw new Error("the index never reached the replay node's head");
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
+    const watched = await watchWallets(service);
+    while (watched.newestDelivered() === 0) {
+      if (Date.now() > deadline) throw new Error("the webhook had no delivery within a minute");
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
     const startHead = node.head();
+    const indexBefore = await service.indexBytes();
     const cpuBefore = service.cpu();
     const indexedLag: Array<number> = [];
     const processedLag: Array<number> = [];
+    const notifiedLag: Array<number> = [];
     const until = Date.now() + KEEP_UP_SECONDS * 1000;
     while (Date.now() < until) {
       const health = await chainProgress(service.url, CHAIN_ID);
       const head = node.head();
       indexedLag.push(head - health.indexed);
       processedLag.push(head - health.processed);
+      notifiedLag.push(head - watched.newestDelivered());
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
+    await watched.stop();
     const blocks = node.head() - startHead;
     const cpuAfter = service.cpu();
+    lines.push(indexGrowthLine(BASE, blocks, (await service.indexBytes()) - indexBefore));
     const sorted = (values: Array<number>) => [...values].sort((a, b) => a - b);
     const lag = (values: Array<number>) => {
       const s = sorted(values);
       return `p50 ${percentile(s, 50)}, p99 ${percentile(s, 99)}, max ${s.at(-1)} blocks (x${BASE.blockTimeMs} ms)`;
     };
     lines.push(
-      `head to indexed: ${lag(indexedLag)}; head to processed by ingest: ${lag(processedLag)}; ${indexedLag.length} samples, ${blocks} blocks`,
+      `head to indexed: ${lag(indexedLag)}; head to processed by ingest: ${lag(processedLag)}; head to the newest block delivered to a webhook watching ${WATCHED_WALLETS.toLocaleString("en-US")} wallets: ${lag(notifiedLag)}; ${indexedLag.length} samples, ${blocks} blocks`,
     );
     const perBlock = Object.entries(cpuAfter).map(([name, ms]) => {
       const used = ms - cpuBefore[name]!;
@@ -146,6 +199,57 @@ const keepUp = async (lines: Array<string>) => {
   }
 };
 
+/** The index's growth over `blocks` blocks of `profile`, per block and per day. */
+const indexGrowthLine = (profile: ChainProfile, blocks: number, bytes: number) => {
+  const perBlock = bytes / blocks;
+  return `${profile.name} index (the API worker's LevelDB): ${kb(perBlock)} KB a block over ${blocks} blocks, ${gb((perBlock * 86_400_000) / profile.blockTimeMs)} GB a day`;
+};
+
+/**
+ * A service at the head of a replay node of `profile` whose next `blocks` blocks are made but not
+ * shown yet; `use` releases them (node.release) when it wants. Stops both after `use`.
+ */
+const withHeldBlocks = async <A>(
+  profile: ChainProfile,
+  blocks: number,
+  use: (node: ReplayNode, service: SplitService) => Promise<A>,
+): Promise<A> => {
+  const node = await startReplayNode({
+    profile,
+    chainId: CHAIN_ID,
+    firstBlock: FIRST_BLOCK,
+    backlog: 2,
+    keep: 2 * blocks + 16,
+  });
+  const service = await startSplitService(node.url);
+  try {
+    await indexedUpTo(service, node.head());
+    return await use(node, service);
+  } finally {
+    await service.stop();
+    await node.stop();
+  }
+};
+
+/** Waits until the service's index holds block `last` (10 minutes at most). */
+const indexedUpTo = async (service: SplitService, last: number) => {
+  const deadline = Date.now() + 600_000;
+  while ((await chainProgress(service.url, CHAIN_ID)).indexed < last) {
+    if (Date.now() > deadline) throw new Error(`block ${last} was not indexed within 10 minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
+/** Mainnet-sized blocks (MAINNET_GROWTH_BLOCKS, shown at once) indexed: how much the index grows per day of them. */
+const mainnetGrowth = (lines: Array<string>) =>
+  withHeldBlocks({ ...MAINNET, blockTimeMs: 0 }, MAINNET_GROWTH_BLOCKS, async (node, service) => {
+    lines.push(`-- 2b. index growth on mainnet-sized blocks (${MAINNET_GROWTH_BLOCKS} blocks)`);
+    const before = await service.indexBytes();
+    node.release(MAINNET_GROWTH_BLOCKS);
+    await indexedUpTo(service, node.head());
+    lines.push(indexGrowthLine(MAINNET, MAINNET_GROWTH_BLOCKS, (await service.indexBytes()) - before));
+  });
+
 /** Blocks `from`..`to` read as the bare loop of the ingest benchmarks does (block and receipts, 8 at a time) and decoded: blocks/s. */
 const bareLoop = async (url: string, from: number, to: number) => {
   const { rpc, close } = directChainRpc(url, { chainId: CHAIN_ID, timeoutMs: 60_000 });
@@ -161,31 +265,17 @@ const bareLoop = async (url: string, from: number, to: number) => {
  * the pipeline can: blocks/s and tx/s from their release until the last is indexed, against the bare
  * loop reading the same blocks from the same node.
  */
-const firehose = async (lines: Array<string>) => {
-  lines.push(
-    `-- 3. firehose: ${FIREHOSE_BLOCKS} base-sized blocks shown at once, every one made before it is read`,
-  );
-  const node = await startReplayNode({
-    profile: FIREHOSE,
-    chainId: CHAIN_ID,
-    firstBlock: FIRST_BLOCK,
-    backlog: 2,
-    keep: 2 * FIREHOSE_BLOCKS + 16,
-  });
-  const service = await startSplitService(node.url);
-  try {
-    while ((await chainProgress(service.url, CHAIN_ID)).indexed < node.head())
-      await new Promise((r) => setTimeout(r, 100));
+const firehose = (lines: Array<string>) =>
+  withHeldBlocks(FIREHOSE, FIREHOSE_BLOCKS, async (node, service) => {
+    lines.push(
+      `-- 3. firehose: ${FIREHOSE_BLOCKS} base-sized blocks shown at once, every one made before it is read`,
+    );
     const from = node.head() + 1;
     node.release(FIREHOSE_BLOCKS);
     const last = node.head();
     const cpuBefore = service.cpu();
     const started = performance.now();
-    const deadline = Date.now() + 600_000;
-    while ((await chainProgress(service.url, CHAIN_ID)).indexed < last) {
-      if (Date.now() > deadline) throw new Error("the firehose was not indexed within 10 minutes");
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await indexedUpTo(service, last);
     const seconds = (performance.now() - started) / 1000;
     const cpuAfter = service.cpu();
     const rate = FIREHOSE_BLOCKS / seconds;
@@ -199,11 +289,7 @@ const firehose = async (lines: Array<string>) => {
         .map(([name, ms]) => `${name} ${((ms - cpuBefore[name]!) / FIREHOSE_BLOCKS).toFixed(2)} ms`)
         .join(", ")}`,
     );
-  } finally {
-    await service.stop();
-    await node.stop();
-  }
-};
+  });
 
 /**
  * Chain-scale load (docs/benchmarks.md "Chain-scale load"): block message sizes of the mainnet and
@@ -213,7 +299,8 @@ const firehose = async (lines: Array<string>) => {
 export const chainScaleBench = async () => {
   const lines: Array<string> = [];
   messageSizes(lines);
-  await keepUp(lines);
+  if (KEEP_UP_SECONDS > 0) await keepUp(lines);
+  if (MAINNET_GROWTH_BLOCKS > 0) await mainnetGrowth(lines);
   await firehose(lines);
   return { name: "chain-scale", lines };
 };

@@ -70,6 +70,11 @@ export interface AppSettings {
   readonly indexCacheMb: number;
   /** Approximate MB of historical prices (per chain, block and token) kept in memory per API worker. */
   readonly priceHistoryCacheMb: number;
+  /**
+   * Minutes between snapshots of the index that API workers with an empty DATA_DIR start from
+   * (written by one worker at a time); 0: this worker writes none (it still starts from one).
+   */
+  readonly indexSnapshotMinutes: number;
   /** How long a wallet's first balances or positions request waits for its discovery sweep (docs/real-chains.md). */
   readonly discoveryWaitMs: number;
   /** Hours after which a wallet's sweep is done again, in the background, on its next request. */
@@ -345,6 +350,7 @@ const settingsFields = Config.all({
   balancesCacheMb: integer("BALANCES_CACHE_MB", 64, 1, 65_536),
   indexCacheMb: integer("INDEX_CACHE_MB", 64, 1, 65_536),
   priceHistoryCacheMb: integer("PRICE_HISTORY_CACHE_MB", 16, 1, 65_536),
+  indexSnapshotMinutes: integer("INDEX_SNAPSHOT_MINUTES", 60, 0, 10_080),
   discoveryWaitMs: integer("DISCOVERY_WAIT_MS", 5_000, 0, 60_000),
   discoveryResweepHours: integer("DISCOVERY_RESWEEP_HOURS", 24, 1, 8_760),
   discoveryUniverseMax: integer("DISCOVERY_UNIVERSE_MAX", 50_000, 0, 1_000_000),

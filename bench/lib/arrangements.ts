@@ -86,6 +86,7 @@ const startProcess = async (
     readonly port: number;
     readonly metricsPort: number;
     readonly dataDir?: string;
+    readonly env?: NodeJS.ProcessEnv;
   },
   onSpawn: (name: string, pid: number) => void = () => {},
 ): Promise<ServiceProcess> => {
@@ -93,6 +94,7 @@ const startProcess = async (
     port: spec.port,
     ...(spec.dataDir === undefined ? {} : { dataDir: spec.dataDir }),
     env: {
+      ...spec.env,
       METRICS_PORT: String(spec.metricsPort),
       ...(spec.roles === undefined ? {} : { ROLES: spec.roles }),
     },
@@ -116,11 +118,12 @@ const deployment = (url: string, processes: ReadonlyArray<ServiceProcess>): Depl
   },
 });
 
-/** Starts the service as `arrangement` and waits until its gateway is healthy. */
+/** Starts the service as `arrangement` (each process with `env` added) and waits until its gateway is healthy. */
 export const startDeployment = async (
   nats: TestNats,
   chainsConfig: string,
   arrangement: Arrangement,
+  env: NodeJS.ProcessEnv = {},
 ): Promise<Deployment> => {
   const gatewayPort = await freePort();
   const specs = await Promise.all(
@@ -128,6 +131,7 @@ export const startDeployment = async (
       ...p,
       port: p.roles === "ingest" ? await freePort() : gatewayPort,
       metricsPort: await freePort(),
+      env,
     })),
   );
   return deployment(

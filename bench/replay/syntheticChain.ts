@@ -45,6 +45,9 @@ const cast = (() => {
   };
 })();
 
+/** The first `n` wallets of the cast (of 50,000): addresses a benchmark can watch. */
+export const castWallets = (n: number): ReadonlyArray<string> => cast.wallets.slice(0, n);
+
 const word = (hex: string) => hex.padStart(64, "0");
 const topicOf = (address: string) => `0x${word(address.slice(2))}`;
 

@@ -51,6 +51,7 @@ const settings: AppSettings = {
   balancesCacheMb: Number(process.env.BALANCES_CACHE_MB ?? 64),
   indexCacheMb: Number(process.env.INDEX_CACHE_MB ?? 64),
   priceHistoryCacheMb: Number(process.env.PRICE_HISTORY_CACHE_MB ?? 16),
+  indexSnapshotMinutes: Number(process.env.INDEX_SNAPSHOT_MINUTES ?? 60),
   discoveryWaitMs: Number(process.env.DISCOVERY_WAIT_MS ?? 5_000),
   discoveryResweepHours: 24,
   discoveryUniverseMax: 50_000,

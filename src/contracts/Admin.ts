@@ -85,6 +85,8 @@ export const ChainStatus = Schema.Struct({
   reorgs: Schema.Number,
   rpc_errors: Schema.Number,
   last_error: Schema.NullOr(Schema.String),
+  /** CHAIN_EVENTS refuses the chain's blocks because the JetStream store is full. */
+  store_full: Schema.optional(Schema.Boolean),
   updated_at: Schema.String,
   /** Internal native transfers: read, not configured, or configured but no endpoint serves traces. */
   traces: Schema.optional(Schema.Literal("on", "off", "unavailable")),

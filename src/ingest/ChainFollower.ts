@@ -5,6 +5,7 @@ import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { ChainRpcError } from "../chains/rpc/ChainRpcError.js";
 import type { ChainCapabilities } from "../chains/rpc/NodeCapabilities.js";
 import type { RpcBlock } from "../chains/rpc/RpcTypes.js";
+import { isStoreFull } from "../nats/storeFull.js";
 import type { Checkpoint } from "./CheckpointStore.js";
 import { type FollowerStatus, RateMeter } from "./FollowerStatus.js";
 import { headSignals } from "./headSignals.js";
@@ -105,10 +106,20 @@ export const followChain = (options: FollowerOptions) =>
       yield* tracesUnavailable("no RPC endpoint serves debug_traceBlockByHash");
 
     const onFailure = (error: ChainRpcError | { readonly message: string }) =>
-      Effect.sync(() => {
+      Effect.gen(function* () {
         if (error instanceof LeaseLost) return;
-        status.rpc_errors++;
         status.last_error = error.message.slice(0, 300);
+        if (!isStoreFull(error)) {
+          status.rpc_errors++;
+          return;
+        }
+        // Said once per episode: the step is retried on its schedule, and the store stays full
+        // until an operator frees it.
+        if (status.store_full !== true)
+          yield* Effect.logError(
+            `chain ${chain.name} (${chainId}): CHAIN_EVENTS refuses its blocks because the JetStream store is full (insufficient resources); ingest retries until there is room: free space in the store (the webhook outbox, USAGE, the index snapshot) or raise max_file_store (docs/operations.md, "Sizing the JetStream store")`,
+          );
+        status.store_full = true;
       });
 
     const published = makePublishedWindow(
@@ -202,6 +213,11 @@ export const followChain = (options: FollowerOptions) =>
           while: (error) => !(error instanceof LeaseLost),
         }),
       );
+      // A step that went through published what it had: the store took it.
+      if (progressed && status.store_full === true) {
+        status.store_full = false;
+        yield* Effect.logInfo(`chain ${chain.name} (${chainId}): CHAIN_EVENTS takes its blocks again`);
+      }
       status.events_per_second = meter.perSecond();
       status.updated_at = new Date().toISOString();
       if (!progressed) yield* Effect.race(Queue.take(wake), Effect.sleep(Duration.millis(options.pollMs)));

@@ -26,6 +26,11 @@ export interface FollowerStatus {
   reorgs: number;
   rpc_errors: number;
   last_error: string | null;
+  /**
+   * CHAIN_EVENTS refused the last publish because the JetStream store is full: no block is
+   * published (nor indexed, nor sent to webhooks) until there is room. Cleared by the next publish.
+   */
+  store_full?: boolean | undefined;
   updated_at: string;
   /** Internal native transfers: read (`on`), not configured (`off`), or configured but no endpoint serves traces. */
   traces?: "on" | "off" | "unavailable" | undefined;

@@ -168,6 +168,11 @@ export const makeMetrics = (options: { readonly teams: ReadonlyArray<string> }) 
   chainGauge("svc_ingest_lag_blocks", "Blocks between the node's head and the last published.", (s) => s.lag);
   chainGauge("svc_ingest_reorgs", "Reorganisations handled since the process started.", (s) => s.reorgs);
   chainGauge("svc_ingest_rpc_errors", "RPC errors since the process started.", (s) => s.rpc_errors);
+  chainGauge(
+    "svc_ingest_store_full",
+    "1 while CHAIN_EVENTS refuses the chain's blocks because the JetStream store is full, else 0.",
+    (s) => (s.store_full === true ? 1 : 0),
+  );
 
   const indexed = new Map<number, { name: string; block: number }>();
   new Gauge({

@@ -7,6 +7,7 @@ import {
   type StreamInfo,
 } from "@nats-io/jetstream";
 import { type KV, Kvm } from "@nats-io/kv";
+import { type ObjectStore, Objm } from "@nats-io/obj";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect, Either } from "effect";
 import { JetStreamSetupError } from "./NatsError.js";
@@ -38,10 +39,10 @@ export const STREAMS: ReadonlyArray<
 export const BUCKETS = {
   keys: { history: 1, ttl: 0 },
   teams: { history: 1, ttl: 0 },
-  // Webhook records, address lists and team lists (layout: src/webhooks/store/kvKeys.ts).
-  webhooks: { history: 5, ttl: 0 },
-  // address -> webhook index the notifier reads; entries are revision-ordered, one value each suffices.
-  webhook_addresses: { history: 1, ttl: 0 },
+  // Webhook records, address lists and team lists (layout: src/webhooks/store/kvKeys.ts). One value
+  // a key: a list of 100,000 addresses is 4.5 MB, and older values are never read (five of each
+  // made 10M watched addresses cost 2.25 GB of store rather than 450 MB).
+  webhooks: { history: 1, ttl: 0 },
   usage: { history: 1, ttl: 0 },
   // Deployment-wide secrets generated on first start (e.g. the key that signs paging cursors).
   settings: { history: 1, ttl: 0 },
@@ -60,6 +61,25 @@ export const BUCKETS = {
 } as const;
 
 export type BucketName = keyof typeof BUCKETS;
+
+/**
+ * Object stores of the architecture. `index_snapshots`: the latest snapshot of an API worker's
+ * index (src/indexer/snapshot/), one object replaced in place, so the store holds about one
+ * snapshot's bytes (two while a new one is written).
+ */
+export const OBJECT_STORES = ["index_snapshots"] as const;
+export type ObjectStoreName = (typeof OBJECT_STORES)[number];
+
+/** The stream behind an object store. */
+export const objectStoreStream = (name: ObjectStoreName): string => `OBJ_${name}`;
+
+/**
+ * Streams of earlier versions that nothing reads or writes any more; provisioning deletes them.
+ * `KV_webhook_addresses`: one entry per (address, webhook), which the notifier loaded one message
+ * each (27-30 s for 1M); it now reads the webhooks' address lists themselves, which the index
+ * only repeated.
+ */
+export const RETIRED_STREAMS = ["KV_webhook_addresses"] as const;
 
 /** The stream behind a KV bucket. */
 export const bucketStream = (name: BucketName): string => `KV_${name}`;
@@ -133,5 +153,18 @@ export const openBucket = (nc: NatsConnection, name: BucketName): Effect.Effect<
     return yield* Effect.tryPromise({
       try: () => new Kvm(nc).open(name, { allow_direct: info.config.allow_direct === true }),
       catch: (cause) => new JetStreamSetupError({ name: `bucket ${name}`, cause }),
+    });
+  });
+
+/** Opens an existing object store, waiting until it is provisioned (workers may not create streams). */
+export const openObjectStore = (
+  nc: NatsConnection,
+  name: ObjectStoreName,
+): Effect.Effect<ObjectStore, JetStreamSetupError> =>
+  Effect.gen(function* () {
+    yield* awaitStream(yield* managerOf(nc), objectStoreStream(name));
+    return yield* Effect.tryPromise({
+      try: () => new Objm(nc).open(name, false),
+      catch: (cause) => new JetStreamSetupError({ name: `object store ${name}`, cause }),
     });
   });

@@ -58,6 +58,13 @@ export interface FollowOptions {
   readonly stallCheckMs?: number;
   /** Where the bucket's stream ends; derived from the bucket when absent (tests pass their own). */
   readonly tail?: StreamTail;
+  /**
+   * When replaying: the watch is a pull asking for this many messages at a time, so no more values
+   * than that are sent ahead of the follower; for values of megabytes (bucketWatches.ts,
+   * watchLastOfEach). The user then needs CONSUMER.MSG.NEXT on the bucket's stream. Unbounded (the
+   * KV library's push watch) when absent.
+   */
+  readonly pullBatch?: number;
 }
 
 /**
@@ -155,7 +162,7 @@ export const followBucket = (
     const open = Effect.gen(function* () {
       const openedAt = yield* Clock.currentTimeMillis;
       const watch: Watch = yield* retrying(`watching ${key}`, () =>
-        stored.by === "replay" ? watchReplaying(kv, key) : watchUpdates(kv, key),
+        stored.by === "replay" ? watchReplaying(kv, key, options.pullBatch) : watchUpdates(kv, key),
       );
       // Stopped even if the scope closes before the reader is started.
       yield* Effect.addFinalizer(() => Effect.sync(() => watch.stop()));

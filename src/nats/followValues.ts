@@ -12,7 +12,7 @@ export interface BucketValue<A> {
 }
 
 /** Which keys to follow and how to read their values. */
-export interface FollowValuesOptions<A> extends Pick<FollowOptions, "key" | "stallCheckMs"> {
+export interface FollowValuesOptions<A> extends Pick<FollowOptions, "key" | "stallCheckMs" | "pullBatch"> {
   /** The stored text to a value; a value that does not decode counts as absent (and is logged). */
   readonly decode: Schema.Schema<A, string>;
 }
@@ -51,6 +51,7 @@ export const followValues = <A>(
     {
       key: options.key,
       ...(options.stallCheckMs === undefined ? {} : { stallCheckMs: options.stallCheckMs }),
+      ...(options.pullBatch === undefined ? {} : { pullBatch: options.pullBatch }),
     },
     onEntry,
   );

@@ -1,5 +1,6 @@
 import { JetStreamApiError, type JetStreamManager } from "@nats-io/jetstream";
 import { Kvm } from "@nats-io/kv";
+import { Objm, StorageType } from "@nats-io/obj";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect, Schedule } from "effect";
 import {
@@ -9,12 +10,16 @@ import {
   isClusterNotReady,
   isStreamNotFound,
   managerOf,
+  OBJECT_STORES,
+  type ObjectStoreName,
+  objectStoreStream,
+  RETIRED_STREAMS,
   STREAMS,
 } from "./JetStreamSetup.js";
 import { JetStreamSetupError } from "./NatsError.js";
 
 /** What provisioning did to one stream or bucket. */
-export type ProvisionOutcome = "created" | "updated" | "unchanged";
+export type ProvisionOutcome = "created" | "updated" | "unchanged" | "deleted";
 
 const infoOrUndefined = (jsm: JetStreamManager, stream: string) =>
   jsm.streams.info(stream).catch((error: unknown) => {
@@ -137,11 +142,46 @@ const ensureBucket = (nc: NatsConnection, jsm: JetStreamManager, name: BucketNam
     catch: (cause) => new JetStreamSetupError({ name: `bucket ${name}`, cause }),
   });
 
+const ensureObjectStore = (
+  nc: NatsConnection,
+  jsm: JetStreamManager,
+  name: ObjectStoreName,
+  replicas: number,
+) =>
+  Effect.tryPromise({
+    try: async (): Promise<ProvisionOutcome> => {
+      const info = await infoOrUndefined(jsm, objectStoreStream(name));
+      if (info === undefined) {
+        await new Objm(nc).create(name, { replicas, storage: StorageType.File });
+        return "created";
+      }
+      if (info.config.num_replicas === replicas) return "unchanged";
+      await jsm.streams.update(info.config.name, { num_replicas: replicas });
+      return "updated";
+    },
+    catch: (cause) => new JetStreamSetupError({ name: `object store ${name}`, cause }),
+  });
+
+/** Deletes a stream of an earlier version (RETIRED_STREAMS) if it is still there; whether it was. */
+const deleteRetired = (jsm: JetStreamManager, stream: string) =>
+  Effect.tryPromise({
+    try: async () => {
+      if ((await infoOrUndefined(jsm, stream)) === undefined) return false;
+      // Another process provisioning at the same time may have deleted it first.
+      return jsm.streams.delete(stream).catch((error: unknown) => {
+        if (isStreamNotFound(error)) return false;
+        throw error;
+      });
+    },
+    catch: (cause) => new JetStreamSetupError({ name: `retired stream ${stream}`, cause }),
+  });
+
 /**
- * Creates the streams and KV buckets of the architecture, or brings an existing
+ * Creates the streams, KV buckets and object stores of the architecture, or brings an existing
  * one's configuration up to date (never a second copy), including its number
  * of replicas: raising JETSTREAM_REPLICAS on a cluster copies the existing
- * streams to more servers. Safe to run on every start and from several
+ * streams to more servers. Deletes what earlier versions kept and nothing
+ * reads any more (RETIRED_STREAMS). Safe to run on every start and from several
  * processes at once. Needs the `provision` user, the only one nats.conf lets
  * create or change streams. Answers what it did to each.
  */
@@ -159,6 +199,13 @@ export const provisionJetStream = (nc: NatsConnection, options: ProvisionOptions
         name: `bucket ${bucket}`,
         outcome: yield* ensureBucket(nc, jsm, bucket, options.replicas),
       });
+    for (const store of OBJECT_STORES)
+      outcomes.push({
+        name: `object store ${store}`,
+        outcome: yield* ensureObjectStore(nc, jsm, store, options.replicas),
+      });
+    for (const stream of RETIRED_STREAMS)
+      if (yield* deleteRetired(jsm, stream)) outcomes.push({ name: `stream ${stream}`, outcome: "deleted" });
     return outcomes;
   }).pipe(Effect.withSpan("provisionJetStream"));
 
@@ -193,6 +240,7 @@ export const describeProvisioning = (
   const parts = [
     ...(of("created").length > 0 ? [`created ${of("created").join(", ")}`] : []),
     ...(of("updated").length > 0 ? [`updated ${of("updated").join(", ")}`] : []),
+    ...(of("deleted").length > 0 ? [`deleted ${of("deleted").join(", ")} (retired)`] : []),
     `${of("unchanged").length} already up to date`,
   ];
   return `JetStream provisioned: ${parts.join("; ")}`;

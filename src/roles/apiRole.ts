@@ -28,10 +28,13 @@ import * as Discovery from "../discovery/Discovery.js";
 import * as WatchedWallets from "../discovery/watchedWallets.js";
 import { runIndexer } from "../indexer/Indexer.js";
 import * as IndexReader from "../indexer/IndexReader.js";
+import { indexFingerprint } from "../indexer/snapshot/indexFingerprint.js";
+import { startFromSnapshot } from "../indexer/snapshot/restoreIndex.js";
+import { runIndexSnapshots } from "../indexer/snapshot/snapshotSchedule.js";
 import * as IngestStatusBook from "../ingest/IngestStatusBook.js";
 import { Metrics } from "../metrics/Metrics.js";
 import { watchIndexCaches } from "../metrics/watchIndexCaches.js";
-import { awaitStreams, managerOf, openBucket } from "../nats/JetStreamSetup.js";
+import { awaitStreams, managerOf, openBucket, openObjectStore } from "../nats/JetStreamSetup.js";
 import { NatsConnections } from "../nats/NatsConnections.js";
 import * as Positions from "../positions/Positions.js";
 import * as Presence from "../presence/Presence.js";
@@ -93,7 +96,7 @@ export const apiRole = Effect.gen(function* () {
   const config = yield* AppConfig;
   const nc = yield* (yield* NatsConnections).get("api");
   yield* awaitStreams(nc);
-  const [keys, teams, usage, presence, ingestStatus, settings, webhooks, index, outboxBucket, blocksBucket] =
+  const [keys, teams, usage, presence, ingestStatus, settings, webhooks, outboxBucket, blocksBucket] =
     yield* Effect.all(
       [
         openBucket(nc, "keys"),
@@ -103,15 +106,23 @@ export const apiRole = Effect.gen(function* () {
         openBucket(nc, "ingest_status"),
         openBucket(nc, "settings"),
         openBucket(nc, "webhooks"),
-        openBucket(nc, "webhook_addresses"),
         openBucket(nc, "webhook_outbox"),
         openBucket(nc, "webhook_blocks"),
       ],
       { concurrency: "unbounded" },
     ).pipe(startupStep("opening the API's buckets"));
   const buckets: KeyBuckets = { keys, teams };
-  const webhookBuckets = { webhooks, index, sealer: yield* secretSealer };
   const jsm = yield* managerOf(nc);
+  // Before anything reads the index: a worker with an empty or outrun one starts from a snapshot.
+  const db = yield* Level;
+  const snapshots = yield* openObjectStore(nc, "index_snapshots").pipe(
+    startupStep("opening the index snapshot store"),
+  );
+  const fingerprint = indexFingerprint(yield* Chains);
+  yield* startFromSnapshot(db, snapshots, jsm, fingerprint).pipe(
+    startupStep("starting the index from a snapshot, where it needs one"),
+  );
+  const webhookBuckets = { webhooks, sealer: yield* secretSealer };
   const chainReadMs = chainReadDeadline(config.requestTimeoutMs);
   const webhookSettings: WebhookServiceSettings = {
     publicUrl: config.publicUrl,
@@ -228,10 +239,20 @@ export const apiRole = Effect.gen(function* () {
           return { chainId: chain.chain_id, ...(progress === undefined ? {} : { progress }) };
         }),
     });
+    if (config.indexSnapshotMinutes > 0)
+      yield* Effect.forkScoped(
+        runIndexSnapshots({
+          db,
+          store: snapshots,
+          jsm,
+          fingerprint,
+          intervalMs: config.indexSnapshotMinutes * 60_000,
+        }),
+      );
     yield* Effect.forkScoped(
       runIndexer({
         nc,
-        db: yield* Level,
+        db,
         cache: indexCache,
         disowned,
         registry,
@@ -241,8 +262,8 @@ export const apiRole = Effect.gen(function* () {
           metrics.indexed(chainId, registry.byId.get(chainId)?.name ?? String(chainId), block),
       }),
     );
-    yield* runWebhookNotifier(nc, webhookBuckets.index, blocksBucket, jsm, webhookSettings).pipe(
-      startupStep("starting the webhook notifier (its first read of the address index)"),
+    yield* runWebhookNotifier(nc, webhookBuckets.webhooks, blocksBucket, jsm, webhookSettings).pipe(
+      startupStep("starting the webhook notifier (its first read of the address lists)"),
     );
     yield* Presence.heartbeat(nc, "api");
     yield* DeliveryLayer.runOutboxOwnership(outboxBucket, jsm, webhookSettings);

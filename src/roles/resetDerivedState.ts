@@ -1,7 +1,7 @@
 import { jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect } from "effect";
-import { bucketStream } from "../nats/JetStreamSetup.js";
+import { bucketStream, objectStoreStream } from "../nats/JetStreamSetup.js";
 import { clearDatabaseExcept } from "../storage/clearExcept.js";
 import { levelPath } from "../storage/dataDirDb.js";
 import { openFailure } from "../storage/Level.js";
@@ -13,7 +13,8 @@ import { OUTBOX_RECORD_PREFIXES } from "../webhooks/migrations/outboxKeys.js";
  * checkpoints and indexes in LevelDB, the CHAIN_EVENTS stream, the webhook
  * block records of `webhook_blocks`) is dropped so it is rebuilt from the seeded chain, which takes about a
  * second. The chain leases go too: their checkpoints point into the dropped
- * stream. The webhook outbox in the same LevelDB is kept: its deliveries are
+ * stream, and so does the index snapshot (its sequences are the dropped stream's; a snapshot
+ * also names the stream it was taken against, which guards clusters that are not reset). The webhook outbox in the same LevelDB is kept: its deliveries are
  * owed to receivers whatever happened to the chain. Never used with
  * a CHAINS_CONFIG: real chains keep their history and their derived state.
  * `nc` is the `provision` user's connection: no other user may delete a stream.
@@ -30,6 +31,7 @@ export const resetDerivedState = (nc: NatsConnection, dataDir: string) =>
       await jsm.streams.delete("CHAIN_EVENTS").catch(() => false);
       await jsm.streams.delete(bucketStream("chain_leases")).catch(() => false);
       await jsm.streams.delete(bucketStream("webhook_blocks")).catch(() => false);
+      await jsm.streams.delete(objectStoreStream("index_snapshots")).catch(() => false);
     });
     yield* Effect.logInfo("devnet restarted from its seed: chain indexes are rebuilt from it");
   });

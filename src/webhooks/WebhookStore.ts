@@ -53,7 +53,7 @@ export class WebhookStore extends Context.Tag("app/webhooks/WebhookStore")<
       teamId: string,
       id: string,
     ) => Effect.Effect<ReadonlyArray<string>, NotFound | StoreError>;
-    /** Replaces the list with `compute(current)` under a revision check and updates the address index. */
+    /** Replaces the list with `compute(current)` under a revision check (one KV write, whatever its size). */
     readonly changeAddresses: (
       teamId: string,
       id: string,

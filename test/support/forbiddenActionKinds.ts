@@ -31,12 +31,12 @@ const STREAMS = [
   "KV_usage",
   "KV_settings",
   "KV_webhooks",
-  "KV_webhook_addresses",
   "KV_presence",
   "KV_ingest_status",
   "KV_chain_leases",
   "KV_webhook_outbox",
   "KV_webhook_blocks",
+  "OBJ_index_snapshots",
 ] as const;
 
 /** A JetStream API call (or any request) on `subject`. */

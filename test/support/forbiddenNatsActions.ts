@@ -1,3 +1,4 @@
+import type { NatsUser } from "../../src/nats/NatsUser.js";
 import {
   call,
   changeLayout,
@@ -13,7 +14,31 @@ import {
 
 export { type ForbiddenAction, SEEDED } from "./forbiddenActionKinds.js";
 
+/**
+ * The index snapshot is what API workers with an empty DATA_DIR start from: a forged one would feed
+ * them a forged index, so no other user may write it (chunks or metadata), purge it or read it.
+ */
+const snapshotStore = (user: NatsUser): ReadonlyArray<ForbiddenAction> => [
+  publish(user, "$O.index_snapshots.M.aW5kZXg="),
+  publish(user, "$O.index_snapshots.C.forged"),
+  call(
+    user,
+    "read the index snapshot through a consumer",
+    "$JS.API.CONSUMER.CREATE.OBJ_index_snapshots.snoop",
+  ),
+  call(
+    user,
+    "read the index snapshot's metadata",
+    "$JS.API.DIRECT.GET.OBJ_index_snapshots.$O.index_snapshots.M.aW5kZXg=",
+  ),
+  {
+    ...call(user, "purge the index snapshot", "$JS.API.STREAM.PURGE.OBJ_index_snapshots"),
+    destructive: true,
+  },
+];
+
 const gateway: ReadonlyArray<ForbiddenAction> = [
+  ...snapshotStore("gateway"),
   call("gateway", "use the JetStream API at all", "$JS.API.INFO"),
   call("gateway", "list streams", "$JS.API.STREAM.LIST"),
   call("gateway", "read CHAIN_EVENTS' info", "$JS.API.STREAM.INFO.CHAIN_EVENTS"),
@@ -57,6 +82,7 @@ const gateway: ReadonlyArray<ForbiddenAction> = [
 ];
 
 const ingest: ReadonlyArray<ForbiddenAction> = [
+  ...snapshotStore("ingest"),
   call("ingest", "list streams", "$JS.API.STREAM.LIST"),
   ...readBucket("ingest", "webhook_outbox", SEEDED.delivery),
   ...readBucket("ingest", "webhook_blocks", SEEDED.blocks),
@@ -133,9 +159,9 @@ const api: ReadonlyArray<ForbiddenAction> = [
 ];
 
 const admin: ReadonlyArray<ForbiddenAction> = [
+  ...snapshotStore("admin"),
   // `$KV.webhooks.>` is the TUI's change notification, which carries only sealed secrets.
   ...readBucket("admin", "webhooks", SEEDED.webhook, { withSubscribe: false }),
-  ...readBucket("admin", "webhook_addresses", "seeded", { withSubscribe: true }),
   ...readBucket("admin", "settings", SEEDED.setting),
   ...readBucket("admin", "chain_leases", SEEDED.lease),
   ...readBucket("admin", "webhook_outbox", SEEDED.delivery),
@@ -168,6 +194,7 @@ const admin: ReadonlyArray<ForbiddenAction> = [
 ];
 
 const provision: ReadonlyArray<ForbiddenAction> = [
+  ...snapshotStore("provision"),
   ...readBucket("provision", "webhooks", SEEDED.webhook),
   ...readBucket("provision", "keys", SEEDED.key),
   ...readBucket("provision", "settings", SEEDED.setting),
@@ -195,7 +222,7 @@ const provision: ReadonlyArray<ForbiddenAction> = [
     "$JS.API.STREAM.CREATE.SNOOP_provision",
     JSON.stringify({ name: "SNOOP_provision", subjects: ["svc.>"] }),
   ),
-  ...destroy("provision", ["CHAIN_EVENTS", "KV_chain_leases", "KV_webhook_blocks"]),
+  ...destroy("provision", ["CHAIN_EVENTS", "KV_chain_leases", "KV_webhook_blocks", "OBJ_index_snapshots"]),
 ];
 
 /**

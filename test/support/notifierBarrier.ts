@@ -14,7 +14,7 @@ const PROBE_EVERY_MS = 250;
  * `nextNumber`, the test's own sequence (the notifier prunes what it keeps of blocks far below the
  * newest, so a probe numbered far above the test's blocks would make it forget them). `pass()` adds a fresh address to it and
  * publishes synthetic blocks touching that address until one is delivered. The notifier's address
- * book applies the address index in the order it was written, and the notifier plans blocks in the
+ * book applies the webhooks' address lists in the order they were written, and the notifier plans blocks in the
  * order they were published, one at a time, so once that delivery arrives:
  *
  * - every address a test wrote before `pass()` is in the address book, and

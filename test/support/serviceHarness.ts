@@ -98,6 +98,7 @@ export const startService = async (
     balancesCacheMb: 64,
     indexCacheMb: 64,
     priceHistoryCacheMb: 16,
+    indexSnapshotMinutes: 60,
     discoveryWaitMs: 5_000,
     discoveryResweepHours: 24,
     discoveryUniverseMax: 50_000,

@@ -2,12 +2,13 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { KV } from "@nats-io/kv";
-import { Effect } from "effect";
+import { Effect, Exit, Scope } from "effect";
 import type { AppSettings } from "../../src/AppConfig.js";
 import { createKey } from "../../src/api/keys/KeyStore.js";
 import { startAnvil } from "../../src/devnet/AnvilProcess.js";
 import type { Role } from "../../src/domain/Role.js";
 import { openBucket } from "../../src/nats/JetStreamSetup.js";
+import { type AddressBook, makeAddressBook } from "../../src/webhooks/notifier/AddressBook.js";
 import { makeSecretSealer } from "../../src/webhooks/secrets/secretSealing.js";
 import { startTestNats, type TestNats } from "./natsServer.js";
 import {
@@ -66,8 +67,10 @@ export interface WebhookEnv {
   /** A new key for the team (created on first use). */
   readonly keyFor: (team: string) => Promise<string>;
   readonly as: (team: string) => Promise<Caller>;
-  /** The webhooks and index buckets, read through an `api` connection (their owner; `admin` may not read them). */
-  readonly buckets: () => Promise<{ webhooks: KV; index: KV }>;
+  /** The webhooks bucket, read through an `api` connection (its owner; `admin` may not read it). */
+  readonly buckets: () => Promise<{ webhooks: KV }>;
+  /** A notifier's address book over the webhooks bucket, as each API process loads it (stopped by `stop`). */
+  readonly addressBook: () => Promise<AddressBook>;
   readonly stop: () => Promise<void>;
 }
 
@@ -90,17 +93,23 @@ export const startWebhookEnv = async (
     teams: await Effect.runPromise(openBucket(admin, "teams")),
   };
   const keyFor = async (team: string) => (await Effect.runPromise(createKey(keyBuckets, team))).key;
+  const books = await Effect.runPromise(Scope.make());
   return {
     nats,
     service,
     chainsConfig,
     keyFor,
     as: async (team) => callerFor(service.baseUrl, await keyFor(team)),
-    buckets: async () => ({
-      webhooks: await Effect.runPromise(openBucket(api, "webhooks")),
-      index: await Effect.runPromise(openBucket(api, "webhook_addresses")),
-    }),
+    buckets: async () => ({ webhooks: await Effect.runPromise(openBucket(api, "webhooks")) }),
+    addressBook: async () =>
+      Effect.runPromise(
+        Scope.extend(
+          Effect.flatMap(openBucket(api, "webhooks"), (webhooks) => makeAddressBook(webhooks)),
+          books,
+        ),
+      ),
     stop: async () => {
+      await Effect.runPromise(Scope.close(books, Exit.void));
       await service.stop();
       await anvil.stop();
       await nats.stop();

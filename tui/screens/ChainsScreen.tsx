@@ -45,7 +45,9 @@ export const ChainsScreen = ({ client, width, height }: ScreenProps) => {
     subscribe: (onChange) => client.watch("chains", onChange),
   });
   const chains = polled.value ?? [];
-  const lagging = chains.filter((c) => c.mode !== "live" || (c.lag ?? 0) >= LAG_ALERT_BLOCKS);
+  const lagging = chains.filter(
+    (c) => c.mode !== "live" || c.store_full === true || (c.lag ?? 0) >= LAG_ALERT_BLOCKS,
+  );
   const failing = chains.filter((c) => c.last_error !== null);
   const cursor = Math.max(0, Math.min(view.cursor, chains.length - 1));
   const selected = chains[cursor];
@@ -117,7 +119,7 @@ export const ChainsScreen = ({ client, width, height }: ScreenProps) => {
         rows={window.map((c) => [
           String(c.chain_id),
           c.name,
-          c.mode,
+          c.store_full === true ? "STORE FULL" : c.mode,
           dash(c.head),
           dash(c.processed),
           dash(c.lag),

@@ -12,7 +12,7 @@ import { transactionEvents } from "./transactionEvents.js";
 
 /** What matching needs to know about webhooks and the chain. */
 export interface MatchDeps {
-  /** Webhook ids subscribed to an address (the `webhook_addresses` index). */
+  /** Webhook ids subscribed to an address (the address book, AddressBook.ts). */
   readonly webhooksFor: (address: string) => Iterable<string>;
   /** How many addresses some webhook subscribes to. */
   readonly watchedAddresses: () => number;

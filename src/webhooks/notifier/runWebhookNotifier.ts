@@ -20,13 +20,13 @@ import { readBalances } from "./readBalances.js";
 
 /**
  * Starts this API process's notifier: the address book (a watch of the
- * `webhook_addresses` index), then the shared durable consumer of CHAIN_EVENTS,
+ * webhooks' address lists in `webhooks`), then the shared durable consumer of CHAIN_EVENTS,
  * writing deliveries into the replicated outbox and block records into the
  * replicated `webhook_blocks` bucket.
  */
 export const runWebhookNotifier = (
   nc: NatsConnection,
-  index: KV,
+  webhooks: KV,
   blocks: KV,
   jsm: JetStreamManager,
   settings: Pick<WebhookServiceSettings, "publicUrl">,
@@ -36,7 +36,7 @@ export const runWebhookNotifier = (
     const reader = (yield* Index).reader;
     const supervisor = yield* WebhookSupervisor;
     const outbox = yield* DeliveryOutbox;
-    const book = yield* makeAddressBook(index, WATCH_CHECK_MS);
+    const book = yield* makeAddressBook(webhooks, WATCH_CHECK_MS);
     const records = kvBlockRecords(blocks, streamPurge(jsm));
     yield* migrateLocalBlockRecords(yield* Level, records);
     const metrics = Option.getOrUndefined(yield* Effect.serviceOption(Metrics));

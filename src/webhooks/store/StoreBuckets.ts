@@ -1,12 +1,10 @@
 import type { KV } from "@nats-io/kv";
 import type { SecretSealer } from "../secrets/secretSealing.js";
 
-/** The two KV buckets webhook state lives in (layout in kvKeys.ts), and how secrets are sealed in them. */
+/** The KV bucket webhook state lives in (layout in kvKeys.ts), and how secrets are sealed in it. */
 export interface StoreBuckets {
   /** `webhooks`: records, address lists, team lists. */
   readonly webhooks: KV;
-  /** `webhook_addresses`: the address -> webhook index. */
-  readonly index: KV;
   /** Seals signing secrets before a record is written, and opens them to sign deliveries. */
   readonly sealer: SecretSealer;
 }

@@ -1,7 +1,6 @@
 import type { KvEntry } from "@nats-io/kv";
 import { Effect, Either, Option, Schema } from "effect";
 import type { InvalidRequest, NotFound } from "../../contracts/ApiError.js";
-import { applyToIndex } from "./addressIndex.js";
 import { getOwned, notFound } from "./hookRecords.js";
 import { addressesKey } from "./kvKeys.js";
 import { type CasDecision, casModify, getLive } from "./kvOps.js";
@@ -26,18 +25,13 @@ export const readAddresses = (buckets: StoreBuckets, teamId: string, id: string)
     return list.length === 0 ? yield* Effect.fail(notFound(id)) : list;
   });
 
-interface Diff {
-  readonly added: ReadonlyArray<string>;
-  readonly removed: ReadonlyArray<string>;
-}
-
 const sameList = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) =>
   a.length === b.length && a.every((x, i) => x === b[i]);
 
 /**
- * Replaces a team's webhook's list with `compute(current)` (sorted, deduplicated)
- * under a revision check, then moves the address index forward to that
- * revision for the addresses that came or went.
+ * Replaces a team's webhook's list with `compute(current)` (sorted, deduplicated) under a
+ * revision check. The one write is the whole change: the notifier applies the new list as the
+ * difference from the one it holds, so 100,000 addresses added or removed cost one KV write.
  */
 export const changeAddresses = (
   buckets: StoreBuckets,
@@ -47,26 +41,15 @@ export const changeAddresses = (
 ) =>
   Effect.gen(function* () {
     yield* getOwned(buckets, teamId, id);
-    const { result, revision } = yield* casModify<Diff, NotFound | InvalidRequest>(
-      buckets.webhooks,
-      addressesKey(id),
-      (entry) => {
-        const current = listOf(entry);
-        if (current.length === 0) return Either.left(notFound(id));
-        return Either.map(compute(current), (next): CasDecision<Diff> => {
-          const before = new Set(current);
-          const after = new Set(next);
-          const diff = {
-            added: next.filter((a) => !before.has(a)),
-            removed: current.filter((a) => !after.has(a)),
-          };
-          return sameList(current, next)
-            ? { kind: "keep", result: diff }
-            : { kind: "write", value: encodeList(next), result: diff };
-        });
-      },
-    );
-    if (revision !== undefined && (result.added.length > 0 || result.removed.length > 0)) {
-      yield* applyToIndex(buckets.index, { webhookId: id, revision, ...result });
-    }
+    yield* casModify<void, NotFound | InvalidRequest>(buckets.webhooks, addressesKey(id), (entry) => {
+      const current = listOf(entry);
+      if (current.length === 0) return Either.left(notFound(id));
+      return Either.map(
+        compute(current),
+        (next): CasDecision<void> =>
+          sameList(current, next)
+            ? { kind: "keep", result: undefined }
+            : { kind: "write", value: encodeList(next), result: undefined },
+      );
+    });
   });

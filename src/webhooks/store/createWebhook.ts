@@ -1,6 +1,5 @@
 import { Effect } from "effect";
 import { encodeRecord, sealRecord, type WebhookRecord } from "../WebhookRecord.js";
-import { applyToIndex } from "./addressIndex.js";
 import { encodeList } from "./addressLists.js";
 import { addressesKey, hookKey } from "./kvKeys.js";
 import { kvCall } from "./kvOps.js";
@@ -9,8 +8,8 @@ import { releaseSlot, reserveSlot } from "./teamIndex.js";
 
 /**
  * Stores a new webhook: reserve its slot in the team's list (enforcing the
- * cap), write its address list and index entries, then the record last, so a
- * record that can be read always has its addresses. If a step fails the slot
+ * cap), write its address list, then the record last, so a record that can be
+ * read always has its addresses. If a step fails the slot
  * and whatever was written are removed again. Answers the record as stored
  * (its secrets sealed).
  */
@@ -30,16 +29,7 @@ export const createWebhook = (
       { discard: true },
     ).pipe(Effect.ignore);
     return yield* Effect.gen(function* () {
-      const listRevision = yield* kvCall(() =>
-        buckets.webhooks.create(addressesKey(record.id), encodeList(addresses)),
-      );
-      yield* applyToIndex(buckets.index, {
-        webhookId: record.id,
-        revision: listRevision,
-        added: addresses,
-        removed: [],
-        fresh: true,
-      });
+      yield* kvCall(() => buckets.webhooks.create(addressesKey(record.id), encodeList(addresses)));
       const stored = sealRecord(record, buckets.sealer);
       const revision = yield* kvCall(() =>
         buckets.webhooks.create(hookKey(record.id), encodeRecord(stored, buckets.sealer)),

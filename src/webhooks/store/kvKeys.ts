@@ -1,7 +1,8 @@
 /**
  * Key layout of webhook state in JetStream KV.
  *
- * Bucket `webhooks` (the source of truth; every API worker reads and writes it):
+ * Bucket `webhooks` (every API worker reads and writes it; one value a key, as a list of 100,000
+ * addresses is 4.5 MB and older ones are never read):
  * - `hook.<webhook_id>`      -> WebhookRecord JSON (resource fields, secrets). Its
  *   revision is the webhook's version: every change is a revision-checked update.
  * - `addresses.<webhook_id>` -> `{"addresses": [...]}`, lower-case, sorted, deduplicated.
@@ -10,20 +11,26 @@
  *   so by creation time). A create reserves its id here with a revision check, which is
  *   what makes WEBHOOK_MAX_PER_TEAM exact under concurrent creates.
  *
- * Bucket `webhook_addresses` (the notifier's index, address -> webhooks):
- * - `<address>.<webhook_id>` -> `{"rev": R, "member": true|false}`, where R is the
- *   revision of `addresses.<webhook_id>` that last added or removed the address. A
- *   writer only replaces an entry carrying a lower R, so entries converge to the
- *   latest list even when two address changes race. `member: false` entries are
- *   tombstones (kept so an older writer cannot resurrect the address). The notifier
- *   watches `<address>.>` or the whole bucket and must still check that
- *   `hook.<webhook_id>` exists and is active.
+ * The notifier's address book follows `addresses.>` (AddressBook.ts): one message per webhook,
+ * not per address, applied as the difference from the list it held. A list is one value, so
+ * concurrent changes of it are settled by the revision check of that one key, and a deleted
+ * webhook's list is written empty and then deleted, which ends its matches.
  */
 export const hookKey = (id: string) => `hook.${id}`;
 export const addressesKey = (id: string) => `addresses.${id}`;
 export const teamKey = (teamId: string) => `team.${teamId}`;
-export const indexKey = (address: string, id: string) => `${address}.${id}`;
 
 /** Watch filter of every webhook record. */
 export const HOOKS_FILTER = "hook.>";
 export const HOOK_PREFIX = "hook.";
+
+/** Watch filter of every address list, and the prefix before each list's webhook id. */
+export const ADDRESSES_FILTER = "addresses.>";
+export const ADDRESSES_PREFIX = "addresses.";
+
+/**
+ * Lists a follower of `addresses.>` asks the broker for at a time: what it holds beyond the lists
+ * it keeps is then a few of them (the largest, 100,000 addresses at WEBHOOK_MAX_ADDRESSES' ceiling,
+ * is 4.5 MB), never the lists of a whole deployment (10M addresses are 450 MB of lists).
+ */
+export const LISTS_PULL_BATCH = 2;

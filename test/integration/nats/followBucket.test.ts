@@ -14,7 +14,7 @@ import {
  * The contract of the one bucket follower (src/nats/followBucket.ts), which the key directory, the
  * usage and presence mirrors, the webhook catalog, the address book, the webhook supervisor and the
  * outbox partitions all follow their buckets through: on nats-server with the real nats.conf, as
- * the api user (whose grants the stall check needs), in each way it reads what is stored.
+ * the api user (whose grants the stall check and the pulls need), in each way it reads what is stored.
  */
 
 /** The follower's watch check in this test, ms (5 s in the service). */
@@ -27,7 +27,7 @@ const scopes: Array<Scope.CloseableScope> = [];
 beforeAll(async () => {
   nats = await startTestNats();
   const kvm = new Kvm(await nats.connectAs("api"));
-  writers = { webhooks: await kvm.open("webhooks"), webhook_addresses: await kvm.open("webhook_addresses") };
+  writers = { webhooks: await kvm.open("webhooks") };
 });
 
 afterEach(async () => {
@@ -85,13 +85,23 @@ const ways = [
     key: () => `hook.r${++prefixes}.>` as const,
     stored: () => ({ by: "replay" as const }),
     stallable: withStallableWatches,
+    pullBatch: undefined,
   },
   {
-    way: "replaying the whole stream of a one-value bucket (presence, address book)",
-    bucket: "webhook_addresses",
+    way: "replaying the whole stream of a one-value bucket (presence, ingest status)",
+    bucket: "webhooks",
     key: () => ">" as const,
     stored: () => ({ by: "replay" as const }),
     stallable: withStallableStreamReads,
+    pullBatch: undefined,
+  },
+  {
+    way: "pulling each key's last entry a few messages at a time (address book, webhook catalog's counts)",
+    bucket: "webhooks",
+    key: () => `addresses.p${++prefixes}.>` as const,
+    stored: () => ({ by: "replay" as const }),
+    stallable: withStallableStreamReads,
+    pullBatch: 2,
   },
   {
     way: "watching updates and listing (webhook supervisor, outbox partitions)",
@@ -99,10 +109,14 @@ const ways = [
     key: () => `hook.l${++prefixes}.>` as const,
     stored: (held: Held) => ({ by: "listing" as const, reconcile: held.reconcile }),
     stallable: withStallableWatches,
+    pullBatch: undefined,
   },
 ] as const;
 
-describe.each(ways)("followBucket $way", ({ bucket, key, stored, stallable }) => {
+/** The option when the way has it. */
+const bounded = (pullBatch: number | undefined) => (pullBatch === undefined ? {} : { pullBatch });
+
+describe.each(ways)("followBucket $way", ({ bucket, key, stored, stallable, pullBatch }) => {
   it("behavior: values changed, deleted and purged and keys added while the watch showed nothing are followed once the check opens a new one", async () => {
     const filter = key();
     const k = (name: string) => `${filter.slice(0, -1)}${name}`;
@@ -111,7 +125,11 @@ describe.each(ways)("followBucket $way", ({ bucket, key, stored, stallable }) =>
     const api = await nats.connectAs("api");
     const { kv, stall, opened } = stallable(await new Kvm(api).open(bucket));
     const held = new Held();
-    await follow(kv, { key: filter, stored: stored(held), stallCheckMs: CHECK_MS }, held);
+    await follow(
+      kv,
+      { key: filter, stored: stored(held), stallCheckMs: CHECK_MS, ...bounded(pullBatch) },
+      held,
+    );
     expect(held.valueOf(k("deleted"))).toBe("v1");
 
     stall();
@@ -147,7 +165,7 @@ describe.each(ways)("followBucket $way", ({ bucket, key, stored, stallable }) =>
       ends: true,
     });
     const held = new Held();
-    await follow(kv, { key: filter, stored: stored(held) }, held);
+    await follow(kv, { key: filter, stored: stored(held), ...bounded(pullBatch) }, held);
     stall();
     // The first change after the stall ends the watch; the next watch shows it.
     await writer.put(k("a"), "v2");
@@ -204,11 +222,11 @@ describe("followBucket watching updates and listing, after a new watch", () => {
 describe("followBucket replaying a large bucket", () => {
   it("behavior: a follower still replaying while new entries arrive is slow, not stalled: it is not opened again", async () => {
     const ENTRIES = 20_000;
-    const writer = writers.webhook_addresses!;
+    const writer = writers.webhooks!;
     for (let start = 0; start < ENTRIES; start += 5_000)
       await Promise.all(Array.from({ length: 5_000 }, (_, i) => writer.put(`big.${start + i}`, "v1")));
     const { kv, opened } = withStallableStreamReads(
-      await new Kvm(await nats.connectAs("api")).open("webhook_addresses"),
+      await new Kvm(await nats.connectAs("api")).open("webhooks"),
     );
     // New entries every 50 ms while the follower starts: each is a message its replay has not shown yet.
     let writing = true;

@@ -52,8 +52,8 @@ const ready = (mirror: BucketMirror<unknown>) =>
 const snapshot = (mirror: BucketMirror<{ readonly n: number }>) =>
   Object.fromEntries(mirror.entries().map((e) => [e.key, e.value.n]));
 
-// A bucket keeping 5 revisions per key, like `webhooks`, is read through the KV library's watch; one
-// keeping a single value per key, like `webhook_addresses`, from its stream's start: both must agree.
+// A bucket keeping 5 revisions per key is read through the KV library's watch; one
+// keeping a single value per key, like `presence`, from its stream's start: both must agree.
 describe.each([5, 1])("mirrorBucket on nats-server, %i revisions kept per key", (history) => {
   const bucket = () => kvm.create(`mirror_${++buckets}`, { history });
 

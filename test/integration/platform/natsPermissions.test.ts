@@ -24,7 +24,6 @@ const seed = async (api: NatsConnection, admin: NatsConnection) => {
     JSON.stringify({ secrets: { current: "whsec_c2VlZGVk", previous: null } }),
   );
   await (await Effect.runPromise(openBucket(api, "settings"))).put(SEEDED.setting, '"seeded"');
-  await (await Effect.runPromise(openBucket(api, "webhook_addresses"))).put("seeded", "{}");
   await (await Effect.runPromise(openBucket(admin, "keys"))).put(SEEDED.key, "{}");
   await (await Effect.runPromise(openBucket(api, "webhook_outbox"))).put(
     SEEDED.delivery,

@@ -179,7 +179,7 @@ describe("webhook deliveries on the devnet", () => {
     // The API answers once this process's webhook actor has the change: no wait is needed after it.
     expect((await call("PATCH", `${WEBHOOKS}/${id}`, { active: false })).status).toBe(200);
     // A watcher created after it: once a transfer reaches the watcher, the notifier knew both
-    // webhooks (it reads the address index in the order it was written) when it planned that block.
+    // webhooks (it reads the address lists in the order they were written) when it planned that block.
     const watcher = await create({ type: "transactions", addresses: wallets });
     const hashesOf = (webhook: string) => new Set(eventsOf(webhook).map((e) => e.hash as string));
     let paused: string | undefined;

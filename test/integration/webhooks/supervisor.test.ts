@@ -22,7 +22,6 @@ beforeAll(async () => {
   const nc = await nats.connectAs("api");
   buckets = {
     webhooks: await Effect.runPromise(openBucket(nc, "webhooks")),
-    index: await Effect.runPromise(openBucket(nc, "webhook_addresses")),
     sealer: makeSecretSealer([TEST_WEBHOOK_SECRET_KEY]),
   };
 });

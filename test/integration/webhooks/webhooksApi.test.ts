@@ -1,8 +1,7 @@
 import { headers as natsHeaders } from "@nats-io/transport-node";
-import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { webhooksForAddress } from "../../../src/webhooks/store/addressIndex.js";
 import { decodeRecord } from "../../../src/webhooks/WebhookRecord.js";
+import { eventually } from "../../support/serviceHarness.js";
 import {
   addressOf,
   type Caller,
@@ -319,11 +318,12 @@ describe("webhook resource over HTTP", () => {
     await expect400(call("GET", `${WEBHOOKS}?offset=${Buffer.from("x").toString("base64url")}`), "offset");
   });
 
-  it("behavior: delete is permanent, answers an empty 200, and drops the webhook from lists and the address index", async () => {
+  it("behavior: delete is permanent, answers an empty 200, and drops the webhook from lists and from what notifiers match", async () => {
     const call = await env.as("delete-team");
     const hook = await create(call, { addresses: [addressOf(4242)] });
-    const { index } = await env.buckets();
-    expect(await Effect.runPromise(webhooksForAddress(index, addressOf(4242)))).toEqual([hook.id]);
+    const book = await env.addressBook();
+    await eventually(async () => book.webhooksFor(addressOf(4242)).length > 0, 10_000, "the new address");
+    expect(book.webhooksFor(addressOf(4242))).toEqual([hook.id]);
     const res = await call("DELETE", `${WEBHOOKS}/${hook.id}`);
     expect(res.status).toBe(200);
     expect(res.text).toBe("");
@@ -331,10 +331,10 @@ describe("webhook resource over HTTP", () => {
     expect((await call("GET", `${WEBHOOKS}/${hook.id}`)).status).toBe(404);
     expect((await call("DELETE", `${WEBHOOKS}/${hook.id}`)).status).toBe(404);
     expect((await call("GET", WEBHOOKS)).json).toEqual({ webhooks: [] });
-    expect(await Effect.runPromise(webhooksForAddress(index, addressOf(4242)))).toEqual([]);
+    await eventually(async () => book.webhooksFor(addressOf(4242)).length === 0, 10_000, "the deletion");
   });
 
-  it("behavior: addresses are paged, replaced with PUT and edited with PATCH (removals first), index kept in step", async () => {
+  it("behavior: addresses are paged, replaced with PUT and edited with PATCH (removals first), notifiers kept in step", async () => {
     const call = await env.as("address-team");
     const hook = await create(call, { addresses: [addressOf(303), addressOf(301), addressOf(302)] });
     const path = `${WEBHOOKS}/${hook.id}/addresses`;
@@ -373,12 +373,20 @@ describe("webhook resource over HTTP", () => {
     expect((await call("PATCH", path, {})).status).toBe(200);
     expect((await call("GET", `${WEBHOOKS}/${hook.id}`)).json.updated_at).toBe(hook.updated_at);
 
-    const { index } = await env.buckets();
-    const lookup = (n: number) => Effect.runPromise(webhooksForAddress(index, addressOf(n)));
-    expect(await lookup(9)).toEqual([hook.id]);
-    expect(await lookup(11)).toEqual([hook.id]);
-    expect(await lookup(301)).toEqual([]);
-    expect(await Effect.runPromise(webhooksForAddress(index, `0x${"ef".repeat(20)}`))).toEqual([]);
+    const book = await env.addressBook();
+    const watchers = (address: string) => book.webhooksFor(address);
+    expect(watchers(addressOf(9))).toEqual([hook.id]);
+    expect(watchers(addressOf(11))).toEqual([hook.id]);
+    expect(watchers(addressOf(301))).toEqual([]);
+    expect(watchers(`0x${"ef".repeat(20)}`)).toEqual([]);
+    // A change the book sees after it loaded: removals first, as the list was changed.
+    expect(
+      (await call("PATCH", path, { remove_addresses: [addressOf(9)], add_addresses: [addressOf(12)] }))
+        .status,
+    ).toBe(200);
+    await eventually(async () => watchers(addressOf(12)).length > 0, 10_000, "the added address");
+    expect(watchers(addressOf(9))).toEqual([]);
+    expect(watchers(addressOf(11))).toEqual([hook.id]);
   });
 
   it("behavior: rotating issues a new secret once and keeps the previous one valid for 24 hours", async () => {

@@ -55,6 +55,16 @@ describe("/healthz judgement", () => {
     );
   });
 
+  it("behavior: a chain whose blocks a full JetStream store refuses degrades the service (200), naming the store", () => {
+    const full = chain(8453, ["ok"]);
+    const facts = { ...full, ingest: { ...full.ingest!, store_full: true } };
+    const verdict = judgeService([], judged([chain(1, ["ok"]), facts]));
+    expect(verdict.state).toBe("degraded");
+    expect(verdict.reason).toMatch(/chain8453 \(8453\) blocks refused: the JetStream store is full/);
+    // Every chain refused: still degraded, not down: reads answer from the chain.
+    expect(judgeService([], judged([facts])).state).toBe("degraded");
+  });
+
   it("behavior: a chain still reading history keeps the service starting; no chain answering is down", () => {
     expect(judgeService([], judged([chain(1, ["ok"], "history"), chain(10, ["failing"])])).state).toBe(
       "starting",

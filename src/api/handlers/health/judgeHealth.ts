@@ -19,12 +19,15 @@ export interface ChainVerdict {
   readonly answers: boolean;
   readonly ready: boolean;
   readonly down: boolean;
+  /** Its node answers but its blocks are refused (a full JetStream store): the index and webhooks stop. */
+  readonly stalled?: boolean;
   readonly reason?: string;
 }
 
 /**
  * `ok`: every role has a live instance and every chain answers with a complete index. `degraded`:
- * some chains' RPC nodes all fail, the others are ready (a load balancer keeps the instance: it
+ * some chains' RPC nodes all fail, or their blocks are refused by a full JetStream store (the
+ * instance still answers from the chain; the index and webhooks stop), the others are ready (a load balancer keeps the instance: it
  * still serves them, and the failing chains get per-chain errors). `starting`: a role is missing or
  * a chain whose node answers is still catching up. `down`: no chain's node answers at all.
  */
@@ -51,6 +54,13 @@ export const judgeChain = (facts: ChainFacts): ChainVerdict => {
     return { answers: false, ready: false, down: false, reason: "RPC not answered yet" };
   const answering = { answers: true, ready: false, down: false } as const;
   if (facts.ingest === undefined) return { ...answering, reason: "not followed by ingest yet" };
+  if (facts.ingest.store_full === true)
+    return {
+      ...answering,
+      stalled: true,
+      reason:
+        "blocks refused: the JetStream store is full, so CHAIN_EVENTS takes no block (free space or raise max_file_store)",
+    };
   if (facts.ingest.mode !== "live") return { ...answering, reason: "still reading history" };
   if (facts.indexBehind) return { ...answering, reason: "still being indexed" };
   return { answers: true, ready: true, down: false };
@@ -64,11 +74,13 @@ export const judgeService = (
   const named = (list: typeof chains) =>
     list.map(({ facts, verdict }) => `${facts.name} (${facts.chainId}) ${verdict.reason}`).join("; ");
   const down = chains.filter((c) => c.verdict.down);
-  const starting = chains.filter((c) => !c.verdict.ready && !c.verdict.down);
+  const stalled = chains.filter((c) => c.verdict.stalled === true);
+  const starting = chains.filter((c) => !c.verdict.ready && !c.verdict.down && c.verdict.stalled !== true);
   const reasons = [
     ...(missingRoles.length > 0 ? [`no live instance of role ${missingRoles.join(", ")}`] : []),
     ...(starting.length > 0 ? [`chain ${named(starting)}`] : []),
     ...(down.length > 0 ? [`chain ${named(down)}`] : []),
+    ...(stalled.length > 0 ? [`chain ${named(stalled)}`] : []),
   ];
   const reason = reasons.length === 0 ? undefined : `${reasons.join("; ")}.`;
   const state: ServiceState =
@@ -76,7 +88,7 @@ export const judgeService = (
       ? "starting"
       : chains.length > 0 && down.length === chains.length
         ? "down"
-        : down.length > 0
+        : down.length > 0 || stalled.length > 0
           ? "degraded"
           : "ok";
   return reason === undefined ? { state } : { state, reason };

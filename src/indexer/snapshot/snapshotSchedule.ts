@@ -1,0 +1,86 @@
+import type { JetStreamManager } from "@nats-io/jetstream";
+import type { ObjectStore } from "@nats-io/obj";
+import { Clock, Duration, Effect, Random } from "effect";
+import type { Db } from "../../storage/Level.js";
+import { STREAM_SEQ_KEY } from "../Indexer.js";
+import { readSnapshotInfo, SnapshotRace, writeSnapshot } from "./IndexSnapshotStore.js";
+
+export interface SnapshotScheduleOptions {
+  readonly db: Db;
+  readonly store: ObjectStore;
+  readonly jsm: JetStreamManager;
+  readonly fingerprint: string;
+  /** How often the deployment wants a new snapshot, ms (INDEX_SNAPSHOT_MINUTES). */
+  readonly intervalMs: number;
+}
+
+/** What one look at the store did. */
+export type SnapshotLook =
+  | {
+      readonly wrote: true;
+      readonly seq: number;
+      readonly bytes: number;
+      readonly records: number;
+      readonly ms: number;
+    }
+  | { readonly wrote: false; readonly reason: string };
+
+/**
+ * Writes a snapshot of this worker's index unless the store already holds a recent one of the same
+ * stream and chains, or one at least as far along. Every API worker looks now and then; the write
+ * names the revision it read, so when two look at once only one snapshot is stored.
+ */
+export const snapshotIfDue = async (options: SnapshotScheduleOptions, now: number): Promise<SnapshotLook> => {
+  const applied = ((await options.db.get(STREAM_SEQ_KEY)) as number | undefined) ?? 0;
+  if (applied === 0) return { wrote: false, reason: "the index has applied nothing yet" };
+  const streamCreated = (await options.jsm.streams.info("CHAIN_EVENTS")).created;
+  const { snapshot, revision } = await readSnapshotInfo(options.store);
+  const comparable =
+    snapshot !== undefined &&
+    snapshot.streamCreated === streamCreated &&
+    snapshot.fingerprint === options.fingerprint;
+  if (comparable && snapshot.seq >= applied)
+    return { wrote: false, reason: "the stored snapshot is as far along as this index" };
+  // A little less than the interval: the workers' jittered looks should not skip a whole round.
+  if (comparable && now - snapshot.writtenAt < options.intervalMs * 0.9)
+    return { wrote: false, reason: "the stored snapshot is recent" };
+  const started = performance.now();
+  try {
+    const { info, records } = await writeSnapshot(
+      options.store,
+      options.db,
+      { streamCreated, fingerprint: options.fingerprint },
+      revision,
+    );
+    return { wrote: true, seq: info.seq, bytes: info.bytes, records, ms: performance.now() - started };
+  } catch (error) {
+    if (error instanceof SnapshotRace) return { wrote: false, reason: error.message };
+    throw error;
+  }
+};
+
+/**
+ * Looks every interval, jittered by a quarter either way so the workers' looks spread out, the
+ * first a quarter interval after start. A failed look is logged and the next one tried: snapshots
+ * only speed up joining workers, they never hold up this one.
+ */
+export const runIndexSnapshots = (options: SnapshotScheduleOptions) =>
+  Effect.gen(function* () {
+    let wait = options.intervalMs / 4;
+    for (;;) {
+      const jitter = 0.75 + (yield* Random.next) * 0.5;
+      yield* Effect.sleep(Duration.millis(wait * jitter));
+      wait = options.intervalMs;
+      const now = yield* Clock.currentTimeMillis;
+      const look = yield* Effect.tryPromise(() => snapshotIfDue(options, now)).pipe(
+        Effect.tapError((cause) =>
+          Effect.logWarning("index snapshot not written; trying again later", cause),
+        ),
+        Effect.option,
+      );
+      if (look._tag === "Some" && look.value.wrote)
+        yield* Effect.logInfo(
+          `index snapshot written: stream message ${look.value.seq}, ${look.value.records} records, ${(look.value.bytes / 1024 / 1024).toFixed(1)} MiB in ${(look.value.ms / 1000).toFixed(1)} s`,
+        );
+    }
+  });

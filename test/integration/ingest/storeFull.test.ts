@@ -1,0 +1,126 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { inflateRawSync } from "node:zlib";
+import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { Effect, Exit, Fiber, Scope } from "effect";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BASE } from "../../../bench/replay/chainProfiles.js";
+import { type ReplayNode, startReplayNode } from "../../../bench/replay/replayNode.js";
+import { followChain } from "../../../src/ingest/ChainFollower.js";
+import { ENCODING_HEADER } from "../../../src/ingest/chainEventCodec.js";
+import { initialStatus } from "../../../src/ingest/FollowerStatus.js";
+import { acquireLease } from "../../../src/ingest/lease/ChainLease.js";
+import { freePort } from "../../../src/lib/freePort.js";
+import { testChainConfig } from "../../support/chainConfigFixture.js";
+import { directChainRpc } from "../../support/chainRpc.js";
+import { memoryBucket } from "../../support/memoryLeaseBucket.js";
+import { eventually } from "../../support/serviceHarness.js";
+
+/*
+ * Ingest against a real nats-server whose JetStream store another stream filled: CHAIN_EVENTS
+ * refuses the blocks (its byte bound reserves nothing), and the follower says so in its status
+ * (which /healthz, the metrics and the TUI show) instead of counting RPC errors, keeps the blocks,
+ * and publishes them once the store has room again, without a gap.
+ */
+
+const CHAIN_ID = 8453;
+const FIRST = 1_000;
+let dir: string;
+let server: ReturnType<typeof spawn>;
+let nc: NatsConnection;
+let node: ReplayNode;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "svc-ingest-full-store-"));
+  const port = await freePort();
+  await writeFile(
+    join(dir, "full.conf"),
+    `port: ${port}\nhost: 127.0.0.1\njetstream { max_memory_store: 8MB, max_file_store: 48MB, store_dir: "${join(dir, "store")}" }\n`,
+  );
+  server = spawn("nats-server", ["-c", join(dir, "full.conf")], { stdio: "ignore" });
+  for (let attempt = 0; nc === undefined; attempt++)
+    nc = await connect({ servers: `127.0.0.1:${port}` }).catch(async (error: unknown) => {
+      if (attempt > 100) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return undefined as unknown as NatsConnection;
+    });
+  node = await startReplayNode({ profile: BASE, chainId: CHAIN_ID, firstBlock: FIRST, backlog: 1 });
+});
+
+afterAll(async () => {
+  await nc?.close();
+  server?.kill();
+  await node?.stop();
+  if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+});
+
+describe("ingest and a full JetStream store", { timeout: 90_000 }, () => {
+  it("behavior: blocks refused by a full store are named as such, kept, and published once there is room", async () => {
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.add({ name: "CHAIN_EVENTS", subjects: ["chain.>"], max_bytes: 16 * 1024 ** 2 });
+    await jsm.streams.add({ name: "OTHER", subjects: ["other.>"] });
+    const js = jetstream(nc);
+    // The other stream takes the whole store before the chain is followed.
+    for (let full = false; !full; )
+      await js.publish("other.x", new Uint8Array(512 * 1024)).catch(() => {
+        full = true;
+      });
+    const { rpc, close } = directChainRpc(node.url, { chainId: CHAIN_ID, timeoutMs: 10_000 });
+    const status = initialStatus(CHAIN_ID, "base");
+    const scope = Effect.runSync(Scope.make());
+    const follower = Effect.runFork(
+      Effect.gen(function* () {
+        const lease = yield* acquireLease(memoryBucket().view().store, `chain.${CHAIN_ID}`, "test", {
+          leaseMs: 60_000,
+        });
+        return yield* followChain({
+          chain: testChainConfig({ chain_id: CHAIN_ID, name: "base", rpc_url: node.url }),
+          rpc,
+          capabilities: Effect.succeed({ blockReceipts: true, traces: false, complete: true }),
+          js,
+          lease,
+          legacyCheckpoint: undefined,
+          status,
+          pollMs: 100,
+          historyRange: 500,
+          prefetch: 8,
+          catchUpRange: 32,
+          maxPayload: 1024 * 1024,
+        });
+      }).pipe(Scope.extend(scope)),
+    );
+    try {
+      await eventually(async () => status.store_full === true, 30_000, "the follower names the full store");
+      expect(status.last_error).toMatch(/insufficient resources/);
+      expect(status.rpc_errors).toBe(0);
+      const refusedAt = node.head();
+      expect((await jsm.streams.info("CHAIN_EVENTS")).state.messages).toBe(0);
+      // Room again: every block since the follower started is published, in order, none missing.
+      await jsm.streams.purge("OTHER");
+      await eventually(
+        async () => status.store_full === false && (status.processed ?? 0) > refusedAt,
+        30_000,
+        "blocks published again",
+      );
+      const state = (await jsm.streams.info("CHAIN_EVENTS")).state;
+      const numbers: Array<number> = [];
+      for (let seq = state.first_seq; seq <= state.last_seq; seq++) {
+        const message = await jsm.streams.getMessage("CHAIN_EVENTS", { seq });
+        const data =
+          message!.header?.get(ENCODING_HEADER) === "deflate" ? inflateRawSync(message!.data) : message!.data;
+        numbers.push((JSON.parse(Buffer.from(data).toString()) as { number: number }).number);
+      }
+      // Consecutive from the first block the follower read to the last it reports: nothing lost.
+      expect(numbers).toEqual(numbers.map((_, i) => numbers[0]! + i));
+      expect(numbers.at(-1)).toBe(status.processed);
+      expect(numbers[0]).toBeLessThanOrEqual(refusedAt);
+    } finally {
+      await Effect.runPromise(Fiber.interrupt(follower));
+      await Effect.runPromise(Scope.close(scope, Exit.void));
+      await close();
+    }
+  });
+});
