@@ -57,6 +57,8 @@ export interface ReplayNode {
    * this way): a reader that was at the head finds them as a backlog.
    */
   readonly release: (blocks: number) => void;
+  /** Stops the chain where it is: no block, and no reorg, after this one (so a reader can settle on it). */
+  readonly freeze: () => void;
   readonly stop: () => Promise<void>;
 }
 
@@ -81,10 +83,12 @@ export const startReplayNode = async (options: ReplayNodeOptions): Promise<Repla
     Math.floor(startedAt / 1000) - Math.ceil((options.backlog * profile.blockTimeMs) / 1000);
   const lastBacklog = firstBlock + options.backlog - 1;
   let released = 0;
+  let frozen: number | undefined;
   const head = () =>
-    profile.blockTimeMs === 0
+    frozen ??
+    (profile.blockTimeMs === 0
       ? lastBacklog + released
-      : lastBacklog + Math.floor((now() - startedAt) / profile.blockTimeMs);
+      : lastBacklog + Math.floor((now() - startedAt) / profile.blockTimeMs));
   const branchOf = (number: number, at = head()): number => {
     if (profile.reorgEvery === 0) return 0;
     const top = Math.ceil(number / profile.reorgEvery) * profile.reorgEvery;
@@ -267,6 +271,9 @@ export const startReplayNode = async (options: ReplayNodeOptions): Promise<Repla
       const block = canonical(number);
       if (block === undefined) throw new Error(`block ${number} is not on the node yet`);
       return block;
+    },
+    freeze: () => {
+      frozen = head();
     },
     release: (blocks) => {
       const from = head() + 1;

@@ -17,8 +17,9 @@ export interface FoundNft {
 /**
  * The writes that put found NFTs in the index as the indexer puts a mint it saw: the wallet holds it
  * (`wn!`, at the discovery block, as if received then) and has held it (`wh!`, for reads at past
- * blocks once it is gone), where it was minted (`nft!`), and its pool where the index has none. Keys the index already holds are left alone (the indexer's record of
- * when the wallet received it is the truer one).
+ * blocks once it is gone), where it was minted (`nft!`), and its pool where the index has none.
+ * Keys the index already holds are left alone (the indexer's record of when the wallet received it
+ * is the truer one).
  */
 export const nftOps = async (
   db: IndexReads,

@@ -79,7 +79,7 @@ describe("the single-token route and contracts that are not ERC-20 tokens", () =
       [chain.contracts.erc1155_multi_token!, "is an ERC-1155 (multi-token) contract, not an ERC-20 token,"],
       [
         chain.wallets.empty!,
-        "does not answer the ERC-20 balanceOf(address) (no token contract there at the indexed block)",
+        "does not answer the ERC-20 balanceOf(address) (no token contract there at the block read)",
       ],
     ];
     for (const [address, says] of cases) {

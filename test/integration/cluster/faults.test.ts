@@ -3,7 +3,14 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../../src/api/keys/KeyStore.js";
-import { BUCKETS, bucketStream, openBucket, STREAMS } from "../../../src/nats/JetStreamSetup.js";
+import {
+  BUCKETS,
+  bucketStream,
+  OBJECT_STORES,
+  objectStoreStream,
+  openBucket,
+  STREAMS,
+} from "../../../src/nats/JetStreamSetup.js";
 import { provisionWhenReady } from "../../../src/nats/provisionJetStream.js";
 import { leaseKey, partitionOf } from "../../../src/webhooks/outbox/outboxBucketKeys.js";
 import {
@@ -23,6 +30,7 @@ import { type Received, type Receiver, startReceiver } from "../../support/webho
 const ALL_STREAMS = [
   ...STREAMS.map((s) => s.name),
   ...Object.keys(BUCKETS).map((b) => bucketStream(b as never)),
+  ...OBJECT_STORES.map(objectStoreStream),
 ];
 const WALLET = addressOf(0xc1);
 /** The wallet of the webhook whose receiver fails first: its deliveries are retrying when its sender dies. */

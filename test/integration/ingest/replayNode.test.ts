@@ -86,6 +86,13 @@ describe("the service on a replay node's chain", { timeout: 120_000 }, () => {
       10_000,
       "the node moves past the last indexed block",
     );
+    // The chain stops, so the index's last block cannot be reorganised after the service stops.
+    node.freeze();
+    await eventually(
+      async () => (await indexedBlock(baseUrl)) === node.head(),
+      15_000,
+      "the index reaches the stopped chain's head",
+    );
     await service.stop();
     service = undefined;
 

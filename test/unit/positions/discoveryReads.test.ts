@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { ProtocolConfig } from "../../../src/chains/ChainsConfig.js";
 import type { RawResult } from "../../../src/chains/multicall3.js";
 import type { RpcRequest } from "../../../src/chains/rpc/RpcRequest.js";
-import { nftKey, poolKey, walletNftKey } from "../../../src/indexer/indexKeys.js";
+import { nftKey, poolKey, walletHeldNftKey, walletNftKey } from "../../../src/indexer/indexKeys.js";
 import { addressArray, wordArray } from "../../../src/positions/discovery/abiWords.js";
 import type { DiscoveryContext } from "../../../src/positions/discovery/DiscoveryContext.js";
 import { findEnumerableNfts } from "../../../src/positions/discovery/enumerableNfts.js";
@@ -212,8 +212,8 @@ describe("enumerable position NFTs", () => {
       hooks: null,
       created_block: 100,
     });
-    // 1,000 held, 1,000 minted, the pool and its two tokens' entries.
-    expect(found.ops).toHaveLength(2_003);
+    // 1,000 held, 1,000 ever held (for reads at past blocks), 1,000 minted, the pool and its two tokens' entries.
+    expect(found.ops).toHaveLength(3_003);
   });
 
   it("default: a wallet without NFTs costs one round trip; what the index holds is not written again", async () => {
@@ -227,11 +227,15 @@ describe("enumerable position NFTs", () => {
     await db.put(poolKey(1, POOL), { indexed: true });
     await db.put(walletNftKey(WALLET, 1, MANAGER, 1_000_000n), { block: 7 });
     const found = await findEnumerableNfts({ chain, block: { number: 100 }, rpc, db }, WALLET);
+    // The held record the index has is kept; the ever-held records it lacks (an index from before
+    // they were kept) are written for both.
     expect(found.ops.map((op) => op.key).sort()).toEqual(
       [
         nftKey(1, MANAGER, 1_000_000n),
         nftKey(1, MANAGER, 1_000_001n),
         walletNftKey(WALLET, 1, MANAGER, 1_000_001n),
+        walletHeldNftKey(WALLET, 1, MANAGER, 1_000_000n),
+        walletHeldNftKey(WALLET, 1, MANAGER, 1_000_001n),
       ].sort(),
     );
   });
