@@ -93,7 +93,7 @@ const watchWallets = async (service: { readonly url: string; readonly nats: Test
     type: "transactions",
     addresses: castWallets(WATCHED_WALLETS),
   });
-  if (created.status !== 200) throw new Error(`webhook not created: ${created.status}`);
+  if (created.status !== 200) throw new Error(`webhook not created: ${created.status} ${created.text}`);
   const newestDelivered = () => {
     for (const request of receiver.received.splice(0))
       for (const tx of request.json.transactions ?? []) newest = Math.max(newest, Number(tx.block_number));

@@ -58,8 +58,8 @@ const settings: AppSettings = {
   webhookAllowHttp: process.env.WEBHOOK_ALLOW_HTTP === "true",
   webhookAllowedHosts: (process.env.WEBHOOK_ALLOWED_HOSTS ?? "").split(",").filter((s) => s.length > 0),
   webhookMaxPerTeam: Number(process.env.WEBHOOK_MAX_PER_TEAM ?? 100),
-  webhookMaxAddresses: 10_000,
-  webhookMaxAddressesPerCall: 1_000,
+  webhookMaxAddresses: Number(process.env.WEBHOOK_MAX_ADDRESSES ?? 10_000),
+  webhookMaxAddressesPerCall: Number(process.env.WEBHOOK_MAX_ADDRESSES_PER_CALL ?? 1_000),
   webhookRetrySchedule:
     parseRetrySchedule(process.env.WEBHOOK_RETRY_SCHEDULE ?? "") ?? DEFAULT_RETRY_SCHEDULE_MS,
   webhookCuPerEvent: 2,
