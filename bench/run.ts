@@ -10,6 +10,8 @@ import { ingestGrowthBench } from "./ingestGrowthBench.js";
 import { joiningWorkerBench } from "./joiningWorkerBench.js";
 import { lendingBench } from "./lendingBench.js";
 import { notifierBench } from "./notifierBench.js";
+import { positionAlertsBench } from "./positionAlertsBench.js";
+import { positionAlertsDeliveryBench } from "./positionAlertsDeliveryBench.js";
 import { positionsBench } from "./positionsBench.js";
 import { realNodesBench } from "./realNodesBench.js";
 import { registryBackfillBench } from "./registryBackfillBench.js";
@@ -43,6 +45,8 @@ const all = {
   "registry-backfill": registryBackfillBench,
   discovery: discoveryBench,
   "chain-scale": chainScaleBench,
+  "position-alerts": positionAlertsBench,
+  "position-alerts-delivery": positionAlertsDeliveryBench,
 };
 const only = process.argv.slice(2);
 const benches = Object.entries(all)

@@ -9,6 +9,12 @@ export const filterSummary = ({ filters }: WebhookDetail["webhook"]): string => 
     ...(filters.activity_type === null ? [] : [`activity ${filters.activity_type}`]),
     ...(filters.asset_type === null ? [] : [`asset ${filters.asset_type}`]),
     ...(filters.token_address === null ? [] : [`token ${filters.token_address}`]),
+    ...(filters.conditions?.health_factor_below === undefined
+      ? []
+      : [`health factor below ${filters.conditions.health_factor_below}`]),
+    ...(filters.conditions?.liquidated === true ? ["liquidations"] : []),
+    ...(filters.conditions?.out_of_range === true ? ["out of range"] : []),
+    ...(filters.conditions?.in_range === true ? ["back in range"] : []),
   ];
   return parts.join(" · ");
 };

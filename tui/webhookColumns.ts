@@ -16,7 +16,7 @@ export const WEBHOOK_COLUMNS: ReadonlyArray<Column> = [
   { header: "LAST", shrink: true, min: 4 },
 ];
 
-const TYPE_LABEL = { transactions: "txs", activities: "acts", balances: "bals" } as const;
+const TYPE_LABEL = { transactions: "txs", activities: "acts", balances: "bals", positions: "pos" } as const;
 
 /** One webhook as list cells; delivery cells are `-` while delivery statistics are unavailable. */
 export const webhookCells = (

@@ -2,10 +2,49 @@ import { Schema } from "effect";
 import { Address } from "./Common.js";
 import { endpoint } from "./Endpoint.js";
 
-export const WebhookType = Schema.Literal("transactions", "activities", "balances");
+export const WebhookType = Schema.Literal("transactions", "activities", "balances", "positions");
 export const TransactionType = Schema.Literal("sender", "receiver");
 export const ActivityType = Schema.Literal("approve", "mint", "burn", "receive", "send", "swap", "call");
 export const AssetType = Schema.Literal("native", "erc20", "erc721", "erc1155");
+
+/** Highest `health_factor_below` accepted: above it every borrower would be alerted at once. */
+export const MAX_HEALTH_FACTOR_THRESHOLD = 100;
+
+/**
+ * What a `positions` webhook alerts on (reference: docs/webhooks.md, "Position alerts"). Unknown
+ * condition kinds are refused rather than ignored: a misspelt one would otherwise never fire.
+ */
+export const PositionConditions = Schema.Struct({
+  health_factor_below: Schema.optional(
+    Schema.Number.pipe(
+      Schema.finite(),
+      Schema.greaterThan(1),
+      Schema.lessThanOrEqualTo(MAX_HEALTH_FACTOR_THRESHOLD),
+    ).annotations({
+      message: () =>
+        `must be a number above 1 (a health factor of 1 is already liquidatable) and at most ${MAX_HEALTH_FACTOR_THRESHOLD}`,
+    }),
+  ),
+  liquidated: Schema.optional(
+    Schema.Literal(true).annotations({
+      message: () => "must be true (leave it out not to be alerted of liquidations)",
+    }),
+  ),
+  out_of_range: Schema.optional(
+    Schema.Literal(true).annotations({
+      message: () => "must be true (leave it out not to be alerted when a position leaves its range)",
+    }),
+  ),
+  in_range: Schema.optional(
+    Schema.Literal(true).annotations({
+      message: () => "must be true (leave it out not to be alerted when a position re-enters its range)",
+    }),
+  ),
+}).annotations({
+  identifier: "PositionConditions",
+  parseOptions: { onExcessProperty: "error" },
+  description: "Alert conditions of a `positions` webhook; at least one is required.",
+});
 
 /**
  * A webhook's optional filters (spec 2.1, 7), each `null` when unset, as the store keeps them and
@@ -19,6 +58,7 @@ export const OPTIONAL_FILTERS = [
   "activity_type",
   "asset_type",
   "token_address",
+  "conditions",
 ] as const;
 export type OptionalFilter = (typeof OPTIONAL_FILTERS)[number];
 
@@ -29,7 +69,9 @@ export const WebhookFilterFields = {
   activity_type: Schema.NullOr(ActivityType),
   asset_type: Schema.NullOr(AssetType),
   token_address: Schema.NullOr(Schema.String),
-} satisfies Record<"chain_ids" | OptionalFilter, Schema.Schema.Any>;
+  /** Records written before `positions` webhooks existed lack it: read as unset. */
+  conditions: Schema.optionalWith(Schema.NullOr(PositionConditions), { default: () => null }),
+} satisfies Record<"chain_ids" | OptionalFilter, Schema.Struct.Field>;
 
 /** The filters as a create or an update sends them: each may be left out; addresses are checked as addresses. */
 const FilterInputFields = {
@@ -39,6 +81,7 @@ const FilterInputFields = {
   activity_type: Schema.optional(WebhookFilterFields.activity_type),
   asset_type: Schema.optional(WebhookFilterFields.asset_type),
   token_address: Schema.optional(Schema.NullOr(Address)),
+  conditions: Schema.optional(Schema.NullOr(PositionConditions)),
 };
 
 /** The webhook resource (spec 2.1). Optional filters appear only when set. */
@@ -57,6 +100,8 @@ export class Webhook extends Schema.Class<Webhook>("Webhook")({
   activity_type: Schema.optional(WebhookFilterFields.activity_type),
   asset_type: Schema.optional(WebhookFilterFields.asset_type),
   token_address: Schema.optional(WebhookFilterFields.token_address),
+  /** `positions` webhooks only. */
+  conditions: Schema.optional(PositionConditions),
   /** Signing secret, present only in the create and rotate responses. */
   secret: Schema.optional(Schema.String),
 }) {}

@@ -8,8 +8,13 @@ import { optionalFilters, SETTING_FIELDS, WebhookRecord, type WebhookSettings } 
 type Policy = WebhookPolicy["Type"];
 type Patch = typeof UpdateWebhookBody.Type;
 
+/** Equal settings: lists element by element, the conditions object by its JSON (a patch sends it whole). */
 const sameValue = (a: unknown, b: unknown): boolean =>
-  Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((x, i) => x === b[i]) : a === b;
+  Array.isArray(a) && Array.isArray(b)
+    ? a.length === b.length && a.every((x, i) => x === b[i])
+    : typeof a === "object" && typeof b === "object" && a !== null && b !== null
+      ? JSON.stringify(a) === JSON.stringify(b)
+      : a === b;
 
 /**
  * The next `updated_at`: now, but always later than the previous one, so two

@@ -52,9 +52,27 @@ export const normaliseChainIds = (
 type Filters = Pick<WebhookSettings, OptionalFilter>;
 
 /**
+ * A `positions` webhook alerts on its `conditions`, at least one of them; asset filters mean
+ * nothing to it (a position is not one asset), so they are refused rather than silently ignored.
+ */
+const positionsRules = (type: Kind, filters: Filters): InvalidRequest | undefined => {
+  if (type !== "positions") return undefined;
+  if (filters.conditions === null || Object.values(filters.conditions).every((v) => v === undefined))
+    return fieldError(
+      "conditions",
+      "must name at least one condition on a positions webhook (health_factor_below, liquidated, out_of_range or in_range)",
+    );
+  for (const field of ["asset_type", "token_address"] as const)
+    if (filters[field] !== null)
+      return fieldError(field, "is not allowed on positions webhooks: use conditions and chain_ids");
+  return undefined;
+};
+
+/**
  * Filters allowed by the webhook's type (spec 7): `transaction_type` and
  * `counterparty` only on transactions webhooks, `activity_type` only on
- * activities webhooks; and no `token_address` for the native asset. `touched`
+ * activities webhooks, `conditions` only (and always) on positions webhooks;
+ * and no `token_address` for the native asset. `touched`
  * names the fields the request set, so the message blames one of them.
  */
 export const checkFilters = (
@@ -69,7 +87,9 @@ export const checkFilters = (
   const typeError =
     onlyFor("transaction_type", "transactions") ??
     onlyFor("counterparty", "transactions") ??
-    onlyFor("activity_type", "activities");
+    onlyFor("activity_type", "activities") ??
+    onlyFor("conditions", "positions") ??
+    positionsRules(type, filters);
   if (typeError !== undefined) return typeError;
   if (filters.asset_type === "native" && filters.token_address !== null) {
     const blamed =

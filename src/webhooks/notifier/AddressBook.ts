@@ -61,6 +61,10 @@ export const makeAddressBook = (
       webhooksFor: (address: string): ReadonlyArray<string> => lists.webhooksFor(address),
       /** How many addresses have at least one webhook. */
       watchedAddresses: (): number => lists.size,
+      /** The ids of webhooks with an address list. */
+      webhookIds: (): ReadonlyArray<string> => [...lists.webhookIds()],
+      /** One webhook's addresses (a string each: for `positions` webhooks, evaluated whole). */
+      addressesOf: (id: string): ReadonlyArray<string> => lists.addressesOf(id),
     } as const;
   });
 

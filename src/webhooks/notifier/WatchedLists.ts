@@ -1,3 +1,4 @@
+import { ADDRESS_BYTES, addressAt } from "../addressKeys.js";
 import { EMPTY_LIST, type PackedAddressList } from "../store/packedAddressList.js";
 import { AddressTable } from "./AddressTable.js";
 import { diffKeys, diffOthers } from "./listDiff.js";
@@ -18,6 +19,8 @@ export interface ListChange {
 export class WatchedLists {
   readonly #table: AddressTable;
   readonly #lists = new Map<string, { readonly revision: number; readonly list: PackedAddressList }>();
+  /** The addresses of a held list as strings, once asked for (addressesOf). */
+  readonly #strings = new WeakMap<PackedAddressList, ReadonlyArray<string>>();
 
   constructor(table: AddressTable = new AddressTable()) {
     this.#table = table;
@@ -73,6 +76,27 @@ export class WatchedLists {
   /** Webhook ids watching `address` (one table lookup). */
   webhooksFor(address: string): ReadonlyArray<string> {
     return this.#table.webhooksFor(address);
+  }
+
+  /** The ids of the webhooks whose lists are held. */
+  webhookIds(): IterableIterator<string> {
+    return this.#lists.keys();
+  }
+
+  /**
+   * Webhook `id`'s addresses as lower-case strings, for the few webhooks evaluated whole
+   * (`positions`): made once per list applied, not on every call.
+   */
+  addressesOf(id: string): ReadonlyArray<string> {
+    const held = this.#lists.get(id);
+    if (held === undefined) return [];
+    let strings = this.#strings.get(held.list);
+    if (strings === undefined) {
+      const { keys, count, others } = held.list;
+      strings = [...Array.from({ length: count }, (_, i) => addressAt(keys, i * ADDRESS_BYTES)), ...others];
+      this.#strings.set(held.list, strings);
+    }
+    return strings;
   }
 
   /** How many addresses have at least one webhook. */

@@ -9,6 +9,7 @@ export const BODY_KEY: Record<typeof WebhookType.Type, string> = {
   transactions: "transactions",
   activities: "activities",
   balances: "balance_changes",
+  positions: "position_alerts",
 };
 
 /**

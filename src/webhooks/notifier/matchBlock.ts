@@ -1,6 +1,7 @@
 import type { ChainConfig } from "../../chains/ChainsConfig.js";
 import { classifyBlock, decodeLogs } from "../../decoding/index.js";
 import type { ChainBlock } from "../../domain/ChainBlock.js";
+import { type PositionAlertDeps, positionAlerts } from "../alerts/positionAlerts.js";
 import type { WebhookRecord } from "../WebhookRecord.js";
 import { activityEvents } from "./activityEvents.js";
 import { balanceEvents } from "./balanceEvents.js";
@@ -25,6 +26,8 @@ export interface MatchDeps {
     block: { readonly number: number; readonly hash: string; readonly parent_hash: string },
   ) => Promise<ReadonlyMap<string, BalanceRead>>;
   readonly publicUrl: string;
+  /** Position alerts (`positions` webhooks); none are evaluated without them. */
+  readonly positions?: PositionAlertDeps | undefined;
 }
 
 /** The events of one block for one webhook. */
@@ -34,12 +37,31 @@ export interface Matched {
 }
 
 /**
+ * Every active webhook with events in this block: those of the block's movements (matchMovements)
+ * and the alerts of `positions` webhooks, which come from state the block changed rather than
+ * from the wallets it involves (alerts/positionAlerts.ts).
+ */
+export const matchBlock = async (
+  deps: MatchDeps,
+  chain: ChainConfig,
+  block: ChainBlock,
+): Promise<ReadonlyArray<Matched>> => {
+  if (deps.watchedAddresses() === 0) return [];
+  const [moved, alerts] = await Promise.all([
+    matchMovements(deps, chain, block),
+    deps.positions === undefined ? [] : positionAlerts(deps.positions, chain, block),
+  ]);
+  return [...moved, ...alerts];
+};
+
+/**
  * Every active webhook that follows this chain and subscribes to an address
  * the block involves, with the events of its type that pass its filters
  * (webhooks with none are left out). Logs are decoded once; balances of every
- * `balances` webhook are read together (two multicalls).
+ * `balances` webhook are read together (two multicalls). `positions` webhooks
+ * are not matched by the wallets a block involves.
  */
-export const matchBlock = async (
+const matchMovements = async (
   deps: MatchDeps,
   chain: ChainConfig,
   block: ChainBlock,
@@ -68,7 +90,9 @@ export const matchBlock = async (
     }
   const followers = [...byWebhook].flatMap(([id, addresses]) => {
     const record = deps.recordOf(id);
-    return record?.active && followsChain(record, block.chain_id) ? [{ record, addresses }] : [];
+    return record?.active && record.type !== "positions" && followsChain(record, block.chain_id)
+      ? [{ record, addresses }]
+      : [];
   });
   if (followers.length === 0) return [];
 

@@ -1,5 +1,6 @@
 import type { ChainConfig } from "../../chains/ChainsConfig.js";
 import type { ChainBlock, ChainReorg } from "../../domain/ChainBlock.js";
+import { forgetRemovedAlerts } from "../alerts/positionAlerts.js";
 import type { QueuedDelivery } from "../outbox/QueuedDelivery.js";
 import type { BlockEvents } from "./BlockEvents.js";
 import { type BlockRecordStore, isNoChange, type RecordedBlock, type RecordsChange } from "./BlockRecords.js";
@@ -105,7 +106,7 @@ export const nothingToPlan = async (deps: PlanDeps, chainId: number): Promise<bo
  * The plan for a reorg: every recorded block it removed is dropped; events
  * already queued (or delivered) are queued again with `removed: true` under
  * new webhook-ids, and events still waiting for confirmations are simply
- * forgotten.
+ * forgotten. Position alerts fired at a removed block are armed again.
  */
 export const planReorg = async (
   deps: PlanDeps,
@@ -114,6 +115,12 @@ export const planReorg = async (
   slots: EventSlots,
 ): Promise<NotifierPlan> => {
   const now = deps.now();
+  if (deps.positions !== undefined)
+    await forgetRemovedAlerts(
+      deps.positions.states,
+      chain.chain_id,
+      new Set(reorg.removed.map((b) => b.hash)),
+    );
   const before = await deps.records.read(chain.chain_id);
   const deliveries: Array<QueuedDelivery> = [];
   const dropped: Array<RecordedBlock> = [];

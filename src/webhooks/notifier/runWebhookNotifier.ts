@@ -4,12 +4,20 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect, Option } from "effect";
 import { ChainClients } from "../../chains/ChainClients.js";
 import { Chains } from "../../chains/Chains.js";
+import { aggregate3 } from "../../chains/multicall3.js";
 import { Index } from "../../indexer/IndexReader.js";
+import { promiseLog } from "../../lib/promiseLog.js";
 import { Metrics } from "../../metrics/Metrics.js";
 import { WATCH_CHECK_MS } from "../../nats/WatchProgress.js";
+import { discoverPositions } from "../../positions/discoverPositions.js";
+import { readChainPositions } from "../../positions/readChainPositions.js";
 import { FactoryPools } from "../../pricing/FactoryPools.js";
 import { Level } from "../../storage/Level.js";
 import { WebhookSupervisor } from "../actors/WebhookSupervisor.js";
+import { kvAlertStates } from "../alerts/AlertStates.js";
+import { heldRangesCache } from "../alerts/heldRanges.js";
+import { positionWatchers } from "../alerts/positionWatchers.js";
+import { readHealthFactors } from "../alerts/readHealthFactors.js";
 import { DeliveryOutbox } from "../delivery/DeliveryLayer.js";
 import { migrateLocalBlockRecords } from "../migrations/migrateLocalBlockRecords.js";
 import type { WebhookServiceSettings } from "../WebhookServiceSettings.js";
@@ -41,6 +49,12 @@ export const runWebhookNotifier = (
     yield* migrateLocalBlockRecords(yield* Level, records);
     const metrics = Option.getOrUndefined(yield* Effect.serviceOption(Metrics));
     const pools = Option.getOrUndefined(yield* Effect.serviceOption(FactoryPools));
+    const recordOf = (id: string) => supervisor.versionOf(id)?.record;
+    const clientOf = (chainId: number) => {
+      const client = clients.get(chainId);
+      if (client === undefined) throw new Error(`no RPC client for chain ${chainId}`);
+      return client;
+    };
     yield* Effect.forkScoped(
       runNotifier({
         nc,
@@ -49,7 +63,7 @@ export const runWebhookNotifier = (
           records,
           webhooksFor: book.webhooksFor,
           watchedAddresses: book.watchedAddresses,
-          recordOf: (id) => supervisor.versionOf(id)?.record,
+          recordOf,
           readBalances: (chain, pairs, block) => {
             const client = clients.get(chain.chain_id);
             if (client === undefined)
@@ -57,6 +71,41 @@ export const runWebhookNotifier = (
             return readBalances(client, reader, chain, pairs, block, pools);
           },
           publicUrl: settings.publicUrl,
+          positions: {
+            watchers: positionWatchers(book, recordOf),
+            readHealth: async (chain, accounts, block) =>
+              readHealthFactors(clientOf(chain.chain_id), accounts, block),
+            readPositions: async (chain, wallet, block) =>
+              readChainPositions(clientOf(chain.chain_id), reader, {
+                chain,
+                wallet,
+                block,
+                publicUrl: settings.publicUrl,
+                pools,
+                // Owners at the block read say nothing of the index's records of today's owners.
+                past: true,
+              }),
+            readCalls: async (chain, calls, block) => aggregate3(clientOf(chain.chain_id), calls, { block }),
+            ranges: heldRangesCache(async (chain, wallet) =>
+              (await discoverPositions(reader, chain, wallet)).nfts.flatMap((held) =>
+                held.manager.kind === "v4"
+                  ? []
+                  : [
+                      {
+                        manager: held.nft.manager,
+                        tokenId: held.nft.token_id,
+                        pool: held.pool.pool,
+                        kind: held.manager.kind,
+                        protocol: held.manager.protocol,
+                        tickLower: held.tickLower,
+                        tickUpper: held.tickUpper,
+                      },
+                    ],
+              ),
+            ),
+            lendingToken: async (chainId, token) => (await reader.lendingTokens(chainId, [token]))[0],
+            states: kvAlertStates(blocks, yield* promiseLog),
+          },
           now: () => Date.now(),
         },
         enqueue: outbox.queueEvent,

@@ -126,6 +126,25 @@ describe("operator TUI", () => {
     app.unmount();
   });
 
+  it("default: a positions webhook shows its type in the list and its conditions in the detail", async () => {
+    const call = await as("tui-positions");
+    await create(call, {
+      name: "risk hook",
+      type: "positions",
+      addresses: [addressOf(2000)],
+      chain_ids: [1],
+      conditions: { health_factor_below: 1.25, liquidated: true },
+    });
+    const { app, until, press } = await openTui();
+    await press("/");
+    await until(/search name/, "the search prompt");
+    await press("risk hook", ENTER);
+    await until((f) => /1-1 of 1 matching/.test(f) && /risk hook\s+pos\s/.test(f), "the webhook as pos");
+    await press(ENTER);
+    await until(/filters\s+chains 1 · health factor below 1.25 · liquidations/, "the conditions");
+    app.unmount();
+  });
+
   it("default: Webhook detail shows filters and paged addresses; pausing and rotating ask first and reach the API", async () => {
     const call = await as("tui-detail");
     const addresses = Array.from({ length: 30 }, (_, i) => addressOf(1000 + i));

@@ -1,0 +1,148 @@
+import { Effect } from "effect";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServiceProcess } from "../../../bench/lib/benchEnv.js";
+import { createKey } from "../../../src/api/keys/KeyStore.js";
+import { chainClient } from "../../../src/devnet/ChainClient.js";
+import { roleAddress } from "../../../src/devnet/devAccounts.js";
+import { openBucket } from "../../../src/nats/JetStreamSetup.js";
+import { aaveOracle } from "../../support/aaveOracle.js";
+import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js";
+import { startTestNats, type TestNats } from "../../support/natsServer.js";
+import { PROCESS_DEADLINE_MS } from "../../support/runTs.js";
+import { eventually } from "../../support/serviceHarness.js";
+import { callerFor, WEBHOOKS } from "../../support/webhookEnv.js";
+import { type Receiver, startReceiver } from "../../support/webhookReceiver.js";
+
+/**
+ * A `positions` alert through a kill -9 of the service's own process: the alert's first request is
+ * held unanswered when the process dies, and once it is started again the alert comes again (same
+ * event, same webhook-id), the blocks planned while it was down alert nothing new (the fired alert
+ * was kept), and a later crossing alerts once.
+ */
+
+const CHAIN = 8453;
+const ENV = {
+  WEBHOOK_ALLOW_HTTP: "true",
+  WEBHOOK_ALLOWED_HOSTS: "127.0.0.0/8",
+  WEBHOOK_RETRY_SCHEDULE: "200ms,200ms,200ms,200ms,200ms,200ms,200ms,200ms",
+  WEBHOOK_TIMEOUT_MS: "2000",
+};
+
+let nats: TestNats;
+let devnet: TestDevnet;
+let receiver: Receiver;
+/** The index of the request held unanswered (the first alert's), once it has come. */
+let held: number | undefined;
+
+beforeAll(async () => {
+  nats = await startTestNats();
+  devnet = await startTestDevnet();
+  receiver = await startReceiver((request, res, index) => {
+    if (held === undefined && request.json.position_alerts !== undefined) held = index;
+    else res.writeHead(200).end();
+  });
+});
+
+afterAll(async () => {
+  await receiver?.stop();
+  await devnet?.stop();
+  await nats?.stop();
+});
+
+describe("position alerts survive a crash", { timeout: 3 * PROCESS_DEADLINE_MS }, () => {
+  it("behavior: kill -9 between the crossing block and the alert's delivery loses nothing and sends no extra alert", async () => {
+    let service = await startServiceProcess(nats, devnet.devnet.chainsConfigPath, { env: ENV });
+    const admin = await nats.connectAs("admin");
+    const { key } = await Effect.runPromise(
+      createKey(
+        {
+          keys: await Effect.runPromise(openBucket(admin, "keys")),
+          teams: await Effect.runPromise(openBucket(admin, "teams")),
+        },
+        "crash",
+      ),
+    );
+    const call = callerFor(service.url, key);
+    const chain = devnet.manifest.chains.find((c) => c.chain_id === CHAIN)!;
+    const weth = aaveOracle(chain, "WETH");
+    const borrower = chain.lending_positions
+      .find((p) => p.purpose === "borrower" && p.kind === "aave_v3")!
+      .owner.toLowerCase();
+    const created = await call("POST", WEBHOOKS, {
+      name: "crash",
+      url: receiver.url,
+      type: "positions",
+      addresses: [borrower],
+      chain_ids: [CHAIN],
+      conditions: { health_factor_below: 1.1 },
+    });
+    expect(created.status, created.text).toBe(200);
+    const alertsId = created.json.id as string;
+
+    // A probe written after it: once a transfer to the probe is delivered, the notifier has both lists.
+    const probe = "0x00000000000000000000000000000000000c4a54";
+    const probed = await call("POST", WEBHOOKS, {
+      name: "probe",
+      url: receiver.url,
+      type: "transactions",
+      addresses: [probe],
+      chain_ids: [CHAIN],
+    });
+    const client = chainClient(chain.chain_id, chain.name, chain.rpc_url);
+    let sentAt = Number.NEGATIVE_INFINITY;
+    await eventually(
+      async () => {
+        if (receiver.received.some((r) => r.headers["svc-webhook-subscription-id"] === probed.json.id))
+          return true;
+        if (performance.now() - sentAt >= 500) {
+          sentAt = performance.now();
+          await client.walletClient.sendTransaction({
+            account: roleAddress("deployer"),
+            to: probe,
+            value: 1n,
+            chain: null,
+          });
+        }
+        return false;
+      },
+      60_000,
+      "the notifier to hold the webhooks",
+    );
+
+    const alerts = (): ReadonlyArray<Readonly<Record<string, unknown>>> =>
+      receiver.received
+        .filter((r) => r.headers["svc-webhook-subscription-id"] === alertsId)
+        .flatMap((r) =>
+          (r.json.position_alerts ?? []).map((event) => ({ ...event, id: r.headers["webhook-id"] })),
+        );
+    const crossing = await weth.setPercent(85);
+    await eventually(async () => held !== undefined, 60_000, "the alert's first request, held");
+    process.kill(service.pid, "SIGKILL");
+    // Planned while the process is down or once it is back: still below, no new alert.
+    const stillBelow = await weth.setPercent(80);
+    service = await startServiceProcess(nats, devnet.devnet.chainsConfigPath, {
+      env: ENV,
+      dataDir: service.dataDir,
+    });
+    try {
+      await eventually(async () => alerts().length >= 2, 60_000, "the held alert sent again");
+      const [first, again] = alerts();
+      expect(again).toEqual(first);
+      expect(first).toMatchObject({ block_number: Number(crossing), condition: "health_factor_below" });
+
+      await weth.setPercent(110);
+      const second = await weth.setPercent(85);
+      await eventually(
+        async () => new Set(alerts().map((a) => a.event_id)).size >= 2,
+        60_000,
+        "the second crossing's alert",
+      );
+      // One webhook's deliveries go in planning order: an alert of the block planned meanwhile would be first.
+      const blocks = [...new Map(alerts().map((a) => [a.event_id, a.block_number])).values()];
+      expect(blocks).toEqual([Number(crossing), Number(second)]);
+      expect(blocks).not.toContain(Number(stillBelow));
+    } finally {
+      await service.stop();
+    }
+  });
+});
