@@ -61,7 +61,7 @@ describe("decodeInput", () => {
     const create = (fields: Record<string, unknown>) =>
       message(decodeInput(createWebhook, { params: {}, query: {}, body: { ...body, ...fields } }));
     expect(create({ type: "balance" })).toBe(
-      'body field "type" must be one of "transactions", "activities" or "balances" (got "balance").',
+      'body field "type" must be one of "transactions", "activities", "balances" or "positions" (got "balance").',
     );
     expect(create({ activity_type: "transfer" })).toBe(
       'body field "activity_type" must be one of "approve", "mint", "burn", "receive", "send", "swap", "call" or null (got "transfer").',
@@ -102,7 +102,7 @@ describe("decodeInput", () => {
     expect(messages).toEqual([
       "The request body must be a JSON object (got an array).",
       'body field "name" must be a string (got an array).',
-      `body field "type" must be one of "transactions", "activities" or "balances" (got "${"x".repeat(40)}…").`,
+      `body field "type" must be one of "transactions", "activities", "balances" or "positions" (got "${"x".repeat(40)}…").`,
     ]);
   });
 });
