@@ -77,12 +77,17 @@ const messageSizes = (lines: Array<string>) => {
   }
 };
 
-/** Wallets of the synthetic chain a `transactions` webhook watches while the Base profile runs. */
-const WATCHED_WALLETS = 5_000;
+/**
+ * Wallets of the synthetic chain a `transactions` webhook watches while the Base profile runs (about
+ * 2.4 of a block's 60 transactions involve one). Discovering them runs at a few wallets a second.
+ */
+const WATCHED_WALLETS = Number(process.env.BENCH_CHAIN_SCALE_WATCHED ?? 1_000);
+/** How long the keep-up run waits for the watched wallets' discovery before it starts timing. */
+const DISCOVERY_WAIT_MS = 15 * 60_000;
 
 /**
  * A receiver of a `transactions` webhook watching WATCHED_WALLETS of the synthetic chain's 50,000
- * wallets (about 12 of a Base block's 60 transactions involve one): the newest block delivered so far.
+ * wallets: the newest block delivered so far.
  */
 const watchWallets = async (service: { readonly url: string; readonly nats: TestNats }) => {
   const receiver = await startReceiver();
@@ -169,15 +174,20 @@ const keepUp = async (lines: Array<string>) => {
     // scanned): a one-off cost, timed apart, so the figures below are those of following the chain.
     const discoveryStarted = performance.now();
     const requestsBefore = node.stats().requests;
+    let discovered = 0;
     for (;;) {
       const { running, done } = await service.discoveries();
+      discovered = done;
       if (running === 0 && done >= WATCHED_WALLETS) break;
-      if (performance.now() - discoveryStarted > 900_000)
-        throw new Error(`the watched wallets were not discovered within 15 minutes (${done} done)`);
+      if (performance.now() - discoveryStarted > DISCOVERY_WAIT_MS) break;
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
+    const discoverySeconds = (performance.now() - discoveryStarted) / 1000;
     lines.push(
-      `discovering the ${WATCHED_WALLETS.toLocaleString("en-US")} watched wallets (balances swept, logs scanned) took ${((performance.now() - discoveryStarted) / 1000).toFixed(0)} s and ${(node.stats().requests - requestsBefore).toLocaleString("en-US")} requests to the node, before the timed run`,
+      `discovering the ${WATCHED_WALLETS.toLocaleString("en-US")} watched wallets (balances swept, logs scanned): ${discovered.toLocaleString("en-US")} done in ${discoverySeconds.toFixed(0)} s (${(discovered / discoverySeconds).toFixed(1)} a second), ${(node.stats().requests - requestsBefore).toLocaleString("en-US")} requests to the node` +
+        (discovered >= WATCHED_WALLETS
+          ? ", before the timed run"
+          : "; not finished, so the timed run's API CPU includes the rest of it"),
     );
     const startHead = node.head();
     const indexBefore = await service.indexBytes();
