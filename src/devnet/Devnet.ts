@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, resolve } from "node:path";
 import { Effect, type Scope } from "effect";
 import { type AnvilInstance, startAnvil } from "./AnvilProcess.js";
 import { DEVNET_ANVIL_ARGS } from "./anvilArgs.js";
@@ -83,7 +83,7 @@ export const startDevnet = async (options: DevnetOptions): Promise<RunningDevnet
     };
     await mkdir(dirname(paths.chainsConfig), { recursive: true });
     // Absolute, so a copy of the chains file elsewhere (a test's, an operator's) still finds it.
-    const tokenList = join(dirname(paths.chainsConfig), "tokens.json");
+    const tokenList = resolve(dirname(paths.chainsConfig), "tokens.json");
     await writeFile(tokenList, `${JSON.stringify(devnetTokenList(manifest.chains), null, 2)}\n`);
     await writeFile(
       paths.chainsConfig,
