@@ -45,6 +45,15 @@ const previousApiKey = (path: string): Promise<string | null> =>
  * (seconds). Every start serves the seeded state afresh: activity from an earlier run is not kept. Writes
  * the manifest and the chains config; an `api_key` already in the manifest is kept.
  */
+/**
+ * Where the devnet's token list is written, beside its chains file, as an absolute path: the chains
+ * file names it, and list paths are read against the chains file's own directory, so a relative
+ * one (the default DATA_DIR is `data`) would be looked for under `data/devnet/data/devnet`. A copy
+ * of the chains file elsewhere (a test's, an operator's) still finds it.
+ */
+export const devnetTokenListPath = (chainsConfig: string): string =>
+  resolve(dirname(chainsConfig), "tokens.json");
+
 export const startDevnet = async (options: DevnetOptions): Promise<RunningDevnet> => {
   const log = options.log ?? (() => {});
   const paths = devnetPaths(options.dataDir);
@@ -82,8 +91,7 @@ export const startDevnet = async (options: DevnetOptions): Promise<RunningDevnet
       })),
     };
     await mkdir(dirname(paths.chainsConfig), { recursive: true });
-    // Absolute, so a copy of the chains file elsewhere (a test's, an operator's) still finds it.
-    const tokenList = resolve(dirname(paths.chainsConfig), "tokens.json");
+    const tokenList = devnetTokenListPath(paths.chainsConfig);
     await writeFile(tokenList, `${JSON.stringify(devnetTokenList(manifest.chains), null, 2)}\n`);
     await writeFile(
       paths.chainsConfig,
