@@ -7,9 +7,9 @@ import type { ChainBlock } from "../src/domain/ChainBlock.js";
 import { openBucket } from "../src/nats/JetStreamSetup.js";
 import { type AddressBook, makeAddressBook } from "../src/webhooks/notifier/AddressBook.js";
 import { matchBlock } from "../src/webhooks/notifier/matchBlock.js";
-import { WebhookRecord } from "../src/webhooks/WebhookRecord.js";
 import { startTestNats } from "../test/support/natsServer.js";
 import { syntheticBlock } from "../test/support/syntheticBlocks.js";
+import { webhookRecord } from "../test/support/webhookRecordFixture.js";
 import { mainThreadCpuMs } from "./lib/cpu.js";
 import { timeListChanges } from "./lib/listChangeTimes.js";
 import { median } from "./lib/stats.js";
@@ -88,27 +88,10 @@ interface SizeFigures {
 }
 
 const records = () => {
-  const now = new Date().toISOString();
   return new Map(
     Array.from({ length: WEBHOOKS }, (_, w) => [
       benchWebhookId(w),
-      new WebhookRecord({
-        id: benchWebhookId(w),
-        team_id: "bench",
-        name: "bench",
-        type: "transactions",
-        url: "https://example.com/hook",
-        active: true,
-        created_at: now,
-        updated_at: now,
-        chain_ids: null,
-        transaction_type: null,
-        counterparty: null,
-        activity_type: null,
-        asset_type: null,
-        token_address: null,
-        secrets: { current: "x", previous: null },
-      }),
+      webhookRecord({ id: benchWebhookId(w), team_id: "bench", name: "bench", type: "transactions" }),
     ]),
   );
 };

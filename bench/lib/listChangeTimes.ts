@@ -4,8 +4,8 @@ import { Effect, Either } from "effect";
 import { normaliseAddresses } from "../../src/webhooks/addressList.js";
 import type { AddressBook } from "../../src/webhooks/notifier/AddressBook.js";
 import { makeSecretSealer } from "../../src/webhooks/secrets/secretSealing.js";
-import { WebhookRecord } from "../../src/webhooks/WebhookRecord.js";
 import * as WebhookStore from "../../src/webhooks/WebhookStore.js";
+import { webhookRecord } from "../../test/support/webhookRecordFixture.js";
 import { benchAddress, benchWebhookId } from "./watchedLists.js";
 
 /** Addresses the changed webhook keeps throughout, and those added and removed; above every size's range. */
@@ -38,24 +38,7 @@ export const timeListChanges = async (webhooks: KV, book: AddressBook) => {
     sealer: makeSecretSealer([randomBytes(32).toString("base64")]),
   });
   const id = benchWebhookId(999_999);
-  const now = new Date().toISOString();
-  const record = new WebhookRecord({
-    id,
-    team_id: "bench",
-    name: "grows",
-    type: "transactions",
-    url: "https://example.com/hook",
-    active: true,
-    created_at: now,
-    updated_at: now,
-    chain_ids: null,
-    transaction_type: null,
-    counterparty: null,
-    activity_type: null,
-    asset_type: null,
-    token_address: null,
-    secrets: { current: "x", previous: null },
-  });
+  const record = webhookRecord({ id, team_id: "bench", name: "grows", type: "transactions" });
   const kept = Array.from({ length: KEPT }, (_, i) => benchAddress(FIRST_KEPT + i));
   const added = Array.from({ length: CHANGED }, (_, i) => benchAddress(FIRST_ADDED + i));
   await Effect.runPromise(store.create(record, kept, 1));
