@@ -75,7 +75,7 @@ export interface PlanningSession {
 const WORKING_EVERY_MS = 3_000;
 
 /**
- * The whole event of a message: a plain or deflated one as is; for a split
+ * The whole event of a message: a plain or compressed one as is; for a split
  * one, its first part plus the following parts read from the stream by
  * sequence (the shared consumer may hand the other parts to other nodes, which
  * skip them). `undefined` for a part other than the first.

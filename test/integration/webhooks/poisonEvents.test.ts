@@ -15,7 +15,7 @@ import {
 import { type Receiver, startReceiver } from "../../support/webhookReceiver.js";
 
 /**
- * Chain events that no consumer can apply (wrong shape, not JSON, bad deflate, absurd part headers) are
+ * Chain events that no consumer can apply (wrong shape, not JSON, bad deflate or brotli, absurd part headers) are
  * skipped by the index and dropped by the notifier, with an error logged: the events after them are
  * indexed and delivered as usual. Before, one such message stopped the index for good.
  */
@@ -75,6 +75,7 @@ describe("chain events no consumer can apply", () => {
       ],
       ["not json", "{{{", undefined],
       ["bad deflate", new Uint8Array([1, 2, 3, 4, 5]), header({ "Content-Encoding": "deflate" })],
+      ["bad brotli", new Uint8Array([1, 2, 3, 4, 5]), header({ "Content-Encoding": "br" })],
       [
         "absurd parts",
         deflateRawSync(Buffer.from("{}")),
