@@ -17,6 +17,7 @@ import { realNodesBench } from "./realNodesBench.js";
 import { registryBackfillBench } from "./registryBackfillBench.js";
 import { scaleOutBench } from "./scaleOutBench.js";
 import { soakBench } from "./soakBench.js";
+import { valueChangeAlertsBench } from "./valueChangeAlertsBench.js";
 import { vaultsBench } from "./vaultsBench.js";
 import { webhooksBench } from "./webhooksBench.js";
 
@@ -47,6 +48,7 @@ const all = {
   "chain-scale": chainScaleBench,
   "position-alerts": positionAlertsBench,
   "position-alerts-delivery": positionAlertsDeliveryBench,
+  "value-change-alerts": valueChangeAlertsBench,
 };
 const only = process.argv.slice(2);
 const benches = Object.entries(all)

@@ -15,6 +15,11 @@ export const filterSummary = ({ filters }: WebhookDetail["webhook"]): string => 
     ...(filters.conditions?.liquidated === true ? ["liquidations"] : []),
     ...(filters.conditions?.out_of_range === true ? ["out of range"] : []),
     ...(filters.conditions?.in_range === true ? ["back in range"] : []),
+    ...(filters.conditions?.value_change_pct === undefined
+      ? []
+      : [`value change ${filters.conditions.value_change_pct}%`]),
+    ...(filters.position_types === null ? [] : [`types ${filters.position_types.join(",")}`]),
+    ...(filters.protocols === null ? [] : [`protocols ${filters.protocols.join(",")}`]),
   ];
   return parts.join(" · ");
 };

@@ -1,6 +1,7 @@
 import { Schema } from "effect";
 import { Address } from "./Common.js";
 import { endpoint } from "./Endpoint.js";
+import type { Position } from "./Positions.js";
 
 export const WebhookType = Schema.Literal("transactions", "activities", "balances", "positions");
 export const TransactionType = Schema.Literal("sender", "receiver");
@@ -9,6 +10,47 @@ export const AssetType = Schema.Literal("native", "erc20", "erc721", "erc1155");
 
 /** Highest `health_factor_below` accepted: above it every borrower would be alerted at once. */
 export const MAX_HEALTH_FACTOR_THRESHOLD = 100;
+
+/**
+ * Highest `value_change_pct` accepted, percent: a position's value rising elevenfold. Above it the
+ * condition would practically never fire: more likely a unit mistake (basis points) than a wish.
+ */
+export const MAX_VALUE_CHANGE_PCT = 1000;
+
+/** The position types of the positions endpoint (`type`), as `position_types` names them. */
+export const POSITION_TYPES = [
+  "AmmV2",
+  "Nft",
+  "NftV4",
+  "Tokenized",
+  "LendingV2",
+  "LendingV2Fork",
+  "LendingV3",
+  "Erc4626",
+  "YieldSplit",
+  "RestakeStrategy",
+] as const satisfies ReadonlyArray<Position["type"]>;
+// Every type the positions endpoint has is listed: a new one fails to compile here until added.
+type Unlisted = Exclude<Position["type"], (typeof POSITION_TYPES)[number]>;
+const everyTypeListed: [Unlisted] extends [never] ? true : Unlisted = true;
+void everyTypeListed;
+export const PositionTypeName = Schema.Literal(...POSITION_TYPES);
+
+/** Most entries of `position_types` or `protocols` a request may send (duplicates included). */
+export const MAX_FILTER_NAMES = 50;
+/** Longest protocol name accepted in `protocols`. */
+export const MAX_PROTOCOL_NAME_LENGTH = 64;
+
+const PositionTypesInput = Schema.Array(PositionTypeName).pipe(Schema.maxItems(MAX_FILTER_NAMES));
+const ProtocolsInput = Schema.Array(
+  Schema.String.pipe(
+    Schema.pattern(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/),
+    Schema.maxLength(MAX_PROTOCOL_NAME_LENGTH),
+  ).annotations({
+    message: () =>
+      `must be a protocol name as positions show it (letters, digits, space, ".", "_" or "-", at most ${MAX_PROTOCOL_NAME_LENGTH} characters)`,
+  }),
+).pipe(Schema.maxItems(MAX_FILTER_NAMES));
 
 /**
  * What a `positions` webhook alerts on (reference: docs/webhooks.md, "Position alerts"). Unknown
@@ -40,6 +82,16 @@ export const PositionConditions = Schema.Struct({
       message: () => "must be true (leave it out not to be alerted when a position re-enters its range)",
     }),
   ),
+  value_change_pct: Schema.optional(
+    Schema.Number.pipe(
+      Schema.finite(),
+      Schema.greaterThan(0),
+      Schema.lessThanOrEqualTo(MAX_VALUE_CHANGE_PCT),
+    ).annotations({
+      message: () =>
+        `must be a number above 0 and at most ${MAX_VALUE_CHANGE_PCT}: a percent of the position's USD value (10 means 10 %)`,
+    }),
+  ),
 }).annotations({
   identifier: "PositionConditions",
   parseOptions: { onExcessProperty: "error" },
@@ -59,6 +111,8 @@ export const OPTIONAL_FILTERS = [
   "asset_type",
   "token_address",
   "conditions",
+  "position_types",
+  "protocols",
 ] as const;
 export type OptionalFilter = (typeof OPTIONAL_FILTERS)[number];
 
@@ -71,6 +125,10 @@ export const WebhookFilterFields = {
   token_address: Schema.NullOr(Schema.String),
   /** Records written before `positions` webhooks existed lack it: read as unset. */
   conditions: Schema.optionalWith(Schema.NullOr(PositionConditions), { default: () => null }),
+  /** `positions` webhooks only: alerts of positions of these types (the positions endpoint's `type`). */
+  position_types: Schema.optionalWith(Schema.NullOr(Schema.Array(PositionTypeName)), { default: () => null }),
+  /** `positions` webhooks only: alerts of positions of these protocols (the positions' `protocol`). */
+  protocols: Schema.optionalWith(Schema.NullOr(Schema.Array(Schema.String)), { default: () => null }),
 } satisfies Record<"chain_ids" | OptionalFilter, Schema.Struct.Field>;
 
 /** The filters as a create or an update sends them: each may be left out; addresses are checked as addresses. */
@@ -82,6 +140,8 @@ const FilterInputFields = {
   asset_type: Schema.optional(WebhookFilterFields.asset_type),
   token_address: Schema.optional(Schema.NullOr(Address)),
   conditions: Schema.optional(Schema.NullOr(PositionConditions)),
+  position_types: Schema.optional(Schema.NullOr(PositionTypesInput)),
+  protocols: Schema.optional(Schema.NullOr(ProtocolsInput)),
 };
 
 /** The webhook resource (spec 2.1). Optional filters appear only when set. */
@@ -102,6 +162,10 @@ export class Webhook extends Schema.Class<Webhook>("Webhook")({
   token_address: Schema.optional(WebhookFilterFields.token_address),
   /** `positions` webhooks only. */
   conditions: Schema.optional(PositionConditions),
+  /** `positions` webhooks only: alert only of positions of these types. */
+  position_types: Schema.optional(Schema.Array(PositionTypeName)),
+  /** `positions` webhooks only: alert only of positions of these protocols. */
+  protocols: Schema.optional(Schema.Array(Schema.String)),
   /** Signing secret, present only in the create and rotate responses. */
   secret: Schema.optional(Schema.String),
 }) {}

@@ -33,6 +33,19 @@ const webhook = {
   activity_type: "swap",
 };
 
+/** A `positions` webhook: its conditions and the position filters only it may have. */
+const { activity_type: _activities, ...common } = webhook;
+const positionsWebhook = {
+  ...common,
+  id: "0197e2c4-5a6b-7c8d-9e0f-1a2b3c4d5e6f",
+  name: "lending risk",
+  type: "positions",
+  chain_ids: [8453],
+  conditions: { health_factor_below: 1.1, liquidated: true, value_change_pct: 10 },
+  position_types: ["Tokenized", "LendingV3"],
+  protocols: ["AaveV3", "CompoundV3"],
+};
+
 const balances = {
   wallet_address: WALLET,
   balances: [
@@ -133,7 +146,7 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
   getTokenBalance: { ...balances, balances: [balances.balances[1]] },
   getDefiPositions: positions,
   createWebhook: { ...webhook, secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" },
-  listWebhooks: { webhooks: [webhook], next_offset: "1" },
+  listWebhooks: { webhooks: [webhook, positionsWebhook], next_offset: "2" },
   getWebhook: webhook,
   updateWebhook: { ...webhook, active: false, updated_at: "2026-05-04T11:30:00.000Z" },
   deleteWebhook: {},

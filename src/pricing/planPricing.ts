@@ -28,19 +28,26 @@ export const hopsOf = (chain: ChainConfig): ReadonlyArray<string> => [
   ...chain.quote_tokens.filter((token) => token !== chain.wrapped_native),
 ];
 
-export const planPricing = async (
+/** The pool's token that is not `token`, the native currency read as the wrapped native. */
+export const otherToken = (chain: ChainConfig, pool: IndexedPool, token: string): string => {
+  const asToken = (t: string) =>
+    t === NATIVE_CURRENCY && chain.wrapped_native !== undefined ? chain.wrapped_native : t;
+  return asToken(pool.token0) === token ? asToken(pool.token1) : asToken(pool.token0);
+};
+
+/**
+ * The pools that may price each token, as pricing reads them: for every hop, its pools against a
+ * stablecoin; for every other token (of `tokens`, and the stablecoins, for their pool sizes), its
+ * pools against a stablecoin or a hop. Hops come first, every token once.
+ */
+export const pricingCandidates = async (
   index: IndexReader,
   chain: ChainConfig,
   tokens: ReadonlyArray<string>,
-): Promise<PricingPlan> => {
+): Promise<ReadonlyArray<{ readonly token: string; readonly pools: ReadonlyArray<IndexedPool> }>> => {
   const stables = new Set(chain.stablecoins);
   const hops = hopsOf(chain);
   const hopSet = new Set(hops);
-  const asToken = (t: string) =>
-    t === NATIVE_CURRENCY && chain.wrapped_native !== undefined ? chain.wrapped_native : t;
-  const other = (pool: IndexedPool, token: string) =>
-    asToken(pool.token0) === token ? asToken(pool.token1) : asToken(pool.token0);
-
   // Every candidate's pools are read at once (a first answer waits for this; one token after
   // another was 2 LevelDB reads each in turn), then taken in the same order as before.
   const candidates: Array<{ token: string; accepts: (other: string) => boolean }> = [
@@ -55,10 +62,23 @@ export const planPricing = async (
     ...(token === chain.wrapped_native ? await index.poolsForToken(chain.chain_id, NATIVE_CURRENCY) : []),
   ];
   const found = await Promise.all(candidates.map(({ token }) => poolsOf(token)));
+  return candidates.map(({ token, accepts }, i) => ({
+    token,
+    pools: found[i]!.filter((pool) => accepts(otherToken(chain, pool, token))),
+  }));
+};
+
+export const planPricing = async (
+  index: IndexReader,
+  chain: ChainConfig,
+  tokens: ReadonlyArray<string>,
+): Promise<PricingPlan> => {
+  const hops = hopsOf(chain);
+  const asToken = (t: string) =>
+    t === NATIVE_CURRENCY && chain.wrapped_native !== undefined ? chain.wrapped_native : t;
   const pools = new Map<string, IndexedPool>();
-  candidates.forEach(({ token, accepts }, i) => {
-    for (const pool of found[i]!) if (accepts(other(pool, token))) pools.set(pool.pool, pool);
-  });
+  for (const candidate of await pricingCandidates(index, chain, tokens))
+    for (const pool of candidate.pools) pools.set(pool.pool, pool);
 
   const ordered = [...pools.values()];
   const context: PoolReadContext = {

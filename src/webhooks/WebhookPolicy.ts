@@ -1,5 +1,6 @@
 import { Context, Effect, Layer } from "effect";
 import { Chains } from "../chains/Chains.js";
+import { protocolsOf } from "../chains/ChainsConfig.js";
 import type { AddressLimits } from "./addressList.js";
 import { makeHostAllowList } from "./targets/hostAllowList.js";
 import type { UrlPolicy } from "./targets/urlPolicy.js";
@@ -15,6 +16,11 @@ export class WebhookPolicy extends Context.Tag("app/webhooks/WebhookPolicy")<
     readonly maxPerTeam: number;
     /** Chains whose events subscriptions can follow (`supports.subscriptions` in the chains file). */
     readonly chainIds: ReadonlySet<number>;
+    /**
+     * Protocol names of those chains' registries, as positions show them: what `protocols` may
+     * name. Absent: names are not checked against a registry (positionFilterNames.ts).
+     */
+    readonly protocols?: ReadonlySet<string>;
   }
 >() {}
 
@@ -23,6 +29,7 @@ export const layer = (settings: WebhookServiceSettings): Layer.Layer<WebhookPoli
     WebhookPolicy,
     Effect.gen(function* () {
       const registry = yield* Chains;
+      const subscribed = registry.chains.filter((chain) => registry.supports(chain, "subscriptions"));
       return {
         url: {
           allowHttp: settings.allowHttp,
@@ -30,9 +37,8 @@ export const layer = (settings: WebhookServiceSettings): Layer.Layer<WebhookPoli
         },
         addresses: { perWebhook: settings.maxAddresses, perCall: settings.maxAddressesPerCall },
         maxPerTeam: settings.maxPerTeam,
-        chainIds: new Set(
-          registry.chains.filter((chain) => registry.supports(chain, "subscriptions")).map((c) => c.chain_id),
-        ),
+        chainIds: new Set(subscribed.map((c) => c.chain_id)),
+        protocols: new Set(subscribed.flatMap((chain) => protocolsOf(chain).map((p) => p.protocol))),
       };
     }),
   );

@@ -1,6 +1,7 @@
 import { Either } from "effect";
 import { InvalidRequest } from "../contracts/ApiError.js";
 import type { UpdateWebhookBody } from "../contracts/Webhooks.js";
+import { normalisePositionFilters } from "./positionFilterNames.js";
 import { checkFilters, checkName, checkUrl, normaliseChainIds } from "./validateSettings.js";
 import type { WebhookPolicy } from "./WebhookPolicy.js";
 import { optionalFilters, SETTING_FIELDS, WebhookRecord, type WebhookSettings } from "./WebhookRecord.js";
@@ -46,7 +47,7 @@ export const applyPatch = (
     if (normalised instanceof InvalidRequest) return Either.left(normalised);
     chainIds = normalised;
   }
-  const next: WebhookSettings = {
+  const given: WebhookSettings = {
     name: patch.name != null ? patch.name.trim() : record.name,
     url: patch.url ?? record.url,
     active: patch.active ?? record.active,
@@ -54,8 +55,11 @@ export const applyPatch = (
     // A filter left out keeps its value; `null` clears it.
     ...optionalFilters(patch, (given, field) => (given === undefined ? record[field] : given)),
   };
-  const filterError = checkFilters(record.type, next, new Set(Object.keys(patch)));
+  const touched = new Set(Object.keys(patch));
+  const filterError = checkFilters(record.type, given, touched);
   if (filterError !== undefined) return Either.left(filterError);
+  const next = normalisePositionFilters(given, policy.protocols, touched);
+  if (next instanceof InvalidRequest) return Either.left(next);
   if (SETTING_FIELDS.every((field) => sameValue(next[field], record[field]))) return Either.right(undefined);
   return Either.right(
     new WebhookRecord({ ...record, ...next, updated_at: nextUpdatedAt(record.updated_at, nowMs) }),

@@ -2,6 +2,7 @@ import { Either } from "effect";
 import { InvalidRequest } from "../contracts/ApiError.js";
 import type { CreateWebhookBody } from "../contracts/Webhooks.js";
 import { checkList, checkPerCall, normaliseAddresses } from "./addressList.js";
+import { normalisePositionFilters } from "./positionFilterNames.js";
 import { checkFilters, checkName, checkUrl, normaliseChainIds } from "./validateSettings.js";
 import type { WebhookPolicy } from "./WebhookPolicy.js";
 import { optionalFilters, type WebhookSettings } from "./WebhookRecord.js";
@@ -42,5 +43,7 @@ export const validateCreate = (
   };
   const touched = new Set(Object.keys(body));
   const filterError = checkFilters(body.type, settings, touched);
-  return filterError === undefined ? Either.right({ settings, addresses }) : Either.left(filterError);
+  if (filterError !== undefined) return Either.left(filterError);
+  const named = normalisePositionFilters(settings, policy.protocols, touched);
+  return named instanceof InvalidRequest ? Either.left(named) : Either.right({ settings: named, addresses });
 };

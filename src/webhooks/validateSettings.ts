@@ -60,18 +60,22 @@ const positionsRules = (type: Kind, filters: Filters): InvalidRequest | undefine
   if (filters.conditions === null || Object.values(filters.conditions).every((v) => v === undefined))
     return fieldError(
       "conditions",
-      "must name at least one condition on a positions webhook (health_factor_below, liquidated, out_of_range or in_range)",
+      "must name at least one condition on a positions webhook (health_factor_below, liquidated, out_of_range, in_range or value_change_pct)",
     );
   for (const field of ["asset_type", "token_address"] as const)
     if (filters[field] !== null)
-      return fieldError(field, "is not allowed on positions webhooks: use conditions and chain_ids");
+      return fieldError(
+        field,
+        "is not allowed on positions webhooks: use conditions, chain_ids, position_types and protocols",
+      );
   return undefined;
 };
 
 /**
  * Filters allowed by the webhook's type (spec 7): `transaction_type` and
  * `counterparty` only on transactions webhooks, `activity_type` only on
- * activities webhooks, `conditions` only (and always) on positions webhooks;
+ * activities webhooks, `conditions` only (and always) on positions webhooks,
+ * `position_types` and `protocols` only on positions webhooks;
  * and no `token_address` for the native asset. `touched`
  * names the fields the request set, so the message blames one of them.
  */
@@ -89,6 +93,8 @@ export const checkFilters = (
     onlyFor("counterparty", "transactions") ??
     onlyFor("activity_type", "activities") ??
     onlyFor("conditions", "positions") ??
+    onlyFor("position_types", "positions") ??
+    onlyFor("protocols", "positions") ??
     positionsRules(type, filters);
   if (typeError !== undefined) return typeError;
   if (filters.asset_type === "native" && filters.token_address !== null) {

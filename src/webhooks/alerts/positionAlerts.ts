@@ -5,12 +5,16 @@ import type { ChainBlock } from "../../domain/ChainBlock.js";
 import type { LendingToken } from "../../indexer/IndexRecords.js";
 import type { WebhookRecord } from "../WebhookRecord.js";
 import type { AlertStateStore } from "./AlertStates.js";
+import { alertScope, passesPositionFilters } from "./alertFilters.js";
 import { healthAlerts } from "./healthAlerts.js";
+import type { HealthAccount } from "./healthCalls.js";
 import { withoutBlocks } from "./healthCrossings.js";
 import type { HeldRanges } from "./heldRanges.js";
+import type { DebtBook } from "./knownDebts.js";
 import { liquidationAlerts } from "./liquidationAlerts.js";
 import { rangeAlerts } from "./rangeAlerts.js";
 import type { HealthRead } from "./readHealthFactors.js";
+import { type ValueChangeDeps, valueChangeAlerts } from "./valueChangeAlerts.js";
 
 /** A `positions` webhook active on a chain, with the wallets it watches. */
 export interface PositionWatcher {
@@ -28,10 +32,13 @@ export interface BlockAt {
 export interface PositionAlertDeps {
   /** Active `positions` webhooks that follow the chain. */
   readonly watchers: (chainId: number) => ReadonlyArray<PositionWatcher>;
-  /** Health factors of (pool, wallet) accounts at the block: one multicall (readHealthFactors.ts). */
+  /**
+   * Health factors of (wallet, market) accounts at the block, Aave pools, comptrollers and Comets
+   * alike: one multicall (readHealthFactors.ts).
+   */
   readonly readHealth: (
     chain: ChainConfig,
-    accounts: ReadonlyArray<{ readonly wallet: string; readonly pool: string }>,
+    accounts: ReadonlyArray<HealthAccount>,
     block: BlockAt,
   ) => Promise<ReadonlyArray<HealthRead>>;
   /** A wallet's positions at a block, exactly as the positions endpoint answers them. */
@@ -46,11 +53,15 @@ export interface PositionAlertDeps {
     calls: ReadonlyArray<RawCall>,
     block: BlockAt,
   ) => Promise<ReadonlyArray<RawResult>>;
-  /** Each watched wallet's V3 and Algebra position NFTs, kept between blocks. */
+  /** Each watched wallet's V3, Algebra and V4 position NFTs, kept between blocks. */
   readonly ranges: HeldRanges;
+  /** Which watched accounts have debt, kept between blocks: the others are not read again (knownDebts.ts). */
+  readonly debts: DebtBook;
   /** The index's record of a lending token (a cToken is its own market), if it is one. */
   readonly lendingToken: (chainId: number, token: string) => Promise<LendingToken | undefined>;
   readonly states: AlertStateStore;
+  /** `value_change_pct`'s baselines and wallet footprints (valueChangeAlerts.ts); not evaluated without them. */
+  readonly values?: ValueChangeDeps;
 }
 
 /** Alerts of one block for one webhook. */
@@ -74,21 +85,26 @@ export const positionsAround = (deps: PositionAlertDeps, chain: ChainConfig, blo
     }
     return pending;
   };
-  return async (wallet: string) => {
+  const around = async (wallet: string) => {
     const [before, after] = await Promise.all([
       block.number > 0 ? read(wallet, { number: block.number - 1, hash: block.parent_hash }) : [],
       read(wallet, { number: block.number, hash: block.hash }),
     ]);
     return { before, after };
   };
+  // value_change_pct reads most wallets at the block alone: the block before only when one alerts.
+  return Object.assign(around, {
+    after: (wallet: string) => read(wallet, { number: block.number, hash: block.hash }),
+  });
 };
 
 /**
  * The position alerts of one block, per `positions` webhook: health factors that crossed below a
  * threshold (healthAlerts.ts), positions whose pool tick left or re-entered their range
- * (rangeAlerts.ts), then liquidations (liquidationAlerts.ts). All read each wallet's positions
- * through one cache. The first two write the chain's alert states one after the other (each
- * against the revision the other left).
+ * (rangeAlerts.ts), positions whose USD value moved by a share (valueChangeAlerts.ts), then
+ * liquidations (liquidationAlerts.ts). All read each wallet's positions through one cache. The
+ * first three write the chain's alert states one after the other (each against the revision the
+ * one before left). A webhook's `position_types` and `protocols` then filter every kind alike.
  */
 export const positionAlerts = async (
   deps: PositionAlertDeps,
@@ -104,9 +120,16 @@ export const positionAlerts = async (
   liquidated.catch(() => undefined);
   const health = await healthAlerts(deps, chain, block, watchers, around);
   const ranges = await rangeAlerts(deps, chain, block, watchers, around);
-  const all = [...health, ...ranges, ...(await liquidated)];
+  const values =
+    deps.values === undefined
+      ? []
+      : await valueChangeAlerts(deps, deps.values, chain, block, watchers, around);
+  const all = [...health, ...ranges, ...values, ...(await liquidated)];
   return watchers.flatMap(({ record }) => {
-    const own = all.filter((a) => a.webhookId === record.id).map((a) => a.event);
+    // position_types and protocols decide what is sent, whatever the condition (alertFilters.ts).
+    const own = all
+      .filter((a) => a.webhookId === record.id && passesPositionFilters(record, alertScope(chain, a.event)))
+      .map((a) => a.event);
     return own.length === 0 ? [] : [{ record, events: own }];
   });
 };

@@ -1,8 +1,9 @@
 import type { ChainConfig } from "../../chains/ChainsConfig.js";
-import { intWord, rawCall } from "../../chains/rawCalls.js";
 import type { Position } from "../../contracts/Positions.js";
 import type { ChainBlock } from "../../domain/ChainBlock.js";
+import { entriesHolding } from "./entriesHolding.js";
 import type { HeldRange } from "./heldRanges.js";
+import { decodeTick, logsTouchPools, tickCall } from "./poolTicks.js";
 import type { PositionAlertDeps, PositionWatcher, positionsAround } from "./positionAlerts.js";
 import { type RangeRead, rangeCrossings } from "./rangeCrossings.js";
 
@@ -17,7 +18,9 @@ export interface RangeAlertEvent {
   readonly block_hash: string;
   readonly subscribed_address: string;
   readonly protocol: string;
+  /** The pool's address, or a V4 pool's id. */
   readonly pool: string;
+  /** The NFT contract: a NonfungiblePositionManager, or V4's PositionManager. */
   readonly position_manager: string;
   /** Hex, as the positions endpoint shows it. */
   readonly token_id: string;
@@ -25,29 +28,22 @@ export interface RangeAlertEvent {
   readonly tick_upper: number;
   /** The pool's tick at the block. */
   readonly tick: number;
-  /** The wallet's entry of this pool as the positions endpoint shows it, before and after the block. */
+  /**
+   * The wallet's entry holding the NFT as the positions endpoint shows it (the pool's `Nft` entry,
+   * or the NFT's own `NftV4` entry), before and after the block.
+   */
   readonly positions_before: ReadonlyArray<Position>;
   readonly positions_after: ReadonlyArray<Position>;
 }
 
-/** The entries of the pool holding the position NFT. */
-const holding = (positions: ReadonlyArray<Position>, pool: string, tokenId: string) =>
-  positions.filter(
-    (p) =>
-      "pool" in p &&
-      p.pool === pool &&
-      "positions" in p &&
-      Array.isArray(p.positions) &&
-      p.positions.some((n: { token_id?: string }) => n.token_id === tokenId),
-  );
-
 /**
- * The `out_of_range` and `in_range` alerts of one block: each watched wallet's V3 and Algebra
+ * The `out_of_range` and `in_range` alerts of one block: each watched wallet's V3, Algebra and V4
  * position NFTs (heldRanges.ts), and, when the block has a log of one of their pools (a swap moves
- * the tick) or involves the wallet, every such pool's tick in one multicall (`slot0`, Algebra's
- * `globalState`), compared with each range (rangeCrossings.ts). The range states are written
- * before the alerts are queued, as for health factors. A wallet's positions come from the index:
- * one still being discovered has none yet, and is first seen (silently) once it has.
+ * the tick; V4 pools' logs are their PoolManager's, naming the pool id) or involves the wallet,
+ * every such pool's tick in one multicall (poolTicks.ts), compared with each range
+ * (rangeCrossings.ts). The range states are written before the alerts are queued, as for health
+ * factors. A wallet's positions come from the index: one still being discovered has none yet, and
+ * is first seen (silently) once it has.
  */
 export const rangeAlerts = async (
   deps: PositionAlertDeps,
@@ -65,20 +61,13 @@ export const rangeAlerts = async (
   const byWallet = new Map(held.map((h) => [h.wallet, h.ranges]));
   const pools = [...new Map(held.flatMap((h) => h.ranges.map((r) => [r.pool, r] as const))).values()];
   if (pools.length === 0) return [];
-  const poolSet = new Set(pools.map((p) => p.pool));
-  const moved =
-    block.logs.some((log) => poolSet.has(log.address)) ||
-    block.transactions.some((tx) => wallets.has(tx.from));
+  const moved = logsTouchPools(block.logs, pools) || block.transactions.some((tx) => wallets.has(tx.from));
   if (!moved) return [];
-  const results = await deps.readCalls(
-    chain,
-    pools.map((p) => rawCall(p.pool, p.kind === "algebra" ? "globalState()" : "slot0()")),
-    block,
-  );
+  const results = await deps.readCalls(chain, pools.map(tickCall), block);
   const ticks = new Map<string, number>();
   pools.forEach((p, i) => {
-    const tick = intWord(results[i], 1, 24);
-    if (tick !== undefined) ticks.set(p.pool, Number(tick));
+    const tick = decodeTick(results[i]);
+    if (tick !== undefined) ticks.set(p.pool, tick);
   });
   const positionKey = (r: HeldRange) => `${r.manager}:0x${r.tokenId.toString(16)}`;
   const reads: Array<RangeRead & { readonly range: HeldRange }> = watching.flatMap((w) =>
@@ -128,8 +117,8 @@ export const rangeAlerts = async (
         tick_lower: range.tickLower,
         tick_upper: range.tickUpper,
         tick: read.tick,
-        positions_before: holding(positions.before, range.pool, tokenId),
-        positions_after: holding(positions.after, range.pool, tokenId),
+        positions_before: entriesHolding(positions.before, range.pool, tokenId),
+        positions_after: entriesHolding(positions.after, range.pool, tokenId),
       };
       return { webhookId: read.webhookId, event };
     }),

@@ -5,6 +5,7 @@ import { Effect, Option } from "effect";
 import { ChainClients } from "../../chains/ChainClients.js";
 import { Chains } from "../../chains/Chains.js";
 import { aggregate3 } from "../../chains/multicall3.js";
+import { Discovery } from "../../discovery/Discovery.js";
 import { Index } from "../../indexer/IndexReader.js";
 import { promiseLog } from "../../lib/promiseLog.js";
 import { Metrics } from "../../metrics/Metrics.js";
@@ -15,9 +16,11 @@ import { FactoryPools } from "../../pricing/FactoryPools.js";
 import { Level } from "../../storage/Level.js";
 import { WebhookSupervisor } from "../actors/WebhookSupervisor.js";
 import { kvAlertStates } from "../alerts/AlertStates.js";
-import { heldRangesCache } from "../alerts/heldRanges.js";
+import { heldRangesCache, heldRangesOf } from "../alerts/heldRanges.js";
+import { debtBook } from "../alerts/knownDebts.js";
 import { positionWatchers } from "../alerts/positionWatchers.js";
 import { readHealthFactors } from "../alerts/readHealthFactors.js";
+import { valueChangeDeps } from "../alerts/valueChangeDeps.js";
 import { DeliveryOutbox } from "../delivery/DeliveryLayer.js";
 import { migrateLocalBlockRecords } from "../migrations/migrateLocalBlockRecords.js";
 import type { WebhookServiceSettings } from "../WebhookServiceSettings.js";
@@ -49,6 +52,7 @@ export const runWebhookNotifier = (
     yield* migrateLocalBlockRecords(yield* Level, records);
     const metrics = Option.getOrUndefined(yield* Effect.serviceOption(Metrics));
     const pools = Option.getOrUndefined(yield* Effect.serviceOption(FactoryPools));
+    const discovery = Option.getOrUndefined(yield* Effect.serviceOption(Discovery));
     const recordOf = (id: string) => supervisor.versionOf(id)?.record;
     const clientOf = (chainId: number) => {
       const client = clients.get(chainId);
@@ -86,25 +90,15 @@ export const runWebhookNotifier = (
                 past: true,
               }),
             readCalls: async (chain, calls, block) => aggregate3(clientOf(chain.chain_id), calls, { block }),
-            ranges: heldRangesCache(async (chain, wallet) =>
-              (await discoverPositions(reader, chain, wallet)).nfts.flatMap((held) =>
-                held.manager.kind === "v4"
-                  ? []
-                  : [
-                      {
-                        manager: held.nft.manager,
-                        tokenId: held.nft.token_id,
-                        pool: held.pool.pool,
-                        kind: held.manager.kind,
-                        protocol: held.manager.protocol,
-                        tickLower: held.tickLower,
-                        tickUpper: held.tickUpper,
-                      },
-                    ],
-              ),
+            ranges: heldRangesCache(
+              async (chain, wallet) =>
+                heldRangesOf(chain, (await discoverPositions(reader, chain, wallet)).nfts),
+              discovery,
             ),
+            debts: debtBook(),
             lendingToken: async (chainId, token) => (await reader.lendingTokens(chainId, [token]))[0],
             states: kvAlertStates(blocks, yield* promiseLog),
+            values: valueChangeDeps(blocks, reader, discovery),
           },
           now: () => Date.now(),
         },

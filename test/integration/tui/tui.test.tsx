@@ -145,6 +145,29 @@ describe("operator TUI", () => {
     app.unmount();
   });
 
+  it("default: a positions webhook's value change and position types show in the detail", async () => {
+    const call = await as("tui-values");
+    await create(call, {
+      name: "value hook",
+      type: "positions",
+      addresses: [addressOf(2001)],
+      chain_ids: [1],
+      conditions: { value_change_pct: 7.5 },
+      position_types: ["LendingV3", "Tokenized"],
+    });
+    const { app, until, press } = await openTui();
+    await press("/");
+    await until(/search name/, "the search prompt");
+    await press("value hook", ENTER);
+    await until((f) => /1-1 of 1 matching/.test(f) && /value hook\s+pos\s/.test(f), "the webhook as pos");
+    await press(ENTER);
+    await until(
+      /filters\s+chains 1 · value change 7.5% · types Tokenized,LendingV3/,
+      "the condition and the types",
+    );
+    app.unmount();
+  });
+
   it("default: Webhook detail shows filters and paged addresses; pausing and rotating ask first and reach the API", async () => {
     const call = await as("tui-detail");
     const addresses = Array.from({ length: 30 }, (_, i) => addressOf(1000 + i));

@@ -3,17 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ActivityContext, activityContext } from "../../../src/devnet/activity/ActivityContext.js";
 import { roleAddress } from "../../../src/devnet/devAccounts.js";
 import { aaveOracle } from "../../support/aaveOracle.js";
+import { compoundPrices } from "../../support/compoundPrices.js";
 import { type DevnetService, devnetChains, startDevnetService } from "../../support/devnetService.js";
 import { eventually } from "../../support/serviceHarness.js";
 import { type Caller, callerFor, WEBHOOKS } from "../../support/webhookEnv.js";
 import { type Receiver, startReceiver } from "../../support/webhookReceiver.js";
 import { dropAavePriceAndLiquidate } from "../positions/lendingActions.js";
-import { lendingReader } from "../positions/lendingReference.js";
+import { closeTo, lendingReader } from "../positions/lendingReference.js";
 
 /**
  * `positions` webhooks on the devnet: the Aave V3 oracle of Base is moved as governance would (a new
  * WETH price source), and the seeded borrower (10 WETH of collateral, health near 1.2) is watched
- * with `health_factor_below: 1.1`.
+ * with `health_factor_below: 1.1`. The cToken fork's comptroller oracle and the Comet's WETH feed
+ * are moved by their owner for the seeded Compound borrower (10 WETH in each market, health near 1.2).
  */
 
 const CHAIN = 8453;
@@ -244,5 +246,71 @@ describe("position alerts on the devnet", () => {
       (positions as ReadonlyArray<Record<string, unknown>>).find((p) => p.token_type === "VariableDebtV3")!
         .calculated_balance as number;
     expect(debtOf(alerts[0]!.positions_before) - debtOf(alerts[0]!.positions_after)).toBeCloseTo(1000, 0);
+  }, 300_000);
+  it("behavior: a comptroller oracle drop, then a Comet feed drop, each alert once under their market at the lens's health factor", async () => {
+    const chain = chainOf(CHAIN);
+    const prices = compoundPrices(chain, "WETH");
+    const borrower = chain.lending_positions
+      .find((p) => p.purpose === "borrower" && p.kind === "ctoken")!
+      .owner.toLowerCase();
+    const reader = (block: bigint) => lendingReader(clientOf(CHAIN), chain, block);
+    const webhook = await watchBorrower(borrower);
+    const head = await clientOf(CHAIN).getBlockNumber();
+    expect((await reader(head).cTokenHealth(prices.comptroller, borrower)).health!).toBeGreaterThan(
+      THRESHOLD,
+    );
+    expect((await reader(head).cometHealth(prices.comet, borrower)).health!).toBeGreaterThan(THRESHOLD);
+
+    // 85 % of WETH's price in the comptroller's oracle only (a `PricePosted`): the cToken account crosses.
+    const oracleDrop = await prices.setOraclePercent(85);
+    await eventually(async () => alertsOf(webhook.id).length > 0, 60_000, "the cToken alert");
+    const first = alertsOf(webhook.id)[0]!;
+    expect(first).toMatchObject({
+      condition: "health_factor_below",
+      block_number: Number(oracleDrop),
+      subscribed_address: borrower,
+      protocol: "ForkLend",
+      lending_pool: prices.comptroller,
+      threshold: THRESHOLD,
+    });
+    const atDrop = await reader(oracleDrop).cTokenHealth(prices.comptroller, borrower);
+    expect(atDrop.shortfall).toBe(false);
+    expect(closeTo(first.health_factor as number, atDrop.health!, 9)).toBe(true);
+    expect(first.health_factor as number).toBeLessThan(THRESHOLD);
+    const beforeDrop = (await reader(oracleDrop - 1n).cTokenHealth(prices.comptroller, borrower)).health!;
+    expect(closeTo(first.health_factor_before as number, beforeDrop, 9)).toBe(true);
+    // The comptroller's entries as the positions endpoint shows them at the block: the lens's value.
+    const after = first.positions_after as ReadonlyArray<Record<string, unknown>>;
+    expect(after.map((p) => `${p.type}:${p.token_type}`).sort()).toEqual([
+      "LendingV2Fork:Borrow",
+      "LendingV2Fork:Supply",
+    ]);
+    expect(after.every((p) => p.health_factor === first.health_factor)).toBe(true);
+
+    // The same drop on the Comet's feed (an `AnswerUpdated`): the Comet account crosses; the cToken
+    // account, still below, does not alert again.
+    const feedDrop = await prices.setFeedPercent(85);
+    await eventually(async () => alertsOf(webhook.id).length >= 2, 60_000, "the Comet alert");
+    const alerts = alertsOf(webhook.id);
+    expect(alerts.map((a) => [a.lending_pool, a.block_number])).toEqual([
+      [prices.comptroller, Number(oracleDrop)],
+      [prices.comet, Number(feedDrop)],
+    ]);
+    const second = alerts[1]!;
+    expect(second.protocol).toBe("CompoundV3");
+    const cometAtDrop = await reader(feedDrop).cometHealth(prices.comet, borrower);
+    expect(cometAtDrop.liquidatable).toBe(false);
+    expect(closeTo(second.health_factor as number, cometAtDrop.health!, 9)).toBe(true);
+    const cometAfter = second.positions_after as ReadonlyArray<Record<string, unknown>>;
+    expect(cometAfter).toHaveLength(1);
+    expect(cometAfter[0]).toMatchObject({
+      type: "LendingV3",
+      market: prices.comet,
+      health_factor: second.health_factor,
+    });
+    expect(receiver.unverified(webhook.secret, webhook.id)).toEqual([]);
+
+    await prices.setOraclePercent(100);
+    await prices.setFeedPercent(100);
   }, 300_000);
 });

@@ -120,9 +120,11 @@ describe("position alerts survive a crash", { timeout: 3 * PROCESS_DEADLINE_MS }
     process.kill(service.pid, "SIGKILL");
     // Planned while the process is down or once it is back: still below, no new alert.
     const stillBelow = await weth.setPercent(80);
+    // On the same port: the positions in a block planned again carry logo URLs of the service's address.
     service = await startServiceProcess(nats, devnet.devnet.chainsConfigPath, {
       env: ENV,
       dataDir: service.dataDir,
+      port: Number(new URL(service.url).port),
     });
     try {
       await eventually(async () => alerts().length >= 2, 60_000, "the held alert sent again");

@@ -105,4 +105,80 @@ describe("positions webhooks over HTTP", () => {
     );
     expect((await call("GET", `${WEBHOOKS}/${id}`)).json.conditions).toEqual({ health_factor_below: 1.2 });
   });
+
+  it("default: value_change_pct and position_types are created, read, listed, patched and cleared", async () => {
+    const created = await call(
+      "POST",
+      WEBHOOKS,
+      positionsBody({
+        conditions: { value_change_pct: 12.5 },
+        position_types: ["LendingV3", "Tokenized", "Tokenized"],
+      }),
+    );
+    expect(created.status, created.text).toBe(200);
+    // Stored deduplicated, in the positions endpoint's order of types.
+    expect(created.json).toMatchObject({
+      conditions: { value_change_pct: 12.5 },
+      position_types: ["Tokenized", "LendingV3"],
+    });
+    expect(created.json).not.toHaveProperty("protocols");
+    const id = created.json.id as string;
+    expect((await call("GET", `${WEBHOOKS}/${id}`)).json).toMatchObject({
+      position_types: ["Tokenized", "LendingV3"],
+    });
+    const listed = (await call("GET", WEBHOOKS)).json.webhooks as ReadonlyArray<Json>;
+    expect(listed.find((w) => w.id === id)).toMatchObject({ position_types: ["Tokenized", "LendingV3"] });
+
+    const patched = await call("PATCH", `${WEBHOOKS}/${id}`, {
+      position_types: ["Nft", "NftV4"],
+      conditions: { value_change_pct: 5, out_of_range: true },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.json).toMatchObject({
+      position_types: ["Nft", "NftV4"],
+      conditions: { value_change_pct: 5, out_of_range: true },
+    });
+    const cleared = await call("PATCH", `${WEBHOOKS}/${id}`, { position_types: null });
+    expect(cleared.json).not.toHaveProperty("position_types");
+    expect((await call("GET", `${WEBHOOKS}/${id}`)).json).not.toHaveProperty("position_types");
+  });
+
+  it("error: hostile value_change_pct, position_types and protocols are a 400 naming the field, and nothing is stored", async () => {
+    const before = ((await call("GET", WEBHOOKS)).json.webhooks as ReadonlyArray<Json>).length;
+    const post = (overrides: Record<string, unknown>) => call("POST", WEBHOOKS, positionsBody(overrides));
+    for (const pct of [0, -10, 1001, 1e308, "10", null, [10], { pct: 10 }, true])
+      await expect400(post({ conditions: { value_change_pct: pct } }), "value_change_pct");
+    const unknownType = await post({ position_types: ["Aave"] });
+    expect(unknownType.status).toBe(400);
+    expect(unknownType.json.error).toContain('"position_types[0]"');
+    expect(unknownType.json.error).toContain('"Tokenized"');
+    await expect400(post({ position_types: [] }), "position_types");
+    await expect400(post({ position_types: "Tokenized" }), "position_types");
+    await expect400(post({ position_types: Array.from({ length: 10_000 }, () => "Nft") }), "position_types");
+    await expect400(post({ protocols: ["<script>alert(1)</script>"] }), "protocols");
+    await expect400(post({ protocols: Array.from({ length: 10_000 }, () => "AaveV3") }), "protocols");
+    // This deployment's chains register no protocol: no name could ever match.
+    const noRegistry = await post({ protocols: ["AaveV3"] });
+    expect(noRegistry.status).toBe(400);
+    expect(noRegistry.json.error).toContain("register no protocol");
+    for (const field of [{ position_types: ["Nft"] }, { protocols: ["AaveV3"] }])
+      await expect400(
+        call("POST", WEBHOOKS, createBody({ type: "balances", ...field })),
+        Object.keys(field)[0]!,
+      );
+    const after = ((await call("GET", WEBHOOKS)).json.webhooks as ReadonlyArray<Json>).length;
+    expect(after).toBe(before);
+
+    const created = await call("POST", WEBHOOKS, positionsBody({ position_types: ["Tokenized"] }));
+    const id = created.json.id as string;
+    await expect400(call("PATCH", `${WEBHOOKS}/${id}`, { position_types: ["Unknown"] }), "position_types");
+    await expect400(
+      call("PATCH", `${WEBHOOKS}/${id}`, { conditions: { value_change_pct: -1 } }),
+      "value_change_pct",
+    );
+    expect((await call("GET", `${WEBHOOKS}/${id}`)).json).toMatchObject({
+      position_types: ["Tokenized"],
+      conditions: { health_factor_below: 1.2 },
+    });
+  });
 });

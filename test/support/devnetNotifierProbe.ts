@@ -1,0 +1,99 @@
+import { expect } from "vitest";
+import type { ChainClient } from "../../src/devnet/ChainClient.js";
+import { roleAddress } from "../../src/devnet/devAccounts.js";
+import { eventually } from "./serviceHarness.js";
+import { addressOf, type Caller, WEBHOOKS } from "./webhookEnv.js";
+import { type Receiver, startReceiver } from "./webhookReceiver.js";
+
+/** How often a probe transfer is sent while none has been delivered, ms. */
+const PROBE_EVERY_MS = 500;
+
+/** Sends native transfers from the deployer to `to` until `delivered` says one of them (by hash) was. */
+const transferUntilDelivered = async (
+  client: ChainClient,
+  to: string,
+  delivered: (hashes: ReadonlyArray<string>) => boolean,
+) => {
+  const sent: Array<string> = [];
+  let sentAt = Number.NEGATIVE_INFINITY;
+  await eventually(
+    async () => {
+      if (sent.length > 0 && delivered(sent)) return true;
+      if (performance.now() - sentAt >= PROBE_EVERY_MS) {
+        sentAt = performance.now();
+        sent.push(
+          await client.walletClient.sendTransaction({
+            account: roleAddress("deployer"),
+            to: to as `0x${string}`,
+            value: 1n,
+            chain: null,
+          }),
+        );
+      }
+      return false;
+    },
+    60_000,
+    "the notifier to deliver a transfer mined after everything before it",
+  );
+};
+
+/**
+ * notifierBarrier.ts on the devnet, where blocks are mined rather than published: a `transactions`
+ * webhook of its own (on the devnet chain of `client`), to which `pass()` adds a fresh address and
+ * sends native transfers from the deployer until one is delivered. The address book applies lists
+ * in the order they were written and the notifier plans blocks in chain order, so once that
+ * delivery arrives every webhook written before `pass()` is in the book and every block mined
+ * before it has been planned. The transfers name no watched wallet and move no pool: a block
+ * planned while one is mined reads what it would have read without it.
+ */
+export const startDevnetNotifierProbe = async (call: Caller, client: ChainClient) => {
+  const receiver = await startReceiver();
+  const created = await call("POST", WEBHOOKS, {
+    name: "notifier probe",
+    url: receiver.url,
+    type: "transactions",
+    addresses: [addressOf(0xa1e7_0000)],
+    chain_ids: [client.chainId],
+  });
+  expect(created.status, created.text).toBe(200);
+  const id = created.json.id as string;
+  let passes = 0;
+  return {
+    pass: async () => {
+      passes += 1;
+      const address = addressOf(0xa1e7_0000 + passes);
+      const added = await call("PATCH", `${WEBHOOKS}/${id}/addresses`, { add_addresses: [address] });
+      expect(added.status, added.text).toBe(200);
+      await transferUntilDelivered(client, address, (hashes) =>
+        receiver.received.some((r) => hashes.some((hash) => r.body.includes(hash))),
+      );
+    },
+    stop: () => receiver.stop(),
+  };
+};
+
+/**
+ * One pass of the probe above without a receiver of its own: each `caughtUp()` creates a
+ * `transactions` webhook for a fresh address, delivered to `receiver`, and waits as `pass()` does.
+ */
+export const devnetNotifierProbe = (call: Caller, receiver: Receiver, client: ChainClient) => {
+  let probes = 0;
+  return {
+    caughtUp: async () => {
+      probes += 1;
+      const probe = addressOf(0xa1e8_0000 + probes);
+      const created = await call("POST", WEBHOOKS, {
+        name: "notifier probe",
+        url: receiver.url,
+        type: "transactions",
+        addresses: [probe],
+        chain_ids: [client.chainId],
+      });
+      expect(created.status, created.text).toBe(200);
+      const id = created.json.id as string;
+      await transferUntilDelivered(client, probe, () =>
+        receiver.received.some((r) => r.headers["svc-webhook-subscription-id"] === id),
+      );
+    },
+  };
+};
