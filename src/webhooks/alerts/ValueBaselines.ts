@@ -31,6 +31,36 @@ export interface BaselineStore {
 /** `v.<chain>.<wallet>` in the `webhook_blocks` bucket: beside the alert states, outside the `e.` sweeps. */
 export const baselinesKey = (chainId: number, wallet: string) => `v.${chainId}.${wallet}`;
 
+/**
+ * The most one wallet's baselines on a chain may weigh: well inside NATS's default 1 MiB message
+ * (about 1,000 baselines at 200-300 bytes each). Every webhook of every team watching the wallet
+ * shares the value, so without a bound enough webhooks on one popular wallet would make its write
+ * fail, and with it every block of the chain.
+ */
+export const MAX_WALLET_BASELINE_BYTES = 256 * 1024;
+
+/**
+ * The baselines that fit in `maxBytes`: whole webhooks' baselines left out, the largest first (ties
+ * by id, so a block planned again leaves out the same). A webhook left out finds its positions
+ * first seen at the wallet's next read: measured from the block before, never alerting falsely.
+ */
+export const fitBaselines = (
+  baselines: WalletBaselines,
+  maxBytes = MAX_WALLET_BASELINE_BYTES,
+): WalletBaselines => {
+  const sizes = Object.entries(baselines).map(([id, own]) => ({ id, bytes: JSON.stringify(own).length }));
+  let total = JSON.stringify(baselines).length;
+  if (total <= maxBytes) return baselines;
+  const kept: Record<string, Baselines> = { ...baselines };
+  sizes.sort((a, b) => b.bytes - a.bytes || a.id.localeCompare(b.id));
+  for (const { id, bytes } of sizes) {
+    if (total <= maxBytes) break;
+    delete kept[id];
+    total -= bytes + id.length + 4;
+  }
+  return kept;
+};
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 

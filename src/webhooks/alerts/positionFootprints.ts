@@ -111,6 +111,19 @@ export const positionFootprints = (deps: FootprintDeps, refreshPerBlock = REFRES
       return [...due];
     },
 
+    /** Forgets the footprint of `wallet`, whose read failed: it comes due again (refreshed). */
+    forget: (chainId: number, wallet: string): void => forget(stateOf(chainId), wallet),
+
+    /**
+     * A block of the chain failed after `due`: nothing recorded at it can be trusted to continue
+     * from, so every footprint is out of date and the next block does not continue this one.
+     */
+    interrupt: (chainId: number): void => {
+      const state = stateOf(chainId);
+      state.epoch += 1;
+      state.last = undefined;
+    },
+
     /** Keeps the footprint of `wallet` from its positions as just read. */
     record: async (chain: ChainConfig, wallet: string, positions: ReadonlyArray<Position>): Promise<void> => {
       const state = stateOf(chain.chain_id);

@@ -10,7 +10,9 @@ export const bytesHex = (bytes: ReadonlyArray<number>): string =>
  * as the positions endpoint shows them. One entry of the endpoint is one position: an Nft entry is
  * the wallet's NFTs in one pool together (the entry's `usd_value` is theirs together), an NftV4
  * entry one NFT (its PoolManager and salt), a lending entry one token or market, a vault, strategy
- * or yield token its token. The address already says which protocol: no name is needed in the key.
+ * or yield token its token; a cToken market shows a wallet's supply and its borrow as two entries of
+ * the same token, told apart by their `token_type`. The address already says which protocol: no
+ * name is needed in the key.
  */
 export const positionKey = (position: Position): string => {
   switch (position.type) {
@@ -21,6 +23,9 @@ export const positionKey = (position: Position): string => {
       return `${position.type}:${position.pool_manager}:${bytesHex(position.salt)}`;
     case "LendingV3":
       return `${position.type}:${position.market}`;
+    case "LendingV2":
+    case "LendingV2Fork":
+      return `${position.type}:${position.token}:${position.token_type}`;
     default:
       return `${position.type}:${position.token}`;
   }

@@ -59,7 +59,10 @@ export const rangeAlerts = async (
   const wallets = new Set(watching.flatMap((w) => w.wallets));
   const held = await deps.ranges.of(chain, block, wallets);
   const byWallet = new Map(held.map((h) => [h.wallet, h.ranges]));
-  const pools = [...new Map(held.flatMap((h) => h.ranges.map((r) => [r.pool, r] as const))).values()];
+  // A V4 pool id is a hash of its key, the same under two PoolManagers: a pool is known by where
+  // its tick is read, its PoolManager and id for V4.
+  const tickOf = (r: HeldRange) => (r.kind === "v4" ? `${r.poolManager}|${r.pool}` : r.pool);
+  const pools = [...new Map(held.flatMap((h) => h.ranges.map((r) => [tickOf(r), r] as const))).values()];
   if (pools.length === 0) return [];
   const moved = logsTouchPools(block.logs, pools) || block.transactions.some((tx) => wallets.has(tx.from));
   if (!moved) return [];
@@ -67,13 +70,13 @@ export const rangeAlerts = async (
   const ticks = new Map<string, number>();
   pools.forEach((p, i) => {
     const tick = decodeTick(results[i]);
-    if (tick !== undefined) ticks.set(p.pool, tick);
+    if (tick !== undefined) ticks.set(tickOf(p), tick);
   });
   const positionKey = (r: HeldRange) => `${r.manager}:0x${r.tokenId.toString(16)}`;
   const reads: Array<RangeRead & { readonly range: HeldRange }> = watching.flatMap((w) =>
     w.wallets.flatMap((wallet) =>
       (byWallet.get(wallet) ?? []).flatMap((range) => {
-        const tick = ticks.get(range.pool);
+        const tick = ticks.get(tickOf(range));
         return tick === undefined
           ? []
           : [

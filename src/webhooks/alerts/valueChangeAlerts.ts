@@ -7,7 +7,7 @@ import { passesPositionFilters } from "./alertFilters.js";
 import type { PositionAlertDeps, PositionWatcher, positionsAround } from "./positionAlerts.js";
 import type { PositionFootprints } from "./positionFootprints.js";
 import { positionKey, positionProtocol } from "./positionIdentity.js";
-import type { BaselineStore, WalletBaselines } from "./ValueBaselines.js";
+import { type BaselineStore, fitBaselines, type WalletBaselines } from "./ValueBaselines.js";
 import {
   type Baselines,
   effectiveBaseline,
@@ -117,8 +117,13 @@ const evaluateWallet = async (
   }
   // Baselines of webhooks no longer watching the wallet (deleted, paused, the wallet removed) are
   // not carried over: the wallet's value holds only what is watched.
-  const changed = JSON.stringify(next) !== JSON.stringify(stored.baselines);
-  return { wallet, alerts, write: changed ? { baselines: next, revision: stored.revision } : undefined };
+  const kept = fitBaselines(next);
+  const changed = JSON.stringify(kept) !== JSON.stringify(stored.baselines);
+  return {
+    wallet,
+    alerts: alerts.filter(({ watcher }) => kept[watcher.record.id] !== undefined),
+    write: changed ? { baselines: kept, revision: stored.revision } : undefined,
+  };
 };
 
 /**
@@ -143,6 +148,26 @@ export const valueChangeAlerts = async (
   if (watching.length === 0) return [];
   const due = values.footprints.due(chain, block, new Set(watching.flatMap((w) => w.wallets)));
   if (due.length === 0) return [];
+  try {
+    return await dueWalletAlerts(deps, values, chain, block, due, watching, around);
+  } catch (error) {
+    // The block fails and will be planned again, maybe by another process: the footprints this
+    // process keeps no longer continue from it, so the next block it plans refreshes them.
+    values.footprints.interrupt(chain.chain_id);
+    throw error;
+  }
+};
+
+/** The alerts of the wallets `due` at `block`, their states and baselines written (see above). */
+const dueWalletAlerts = async (
+  deps: PositionAlertDeps,
+  values: ValueChangeDeps,
+  chain: ChainConfig,
+  block: ChainBlock,
+  due: ReadonlyArray<string>,
+  watching: ReadonlyArray<PositionWatcher>,
+  around: ReturnType<typeof positionsAround>,
+): Promise<ReadonlyArray<{ readonly webhookId: string; readonly event: ValueChangeAlertEvent }>> => {
   const dueSet = new Set(due);
   const watchersOf = new Map<string, Array<PositionWatcher>>();
   for (const watcher of watching)
@@ -156,6 +181,10 @@ export const valueChangeAlerts = async (
   const oldest = block.number - chain.finality_depth - chain.confirmations;
   const states = await deps.states.read(block.chain_id);
   const slots = makePromiseSlots(WALLETS_AT_ONCE);
+  // A wallet whose read fails is left for a later block (its baseline untouched, its footprint
+  // forgotten so that it comes due again) rather than failing the block: the block would be planned
+  // again with every other due wallet, and a wallet that always fails would hold the chain's
+  // webhooks for good.
   const outcomes = await Promise.all(
     due.map((wallet) =>
       slots(() =>
@@ -163,6 +192,9 @@ export const valueChangeAlerts = async (
           around,
           fired: states.fired,
           oldest,
+        }).catch((): WalletOutcome => {
+          values.footprints.forget(chain.chain_id, wallet);
+          return { wallet, alerts: [], write: undefined };
         }),
       ),
     ),

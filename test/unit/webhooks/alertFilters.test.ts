@@ -38,14 +38,7 @@ describe("a position's identity", () => {
     expect(positionKey(position({ type: "LendingV3", market: address(4), base_token: address(5) }))).toBe(
       `LendingV3:${address(4)}`,
     );
-    for (const type of [
-      "Tokenized",
-      "LendingV2",
-      "LendingV2Fork",
-      "Erc4626",
-      "YieldSplit",
-      "RestakeStrategy",
-    ])
+    for (const type of ["Tokenized", "Erc4626", "YieldSplit", "RestakeStrategy"])
       expect(positionKey(position({ type, token: address(6) }))).toBe(`${type}:${address(6)}`);
   });
 
@@ -57,6 +50,15 @@ describe("a position's identity", () => {
     const supply = position({ type: "Tokenized", token: address(8), underlying_token: address(9) });
     const debt = position({ type: "Tokenized", token: address(10), underlying_token: address(9) });
     expect(positionKey(supply)).not.toBe(positionKey(debt));
+  });
+
+  it("behavior: a cToken market's supply and borrow of one token are two positions", () => {
+    for (const type of ["LendingV2", "LendingV2Fork"]) {
+      const supply = position({ type, token: address(6), token_type: "Supply", usd_value: 1000 });
+      const borrow = position({ type, token: address(6), token_type: "Borrow", usd_value: -500 });
+      expect(positionKey(supply)).toBe(`${type}:${address(6)}:Supply`);
+      expect(positionKey(borrow)).toBe(`${type}:${address(6)}:Borrow`);
+    }
   });
 
   it("behavior: the protocol is the entry's own, an Aave token's pool's registry name, none for a vault", () => {

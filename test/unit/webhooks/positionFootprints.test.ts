@@ -1,60 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { Position } from "../../../src/contracts/Positions.js";
-import type { ChainBlock, ChainLog } from "../../../src/domain/ChainBlock.js";
 import type { IndexReader } from "../../../src/indexer/IndexReader.js";
 import type { IndexedPool } from "../../../src/indexer/IndexRecords.js";
 import { priceSourcePools } from "../../../src/pricing/priceSources.js";
 import { positionFootprints } from "../../../src/webhooks/alerts/positionFootprints.js";
+import { alertBlock, logOf, word } from "../../support/alertBlocks.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
-
-const hashOf = (n: number, branch = "a") =>
-  `0x${branch.charCodeAt(0).toString(16).padStart(2, "0")}${n.toString(16).padStart(62, "0")}`;
-/** A 32-byte word naming `address`, as a topic carries it. */
-const word = (address: string) => `0x${address.slice(2).padStart(64, "0")}`;
-/** A log of `emitter` with `topics`. */
-const logOf = (emitter: string, topics: ReadonlyArray<string>) =>
-  ({
-    transaction_hash: `0x${"1".repeat(64)}`,
-    transaction_index: 0,
-    log_index: 0,
-    address: emitter,
-    topics,
-    data: "0x",
-  }) as unknown as ChainLog;
-/** Live block `n` of a synthetic chain, child of block `n - 1` of its branch, with `logs` and a transaction from each of `senders`. */
-const alertBlock = (
-  n: number,
-  {
-    logs = [],
-    senders = [],
-    branch = "a",
-  }: { logs?: ReadonlyArray<ChainLog>; senders?: ReadonlyArray<string>; branch?: string } = {},
-) =>
-  ({
-    version: 1,
-    chain_id: 1,
-    number: n,
-    hash: hashOf(n, branch),
-    parent_hash: hashOf(n - 1, branch),
-    timestamp: 1_800_000_000 + n,
-    source: "live",
-    transactions: senders.map((from, index) => ({
-      hash: `0x${(n * 100 + index).toString(16).padStart(64, "0")}`,
-      index,
-      from,
-      to: null,
-      value: "0",
-      input: "0x",
-      nonce: 0,
-      type: 2,
-      success: true,
-      gas_used: "21000",
-      effective_gas_price: "1",
-      contract_address: null,
-    })),
-    logs,
-    internal_transfers: null,
-  }) as unknown as ChainBlock;
 
 const address = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
 const USDC = address(0x05dc);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ProtocolConfig } from "../../../src/chains/ChainsConfig.js";
 import type { Position } from "../../../src/contracts/Positions.js";
-import type { ChainBlock, ChainLog } from "../../../src/domain/ChainBlock.js";
+import type { ChainBlock } from "../../../src/domain/ChainBlock.js";
 import { memoryAlertStates } from "../../../src/webhooks/alerts/AlertStates.js";
 import {
   forgetRemovedAlerts,
@@ -12,55 +12,9 @@ import {
 import { positionFootprints } from "../../../src/webhooks/alerts/positionFootprints.js";
 import { memoryBaselines } from "../../../src/webhooks/alerts/ValueBaselines.js";
 import { type ValueChangeDeps, valueChangeAlerts } from "../../../src/webhooks/alerts/valueChangeAlerts.js";
+import { alertBlock, logOf } from "../../support/alertBlocks.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { webhookRecord } from "../../support/webhookRecordFixture.js";
-
-const hashOf = (n: number, branch = "a") =>
-  `0x${branch.charCodeAt(0).toString(16).padStart(2, "0")}${n.toString(16).padStart(62, "0")}`;
-/** A log of `emitter` with `topics`. */
-const logOf = (emitter: string, topics: ReadonlyArray<string>) =>
-  ({
-    transaction_hash: `0x${"1".repeat(64)}`,
-    transaction_index: 0,
-    log_index: 0,
-    address: emitter,
-    topics,
-    data: "0x",
-  }) as unknown as ChainLog;
-/** Live block `n` of a synthetic chain, child of block `n - 1` of its branch, with `logs` and a transaction from each of `senders`. */
-const alertBlock = (
-  n: number,
-  {
-    logs = [],
-    senders = [],
-    branch = "a",
-  }: { logs?: ReadonlyArray<ChainLog>; senders?: ReadonlyArray<string>; branch?: string } = {},
-) =>
-  ({
-    version: 1,
-    chain_id: 1,
-    number: n,
-    hash: hashOf(n, branch),
-    parent_hash: hashOf(n - 1, branch),
-    timestamp: 1_800_000_000 + n,
-    source: "live",
-    transactions: senders.map((from, index) => ({
-      hash: `0x${(n * 100 + index).toString(16).padStart(64, "0")}`,
-      index,
-      from,
-      to: null,
-      value: "0",
-      input: "0x",
-      nonce: 0,
-      type: 2,
-      success: true,
-      gas_used: "21000",
-      effective_gas_price: "1",
-      contract_address: null,
-    })),
-    logs,
-    internal_transfers: null,
-  }) as unknown as ChainBlock;
 
 const address = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
 const AAVE_POOL = address(0xa1);
@@ -88,7 +42,12 @@ const supply = (usd: number) =>
  * valueChangeAlerts over memory stores and a wallet worth `usd[hash]` at each block (100 at any
  * other), for `watchers`; `run` plans one block, as the notifier would, and answers its events.
  */
-const fixture = (usd: Record<string, number>, watchers: ReadonlyArray<PositionWatcher>) => {
+const fixture = (
+  usd: Record<string, number>,
+  watchers: ReadonlyArray<PositionWatcher>,
+  /** Blocks whose first read fails (a node's passing refusal). */
+  failing: Set<string> = new Set(),
+) => {
   const reads: Array<string> = [];
   const states = memoryAlertStates();
   const values: ValueChangeDeps = {
@@ -102,6 +61,7 @@ const fixture = (usd: Record<string, number>, watchers: ReadonlyArray<PositionWa
     states,
     readPositions: async (_chain: unknown, _wallet: string, at: { hash: string }) => {
       reads.push(at.hash);
+      if (failing.delete(at.hash)) throw new Error("the node refused the read");
       return [supply(usd[at.hash] ?? 100)];
     },
   } as unknown as PositionAlertDeps;
@@ -198,5 +158,18 @@ describe("value change alerts", () => {
     }
     await aave.run(block(1));
     expect(await aave.run(block(2))).toHaveLength(1);
+  });
+
+  it("error: a wallet whose read fails is left for a later block, which alerts; the block itself does not fail", async () => {
+    const block = (n: number) => alertBlock(n, { logs: [swap] });
+    const { run } = fixture(
+      { [block(2).hash]: 150, [block(3).hash]: 150 },
+      watching({ value_change_pct: 10 }),
+      new Set([block(2).hash]),
+    );
+    await run(block(1));
+    expect(await run(block(2))).toEqual([]);
+    const [late] = await run(block(3));
+    expect(late).toMatchObject({ block_number: 3, usd_value_before: 100, usd_value: 150 });
   });
 });

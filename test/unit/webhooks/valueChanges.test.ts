@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { fitBaselines } from "../../../src/webhooks/alerts/ValueBaselines.js";
 import {
   type Baselines,
   effectiveBaseline,
@@ -165,5 +166,20 @@ describe("value change baselines", () => {
 
   it("edge: NaN or infinite values are treated as unpriced", () => {
     expect(run([100, Number.NaN, Number.POSITIVE_INFINITY, 100])).toEqual(["", "", "", ""]);
+  });
+});
+
+describe("a wallet's baselines in the bucket", () => {
+  it("behavior: past the byte bound whole webhooks' baselines are left out, the largest first, the same each time", () => {
+    const baseline = { usd: 100, number: 1, hash: `0x${"1".repeat(64)}` };
+    const own = (positions: number) =>
+      Object.fromEntries(Array.from({ length: positions }, (_, i) => [`Tokenized:0x${i}`, baseline]));
+    const baselines = { small: own(1), large: own(40), middle: own(10) };
+    expect(fitBaselines(baselines, 1_000_000)).toBe(baselines);
+    const bound = JSON.stringify({ small: own(1), middle: own(10) }).length;
+    const kept = fitBaselines(baselines, bound);
+    expect(Object.keys(kept).sort()).toEqual(["middle", "small"]);
+    expect(JSON.stringify(kept).length).toBeLessThanOrEqual(bound);
+    expect(fitBaselines(baselines, bound)).toEqual(kept);
   });
 });
