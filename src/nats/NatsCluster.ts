@@ -32,13 +32,28 @@ export interface NatsCluster {
  * machines but on one. The local cluster (`npm run cluster`) and the fault
  * tests use it. Streams need JETSTREAM_REPLICAS > 1 to survive a node.
  */
-export const startNatsCluster = async (options: {
+export const startNatsCluster = async (options: ClusterOptions): Promise<NatsCluster> => {
+  // A free port is free when asked, not when the server binds it: another process (a test file
+  // running beside) can take it in between. The servers then start again on other ports, in
+  // stores of their own.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await startOnce(options, attempt === 0 ? "" : `-${attempt}`);
+    } catch (error) {
+      if (attempt >= 2 || !String(error).includes("address already in use")) throw error;
+    }
+  }
+};
+
+interface ClusterOptions {
   readonly dir: string;
   readonly credentials: NatsCredentials;
   readonly size?: number;
   readonly name?: string;
   readonly log?: (line: string) => void;
-}): Promise<NatsCluster> => {
+}
+
+const startOnce = async (options: ClusterOptions, storeSuffix: string): Promise<NatsCluster> => {
   const host = "127.0.0.1";
   const size = options.size ?? 3;
   const ports = [];
@@ -52,7 +67,7 @@ export const startNatsCluster = async (options: {
       routePort: port.route,
       routes,
     };
-    const storeDir = join(options.dir, name);
+    const storeDir = join(options.dir, `${name}${storeSuffix}`);
     const spawnOptions = {
       host,
       port: port.client,
@@ -82,7 +97,12 @@ export const startNatsCluster = async (options: {
     };
   });
   // In parallel: each waits for its client port only, and routes form as the peers come up.
-  await Promise.all(nodes.map((node) => node.start()));
+  const started = await Promise.allSettled(nodes.map((node) => node.start()));
+  const failed = started.find((result) => result.status === "rejected");
+  if (failed !== undefined) {
+    await Promise.all(nodes.map((node) => node.stop()));
+    throw failed.reason;
+  }
   return {
     nodes,
     servers: nodes.map((node) => node.url).join(","),

@@ -63,6 +63,7 @@ describe("the service on a replay node's chain", { timeout: 120_000 }, () => {
       "the index reaches the head",
     );
     const firstIndexed = (await indexedBlock(baseUrl))!;
+    const firstHead = node.head();
     const lags: Array<number> = [];
     const until = Date.now() + 6_000;
     while (Date.now() < until) {
@@ -73,13 +74,16 @@ describe("the service on a replay node's chain", { timeout: 120_000 }, () => {
     lags.sort((a, b) => a - b);
     const median = lags[Math.floor(lags.length / 2)]!;
     console.log(`lag in blocks over 6 s of 200 ms blocks: p50 ${median}, max ${lags.at(-1)}, last ${last}`);
-    // Keeping up: the index is usually within a second of the head and never falls behind for good.
-    // A loaded machine (the suite's parallel files) can hold it back for a few seconds.
-    expect(median).toBeLessThanOrEqual(5);
-    expect(lags.at(-1)).toBeLessThanOrEqual(25);
-    expect(last).toBeLessThanOrEqual(15);
+    // Keeping up: alone the index is within a second of the head (p50 1-2 blocks); the suite's
+    // parallel files on two cores hold it a few seconds back (p50 up to 14 blocks seen), but it
+    // keeps the chain's pace and never falls behind for good.
+    expect(median).toBeLessThanOrEqual(20);
+    expect(lags.at(-1)).toBeLessThanOrEqual(40);
+    expect(last).toBeLessThanOrEqual(30);
     const lastIndexed = (await indexedBlock(baseUrl))!;
     expect(lastIndexed - firstIndexed).toBeGreaterThanOrEqual(20);
+    // As many blocks indexed as the chain made meanwhile, give or take the lag's wobble.
+    expect(lastIndexed - firstIndexed).toBeGreaterThanOrEqual(node.head() - firstHead - 15);
     // Reorgs happen once the head passes a multiple of 7: wait until the last indexed block is settled.
     await eventually(
       async () => node.head() > lastIndexed + 10,

@@ -104,6 +104,9 @@ describe("ingest and a full JetStream store", { timeout: 90_000 }, () => {
         30_000,
         "blocks published again",
       );
+      // Stopped first, so that the stream and the follower's last block are read at one moment:
+      // the chain keeps coming, and a block published between the two reads would be no loss.
+      await Effect.runPromise(Fiber.interrupt(follower));
       const state = (await jsm.streams.info("CHAIN_EVENTS")).state;
       const numbers: Array<number> = [];
       for (let seq = state.first_seq; seq <= state.last_seq; seq++) {
@@ -117,7 +120,10 @@ describe("ingest and a full JetStream store", { timeout: 90_000 }, () => {
       }
       // Consecutive from the first block the follower read to the last it reports: nothing lost.
       expect(numbers).toEqual(numbers.map((_, i) => numbers[0]! + i));
-      expect(numbers.at(-1)).toBe(status.processed);
+      // The stream holds every block the follower reports, and at most the batch it was stopped
+      // in the middle of (published, not yet saved as its checkpoint) beyond it.
+      expect(numbers.at(-1)).toBeGreaterThanOrEqual(status.processed!);
+      expect(numbers.at(-1)! - status.processed!).toBeLessThanOrEqual(32);
       expect(numbers[0]).toBeLessThanOrEqual(refusedAt);
     } finally {
       await Effect.runPromise(Fiber.interrupt(follower));
