@@ -4,8 +4,8 @@ import { startServiceProcess } from "../../../bench/lib/benchEnv.js";
 import { createKey } from "../../../src/api/keys/KeyStore.js";
 import { chainClient } from "../../../src/devnet/ChainClient.js";
 import { roleAddress } from "../../../src/devnet/devAccounts.js";
-import { openBucket } from "../../../src/nats/JetStreamSetup.js";
 import { aaveOracle } from "../../support/aaveOracle.js";
+import { adminBuckets } from "../../support/anvilService.js";
 import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 import { PROCESS_DEADLINE_MS } from "../../support/runTs.js";
@@ -53,15 +53,7 @@ describe("position alerts survive a crash", { timeout: 3 * PROCESS_DEADLINE_MS }
   it("behavior: kill -9 between the crossing block and the alert's delivery loses nothing and sends no extra alert", async () => {
     let service = await startServiceProcess(nats, devnet.devnet.chainsConfigPath, { env: ENV });
     const admin = await nats.connectAs("admin");
-    const { key } = await Effect.runPromise(
-      createKey(
-        {
-          keys: await Effect.runPromise(openBucket(admin, "keys")),
-          teams: await Effect.runPromise(openBucket(admin, "teams")),
-        },
-        "crash",
-      ),
-    );
+    const { key } = await Effect.runPromise(createKey(await adminBuckets(admin), "crash"));
     const call = callerFor(service.url, key);
     const chain = devnet.manifest.chains.find((c) => c.chain_id === CHAIN)!;
     const weth = aaveOracle(chain, "WETH");

@@ -6,7 +6,7 @@ import { createKey } from "../../../src/api/keys/KeyStore.js";
 import { approveMax, v2Swap } from "../../../src/devnet/ammActions.js";
 import { chainClient, receiptOf } from "../../../src/devnet/ChainClient.js";
 import { roleAddress } from "../../../src/devnet/devAccounts.js";
-import { openBucket } from "../../../src/nats/JetStreamSetup.js";
+import { adminBuckets } from "../../support/anvilService.js";
 import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 import { PROCESS_DEADLINE_MS } from "../../support/runTs.js";
@@ -60,15 +60,7 @@ describe("value change alerts survive a crash", { timeout: 3 * PROCESS_DEADLINE_
   it("behavior: kill -9 between the alert's block and its delivery loses nothing and sends no extra alert", async () => {
     let service = await startServiceProcess(nats, devnet.devnet.chainsConfigPath, { env: ENV });
     const admin = await nats.connectAs("admin");
-    const { key } = await Effect.runPromise(
-      createKey(
-        {
-          keys: await Effect.runPromise(openBucket(admin, "keys")),
-          teams: await Effect.runPromise(openBucket(admin, "teams")),
-        },
-        "crash",
-      ),
-    );
+    const { key } = await Effect.runPromise(createKey(await adminBuckets(admin), "crash"));
     const chain = devnet.manifest.chains.find((c) => c.chain_id === CHAIN)!;
     const client = chainClient(chain.chain_id, chain.name, chain.rpc_url);
     const supplier = chain.lending_positions
