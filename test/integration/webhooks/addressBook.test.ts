@@ -160,9 +160,10 @@ describe("the notifier's address book on nats-server", () => {
       flowing = false;
       await flow;
       expect(missed).toBe(0);
-      // Blocks did flow while each change was read and applied.
-      expect(afterAdding).toBeGreaterThan(10);
-      expect(blocks - afterAdding).toBeGreaterThan(10);
+      // Blocks did flow while each change was read and applied (how many depends on the machine's
+      // speed: a removal can be applied within a few turns of the event loop).
+      expect(afterAdding).toBeGreaterThan(0);
+      expect(blocks - afterAdding).toBeGreaterThan(0);
     } finally {
       flowing = false;
       await flow;
