@@ -19,12 +19,13 @@ export interface ColdFloorRun {
 /**
  * The bare fetch-and-decode loop run in a new process (`bench/servers/bareLoop.ts`): blocks
  * `untimedFrom`..`from - 1` untimed, then `from`..`to` timed, with the CPU each of `pids` (anvil)
- * spends during the timed span.
+ * spends during the timed span. Blocks are read with their traces on chain 1 unless `chain` says otherwise.
  */
 export const coldFetchAndDecode = (
   rpcUrl: string,
   blocks: { readonly untimedFrom: number; readonly from: number; readonly to: number },
   pids: Record<string, number>,
+  chain: { readonly chainId: number; readonly traces: boolean } = { chainId: 1, traces: true },
 ): Promise<ColdFloorRun> =>
   new Promise((resolve, reject) => {
     const child = spawn(
@@ -37,6 +38,8 @@ export const coldFetchAndDecode = (
         String(blocks.untimedFrom),
         String(blocks.from),
         String(blocks.to),
+        String(chain.chainId),
+        chain.traces ? "traces" : "no-traces",
       ],
       { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
     );

@@ -1,21 +1,37 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { decodeFunctionData, encodeFunctionResult, parseAbi } from "viem";
+import { decodeFunctionData, encodeFunctionResult, parseAbi, toFunctionSelector } from "viem";
 import type { ChainProfile } from "./chainProfiles.js";
-import { makeBlock, type SyntheticBlock } from "./syntheticChain.js";
+import { castTokenMetadata, makeBlock, type SyntheticBlock } from "./syntheticChain.js";
 
 /**
  * A JSON-RPC node serving a synthetic chain (syntheticChain.ts) at a profile's block time, for load
  * runs and tests: the methods ingest, the indexer and the node probe use (`eth_chainId`,
  * `eth_blockNumber`, `eth_getBlockByNumber`, `eth_getBlockByHash`, `eth_getBlockReceipts`,
  * `eth_getTransactionReceipt`, `eth_getLogs`, `debug_traceBlockByHash` where the profile has traces,
- * `eth_call` of Multicall3 `aggregate3`, `eth_getBalance`), single or batched; anything else is
+ * `eth_call` of Multicall3 `aggregate3` (the cast's tokens answer their metadata), `eth_getBalance`), single or batched; anything else is
  * "method not found", as on a real node. Reorgs are stateless: with `reorgEvery` R, blocks R*k-1 and
  * R*k are replaced by another branch once the head passes R*k, so a reader that took them at the
  * head sees them reorganised a block later. Each block's answers are made once and kept as JSON text.
  */
 
 const MULTICALL3 = "0xca11bde05977b3631167028862be2a173976ca11";
+const TOKEN_ABI = parseAbi([
+  "function name() view returns (string)",
+  "function symbol() view returns (string)",
+  "function decimals() view returns (uint8)",
+]);
+const TOKEN_FUNCTIONS = new Map(
+  (["name", "symbol", "decimals"] as const).map((name) => [toFunctionSelector(`${name}()`), name]),
+);
+
+/** What a cast token answers to an ERC-20 metadata call, or undefined (not a token, not such a call). */
+const tokenAnswer = (target: string, callData: string): `0x${string}` | undefined => {
+  const metadata = castTokenMetadata(target);
+  const functionName = TOKEN_FUNCTIONS.get(callData.slice(0, 10) as `0x${string}`);
+  if (metadata === undefined || functionName === undefined) return undefined;
+  return encodeFunctionResult({ abi: TOKEN_ABI, functionName, result: metadata[functionName] } as never);
+};
 const AGGREGATE3 = parseAbi([
   "struct Call3 { address target; bool allowFailure; bytes callData; }",
   "struct Result { bool success; bytes returnData; }",
@@ -164,12 +180,18 @@ export const startReplayNode = async (options: ReplayNodeOptions): Promise<Repla
 
   const aggregate3 = (data: unknown): string => {
     const { args } = decodeFunctionData({ abi: AGGREGATE3, data: data as `0x${string}` });
-    // No synthetic contract answers: every call fails, as a token without metadata would.
+    // The cast's tokens answer name(), symbol() and decimals() as an ERC-20 does; every other call
+    // fails, as a contract without that function would.
     return JSON.stringify(
       encodeFunctionResult({
         abi: AGGREGATE3,
         functionName: "aggregate3",
-        result: args[0].map(() => ({ success: false, returnData: "0x" as const })),
+        result: args[0].map((call) => {
+          const answer = tokenAnswer(call.target, call.callData);
+          return answer === undefined
+            ? { success: false, returnData: "0x" as const }
+            : { success: true, returnData: answer };
+        }),
       }),
     );
   };

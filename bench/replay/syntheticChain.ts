@@ -45,6 +45,15 @@ const cast = (() => {
   };
 })();
 
+/** The cast's ERC-20 tokens by address: their index in the cast, which names them. */
+const tokenIndex = new Map(cast.tokens.map((token, i) => [token, i]));
+
+/** A cast token's name, symbol and decimals, as its contract answers them; undefined for any other address. */
+export const castTokenMetadata = (address: string) => {
+  const i = tokenIndex.get(address.toLowerCase());
+  return i === undefined ? undefined : { name: `Synthetic ${i}`, symbol: `SYN${i}`, decimals: 18 };
+};
+
 /** The first `n` wallets of the cast (of 50,000): addresses a benchmark can watch. */
 export const castWallets = (n: number): ReadonlyArray<string> => cast.wallets.slice(0, n);
 

@@ -8,20 +8,22 @@ import { blockRange, fetchAndDecode } from "../lib/fetchAndDecode.js";
  * floor run warm in the benchmark's process would count the restart's warm-up as the pipeline's
  * overhead.
  *
- * Arguments: the RPC URL, then `untimedFrom`, `from` and `to`. Blocks `untimedFrom`..`from - 1`
+ * Arguments: the RPC URL, then `untimedFrom`, `from` and `to`, and optionally the chain id (1) and
+ * `no-traces` (blocks are read with their traces unless it is given). Blocks `untimedFrom`..`from - 1`
  * are read first, untimed (what the pipeline read before its timed span began); then it prints
  * `timing`, reads `from`..`to` and prints one JSON line: `{ ms, cpuMs, events }` of that span.
  */
-const [rpcUrl, untimedFrom, from, to] = process.argv.slice(2);
+const [rpcUrl, untimedFrom, from, to, chainId, tracing] = process.argv.slice(2);
+const traces = tracing !== "no-traces";
 // A block of 500 transfers takes anvil seconds to trace: the timeout only has to outlast that.
-const rpc = directChainRpc(rpcUrl!, { chainId: 1, timeoutMs: 60_000 });
+const rpc = directChainRpc(rpcUrl!, { chainId: Number(chainId ?? 1), timeoutMs: 60_000 });
 const client = rpc.rpc;
 
-await fetchAndDecode(client, blockRange(Number(untimedFrom), Number(from) - 1));
+await fetchAndDecode(client, blockRange(Number(untimedFrom), Number(from) - 1), traces);
 process.stdout.write("timing\n");
 const cpuBefore = process.cpuUsage();
 const started = performance.now();
-const events = await fetchAndDecode(client, blockRange(Number(from), Number(to)));
+const events = await fetchAndDecode(client, blockRange(Number(from), Number(to)), traces);
 const ms = performance.now() - started;
 const cpu = process.cpuUsage(cpuBefore);
 process.stdout.write(`${JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, events })}\n`);

@@ -1,4 +1,5 @@
 import type { Operation } from "../storage/Level.js";
+import { tokenMetadataKey, vaultProbeKey } from "./indexKeys.js";
 
 /** The reads that planning a block makes of the index. */
 export interface IndexReads {
@@ -8,6 +9,16 @@ export interface IndexReads {
 
 /** Marks a key deleted by a pending write (LevelDB answers `undefined` for it). */
 const DELETED = Symbol("deleted");
+
+/**
+ * Views whose keys keep the value they were first written with until a reorg's undo deletes them,
+ * which the indexer does through `add`: token metadata and vault probes. Nearly every block asks
+ * for dozens of them, and once one is known to be there it need not be read from LevelDB again.
+ */
+const SETTLED_VIEWS = [tokenMetadataKey(0, "").slice(0, -13), vaultProbeKey(0, "").slice(0, -13)];
+const isSettled = (key: string) => SETTLED_VIEWS.some((prefix) => key.startsWith(prefix));
+/** Settled keys remembered (a few hundred bytes each): the tokens a chain's recent blocks touch. */
+const SETTLED_ENTRIES = 50_000;
 
 /** A store read synchronously (LevelDB's `getSync`). */
 export interface SyncStore {
@@ -24,6 +35,11 @@ export interface SyncStore {
 export class PendingWrites implements IndexReads {
   readonly #values = new Map<string, unknown>();
   readonly #ops: Array<Operation> = [];
+  /**
+   * Settled keys known to be in LevelDB (or in this batch), with their values; kept across batches.
+   * The oldest is forgotten first: an LRU's re-insertion on every hit cost more than the reads saved.
+   */
+  readonly #settled = new Map<string, unknown>();
 
   constructor(readonly db: SyncStore) {}
 
@@ -36,6 +52,9 @@ export class PendingWrites implements IndexReads {
     for (const op of ops) {
       this.#ops.push(op);
       this.#values.set(op.key, op.type === "put" ? op.value : DELETED);
+      if (!isSettled(op.key)) continue;
+      if (op.type === "put") this.#remember(op.key, op.value);
+      else this.#settled.delete(op.key);
     }
   }
 
@@ -45,9 +64,23 @@ export class PendingWrites implements IndexReads {
   }
 
   #read(key: string): unknown {
-    if (!this.#values.has(key)) return this.db.getSync(key);
-    const value = this.#values.get(key);
-    return value === DELETED ? undefined : value;
+    if (this.#values.has(key)) {
+      const value = this.#values.get(key);
+      return value === DELETED ? undefined : value;
+    }
+    if (!isSettled(key)) return this.db.getSync(key);
+    const known = this.#settled.get(key);
+    if (known !== undefined) return known;
+    // Only a key found is remembered: one absent now may be written by discovery at any moment.
+    const value = this.db.getSync(key);
+    if (value !== undefined) this.#remember(key, value);
+    return value;
+  }
+
+  #remember(key: string, value: unknown): void {
+    if (this.#settled.size >= SETTLED_ENTRIES && !this.#settled.has(key))
+      this.#settled.delete(this.#settled.keys().next().value!);
+    this.#settled.set(key, value);
   }
 
   readonly get = async (key: string): Promise<unknown> => this.#read(key);

@@ -36,6 +36,15 @@ export const openFailure = (path: string, error: unknown): DataDirUnavailable =>
   });
 };
 
+/**
+ * LevelDB's memtable size (its default is 4 MB). The index's keys are spread over the whole key
+ * space (they begin with wallet addresses), so each flushed memtable is merged with nearly all of
+ * the next level: on a Base-sized firehose with the default, compaction took 1.9 ms of CPU a block
+ * beside the indexer's 1.8 ms, and with 32 MB 0.6 ms. It costs up to twice this in memory (the
+ * memtable being written and the one being flushed), only once that much has been written.
+ */
+const WRITE_BUFFER_BYTES = 32 * 1024 * 1024;
+
 /** Opens the database at `path` for the life of the scope. */
 export const layer = (path: string): Layer.Layer<Level, DataDirUnavailable> =>
   Layer.scoped(
@@ -44,7 +53,10 @@ export const layer = (path: string): Layer.Layer<Level, DataDirUnavailable> =>
       Effect.tryPromise({
         try: async () => {
           await mkdir(path, { recursive: true });
-          const db = new ClassicLevel<string, unknown>(path, { valueEncoding: "json" });
+          const db = new ClassicLevel<string, unknown>(path, {
+            valueEncoding: "json",
+            writeBufferSize: WRITE_BUFFER_BYTES,
+          });
           await db.open();
           return db as unknown as Db;
         },
