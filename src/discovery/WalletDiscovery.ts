@@ -5,6 +5,7 @@ import type { IndexCache } from "../indexer/IndexCache.js";
 import { writeDiscovered } from "../indexer/writeDiscovered.js";
 import { makePromiseSlots } from "../lib/promiseSlots.js";
 import type { Db, Operation } from "../storage/Level.js";
+import { readNow } from "../storage/readNow.js";
 import { makeAnswerHolds } from "./answerHolds.js";
 import type { DiscoveryProgress } from "./DiscoveryProgress.js";
 import { type DiscoveryRecord, discoveryRecordKey } from "./DiscoveryRecord.js";
@@ -409,8 +410,9 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     return job;
   };
 
+  // A wallet's first answer waits for this read.
   const load = async (chainId: number, wallet: string): Promise<DiscoveryRecord> =>
-    ((await deps.db.get(discoveryRecordKey(chainId, wallet))) as DiscoveryRecord | undefined) ?? {};
+    ((await readNow(deps.db, [discoveryRecordKey(chainId, wallet)]))[0] as DiscoveryRecord | undefined) ?? {};
 
   const starting = new Map<string, Promise<Job>>();
 

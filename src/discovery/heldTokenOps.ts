@@ -4,6 +4,7 @@ import { tokenMetadataKey, vaultProbeKey, walletTokenKey } from "../indexer/inde
 import { readTokenMetadata } from "../indexer/readTokenMetadata.js";
 import { readVaultProbes } from "../indexer/readVaultProbes.js";
 import type { Db, Operation } from "../storage/Level.js";
+import { readNow } from "../storage/readNow.js";
 
 /** A token discovery found the wallet holds or once held, with the block that showed it. */
 export interface FoundToken {
@@ -30,12 +31,16 @@ export const heldTokenOps = async (
   const ops: Array<Operation> = [];
   const walletKeys = unique.map((f) => walletTokenKey(wallet, chainId, f.token));
   const fungible = unique.filter((f) => f.standard === "erc20").map((f) => f.token);
-  // One round of reads, not two: a first answer waits for this.
-  const [known, metadata, probes] = await Promise.all([
-    db.getMany(walletKeys),
-    db.getMany(fungible.map((token) => tokenMetadataKey(chainId, token))),
-    db.getMany(fungible.map((token) => vaultProbeKey(chainId, token))),
-  ]);
+  // A first answer waits for these reads.
+  const known = await readNow(db, walletKeys);
+  const metadata = await readNow(
+    db,
+    fungible.map((token) => tokenMetadataKey(chainId, token)),
+  );
+  const probes = await readNow(
+    db,
+    fungible.map((token) => vaultProbeKey(chainId, token)),
+  );
   unique.forEach((f, i) => {
     if (known[i] !== undefined) return;
     ops.push({

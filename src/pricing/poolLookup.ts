@@ -10,6 +10,7 @@ import { writeDiscovered } from "../indexer/writeDiscovered.js";
 import { Lru } from "../lib/Lru.js";
 import { makePromiseSlots } from "../lib/promiseSlots.js";
 import type { Db, Operation } from "../storage/Level.js";
+import { readNow } from "../storage/readNow.js";
 import { lookupTokens, planFactoryLookups } from "./factoryLookups.js";
 import { markerServes, type PoolLookupMarker, registryFingerprint } from "./poolLookupMarker.js";
 import { ZERO_ADDRESS } from "./standardPools.js";
@@ -109,7 +110,10 @@ export const makePoolLookup = (deps: PoolLookupDeps): PoolLookup => {
     const found = plan.decode(results);
     const ops: Array<Operation> = [];
     // A pool the indexer saw created keeps its record (and its creation block).
-    const indexed = await deps.db.getMany(found.map((pool) => poolKey(chainId, pool.pool)));
+    const indexed = await readNow(
+      deps.db,
+      found.map((pool) => poolKey(chainId, pool.pool)),
+    );
     found.forEach((pool, i) => {
       if (indexed[i] !== undefined) return;
       // A lookup cannot tell when a pool was created: the block it was found at stands for it.
@@ -139,7 +143,10 @@ export const makePoolLookup = (deps: PoolLookupDeps): PoolLookup => {
       (token) => token !== ZERO_ADDRESS,
     );
     if (tokens.length === 0) return [];
-    const known = await deps.db.getMany(tokens.map((token) => tokenMetadataKey(chainId, token)));
+    const known = await readNow(
+      deps.db,
+      tokens.map((token) => tokenMetadataKey(chainId, token)),
+    );
     const missing = tokens.filter((_, i) => known[i] === undefined);
     const read = await readTokenMetadata(rpc, missing);
     return missing.flatMap((token, i) => {
@@ -173,7 +180,8 @@ export const makePoolLookup = (deps: PoolLookupDeps): PoolLookup => {
       const wanted = lookupTokens(chain, tokens);
       let unknown = wanted.filter((token) => !serves(markers.get(memoryKey(chainId, token))));
       if (unknown.length === 0) return;
-      const stored = (await deps.db.getMany(
+      const stored = (await readNow(
+        deps.db,
         unknown.map((token) => poolLookupKey(chainId, token)),
       )) as ReadonlyArray<PoolLookupMarker | undefined>;
       unknown = unknown.filter((token, i) => {
