@@ -106,9 +106,15 @@ describe("through capped and rate-limited providers", () => {
     const url = env.chain(1).rpc_url;
     const orphaned = "0x00000000000000000000000000000000feed0002";
     const kept = "0x00000000000000000000000000000000feed0003";
+    let lastAnswer = "";
     const balanceOn1 = async (wallet: string) => {
       const answer = await env.call("GET", `/v1/evm/balances/${wallet}?chain_ids=1`);
-      expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+      lastAnswer = JSON.stringify(answer.json);
+      expect(answer.status, lastAnswer).toBe(200);
+      // An answer that names the chain in its errors says nothing of the wallet's balance there.
+      const failed = (answer.json as { errors?: { chain_errors?: ReadonlyArray<unknown> } }).errors
+        ?.chain_errors?.length;
+      if (failed) return "unanswered";
       return entriesOf(answer, "balances").find((e) => e.address === "native")?.amount;
     };
     const snapshot = await nodeCall<string>(url, "evm_snapshot");
@@ -117,14 +123,34 @@ describe("through capped and rate-limited providers", () => {
     await nodeCall(url, "evm_revert", [snapshot]);
     await sendNative(url, from, kept, 9_000n);
     await nodeCall(url, "anvil_mine", ["0x2"]);
-    // Until the index follows the reorg, a wallet read at its checkpoint (the orphaned block) may
-    // still show the orphaned transfer; once it has, the transfer is gone and the kept one stays.
+    // Until the index has followed the reorg, answers are those of the block it stands on: the
+    // orphaned one, then the common ancestor. Once it holds the new branch's head (longer than the
+    // orphaned branch), the orphaned transfer is gone and the kept one is there.
+    const newHead = Number.parseInt(await nodeCall<string>(url, "eth_blockNumber"), 16);
+    let chain1: { indexed_block?: number | null } | undefined;
+    await eventually(
+      async () => {
+        const health = (await env.call("GET", "/healthz")).json as {
+          chains: Array<{ chain_id: number; indexed_block?: number | null }>;
+        };
+        chain1 = health.chains.find((c) => c.chain_id === 1);
+        return (chain1?.indexed_block ?? 0) >= newHead;
+      },
+      // On a loaded machine a chain's lease can lapse and pass to a stand-by follower, which then
+      // follows the reorg a lease's length later.
+      90_000,
+      "the new branch indexed",
+    ).catch((error: Error) => {
+      throw new Error(`${error.message} (head ${newHead}; /healthz: ${JSON.stringify(chain1)})`);
+    });
+    // A read on a loaded machine can still name the chain in its errors (its budget ran out): the
+    // answers are asked until both come whole, and then must be the new branch's.
     await eventually(
       async () => (await balanceOn1(kept)) === "9000" && (await balanceOn1(orphaned)) === undefined,
       30_000,
-      "the new branch indexed",
-    );
-    expect(await balanceOn1(kept)).toBe("9000");
-    expect(await balanceOn1(orphaned)).toBeUndefined();
-  });
+      "the new branch's balances",
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; the last answer: ${lastAnswer}`);
+    });
+  }, 240_000);
 });
