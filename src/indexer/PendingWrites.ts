@@ -15,7 +15,8 @@ const DELETED = Symbol("deleted");
  * which the indexer does through `add`: token metadata and vault probes. Nearly every block asks
  * for dozens of them, and once one is known to be there it need not be read from LevelDB again.
  */
-const SETTLED_VIEWS = [tokenMetadataKey(0, "").slice(0, -13), vaultProbeKey(0, "").slice(0, -13)];
+const viewPrefix = (keyOfChain0: string) => keyOfChain0.slice(0, -"000000000000!".length);
+const SETTLED_VIEWS = [viewPrefix(tokenMetadataKey(0, "")), viewPrefix(vaultProbeKey(0, ""))];
 const isSettled = (key: string) => SETTLED_VIEWS.some((prefix) => key.startsWith(prefix));
 /** Settled keys remembered (a few hundred bytes each): the tokens a chain's recent blocks touch. */
 const SETTLED_ENTRIES = 50_000;
