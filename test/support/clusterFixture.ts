@@ -8,6 +8,7 @@ import { type AnvilInstance, startAnvil } from "../../src/devnet/AnvilProcess.js
 import { MULTICALL3_ADDRESS, MULTICALL3_RUNTIME_CODE } from "../../src/devnet/multicall3.js";
 import { openBucket } from "../../src/nats/JetStreamSetup.js";
 import { writeChainsFile } from "./serviceHarness.js";
+import { LOCAL_RECEIVER_ENV } from "./webhookEnv.js";
 
 /** A three-node NATS cluster with two gateway+api processes and one ingest process, against one anvil chain. */
 export interface ClusterFixture {
@@ -43,10 +44,7 @@ export const startClusterFixture = async (): Promise<ClusterFixture> => {
     chainsConfig,
     env: {
       LOG_LEVEL: "warning",
-      WEBHOOK_ALLOW_HTTP: "true",
-      WEBHOOK_ALLOWED_HOSTS: "127.0.0.0/8",
-      WEBHOOK_RETRY_SCHEDULE: "200ms,200ms,200ms,200ms,200ms,200ms,200ms,200ms",
-      WEBHOOK_TIMEOUT_MS: "2000",
+      ...LOCAL_RECEIVER_ENV,
       RATE_LIMIT_RPS: "100000",
       RATE_LIMIT_BURST: "100000",
       // A request whose worker died is answered 504 after this long; the failover gap is measured with it.

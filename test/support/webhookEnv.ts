@@ -20,6 +20,17 @@ import {
 
 export const WEBHOOKS = "/beta/evm/subscriptions/webhooks";
 
+/**
+ * Settings for a service process that delivers to a receiver on this machine and retries quickly:
+ * plain HTTP to 127.0.0.0/8, eight retries 200 ms apart, a 2 s timeout per attempt.
+ */
+export const LOCAL_RECEIVER_ENV = {
+  WEBHOOK_ALLOW_HTTP: "true",
+  WEBHOOK_ALLOWED_HOSTS: "127.0.0.0/8",
+  WEBHOOK_RETRY_SCHEDULE: "200ms,200ms,200ms,200ms,200ms,200ms,200ms,200ms",
+  WEBHOOK_TIMEOUT_MS: "2000",
+} as const;
+
 /** Opens the secrets stored by services the tests start (they seal with TEST_WEBHOOK_SECRET_KEY). */
 export const testSealer = makeSecretSealer([TEST_WEBHOOK_SECRET_KEY]);
 

@@ -9,7 +9,7 @@ import { startNotifierBarrier } from "../../support/notifierBarrier.js";
 import { PROCESS_DEADLINE_MS } from "../../support/runTs.js";
 import { eventually, writeChainsFile } from "../../support/serviceHarness.js";
 import { chainPublisher, syntheticBlock } from "../../support/syntheticBlocks.js";
-import { addressOf, callerFor, WEBHOOKS } from "../../support/webhookEnv.js";
+import { addressOf, callerFor, LOCAL_RECEIVER_ENV, WEBHOOKS } from "../../support/webhookEnv.js";
 import { type Receiver, startReceiver } from "../../support/webhookReceiver.js";
 
 let nats: TestNats;
@@ -23,12 +23,6 @@ let receiver: Receiver;
  */
 let quickReceiver: Receiver;
 const QUICK_HELD = 3;
-const ENV = {
-  WEBHOOK_ALLOW_HTTP: "true",
-  WEBHOOK_ALLOWED_HOSTS: "127.0.0.0/8",
-  WEBHOOK_RETRY_SCHEDULE: "200ms,200ms,200ms,200ms,200ms,200ms,200ms,200ms",
-  WEBHOOK_TIMEOUT_MS: "2000",
-};
 
 beforeAll(async () => {
   nats = await startTestNats();
@@ -55,7 +49,7 @@ afterAll(async () => {
 // Two starts of the service's own process, then deliveries through a kill and a broker restart.
 describe("webhook deliveries survive crashes", { timeout: 3 * PROCESS_DEADLINE_MS }, () => {
   it("behavior: kill -9 of the service and a nats-server restart lose no event, and ids stay stable", async () => {
-    let service = await startServiceProcess(nats, chainsConfig, { env: ENV });
+    let service = await startServiceProcess(nats, chainsConfig, { env: LOCAL_RECEIVER_ENV });
     const { createKey } = await import("../../../src/api/keys/KeyStore.js");
     const { openBucket } = await import("../../../src/nats/JetStreamSetup.js");
     const { Effect } = await import("effect");
@@ -110,7 +104,10 @@ describe("webhook deliveries survive crashes", { timeout: 3 * PROCESS_DEADLINE_M
     );
     process.kill(service.pid, "SIGKILL");
     await send(10, 9_000_030);
-    service = await startServiceProcess(nats, chainsConfig, { env: ENV, dataDir: service.dataDir });
+    service = await startServiceProcess(nats, chainsConfig, {
+      env: LOCAL_RECEIVER_ENV,
+      dataDir: service.dataDir,
+    });
 
     await nats.restart(500);
     await send(10, 9_000_040);

@@ -10,7 +10,7 @@ import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 import { PROCESS_DEADLINE_MS } from "../../support/runTs.js";
 import { eventually } from "../../support/serviceHarness.js";
-import { callerFor, WEBHOOKS } from "../../support/webhookEnv.js";
+import { callerFor, LOCAL_RECEIVER_ENV, WEBHOOKS } from "../../support/webhookEnv.js";
 import { type Receiver, startReceiver } from "../../support/webhookReceiver.js";
 
 /**
@@ -21,12 +21,6 @@ import { type Receiver, startReceiver } from "../../support/webhookReceiver.js";
  */
 
 const CHAIN = 8453;
-const ENV = {
-  WEBHOOK_ALLOW_HTTP: "true",
-  WEBHOOK_ALLOWED_HOSTS: "127.0.0.0/8",
-  WEBHOOK_RETRY_SCHEDULE: "200ms,200ms,200ms,200ms,200ms,200ms,200ms,200ms",
-  WEBHOOK_TIMEOUT_MS: "2000",
-};
 
 let nats: TestNats;
 let devnet: TestDevnet;
@@ -51,7 +45,9 @@ afterAll(async () => {
 
 describe("position alerts survive a crash", { timeout: 3 * PROCESS_DEADLINE_MS }, () => {
   it("behavior: kill -9 between the crossing block and the alert's delivery loses nothing and sends no extra alert", async () => {
-    let service = await startServiceProcess(nats, devnet.devnet.chainsConfigPath, { env: ENV });
+    let service = await startServiceProcess(nats, devnet.devnet.chainsConfigPath, {
+      env: LOCAL_RECEIVER_ENV,
+    });
     const admin = await nats.connectAs("admin");
     const { key } = await Effect.runPromise(createKey(await adminBuckets(admin), "crash"));
     const call = callerFor(service.url, key);
@@ -114,7 +110,7 @@ describe("position alerts survive a crash", { timeout: 3 * PROCESS_DEADLINE_MS }
     const stillBelow = await weth.setPercent(80);
     // On the same port: the positions in a block planned again carry logo URLs of the service's address.
     service = await startServiceProcess(nats, devnet.devnet.chainsConfigPath, {
-      env: ENV,
+      env: LOCAL_RECEIVER_ENV,
       dataDir: service.dataDir,
       port: Number(new URL(service.url).port),
     });

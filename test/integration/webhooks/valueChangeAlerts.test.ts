@@ -1,7 +1,7 @@
-import { type Address, createTestClient, http, parseAbi } from "viem";
+import { createTestClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ActivityContext, activityContext } from "../../../src/devnet/activity/ActivityContext.js";
-import { approveMax, v2Swap } from "../../../src/devnet/ammActions.js";
+import { approveMax } from "../../../src/devnet/ammActions.js";
 import { receiptOf } from "../../../src/devnet/ChainClient.js";
 import { roleAddress } from "../../../src/devnet/devAccounts.js";
 import { aaveOracle } from "../../support/aaveOracle.js";
@@ -9,6 +9,7 @@ import { type DevnetService, devnetChains, startDevnetService } from "../../supp
 import { eventually } from "../../support/serviceHarness.js";
 import { type Caller, callerFor, WEBHOOKS } from "../../support/webhookEnv.js";
 import { type Receiver, startReceiver } from "../../support/webhookReceiver.js";
+import { buyWeth, supplierAndPair } from "../../support/wethUsdcSwaps.js";
 
 /**
  * `value_change_pct` on the devnet: Base's seeded Aave V3 supplier (10,000 USDC and 2 WETH
@@ -25,10 +26,6 @@ let call: Caller;
 let receiver: Receiver;
 let ctx: ActivityContext;
 const { chainOf, clientOf } = devnetChains(() => env);
-const pairAbi = parseAbi([
-  "function getReserves() view returns (uint112, uint112, uint32)",
-  "function token0() view returns (address)",
-]);
 
 type Json = Record<string, unknown>;
 const requestsOf = (id: string) =>
@@ -51,16 +48,8 @@ afterAll(async () => {
 
 /** The supplier, WETH and USDC, the deep V2 pair and its router, and the supplier's aWETH value at a block. */
 const setup = () => {
-  const chain = chainOf(CHAIN);
-  const supplier = chain.lending_positions
-    .find((p) => p.purpose === "supplier" && p.kind === "aave_v3")!
-    .owner.toLowerCase();
-  const weth = chain.tokens.WETH!.address.toLowerCase() as Address;
-  const usdc = chain.tokens.USDC!.address.toLowerCase() as Address;
-  const pair = chain.pools
-    .find((p) => p.protocol === "UniswapV2" && p.purpose === "weth_usdc_deep")!
-    .address!.toLowerCase() as Address;
-  const router = chain.contracts.uniswap_v2_router as Address;
+  const cast = supplierAndPair(chainOf(CHAIN));
+  const { supplier, weth } = cast;
   /**
    * The supplier's aWETH entry as the positions endpoint shows it at `block`, once the service's
    * index has reached it (before, the endpoint answers `BLOCK_NUMBER_AHEAD`).
@@ -87,7 +76,7 @@ const setup = () => {
     return positions.find((p) => p.type === "Tokenized" && p.underlying_token === weth)!;
   };
   const valueAt = async (block: bigint) => (await entryAt(block)).usd_value as number;
-  return { supplier, weth, usdc, pair, router, entryAt, valueAt };
+  return { ...cast, cast, entryAt, valueAt };
 };
 
 /**
@@ -95,29 +84,10 @@ const setup = () => {
  * value is `pct` percent or more above `from`; the block where it first is.
  */
 const raiseUntil = async (s: ReturnType<typeof setup>, from: number, pct: number, share = 0.03) => {
-  const client = clientOf(CHAIN);
   for (let i = 0; i < 20; i++) {
-    const [r0, r1] = await client.readContract({
-      address: s.pair,
-      abi: pairAbi,
-      functionName: "getReserves",
-    });
-    const token0 = (
-      await client.readContract({ address: s.pair, abi: pairAbi, functionName: "token0" })
-    ).toLowerCase();
-    const usdcReserve = token0 === s.usdc ? r0 : r1;
-    const receipt = await receiptOf(
-      ctx.client,
-      await v2Swap(ctx.client, {
-        from: roleAddress("deployer"),
-        router: s.router,
-        tokenIn: s.usdc,
-        tokenOut: s.weth,
-        amountIn: (usdcReserve * BigInt(Math.round(share * 10_000))) / 10_000n,
-      }),
-    );
-    const value = await s.valueAt(receipt.blockNumber);
-    if (((value - from) / Math.abs(from)) * 100 >= pct) return receipt.blockNumber;
+    const block = await buyWeth(ctx.client, s.cast, share);
+    const value = await s.valueAt(block);
+    if (((value - from) / Math.abs(from)) * 100 >= pct) return block;
   }
   throw new Error("the supplier's aWETH value never rose that far");
 };

@@ -1,9 +1,8 @@
 import { Effect } from "effect";
-import { type Address, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServiceProcess } from "../../../bench/lib/benchEnv.js";
 import { createKey } from "../../../src/api/keys/KeyStore.js";
-import { approveMax, v2Swap } from "../../../src/devnet/ammActions.js";
+import { approveMax } from "../../../src/devnet/ammActions.js";
 import { chainClient, receiptOf } from "../../../src/devnet/ChainClient.js";
 import { roleAddress } from "../../../src/devnet/devAccounts.js";
 import { adminBuckets } from "../../support/anvilService.js";
@@ -11,8 +10,9 @@ import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 import { PROCESS_DEADLINE_MS } from "../../support/runTs.js";
 import { eventually } from "../../support/serviceHarness.js";
-import { callerFor, WEBHOOKS } from "../../support/webhookEnv.js";
+import { callerFor, LOCAL_RECEIVER_ENV, WEBHOOKS } from "../../support/webhookEnv.js";
 import { type Receiver, startReceiver } from "../../support/webhookReceiver.js";
+import { buyWeth, supplierAndPair } from "../../support/wethUsdcSwaps.js";
 
 /**
  * A `value_change_pct` alert through a kill -9 of the service's own process: the alert's first
@@ -24,16 +24,6 @@ import { type Receiver, startReceiver } from "../../support/webhookReceiver.js";
 
 const CHAIN = 8453;
 const THRESHOLD = 5;
-const ENV = {
-  WEBHOOK_ALLOW_HTTP: "true",
-  WEBHOOK_ALLOWED_HOSTS: "127.0.0.0/8",
-  WEBHOOK_RETRY_SCHEDULE: "200ms,200ms,200ms,200ms,200ms,200ms,200ms,200ms",
-  WEBHOOK_TIMEOUT_MS: "2000",
-};
-const pairAbi = parseAbi([
-  "function getReserves() view returns (uint112, uint112, uint32)",
-  "function token0() view returns (address)",
-]);
 
 let nats: TestNats;
 let devnet: TestDevnet;
@@ -58,20 +48,15 @@ afterAll(async () => {
 
 describe("value change alerts survive a crash", { timeout: 3 * PROCESS_DEADLINE_MS }, () => {
   it("behavior: kill -9 between the alert's block and its delivery loses nothing and sends no extra alert", async () => {
-    let service = await startServiceProcess(nats, devnet.devnet.chainsConfigPath, { env: ENV });
+    let service = await startServiceProcess(nats, devnet.devnet.chainsConfigPath, {
+      env: LOCAL_RECEIVER_ENV,
+    });
     const admin = await nats.connectAs("admin");
     const { key } = await Effect.runPromise(createKey(await adminBuckets(admin), "crash"));
     const chain = devnet.manifest.chains.find((c) => c.chain_id === CHAIN)!;
     const client = chainClient(chain.chain_id, chain.name, chain.rpc_url);
-    const supplier = chain.lending_positions
-      .find((p) => p.purpose === "supplier" && p.kind === "aave_v3")!
-      .owner.toLowerCase();
-    const weth = chain.tokens.WETH!.address.toLowerCase() as Address;
-    const usdc = chain.tokens.USDC!.address.toLowerCase() as Address;
-    const pair = chain.pools
-      .find((p) => p.protocol === "UniswapV2" && p.purpose === "weth_usdc_deep")!
-      .address!.toLowerCase() as Address;
-    const router = chain.contracts.uniswap_v2_router as Address;
+    const cast = supplierAndPair(chain);
+    const { supplier, weth, usdc, router } = cast;
     const deployer = roleAddress("deployer");
     await receiptOf(client, await approveMax(client, deployer, usdc, router));
 
@@ -98,31 +83,10 @@ describe("value change alerts survive a crash", { timeout: 3 * PROCESS_DEADLINE_
       );
       return value!;
     };
-    /** One swap of `share` of the pair's USDC reserve into WETH; its block. */
-    const buyWeth = async (share: number) => {
-      const [r0, r1] = await client.publicClient.readContract({
-        address: pair,
-        abi: pairAbi,
-        functionName: "getReserves",
-      });
-      const token0 = await client.publicClient.readContract({
-        address: pair,
-        abi: pairAbi,
-        functionName: "token0",
-      });
-      const reserve = token0.toLowerCase() === usdc ? r0 : r1;
-      const amountIn = (reserve * BigInt(Math.round(share * 10_000))) / 10_000n;
-      return (
-        await receiptOf(
-          client,
-          await v2Swap(client, { from: deployer, router, tokenIn: usdc, tokenOut: weth, amountIn }),
-        )
-      ).blockNumber;
-    };
     /** Swaps until the value is `pct` percent above `from`; the block where it first is. */
     const raiseUntil = async (from: number, pct: number) => {
       for (let i = 0; i < 20; i++) {
-        const block = await buyWeth(0.03);
+        const block = await buyWeth(client, cast, 0.03);
         if (((await valueAt(block)) - from) / Math.abs(from) >= pct / 100) return block;
       }
       throw new Error("the supplier's aWETH value never rose that far");
@@ -174,10 +138,10 @@ describe("value change alerts survive a crash", { timeout: 3 * PROCESS_DEADLINE_
     await eventually(async () => held !== undefined, 60_000, "the alert's first request, held");
     process.kill(service.pid, "SIGKILL");
     // Planned while the process is down or once it is back: about 0.2 %, no new alert.
-    const small = await buyWeth(0.001);
+    const small = await buyWeth(client, cast, 0.001);
     // On the same port: the positions in a block planned again carry logo URLs of the service's address.
     service = await startServiceProcess(nats, devnet.devnet.chainsConfigPath, {
-      env: ENV,
+      env: LOCAL_RECEIVER_ENV,
       dataDir: service.dataDir,
       port: Number(new URL(service.url).port),
     });
