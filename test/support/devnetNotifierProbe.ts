@@ -1,41 +1,31 @@
 import { expect } from "vitest";
 import type { ChainClient } from "../../src/devnet/ChainClient.js";
 import { roleAddress } from "../../src/devnet/devAccounts.js";
-import { eventually } from "./serviceHarness.js";
+import { sendUntilDelivered, startProbeWebhook } from "./notifierBarrier.js";
 import { addressOf, type Caller, WEBHOOKS } from "./webhookEnv.js";
-import { type Receiver, startReceiver } from "./webhookReceiver.js";
+import type { Receiver } from "./webhookReceiver.js";
 
 /** How often a probe transfer is sent while none has been delivered, ms. */
 const PROBE_EVERY_MS = 500;
 
 /** Sends native transfers from the deployer to `to` until `delivered` says one of them (by hash) was. */
-const transferUntilDelivered = async (
+const transferUntilDelivered = (
   client: ChainClient,
   to: string,
   delivered: (hashes: ReadonlyArray<string>) => boolean,
-) => {
-  const sent: Array<string> = [];
-  let sentAt = Number.NEGATIVE_INFINITY;
-  await eventually(
-    async () => {
-      if (sent.length > 0 && delivered(sent)) return true;
-      if (performance.now() - sentAt >= PROBE_EVERY_MS) {
-        sentAt = performance.now();
-        sent.push(
-          await client.walletClient.sendTransaction({
-            account: roleAddress("deployer"),
-            to: to as `0x${string}`,
-            value: 1n,
-            chain: null,
-          }),
-        );
-      }
-      return false;
-    },
-    60_000,
+) =>
+  sendUntilDelivered(
+    () =>
+      client.walletClient.sendTransaction({
+        account: roleAddress("deployer"),
+        to: to as `0x${string}`,
+        value: 1n,
+        chain: null,
+      }),
+    delivered,
+    PROBE_EVERY_MS,
     "the notifier to deliver a transfer mined after everything before it",
   );
-};
 
 /**
  * notifierBarrier.ts on the devnet, where blocks are mined rather than published: a `transactions`
@@ -47,28 +37,14 @@ const transferUntilDelivered = async (
  * planned while one is mined reads what it would have read without it.
  */
 export const startDevnetNotifierProbe = async (call: Caller, client: ChainClient) => {
-  const receiver = await startReceiver();
-  const created = await call("POST", WEBHOOKS, {
+  const probe = await startProbeWebhook(call, {
     name: "notifier probe",
-    url: receiver.url,
-    type: "transactions",
-    addresses: [addressOf(0xa1e7_0000)],
-    chain_ids: [client.chainId],
+    base: 0xa1e7_0000,
+    chainIds: [client.chainId],
   });
-  expect(created.status, created.text).toBe(200);
-  const id = created.json.id as string;
-  let passes = 0;
   return {
-    pass: async () => {
-      passes += 1;
-      const address = addressOf(0xa1e7_0000 + passes);
-      const added = await call("PATCH", `${WEBHOOKS}/${id}/addresses`, { add_addresses: [address] });
-      expect(added.status, added.text).toBe(200);
-      await transferUntilDelivered(client, address, (hashes) =>
-        receiver.received.some((r) => hashes.some((hash) => r.body.includes(hash))),
-      );
-    },
-    stop: () => receiver.stop(),
+    pass: async () => transferUntilDelivered(client, await probe.nextAddress(), probe.delivered),
+    stop: probe.stop,
   };
 };
 

@@ -8,6 +8,66 @@ import { startReceiver } from "./webhookReceiver.js";
 const PROBE_EVERY_MS = 250;
 
 /**
+ * A `transactions` webhook of a probe's own, delivered to a receiver of its own: `nextAddress()` adds
+ * a fresh address (counting up from `base`) to its list and answers it.
+ */
+export const startProbeWebhook = async (
+  call: Caller,
+  probe: { readonly name: string; readonly base: number; readonly chainIds?: ReadonlyArray<number> },
+) => {
+  const receiver = await startReceiver();
+  const created = await call("POST", WEBHOOKS, {
+    name: probe.name,
+    url: receiver.url,
+    type: "transactions",
+    addresses: [addressOf(probe.base)],
+    ...(probe.chainIds === undefined ? {} : { chain_ids: probe.chainIds }),
+  });
+  expect(created.status, created.text).toBe(200);
+  const id = created.json.id as string;
+  let added = 0;
+  return {
+    nextAddress: async () => {
+      added += 1;
+      const address = addressOf(probe.base + added);
+      const answer = await call("PATCH", `${WEBHOOKS}/${id}/addresses`, { add_addresses: [address] });
+      expect(answer.status, answer.text).toBe(200);
+      return address;
+    },
+    /** Whether a delivery names one of these transaction hashes. */
+    delivered: (hashes: ReadonlyArray<string>) =>
+      receiver.received.some((r) => hashes.some((hash) => r.body.includes(hash))),
+    stop: () => receiver.stop(),
+  };
+};
+
+/**
+ * Sends a probe (`send` answers its transaction hash) every `everyMs` until `delivered` says one of
+ * those sent was delivered, for 60 s at most.
+ */
+export const sendUntilDelivered = async (
+  send: () => Promise<string>,
+  delivered: (hashes: ReadonlyArray<string>) => boolean,
+  everyMs: number,
+  what: string,
+) => {
+  const sent: Array<string> = [];
+  let sentAt = Number.NEGATIVE_INFINITY;
+  await eventually(
+    async () => {
+      if (sent.length > 0 && delivered(sent)) return true;
+      if (performance.now() - sentAt >= everyMs) {
+        sentAt = performance.now();
+        sent.push(await send());
+      }
+      return false;
+    },
+    60_000,
+    what,
+  );
+};
+
+/**
  * A way to know that the webhook notifier has caught up, instead of sleeping and hoping it has.
  * The barrier has a webhook of its own (a `transactions` one, which the service must accept with
  * plain http to 127.0.0.1); its blocks are on chain `chainId` and take their numbers from
@@ -26,39 +86,21 @@ export const startNotifierBarrier = async (
   nextNumber: () => number,
   chainId = 1,
 ) => {
-  const receiver = await startReceiver();
-  const created = await call("POST", WEBHOOKS, {
-    name: "notifier barrier",
-    url: receiver.url,
-    type: "transactions",
-    addresses: [addressOf(0xba77_0000)],
-  });
-  expect(created.status, created.text).toBe(200);
-  const id = created.json.id as string;
-  let passes = 0;
+  const probe = await startProbeWebhook(call, { name: "notifier barrier", base: 0xba77_0000 });
   return {
     pass: async () => {
-      passes += 1;
-      const address = addressOf(0xba77_0000 + passes);
-      const added = await call("PATCH", `${WEBHOOKS}/${id}/addresses`, { add_addresses: [address] });
-      expect(added.status, added.text).toBe(200);
-      const probes: Array<string> = [];
-      let sentAt = Number.NEGATIVE_INFINITY;
-      await eventually(
+      const address = await probe.nextAddress();
+      await sendUntilDelivered(
         async () => {
-          if (receiver.received.some((r) => probes.some((hash) => r.body.includes(hash)))) return true;
-          if (performance.now() - sentAt >= PROBE_EVERY_MS) {
-            const block = syntheticBlock(chainId, nextNumber(), address, addressOf(0xba77_ffff));
-            probes.push(block.transactions[0].hash);
-            sentAt = performance.now();
-            await publish.block(block);
-          }
-          return false;
+          const block = syntheticBlock(chainId, nextNumber(), address, addressOf(0xba77_ffff));
+          await publish.block(block);
+          return block.transactions[0].hash;
         },
-        60_000,
+        probe.delivered,
+        PROBE_EVERY_MS,
         "the notifier to deliver a block published after everything before it",
       );
     },
-    stop: () => receiver.stop(),
+    stop: probe.stop,
   };
 };

@@ -5,13 +5,14 @@ import { createKey } from "../../../src/api/keys/KeyStore.js";
 import { approveMax } from "../../../src/devnet/ammActions.js";
 import { chainClient, receiptOf } from "../../../src/devnet/ChainClient.js";
 import { roleAddress } from "../../../src/devnet/devAccounts.js";
+import { startAlertCrashEnv } from "../../support/alertCrashEnv.js";
 import { adminBuckets } from "../../support/anvilService.js";
-import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js";
-import { startTestNats, type TestNats } from "../../support/natsServer.js";
+import type { TestDevnet } from "../../support/devnetFixture.js";
+import type { TestNats } from "../../support/natsServer.js";
 import { PROCESS_DEADLINE_MS } from "../../support/runTs.js";
 import { eventually } from "../../support/serviceHarness.js";
 import { callerFor, LOCAL_RECEIVER_ENV, WEBHOOKS } from "../../support/webhookEnv.js";
-import { type Receiver, startReceiver } from "../../support/webhookReceiver.js";
+import type { Receiver } from "../../support/webhookReceiver.js";
 import { buyWeth, supplierAndPair } from "../../support/wethUsdcSwaps.js";
 
 /**
@@ -25,26 +26,17 @@ import { buyWeth, supplierAndPair } from "../../support/wethUsdcSwaps.js";
 const CHAIN = 8453;
 const THRESHOLD = 5;
 
+let env: Awaited<ReturnType<typeof startAlertCrashEnv>>;
 let nats: TestNats;
 let devnet: TestDevnet;
 let receiver: Receiver;
-/** The index of the request held unanswered (the first alert's), once it has come. */
-let held: number | undefined;
 
 beforeAll(async () => {
-  nats = await startTestNats();
-  devnet = await startTestDevnet();
-  receiver = await startReceiver((request, res, index) => {
-    if (held === undefined && request.json.position_alerts !== undefined) held = index;
-    else res.writeHead(200).end();
-  });
+  env = await startAlertCrashEnv();
+  ({ nats, devnet, receiver } = env);
 });
 
-afterAll(async () => {
-  await receiver?.stop();
-  await devnet?.stop();
-  await nats?.stop();
-});
+afterAll(() => env?.stop());
 
 describe("value change alerts survive a crash", { timeout: 3 * PROCESS_DEADLINE_MS }, () => {
   it("behavior: kill -9 between the alert's block and its delivery loses nothing and sends no extra alert", async () => {
@@ -135,7 +127,7 @@ describe("value change alerts survive a crash", { timeout: 3 * PROCESS_DEADLINE_
           (r.json.position_alerts ?? []).map((event) => ({ ...event, id: r.headers["webhook-id"] })),
         );
     const crossing = await raiseUntil(reference, THRESHOLD);
-    await eventually(async () => held !== undefined, 60_000, "the alert's first request, held");
+    await eventually(async () => env.held() !== undefined, 60_000, "the alert's first request, held");
     process.kill(service.pid, "SIGKILL");
     // Planned while the process is down or once it is back: about 0.2 %, no new alert.
     const small = await buyWeth(client, cast, 0.001);
