@@ -23,8 +23,12 @@ const aggregatorBytecode = async (): Promise<Hex> => {
  * Moves one asset's price in a chain's Aave V3 oracle as Aave's governance would: a new price source
  * set on the oracle (a MockAggregator of Aave's own artifacts answering the new price). Prices are
  * given in percent of the asset's price when first moved, so a test can drop and restore it.
+ *
+ * `settle`, when given, runs between the new source's deployment and the block that sets it: a test
+ * that asserts the block an alert names passes the notifier probe (devnetNotifierProbe.ts), so that
+ * the block before the price change is planned before the change is mined.
  */
-export const aaveOracle = (chain: ManifestChain, symbol: string) => {
+export const aaveOracle = (chain: ManifestChain, symbol: string, settle?: () => Promise<void>) => {
   const client: ChainClient = chainClient(chain.chain_id, chain.name, chain.rpc_url);
   const market = chain.lending_markets.find((m) => m.kind === "aave_v3");
   if (market === undefined) throw new Error(`no Aave V3 market on ${chain.name}`);
@@ -58,6 +62,7 @@ export const aaveOracle = (chain: ManifestChain, symbol: string) => {
           args: [(original * BigInt(percent)) / 100n],
         }),
       );
+      await settle?.();
       const receipt = await execute(client, {
         from: deployer,
         address: oracle,

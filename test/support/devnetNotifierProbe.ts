@@ -35,6 +35,12 @@ const transferUntilDelivered = (
  * delivery arrives every webhook written before `pass()` is in the book and every block mined
  * before it has been planned. The transfers name no watched wallet and move no pool: a block
  * planned while one is mined reads what it would have read without it.
+ *
+ * Tests that assert the block an alert names pass the probe before each transaction that moves what
+ * the alert reads. anvil answers a read pinned to its head block from its live state, and while it
+ * mines the next block that state already holds the next block's changes (it releases the state
+ * before it publishes the block): a notifier reading the head at that moment would see the change
+ * one block early. A node that serves a block's state from that block's own root never does this.
  */
 export const startDevnetNotifierProbe = async (call: Caller, client: ChainClient) => {
   const probe = await startProbeWebhook(call, {

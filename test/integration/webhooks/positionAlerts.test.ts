@@ -1,9 +1,9 @@
 import { createTestClient, http, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ActivityContext, activityContext } from "../../../src/devnet/activity/ActivityContext.js";
-import { roleAddress } from "../../../src/devnet/devAccounts.js";
 import { aaveOracle } from "../../support/aaveOracle.js";
 import { compoundPrices } from "../../support/compoundPrices.js";
+import { devnetNotifierProbe } from "../../support/devnetNotifierProbe.js";
 import { type DevnetService, devnetChains, startDevnetService } from "../../support/devnetService.js";
 import { eventually } from "../../support/serviceHarness.js";
 import { type Caller, callerFor, WEBHOOKS } from "../../support/webhookEnv.js";
@@ -36,41 +36,15 @@ const create = async (body: Record<string, unknown>) => {
   return { id: answer.json.id as string, secret: answer.json.secret as string };
 };
 
-/**
- * Waits until the notifier's address book holds every list written so far: a transactions webhook of
- * its own for a fresh address, written after them, and native transfers to it until one is delivered
- * (the book applies lists in the order they were written).
- */
-let probes = 0;
-const notifierCaughtUp = async () => {
-  probes += 1;
-  const probe = `0x${(0xa1e7_0000 + probes).toString(16).padStart(40, "0")}` as const;
-  const { id } = await create({ type: "transactions", addresses: [probe], chain_ids: [CHAIN] });
-  let sentAt = Number.NEGATIVE_INFINITY;
-  await eventually(
-    async () => {
-      if (requestsOf(id).length > 0) return true;
-      if (performance.now() - sentAt >= 500) {
-        sentAt = performance.now();
-        await ctx.client.walletClient.sendTransaction({
-          account: roleAddress("deployer"),
-          to: probe,
-          value: 1n,
-          chain: null,
-        });
-      }
-      return false;
-    },
-    60_000,
-    "the notifier's address book to hold the new webhooks' addresses",
-  );
-};
+/** Waits until the notifier holds every list written so far and has planned every block mined. */
+let notifierCaughtUp: () => Promise<void>;
 
 beforeAll(async () => {
   env = await startDevnetService({ webhookAllowHttp: true, webhookAllowedHosts: ["127.0.0.0/8"] });
   call = callerFor(env.service.baseUrl, env.key);
   receiver = await startReceiver();
   ctx = activityContext(chainOf(CHAIN));
+  notifierCaughtUp = devnetNotifierProbe(call, receiver, ctx.client).caughtUp;
 }, 900_000);
 
 afterAll(async () => {
@@ -81,7 +55,7 @@ afterAll(async () => {
 /** The seeded Aave V3 borrower of the chain, its pool's oracle for WETH, and its health factor at a block. */
 const borrowerSetup = () => {
   const chain = chainOf(CHAIN);
-  const weth = aaveOracle(chain, "WETH");
+  const weth = aaveOracle(chain, "WETH", () => notifierCaughtUp());
   const borrower = chain.lending_positions
     .find((p) => p.purpose === "borrower" && p.kind === "aave_v3" && p.market.toLowerCase() === weth.pool)!
     .owner.toLowerCase();
@@ -106,7 +80,7 @@ const watchBorrower = async (
 describe("position alerts on the devnet", () => {
   it("behavior: an oracle drop alerts once at the pool's own health factor; hysteresis holds; recovery and a second drop alert again", async () => {
     const chain = chainOf(CHAIN);
-    const weth = aaveOracle(chain, "WETH");
+    const weth = aaveOracle(chain, "WETH", () => notifierCaughtUp());
     const borrower = chain.lending_positions
       .find((p) => p.purpose === "borrower" && p.kind === "aave_v3" && p.market.toLowerCase() === weth.pool)!
       .owner.toLowerCase();
@@ -262,6 +236,7 @@ describe("position alerts on the devnet", () => {
     expect((await reader(head).cometHealth(prices.comet, borrower)).health!).toBeGreaterThan(THRESHOLD);
 
     // 85 % of WETH's price in the comptroller's oracle only (a `PricePosted`): the cToken account crosses.
+    await notifierCaughtUp();
     const oracleDrop = await prices.setOraclePercent(85);
     await eventually(async () => alertsOf(webhook.id).length > 0, 60_000, "the cToken alert");
     const first = alertsOf(webhook.id)[0]!;
@@ -289,6 +264,7 @@ describe("position alerts on the devnet", () => {
 
     // The same drop on the Comet's feed (an `AnswerUpdated`): the Comet account crosses; the cToken
     // account, still below, does not alert again.
+    await notifierCaughtUp();
     const feedDrop = await prices.setFeedPercent(85);
     await eventually(async () => alertsOf(webhook.id).length >= 2, 60_000, "the Comet alert");
     const alerts = alertsOf(webhook.id);

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServiceProcess } from "../../../bench/lib/benchEnv.js";
 import { createKey } from "../../../src/api/keys/KeyStore.js";
 import { chainClient } from "../../../src/devnet/ChainClient.js";
-import { roleAddress } from "../../../src/devnet/devAccounts.js";
 import { aaveOracle } from "../../support/aaveOracle.js";
 import { startAlertCrashEnv } from "../../support/alertCrashEnv.js";
 import { adminBuckets } from "../../support/anvilService.js";
 import type { TestDevnet } from "../../support/devnetFixture.js";
+import { devnetNotifierProbe } from "../../support/devnetNotifierProbe.js";
 import type { TestNats } from "../../support/natsServer.js";
 import { PROCESS_DEADLINE_MS } from "../../support/runTs.js";
 import { eventually } from "../../support/serviceHarness.js";
@@ -44,7 +44,6 @@ describe("position alerts survive a crash", { timeout: 3 * PROCESS_DEADLINE_MS }
     const { key } = await Effect.runPromise(createKey(await adminBuckets(admin), "crash"));
     const call = callerFor(service.url, key);
     const chain = devnet.manifest.chains.find((c) => c.chain_id === CHAIN)!;
-    const weth = aaveOracle(chain, "WETH");
     const borrower = chain.lending_positions
       .find((p) => p.purpose === "borrower" && p.kind === "aave_v3")!
       .owner.toLowerCase();
@@ -60,34 +59,12 @@ describe("position alerts survive a crash", { timeout: 3 * PROCESS_DEADLINE_MS }
     const alertsId = created.json.id as string;
 
     // A probe written after it: once a transfer to the probe is delivered, the notifier has both lists.
-    const probe = "0x00000000000000000000000000000000000c4a54";
-    const probed = await call("POST", WEBHOOKS, {
-      name: "probe",
-      url: receiver.url,
-      type: "transactions",
-      addresses: [probe],
-      chain_ids: [CHAIN],
-    });
     const client = chainClient(chain.chain_id, chain.name, chain.rpc_url);
-    let sentAt = Number.NEGATIVE_INFINITY;
-    await eventually(
-      async () => {
-        if (receiver.received.some((r) => r.headers["svc-webhook-subscription-id"] === probed.json.id))
-          return true;
-        if (performance.now() - sentAt >= 500) {
-          sentAt = performance.now();
-          await client.walletClient.sendTransaction({
-            account: roleAddress("deployer"),
-            to: probe,
-            value: 1n,
-            chain: null,
-          });
-        }
-        return false;
-      },
-      60_000,
-      "the notifier to hold the webhooks",
-    );
+    const probe = devnetNotifierProbe(call, receiver, client);
+    await probe.caughtUp();
+    // Each price change mined once the block before it is planned, except while the process is down.
+    let down = false;
+    const weth = aaveOracle(chain, "WETH", () => (down ? Promise.resolve() : probe.caughtUp()));
 
     const alerts = (): ReadonlyArray<Readonly<Record<string, unknown>>> =>
       receiver.received
@@ -98,6 +75,7 @@ describe("position alerts survive a crash", { timeout: 3 * PROCESS_DEADLINE_MS }
     const crossing = await weth.setPercent(85);
     await eventually(async () => env.held() !== undefined, 60_000, "the alert's first request, held");
     process.kill(service.pid, "SIGKILL");
+    down = true;
     // Planned while the process is down or once it is back: still below, no new alert.
     const stillBelow = await weth.setPercent(80);
     // On the same port: the positions in a block planned again carry logo URLs of the service's address.
@@ -106,6 +84,7 @@ describe("position alerts survive a crash", { timeout: 3 * PROCESS_DEADLINE_MS }
       dataDir: service.dataDir,
       port: Number(new URL(service.url).port),
     });
+    down = false;
     try {
       await eventually(async () => alerts().length >= 2, 60_000, "the held alert sent again");
       const [first, again] = alerts();

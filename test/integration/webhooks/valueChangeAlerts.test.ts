@@ -5,6 +5,7 @@ import { approveMax } from "../../../src/devnet/ammActions.js";
 import { receiptOf } from "../../../src/devnet/ChainClient.js";
 import { roleAddress } from "../../../src/devnet/devAccounts.js";
 import { aaveOracle } from "../../support/aaveOracle.js";
+import { devnetNotifierProbe } from "../../support/devnetNotifierProbe.js";
 import { type DevnetService, devnetChains, startDevnetService } from "../../support/devnetService.js";
 import { eventually } from "../../support/serviceHarness.js";
 import { type Caller, callerFor, WEBHOOKS } from "../../support/webhookEnv.js";
@@ -39,6 +40,7 @@ beforeAll(async () => {
   call = callerFor(env.service.baseUrl, env.key);
   receiver = await startReceiver();
   ctx = activityContext(chainOf(CHAIN));
+  notifierCaughtUp = devnetNotifierProbe(call, receiver, ctx.client).caughtUp;
 }, 900_000);
 
 afterAll(async () => {
@@ -85,6 +87,8 @@ const setup = () => {
  */
 const raiseUntil = async (s: ReturnType<typeof setup>, from: number, pct: number, share = 0.03) => {
   for (let i = 0; i < 20; i++) {
+    // The block before each swap planned first, so the alert names the swap's block.
+    await notifierCaughtUp();
     const block = await buyWeth(ctx.client, s.cast, share);
     const value = await s.valueAt(block);
     if (((value - from) / Math.abs(from)) * 100 >= pct) return block;
@@ -92,42 +96,8 @@ const raiseUntil = async (s: ReturnType<typeof setup>, from: number, pct: number
   throw new Error("the supplier's aWETH value never rose that far");
 };
 
-/**
- * Waits until the notifier's address book holds every webhook written so far: a `transactions`
- * webhook of its own for a fresh address, written after them, and native transfers to it until one
- * is delivered (the book applies lists in the order they were written).
- */
-let probes = 0;
-const notifierCaughtUp = async () => {
-  probes += 1;
-  const probe = `0x${(0xa1e7_0000 + probes).toString(16).padStart(40, "0")}` as const;
-  const created = await call("POST", WEBHOOKS, {
-    name: "probe",
-    url: receiver.url,
-    type: "transactions",
-    addresses: [probe],
-    chain_ids: [CHAIN],
-  });
-  expect(created.status, created.text).toBe(200);
-  let sentAt = Number.NEGATIVE_INFINITY;
-  await eventually(
-    async () => {
-      if (requestsOf(created.json.id as string).length > 0) return true;
-      if (performance.now() - sentAt >= 500) {
-        sentAt = performance.now();
-        await ctx.client.walletClient.sendTransaction({
-          account: roleAddress("deployer"),
-          to: probe,
-          value: 1n,
-          chain: null,
-        });
-      }
-      return false;
-    },
-    60_000,
-    "the notifier's address book to hold the new webhooks' addresses",
-  );
-};
+/** Waits until the notifier holds every webhook written so far and has planned every block mined. */
+let notifierCaughtUp: () => Promise<void>;
 
 /** A positions webhook on the supplier, known to the notifier, its positions discovered. */
 const watch = async (s: ReturnType<typeof setup>, fields: Json) => {
@@ -241,7 +211,7 @@ describe("value change alerts on the devnet", () => {
 
   it("behavior: position_types and protocols narrow the other conditions too: a health alert goes only where they name its market", async () => {
     const chain = chainOf(CHAIN);
-    const weth = aaveOracle(chain, "WETH");
+    const weth = aaveOracle(chain, "WETH", () => notifierCaughtUp());
     const borrower = chain.lending_positions
       .find((p) => p.purpose === "borrower" && p.kind === "aave_v3" && p.market.toLowerCase() === weth.pool)!
       .owner.toLowerCase();

@@ -8,6 +8,7 @@ import { roleAddress } from "../../../src/devnet/devAccounts.js";
 import { startAlertCrashEnv } from "../../support/alertCrashEnv.js";
 import { adminBuckets } from "../../support/anvilService.js";
 import type { TestDevnet } from "../../support/devnetFixture.js";
+import { devnetNotifierProbe } from "../../support/devnetNotifierProbe.js";
 import type { TestNats } from "../../support/natsServer.js";
 import { PROCESS_DEADLINE_MS } from "../../support/runTs.js";
 import { eventually } from "../../support/serviceHarness.js";
@@ -78,6 +79,8 @@ describe("value change alerts survive a crash", { timeout: 3 * PROCESS_DEADLINE_
     /** Swaps until the value is `pct` percent above `from`; the block where it first is. */
     const raiseUntil = async (from: number, pct: number) => {
       for (let i = 0; i < 20; i++) {
+        // The block before each swap planned first, so the alert names the swap's block.
+        await probe.caughtUp();
         const block = await buyWeth(client, cast, 0.03);
         if (((await valueAt(block)) - from) / Math.abs(from) >= pct / 100) return block;
       }
@@ -96,28 +99,8 @@ describe("value change alerts survive a crash", { timeout: 3 * PROCESS_DEADLINE_
     expect(created.status, created.text).toBe(200);
     const alertsId = created.json.id as string;
     // A probe written after it: once a transfer to the probe is delivered, the notifier has both lists.
-    const probe = "0x00000000000000000000000000000000000c4a55";
-    const probed = await call("POST", WEBHOOKS, {
-      name: "probe",
-      url: receiver.url,
-      type: "transactions",
-      addresses: [probe],
-      chain_ids: [CHAIN],
-    });
-    let sentAt = Number.NEGATIVE_INFINITY;
-    await eventually(
-      async () => {
-        if (receiver.received.some((r) => r.headers["svc-webhook-subscription-id"] === probed.json.id))
-          return true;
-        if (performance.now() - sentAt >= 500) {
-          sentAt = performance.now();
-          await client.walletClient.sendTransaction({ account: deployer, to: probe, value: 1n, chain: null });
-        }
-        return false;
-      },
-      60_000,
-      "the notifier to hold the webhooks",
-    );
+    const probe = devnetNotifierProbe(call, receiver, client);
+    await probe.caughtUp();
     const reference = await valueAt();
 
     const alerts = (): ReadonlyArray<Readonly<Record<string, unknown>>> =>
