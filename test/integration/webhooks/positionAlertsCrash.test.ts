@@ -62,6 +62,18 @@ describe("position alerts survive a crash", { timeout: 3 * PROCESS_DEADLINE_MS }
     const client = chainClient(chain.chain_id, chain.name, chain.rpc_url);
     const probe = devnetNotifierProbe(call, receiver, client);
     await probe.caughtUp();
+    // The wallet's history predates the service: its Aave entries show once its discovery is done.
+    // Before, an alert carries empty position lists, and one planned again after the restart (the
+    // held attempt was never stored) would carry the entries discovered meanwhile.
+    await eventually(
+      async () => {
+        const answer = await call("GET", `/beta/evm/defi/positions/${borrower}?chain_ids=${CHAIN}`);
+        const positions = (answer.json.positions ?? []) as ReadonlyArray<Record<string, unknown>>;
+        return answer.status === 200 && positions.some((p) => p.token_type === "VariableDebtV3");
+      },
+      60_000,
+      "the borrower's Aave entries",
+    );
     // Each price change mined once the block before it is planned, except while the process is down.
     let down = false;
     const weth = aaveOracle(chain, "WETH", () => (down ? Promise.resolve() : probe.caughtUp()));
