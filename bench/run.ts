@@ -5,6 +5,7 @@ import { chainScaleBench } from "./chainScaleBench.js";
 import { discoveryBench } from "./discoveryBench.js";
 import { everyTypeBench } from "./everyTypeBench.js";
 import { gatewayBench } from "./gatewayBench.js";
+import { indexLookupsBench } from "./indexLookupsBench.js";
 import { ingestBench } from "./ingestBench.js";
 import { ingestGrowthBench } from "./ingestGrowthBench.js";
 import { joiningWorkerBench } from "./joiningWorkerBench.js";
@@ -46,6 +47,7 @@ const all = {
   "registry-backfill": registryBackfillBench,
   discovery: discoveryBench,
   "chain-scale": chainScaleBench,
+  "index-lookups": indexLookupsBench,
   "position-alerts": positionAlertsBench,
   "position-alerts-delivery": positionAlertsDeliveryBench,
   "value-change-alerts": valueChangeAlertsBench,

@@ -1,6 +1,7 @@
 import { Effect, Layer, Option } from "effect";
 import { AppConfig } from "./AppConfig.js";
 import * as ChainClients from "./chains/ChainClients.js";
+import { walletTokenView } from "./indexer/indexKeys.js";
 import { Metrics, makeMetrics } from "./metrics/Metrics.js";
 import { serveMetrics } from "./metrics/metricsServer.js";
 import { resolveBroker } from "./nats/Broker.js";
@@ -70,7 +71,8 @@ export const runRoles = (broker: BrokerAddress) =>
       if (chains !== undefined) {
         const chainLayer = Layer.provideMerge(ChainClients.layer, chains.layer);
         const context = yield* Layer.build(
-          Layer.merge(chainLayer, Level.layer(levelPath(config.dataDir))),
+          // Planning a block asks for a hundred wallet-token keys that are absent: a filter rules them out.
+          Layer.merge(chainLayer, Level.layer(levelPath(config.dataDir), [walletTokenView])),
         ).pipe(startupStep("opening the chains' clients and the local store"));
         if (config.roles.includes("ingest"))
           yield* ingestRole.pipe(Effect.provide(context), startupStep("starting the ingest role"));

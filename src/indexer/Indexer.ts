@@ -18,6 +18,7 @@ import { PULL_EXPIRES_MS } from "../nats/pullOptions.js";
 import { consumeEach, restarting, type Verdict, Verdicts } from "../nats/runConsumer.js";
 import { streamTail } from "../nats/streamTail.js";
 import { untilWatchFallsBehind, WATCH_CHECK_MS, WatchProgress } from "../nats/WatchProgress.js";
+import type { KeyPresence } from "../storage/KeyPresence.js";
 import type { Db, Operation } from "../storage/Level.js";
 import { planBlock, planReorg } from "./applyBlock.js";
 import type { DisownedNfts } from "./DisownedNfts.js";
@@ -47,6 +48,8 @@ export interface IndexerOptions {
   readonly client: (chainId: number) => ChainRpc | undefined;
   /** The process's request-path memory of the views, told about every change. */
   readonly cache?: IndexCache;
+  /** Which wallet-token keys are certainly absent, so that planning does not ask LevelDB for them. */
+  readonly presence?: KeyPresence;
   /** Stale position-NFT records that reads found; each batch deletes those still stale (DisownedNfts). */
   readonly disowned?: DisownedNfts;
   /**
@@ -221,7 +224,7 @@ export const runIndexer = (options: IndexerOptions) =>
       ),
     );
     const assembler = new ChainEventAssembler();
-    const pending = new PendingWrites(options.db);
+    const pending = new PendingWrites(options.db, options.presence);
     const lateOf = lateReadsPerChain(options.registry);
     let planned: Array<{
       readonly subject: string;

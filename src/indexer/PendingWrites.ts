@@ -1,3 +1,4 @@
+import type { KeyPresence } from "../storage/KeyPresence.js";
 import type { Operation } from "../storage/Level.js";
 import { tokenMetadataKey, vaultProbeKey } from "./indexKeys.js";
 
@@ -42,7 +43,11 @@ export class PendingWrites implements IndexReads {
    */
   readonly #settled = new Map<string, unknown>();
 
-  constructor(readonly db: SyncStore) {}
+  /** `presence`: keys it rules out are answered absent without asking LevelDB (KeyPresence.ts). */
+  constructor(
+    readonly db: SyncStore,
+    readonly presence?: Pick<KeyPresence, "rulesOut">,
+  ) {}
 
   /** Every pending write, in the order planned. */
   get ops(): ReadonlyArray<Operation> {
@@ -69,7 +74,7 @@ export class PendingWrites implements IndexReads {
       const value = this.#values.get(key);
       return value === DELETED ? undefined : value;
     }
-    if (!isSettled(key)) return this.db.getSync(key);
+    if (!isSettled(key)) return this.presence?.rulesOut(key) === true ? undefined : this.db.getSync(key);
     const known = this.#settled.get(key);
     if (known !== undefined) return known;
     // Only a key found is remembered: one absent now may be written by discovery at any moment.

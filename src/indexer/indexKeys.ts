@@ -9,6 +9,9 @@ const pad = (n: number) => String(n).padStart(12, "0");
 
 export const PREFIX = "idx!";
 
+/** The wallet-token view's keys begin with this (KeyPresence watches it: Service.ts). */
+export const walletTokenView = `${PREFIX}wt!`;
+
 /** Wallet touched token: `idx!wt!<wallet>!<chain>!<token>` -> TouchedToken. Prefix-scan by wallet. */
 export const walletTokenKey = (wallet: string, chainId: number, token: string) =>
   `${PREFIX}wt!${wallet}!${pad(chainId)}!${token}`;

@@ -28,6 +28,7 @@ import * as Discovery from "../discovery/Discovery.js";
 import * as WatchedWallets from "../discovery/watchedWallets.js";
 import { runIndexer } from "../indexer/Indexer.js";
 import * as IndexReader from "../indexer/IndexReader.js";
+import { walletTokenView } from "../indexer/indexKeys.js";
 import { indexFingerprint } from "../indexer/snapshot/indexFingerprint.js";
 import { startFromSnapshot } from "../indexer/snapshot/restoreIndex.js";
 import { runIndexSnapshots } from "../indexer/snapshot/snapshotSchedule.js";
@@ -40,7 +41,7 @@ import * as Positions from "../positions/Positions.js";
 import * as Presence from "../presence/Presence.js";
 import * as FactoryPools from "../pricing/FactoryPools.js";
 import { startupStep } from "../runtime/startupStep.js";
-import { Level } from "../storage/Level.js";
+import { KeyPresences, Level } from "../storage/Level.js";
 import { runUsageAggregator } from "../usage/UsageAggregator.js";
 import * as UsageBook from "../usage/UsageBook.js";
 import * as UsageRecorder from "../usage/UsageRecorder.js";
@@ -115,6 +116,7 @@ export const apiRole = Effect.gen(function* () {
   const jsm = yield* managerOf(nc);
   // Before anything reads the index: a worker with an empty or outrun one starts from a snapshot.
   const db = yield* Level;
+  const walletTokens = (yield* KeyPresences).get(walletTokenView);
   const snapshots = yield* openObjectStore(nc, "index_snapshots").pipe(
     startupStep("opening the index snapshot store"),
   );
@@ -254,6 +256,7 @@ export const apiRole = Effect.gen(function* () {
         nc,
         db,
         cache: indexCache,
+        ...(walletTokens === undefined ? {} : { presence: walletTokens }),
         disowned,
         registry,
         client: (yield* ChainClients.ChainClients).get,

@@ -3,6 +3,7 @@ import type { AbstractLevel } from "abstract-level";
 import { Context, Data, Effect, Layer } from "effect";
 import { Level as ClassicLevel } from "level";
 import { MemoryLevel } from "memory-level";
+import { type KeyPresence, watchKeyPresence } from "./KeyPresence.js";
 
 /** One write of a LevelDB batch. */
 export type Operation =
@@ -19,6 +20,15 @@ export type Db = AbstractLevel<string | Uint8Array | Buffer, string, unknown>;
  * that lexicographic order is chain order (see each store's key codec).
  */
 export class Level extends Context.Tag("app/storage/Level")<Level, Db>() {}
+
+/**
+ * The KeyPresence of each prefix the database was opened to watch (Level.layer's `watched`), by
+ * prefix: which keys of views that are only ever added are certainly not there.
+ */
+export class KeyPresences extends Context.Tag("app/storage/KeyPresences")<
+  KeyPresences,
+  ReadonlyMap<string, KeyPresence>
+>() {}
 
 /** The node's LevelDB could not be opened: start-up ends with this one sentence. */
 export class DataDirUnavailable extends Data.TaggedError("DataDirUnavailable")<{
@@ -45,29 +55,62 @@ export const openFailure = (path: string, error: unknown): DataDirUnavailable =>
  */
 const WRITE_BUFFER_BYTES = 32 * 1024 * 1024;
 
-/** Opens the database at `path` for the life of the scope. */
-export const layer = (path: string): Layer.Layer<Level, DataDirUnavailable> =>
-  Layer.scoped(
-    Level,
-    Effect.acquireRelease(
-      Effect.tryPromise({
-        try: async () => {
-          await mkdir(path, { recursive: true });
-          const db = new ClassicLevel<string, unknown>(path, {
-            valueEncoding: "json",
-            writeBufferSize: WRITE_BUFFER_BYTES,
-          });
-          await db.open();
-          return db as unknown as Db;
-        },
-        catch: (error) => openFailure(path, error),
-      }),
-      (db) => Effect.promise(() => db.close().catch(() => undefined)),
-    ),
+/**
+ * Opens the database at `path` for the life of the scope, with a KeyPresence for each of `watched`
+ * (prefixes of views whose keys are only ever added), started before anything else can write.
+ */
+export const layer = (
+  path: string,
+  watched: ReadonlyArray<string> = [],
+): Layer.Layer<Level | KeyPresences, DataDirUnavailable> =>
+  Layer.scopedContext(
+    Effect.gen(function* () {
+      const db = yield* Effect.acquireRelease(
+        Effect.tryPromise({
+          try: async () => {
+            await mkdir(path, { recursive: true });
+            const db = new ClassicLevel<string, unknown>(path, {
+              valueEncoding: "json",
+              writeBufferSize: WRITE_BUFFER_BYTES,
+            });
+            await db.open();
+            return db as unknown as Db;
+          },
+          catch: (error) => openFailure(path, error),
+        }),
+        (db) => Effect.promise(() => db.close().catch(() => undefined)),
+      );
+      const watch = yield* Effect.acquireRelease(
+        Effect.sync(() => watchKeyPresence(db, watched)),
+        (watch) => Effect.sync(watch.detach),
+      );
+      yield* Effect.forkScoped(reportScans(watch));
+      return Context.make(Level, db).pipe(
+        Context.add(KeyPresences, new Map(watch.presences.map((p) => [p.prefix, p]))),
+      );
+    }),
   );
 
+/** Logs how the presence scans ended: how many keys each found and how long they took, or why one failed. */
+const reportScans = (watch: ReturnType<typeof watchKeyPresence>) =>
+  Effect.gen(function* () {
+    if (watch.presences.length === 0) return;
+    const started = performance.now();
+    const failure = yield* Effect.promise(() => watch.scanned);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    if (failure !== undefined)
+      return yield* Effect.logWarning(
+        `the local store's key presence scan failed (${failure.message}); reads of absent keys go to LevelDB`,
+      );
+    for (const p of watch.presences)
+      yield* Effect.logInfo(
+        `local store: ${p.added.toLocaleString("en-US")} keys under ${p.prefix} scanned in ${seconds} s (a filter of ${(p.bytes / 1024 ** 2).toFixed(1)} MiB)`,
+      );
+  });
+
 /** An in-memory database (unit tests). */
-export const layerMemory: Layer.Layer<Level> = Layer.sync(
-  Level,
-  () => new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db,
+export const layerMemory: Layer.Layer<Level | KeyPresences> = Layer.succeedContext(
+  Context.make(Level, new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db).pipe(
+    Context.add(KeyPresences, new Map()),
+  ),
 );

@@ -1,0 +1,104 @@
+import { BloomFilter } from "../lib/BloomFilter.js";
+import type { Db } from "./Level.js";
+
+/** Keys read per step of the scan that fills a filter. */
+const SCAN_CHUNK = 1000;
+
+/**
+ * Which keys under one prefix may be in the database, for views whose keys are only ever added (a
+ * reorg's undo deletes some, which leaves them "maybe there": a false positive, a read that finds
+ * nothing). Planning a block asks LevelDB for a hundred such keys that are not there (a Base-sized
+ * block's new wallet-token pairs); each costs LevelDB about 5 µs (its memtables, every level-0 file
+ * and one file per deeper level), more as the index grows, and a filter lookup about 0.5 µs.
+ *
+ * The filter holds every key under the prefix: those a scan found when the database was opened and
+ * every put since, taken before it is written (a prewrite hook, installed before anything else can
+ * write). Until the scan has finished it rules nothing out.
+ */
+export class KeyPresence {
+  readonly #filter = new BloomFilter();
+  #ready = false;
+  #scanEnded!: () => void;
+  /** Resolves when its scan has ended, whether or not it finished (then `ready` stays false). */
+  readonly scanEnded = new Promise<void>((resolve) => {
+    this.#scanEnded = resolve;
+  });
+
+  constructor(readonly prefix: string) {}
+
+  /** Whether `key` is certainly not in the database. */
+  rulesOut(key: string): boolean {
+    return this.#ready && key.startsWith(this.prefix) && !this.#filter.mayHave(key);
+  }
+
+  /** Whether the first scan has finished (before, nothing is ruled out). */
+  get ready(): boolean {
+    return this.#ready;
+  }
+
+  /** Bytes of the filter (1.5 a key). */
+  get bytes(): number {
+    return this.#filter.bytes;
+  }
+
+  /** Keys added, by the scan and by writes (a key written twice counts twice). */
+  get added(): number {
+    return this.#filter.added;
+  }
+
+  add(key: string): void {
+    this.#filter.add(key);
+  }
+
+  /** Ends the scan: with `finished`, the filter now holds every key and rules out the others. */
+  endScan(finished: boolean): void {
+    if (finished) this.#ready = true;
+    this.#scanEnded();
+  }
+}
+
+/** The last key of the range of keys starting with `prefix` (its last character raised by one). */
+const rangeEnd = (prefix: string) =>
+  `${prefix.slice(0, -1)}${String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)}`;
+
+/**
+ * Starts a KeyPresence for each of `prefixes` on a database just opened: the hook that adds each
+ * put's key is installed at once, then each prefix is scanned (in the background: answers before
+ * the scans end). `detach` removes the hook. Call it before anything else holds the database: a
+ * batch already under way would be in neither the scan nor the hook.
+ */
+export const watchKeyPresence = (db: Db, prefixes: ReadonlyArray<string>) => {
+  const presences = prefixes.map((prefix) => new KeyPresence(prefix));
+  const hook = (op: { readonly type: string; readonly key: unknown }) => {
+    if (op.type !== "put" || typeof op.key !== "string") return;
+    for (const presence of presences) if (op.key.startsWith(presence.prefix)) presence.add(op.key);
+  };
+  db.hooks.prewrite.add(hook);
+  const scanned = (async (): Promise<Error | undefined> => {
+    for (const presence of presences) {
+      let keys: ReturnType<Db["keys"]> | undefined;
+      try {
+        keys = db.keys({ gte: presence.prefix, lt: rangeEnd(presence.prefix) });
+        for (;;) {
+          const chunk = await keys.nextv(SCAN_CHUNK);
+          if (chunk.length === 0) break;
+          for (const key of chunk) if (typeof key === "string") presence.add(key);
+        }
+      } catch (error) {
+        // The database closed meanwhile, or could not be read: nothing is ruled out.
+        for (const unscanned of presences.slice(presences.indexOf(presence))) unscanned.endScan(false);
+        return error instanceof Error ? error : new Error(String(error));
+      } finally {
+        await keys?.close().catch(() => undefined);
+      }
+      presence.endScan(true);
+    }
+    return undefined;
+  })();
+  return {
+    presences,
+    /** Resolves once every prefix is scanned, with the error that stopped a scan (its presence then rules nothing out). */
+    scanned,
+    detach: () => db.hooks.prewrite.delete(hook),
+  };
+};
