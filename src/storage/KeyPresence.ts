@@ -36,7 +36,7 @@ export class KeyPresence {
     return this.#ready;
   }
 
-  /** Bytes of the filter (1.5 a key). */
+  /** Bytes of the filter: 1.5-2.5 a key (its tables' sizes are powers of two). */
   get bytes(): number {
     return this.#filter.bytes;
   }

@@ -109,7 +109,7 @@ const reportScans = (watch: ReturnType<typeof watchKeyPresence>) =>
   });
 
 /** An in-memory database (unit tests). */
-export const layerMemory: Layer.Layer<Level | KeyPresences> = Layer.succeedContext(
+export const layerMemory: Layer.Layer<Level | KeyPresences> = Layer.syncContext(() =>
   Context.make(Level, new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db).pipe(
     Context.add(KeyPresences, new Map()),
   ),
