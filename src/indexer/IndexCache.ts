@@ -12,9 +12,9 @@ import type {
   WalletRestakeDeposit,
   WalletToken,
 } from "./IndexRecords.js";
-import { PREFIX } from "./indexKeys.js";
+import { PREFIX, walletTokenView } from "./indexKeys.js";
 
-const WALLET_PREFIX = `${PREFIX}wt!`;
+const WALLET_PREFIX = walletTokenView;
 const WALLET_NFT_PREFIX = `${PREFIX}wn!`;
 const WALLET_LENDING_PREFIX = `${PREFIX}lw!`;
 const WALLET_RESTAKE_PREFIX = `${PREFIX}rs!`;

@@ -73,7 +73,8 @@ export const watchKeyPresence = (db: Db, prefixes: ReadonlyArray<string>) => {
     if (op.type !== "put" || typeof op.key !== "string") return;
     for (const presence of presences) if (op.key.startsWith(presence.prefix)) presence.add(op.key);
   };
-  db.hooks.prewrite.add(hook);
+  // Without a prefix to watch, no hook: with one, every put and del goes through a batch.
+  if (presences.length > 0) db.hooks.prewrite.add(hook);
   const scanned = (async (): Promise<Error | undefined> => {
     for (const presence of presences) {
       let keys: ReturnType<Db["keys"]> | undefined;
