@@ -62,7 +62,7 @@ describe("a chains file's RPC settings", () => {
         chain_id: 8453,
         name: "base",
         rpc_urls: ["ftp://node", { url: "http://b", max_batch: 5_000 }],
-        rpc: { max_rps: -1, timeout_ms: "fast" },
+        rpc: { max_rps: -1, timeout_ms: "fast", max_logs_range: 0, max_head_lag: 1.5 },
         tags: [],
         native,
       },
@@ -72,6 +72,8 @@ describe("a chains file's RPC settings", () => {
       "  chains[0] (base).rpc_urls[1].max_batch: must be an integer from 1 to 1000 (got 5000)",
       "  chains[0] (base).rpc.max_rps: must be a number of requests per second above 0 (got -1)",
       '  chains[0] (base).rpc.timeout_ms: must be an integer from 100 to 300000 (got "fast")',
+      "  chains[0] (base).rpc.max_logs_range: must be an integer from 1 to 10000000 (got 0)",
+      "  chains[0] (base).rpc.max_head_lag: must be an integer from 0 to 1000000 (got 1.5)",
     ]);
   });
 
