@@ -10,7 +10,7 @@ import { median } from "./stats.js";
  * Figure 1, whole answers: a service (cache off) whose chain 1 has one node behind `proxy`; for each
  * provider plan in turn (the proxy changed in place, so what the service learned of the previous
  * plan stays, as it would across a provider's changes), `count` sequential cold balances answers for
- * the whale and positions answers for the V3 LP on chain 1. Reports each route's p50 against the
+ * the whale (also with prices 24 and 720 hours ago) and positions answers for the V3 LP on chain 1. Reports each route's p50 against the
  * pass-through control's, the eth_calls and refusals per answer the proxy saw (the follower's head
  * polls are in the HTTP count, not in eth_calls), and any 5xx or chain error.
  */
@@ -23,6 +23,10 @@ export const serviceThroughStyles = async (
   const routes = [
     { name: "balances (whale)", path: `/v1/evm/balances/${chain.wallets.whale}?chain_ids=1` },
     { name: "positions (v3_lp)", path: `/beta/evm/defi/positions/${chain.wallets.v3_lp}?chain_ids=1` },
+    {
+      name: "historical prices (whale)",
+      path: `/v1/evm/balances/${chain.wallets.whale}?chain_ids=1&historical_prices=24,720`,
+    },
   ];
   const lines: Array<string> = [];
   const control = new Map<string, number>();
@@ -42,7 +46,7 @@ export const serviceThroughStyles = async (
       const failed = answers.filter((a) => a.status >= 500).length;
       const withErrors = answers.filter((a) => a.failedChains.length > 0).length;
       lines.push(
-        `${route.name}, ${plan.style}: ${describeLatency(answers.map((a) => a.ms))} (${(p50 / control.get(route.name)!).toFixed(2)}x the control's p50); ${(tally.ethCalls / count).toFixed(2)} eth_calls and ${(tally.refusals / count).toFixed(2)} refusals per answer${tally.refusals === 0 ? "" : ` (${tally.refusalKinds})`}; ${failed} 5xx, ${withErrors} with chain errors of ${count}`,
+        `${route.name}, ${plan.style}: ${describeLatency(answers.map((a) => a.ms))} (${(p50 / control.get(route.name)!).toFixed(2)}x the control's p50); ${(tally.ethCalls / count).toFixed(2)} eth_calls (${(tally.elements / count).toFixed(2)} calls of any kind) and ${(tally.refusals / count).toFixed(2)} refusals per answer${tally.refusals === 0 ? "" : ` (${tally.refusalKinds})`}; ${failed} 5xx, ${withErrors} with chain errors of ${count}`,
       );
     }
   }
