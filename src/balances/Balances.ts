@@ -135,7 +135,8 @@ export const layer = (settings: BalancesSettings) =>
 
       /**
        * The wallet's ERC-20s on the chain: `early`, read when discovery stood at `version`, with what
-       * discovery wrote since; read again when that is not known exactly.
+       * discovery wrote since (read again when that is not known exactly) and what a sweep found that
+       * LevelDB is still writing.
        */
       const touchedSince = async (
         wallet: string,
@@ -145,7 +146,10 @@ export const layer = (settings: BalancesSettings) =>
       ): Promise<ReadonlyArray<string>> => {
         const added = discovery.tokensSince(chainId, wallet, version);
         const read = added === undefined ? await index.touchedTokens(wallet, chainId) : await early;
-        return [...read.filter((t) => t.standard === "erc20").map((t) => t.token), ...(added ?? [])];
+        const tokens = new Set(read.filter((t) => t.standard === "erc20").map((t) => t.token));
+        for (const token of added ?? []) tokens.add(token);
+        for (const token of discovery.tokensPending(chainId, wallet)) tokens.add(token);
+        return [...tokens];
       };
 
       const readChain = async (

@@ -11,6 +11,7 @@ export const noDiscovery = Layer.succeed(Discovery, {
   registryProgress: () => undefined,
   version: () => 0,
   tokensSince: () => [],
+  tokensPending: () => [],
   stats: () => new Map(),
   indexTrimmed: () => undefined,
 });

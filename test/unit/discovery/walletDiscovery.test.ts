@@ -16,7 +16,7 @@ import {
   walletTokenKey,
   walletTokenPrefix,
 } from "../../../src/indexer/indexKeys.js";
-import type { Db } from "../../../src/storage/Level.js";
+import type { Db, Operation } from "../../../src/storage/Level.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { fakeChainRpc } from "../../support/chainRpc.js";
 
@@ -153,6 +153,40 @@ const withFinder = (find: () => Promise<Findings>): Partial<DiscoveryDeps> => ({
   settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, answerGraceMs: 0 },
 });
 
+/**
+ * `db` whose batches wait until `release` (a disk thread a loaded machine schedules late); every
+ * later batch goes at once. `held` counts the batches that waited.
+ */
+const heldWrites = (db: Db) => {
+  let open = () => {};
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  let released = false;
+  let held = 0;
+  const batch = async (ops: Array<Operation>) => {
+    if (!released) {
+      held++;
+      await gate;
+    }
+    return db.batch(ops);
+  };
+  return {
+    db: new Proxy(db, {
+      get: (target, key) => {
+        if (key === "batch") return batch;
+        const value = Reflect.get(target, key, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    }),
+    held: () => held,
+    release: () => {
+      released = true;
+      open();
+    },
+  };
+};
+
 describe("wallet discovery", () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -224,6 +258,65 @@ describe("wallet discovery", () => {
     finder.open();
     expect(await settled(discovery)).toBe("complete");
     expect(discovery.tokensSince(chain.chain_id, WALLET, before)).toBeUndefined();
+  });
+
+  it("behavior: a sweep whose finds the index already describes answers them from memory while LevelDB writes the wallet's list, and keys reads made meanwhile apart", async () => {
+    const stored = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    await stored.batch([
+      {
+        type: "put",
+        key: tokenMetadataKey(chain.chain_id, SWEPT),
+        value: { name: "S", symbol: "S", decimals: 18 },
+      },
+      { type: "put", key: vaultProbeKey(chain.chain_id, SWEPT), value: { asset: null } },
+    ]);
+    const writes = heldWrites(stored);
+    const finder = gatedFinder();
+    const discovery = discoveryOver(writes.db, walletNode(), withFinder(finder.find));
+    // A balances answer in the making holds the log scan back, so the sweep's write is the only one.
+    const answered = discovery.hold(WALLET, "tokens");
+    const before = discovery.version(chain.chain_id, WALLET);
+    const tokens = await discovery.settle(chain, WALLET, 5_000, "tokens");
+    // Answered before LevelDB took the wallet's token: it is given from memory.
+    expect(tokens.state).toBe("scanning");
+    expect(writes.held()).toBe(1);
+    expect(await walletTokens(stored)).toEqual([]);
+    expect(discovery.tokensPending(chain.chain_id, WALLET)).toEqual([SWEPT]);
+    const during = discovery.version(chain.chain_id, WALLET);
+    expect(during).toBe(before + 0.5);
+    expect(discovery.tokensSince(chain.chain_id, WALLET, before)).toEqual([]);
+    writes.release();
+    await drain();
+    // Written: nothing pending, a new version, and reads from before or during know what was added.
+    expect(await walletTokens(stored)).toEqual([SWEPT]);
+    expect(discovery.tokensPending(chain.chain_id, WALLET)).toEqual([]);
+    expect(discovery.version(chain.chain_id, WALLET)).toBe(before + 1);
+    expect(discovery.tokensSince(chain.chain_id, WALLET, before)).toEqual([SWEPT]);
+    expect(discovery.tokensSince(chain.chain_id, WALLET, during)).toEqual([SWEPT]);
+    answered();
+    finder.open();
+    expect(await settled(discovery)).toBe("complete");
+  });
+
+  it("edge: a sweep that found a token the index has never described is answered only once LevelDB has its metadata", async () => {
+    const stored = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const writes = heldWrites(stored);
+    const finder = gatedFinder();
+    const discovery = discoveryOver(writes.db, walletNode(), withFinder(finder.find));
+    let answered = false;
+    const tokens = discovery.settle(chain, WALLET, 5_000, "tokens").then((progress) => {
+      answered = true;
+      return progress;
+    });
+    await drain();
+    expect(writes.held()).toBe(1);
+    expect(answered).toBe(false);
+    expect(discovery.tokensPending(chain.chain_id, WALLET)).toEqual([]);
+    writes.release();
+    expect((await tokens).state).toBe("scanning");
+    expect(await walletTokens(stored)).toEqual([SWEPT]);
+    finder.open();
+    expect(await settled(discovery)).toBe("complete");
   });
 
   it("behavior: while a balances answer is made the wallet's position finders and log scan wait; while a positions answer is made only the scan waits", async () => {
