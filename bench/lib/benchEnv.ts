@@ -16,7 +16,7 @@ import { startChild } from "./child.js";
  * BENCH_SERVICE_CPU_PROF=<dir> runs every service process under `--cpu-prof`, its
  * profile written to that directory when the process stops; BENCH_SERVICE_NODE_FLAGS
  * adds Node flags to every service process (e.g. `--max-semi-space-size=32` to see
- * what a larger young generation changes).
+ * what a larger young generation changes), and to the bare loops of coldFloor.ts.
  */
 export const startServiceProcess = async (
   nats: TestNats,

@@ -31,6 +31,8 @@ export const coldFetchAndDecode = (
     const child = spawn(
       process.execPath,
       [
+        // The floor runs with the service processes' flags: a ratio of the two compares like with like.
+        ...(process.env.BENCH_SERVICE_NODE_FLAGS?.split(" ").filter((f) => f !== "") ?? []),
         "--import",
         "tsx",
         "bench/servers/bareLoop.ts",
