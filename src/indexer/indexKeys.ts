@@ -14,10 +14,10 @@ export const walletTokenView = `${PREFIX}wt!`;
 
 /** Wallet touched token: `idx!wt!<wallet>!<chain>!<token>` -> TouchedToken. Prefix-scan by wallet. */
 export const walletTokenKey = (wallet: string, chainId: number, token: string) =>
-  `${PREFIX}wt!${wallet}!${pad(chainId)}!${token}`;
-export const walletTokenPrefix = (wallet: string) => `${PREFIX}wt!${wallet}!`;
+  `${walletTokenView}${wallet}!${pad(chainId)}!${token}`;
+export const walletTokenPrefix = (wallet: string) => `${walletTokenView}${wallet}!`;
 export const walletTokenChainPrefix = (wallet: string, chainId: number) =>
-  `${PREFIX}wt!${wallet}!${pad(chainId)}!`;
+  `${walletTokenView}${wallet}!${pad(chainId)}!`;
 
 /** Token ids as 64 hex digits, so that they sort numerically. */
 const tokenIdHex = (tokenId: bigint) => tokenId.toString(16).padStart(64, "0");
