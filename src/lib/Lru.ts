@@ -9,17 +9,22 @@ export interface ByteBudget<K, V> {
 interface Slot<V> {
   readonly value: V;
   bytes: number;
+  /** The insertion count when the entry was last put at the newest end. */
+  stamp: number;
 }
 
 /**
  * A least-recently-used map bounded by entries and, optionally, by bytes (Map
- * keeps insertion order; a hit re-inserts). Either bound evicts the least
- * recently used entries; a value larger than the whole budget is not kept.
+ * keeps insertion order; a hit re-inserts an entry from the older half). Either
+ * bound evicts the least recently used entries; a value larger than the whole
+ * budget is not kept.
  */
 export class Lru<K, V> {
   readonly #entries = new Map<K, Slot<V>>();
   readonly #budget: ByteBudget<K, V> | undefined;
   #bytes = 0;
+  /** Insertions so far: an entry has at most `#inserted - stamp` entries newer than itself. */
+  #inserted = 0;
   /** Lookups by `get` that found their key, and those that did not (for cache hit ratios). */
   hits = 0;
   misses = 0;
@@ -38,8 +43,15 @@ export class Lru<K, V> {
       return undefined;
     }
     this.hits++;
-    this.#entries.delete(key);
-    this.#entries.set(key, slot);
+    // A hit on an entry that may sit in the older half moves it to the newest end. One in the newer
+    // half is far from eviction and stays: a Map's delete-and-set cost 5-7 us on a 100,000-entry
+    // map (its table is rebuilt as deleted slots pile up) against 0.1-0.2 us for a lookup, and
+    // the index caches take hundreds of hits per request and per block.
+    if ((this.#inserted - slot.stamp) * 2 >= this.#entries.size) {
+      this.#entries.delete(key);
+      slot.stamp = ++this.#inserted;
+      this.#entries.set(key, slot);
+    }
     return slot.value;
   }
 
@@ -53,7 +65,7 @@ export class Lru<K, V> {
     if (this.capacity === 0) return;
     const bytes = this.#budget?.sizeOf(key, value) ?? 0;
     if (this.#budget !== undefined && bytes > this.#budget.maxBytes) return;
-    this.#entries.set(key, { value, bytes });
+    this.#entries.set(key, { value, bytes, stamp: ++this.#inserted });
     this.#bytes += bytes;
     this.#evict();
   }

@@ -26,6 +26,20 @@ describe("Lru", () => {
     expect([lru.peek("a"), lru.peek("b"), lru.peek("c")]).toEqual([1, undefined, 3]);
   });
 
+  it("keeps an entry that is hit at least once per half of its bound's insertions", () => {
+    const lru = new Lru<string, number>(1_000);
+    lru.set("hot", 0);
+    for (let i = 1; i <= 20_000; i++) {
+      lru.set(`cold${i}`, i);
+      if (i % 400 === 0) expect(lru.get("hot")).toBe(0);
+    }
+    expect(lru.peek("hot")).toBe(0);
+    expect(lru.size).toBe(1_000);
+    // The cold entries go oldest first: the newest 999 of them are kept beside it.
+    expect(lru.peek("cold19002")).toBe(19_002);
+    expect(lru.peek("cold19001")).toBeUndefined();
+  });
+
   it("bytes: 50,000 distinct small entries stay inside the byte budget", () => {
     const lru = new Lru<string, ReadonlyArray<unknown>>(10_000_000, budget(1024 * 1024));
     for (let i = 0; i < 50_000; i++) lru.set(`0x${i.toString(16).padStart(40, "0")}`, []);
