@@ -1,6 +1,6 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { encodeFunctionData, type Hex } from "viem";
+import { type Hex, toFunctionSelector } from "viem";
 import type { RawCall, RawResult } from "../../chains/multicall3.js";
 import { lensCode } from "../../lib/lensCode.js";
 
@@ -15,27 +15,19 @@ export const SWEEP_LENS_ADDRESS = "0x6bd1e31b944cbdd931f4e7d36d3819977ae1efcb";
 /** Runtime code of BalanceSweepLens.sol, compiled on first use and cached (see `lensCode`). */
 export const sweepLensCode = (): Promise<Hex> => lensCode(SOURCE, "BalanceSweepLens");
 
-const BALANCES_ABI = [
-  {
-    type: "function",
-    name: "balances",
-    stateMutability: "view",
-    inputs: [
-      { name: "owner", type: "address" },
-      { name: "tokens", type: "address[]" },
-    ],
-    outputs: [{ name: "out", type: "uint256[]" }],
-  },
-] as const;
+const BALANCES = toFunctionSelector("balances(address,address[])");
 
-/** `balances(owner, tokens)` of the lens. */
+/** An address as one ABI word. */
+const addressWord = (address: string) => address.slice(2).toLowerCase().padStart(64, "0");
+
+/**
+ * `balances(owner, tokens)` of the lens, encoded by hand (the owner's word, the array's offset,
+ * its length, one word per token): a first answer builds one per chain before its first call.
+ */
 export const sweepCall = (code: Hex, owner: string, tokens: ReadonlyArray<string>): RawCall => ({
   target: SWEEP_LENS_ADDRESS,
-  callData: encodeFunctionData({
-    abi: BALANCES_ABI,
-    functionName: "balances",
-    args: [owner as Hex, tokens as ReadonlyArray<Hex>],
-  }),
+  callData:
+    `${BALANCES}${addressWord(owner)}${(64).toString(16).padStart(64, "0")}${tokens.length.toString(16).padStart(64, "0")}${tokens.map(addressWord).join("")}` as Hex,
   code,
 });
 
