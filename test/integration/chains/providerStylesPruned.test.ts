@@ -43,7 +43,7 @@ const expectIndexedOnInk = async (to: string, wei: bigint, when: string) => {
   await eventually(
     async () => {
       const answer = await env.call("GET", `/v1/evm/balances/${to}?chain_ids=57073`);
-      expect(answer.status).toBe(200);
+      expect(answer.status, JSON.stringify(answer.json)).toBe(200);
       return entriesOf(answer, "balances")[0]?.amount === String(await nativeBalance(ink.rpc_url, to));
     },
     30_000,
