@@ -44,9 +44,10 @@ export class Lru<K, V> {
     }
     this.hits++;
     // A hit on an entry that may sit in the older half moves it to the newest end. One in the newer
-    // half is far from eviction and stays: a Map's delete-and-set cost 5-7 us on a 100,000-entry
-    // map (its table is rebuilt as deleted slots pile up) against 0.1-0.2 us for a lookup, and
-    // the index caches take hundreds of hits per request and per block.
+    // half is far from eviction and stays: on a 100,000-entry map a hit that deleted and re-set its
+    // entry cost about five lookups (V8 rebuilds the table as deleted slots pile up; see
+    // `npm run bench -- index-lookups`), and the index caches take hundreds of hits per request
+    // and per block.
     if ((this.#inserted - slot.stamp) * 2 >= this.#entries.size) {
       this.#entries.delete(key);
       slot.stamp = ++this.#inserted;
