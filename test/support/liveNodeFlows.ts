@@ -1,4 +1,7 @@
+import { Effect } from "effect";
 import { expect } from "vitest";
+import type { FollowerStatus } from "../../src/ingest/FollowerStatus.js";
+import { openBucket } from "../../src/nats/JetStreamSetup.js";
 import { nativeBalance, nodeCall, sendNative } from "./chainNode.js";
 import { ALL_CHAIN_IDS, entriesOf, type RealNodeEnv } from "./realNodeFlows.js";
 import { eventually } from "./serviceHarness.js";
@@ -104,8 +107,10 @@ const expectReorgFollowed = async (env: RealNodeEnv, chainId: number, orphaned: 
     // follows the reorg a lease's length later.
     90_000,
     `the new branch on ${chainId} indexed`,
-  ).catch((error: Error) => {
-    throw new Error(`${error.message} (head ${newHead}; /healthz: ${JSON.stringify(chain)})`);
+  ).catch(async (error: Error) => {
+    throw new Error(
+      `${error.message} (head ${newHead}; /healthz: ${JSON.stringify(chain)}; ingest: ${await ingestStatusOf(env, chainId)})`,
+    );
   });
   // A read on a loaded machine can still name the chain in its errors (its budget ran out): the
   // answers are asked until both come whole, and then must be the new branch's.
@@ -116,4 +121,23 @@ const expectReorgFollowed = async (env: RealNodeEnv, chainId: number, orphaned: 
   ).catch((error: Error) => {
     throw new Error(`${error.message}; the last answer: ${lastAnswer}`);
   });
+};
+
+/**
+ * The chain's follower status as ingest last wrote it (`ingest_status`), for a failure message: its
+ * last error and error count say which read keeps failing when the index stops short of the head.
+ */
+const ingestStatusOf = async (env: RealNodeEnv, chainId: number): Promise<string> => {
+  const nc = await env.nats.connectAs("api");
+  try {
+    const bucket = await Effect.runPromise(openBucket(nc, "ingest_status"));
+    const status = (await bucket.get(String(chainId)))?.json<FollowerStatus>();
+    if (status === undefined) return "(no status)";
+    const { head, processed, mode, reorgs, rpc_errors, last_error, updated_at } = status;
+    return JSON.stringify({ head, processed, mode, reorgs, rpc_errors, last_error, updated_at });
+  } catch (error) {
+    return `(unreadable: ${String(error)})`;
+  } finally {
+    await nc.close();
+  }
 };
