@@ -177,13 +177,16 @@ export const followChain = (options: FollowerOptions) =>
         return yield* Effect.fail(read.left);
       });
 
-    /** One range of live blocks from `from`: those read are published, a failure is retried from there. */
+    /**
+     * One range of live blocks from `from`: those read are published, a failure is retried from
+     * there. Answers whether the window moved.
+     */
     const liveStep = (from: number, head: number) =>
       Effect.gen(function* () {
         const { blocks, failure } = yield* liveRanges.read(from, head);
         // Applying checks the first block's parent against the window: a fork is handled there.
-        yield* published.apply(blocks);
-        if (failure === undefined) return;
+        const moved = yield* published.apply(blocks);
+        if (failure === undefined) return moved;
         if (failure.reason === "MethodUnavailable" && failure.method.startsWith("debug_"))
           yield* tracesUnavailable(`no RPC endpoint serves ${failure.method}`);
         return yield* Effect.fail(failure);
@@ -198,9 +201,14 @@ export const followChain = (options: FollowerOptions) =>
       status.mode = phase === "live" && !verified ? "starting" : phase;
       status.lag = Math.max(0, head - (status.processed ?? from - 1));
       if (from > head) return yield* atHead(phase);
-      yield* phase === "history" ? historyStep(from) : liveStep(from, head);
+      // A live read that moved nothing waits for the next poll rather than reading the range again
+      // at once: the node reported a head whose blocks it does not serve yet (a provider's
+      // load-balanced backends that disagree), and asking again in a tight loop only spends its
+      // rate limit until the backend catches up.
+      const moved =
+        phase === "history" ? yield* Effect.as(historyStep(from), true) : yield* liveStep(from, head);
       status.lag = Math.max(0, head - (status.processed ?? head));
-      return true;
+      return moved;
     });
 
     for (;;) {

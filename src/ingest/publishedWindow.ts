@@ -137,7 +137,10 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
         );
       }),
 
-    /** Checks each fetched block against the window; publishes what extends it, stops at a fork. */
+    /**
+     * Checks each fetched block against the window; publishes what extends it, stops at a fork.
+     * Answers whether the window moved (blocks published, or a reorg handled).
+     */
     apply: (blocks: ReadonlyArray<ChainBlock>) =>
       Effect.gen(function* () {
         let window = checkpoint.window;
@@ -155,7 +158,9 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
           reconcile(window, refOf(blocks[accepted.length]!)).kind === "fork"
         ) {
           yield* handleFork;
+          return true;
         }
+        return accepted.length > 0;
       }),
 
     /**
