@@ -1,4 +1,5 @@
 import { Lru } from "../../src/lib/Lru.js";
+import { median } from "./stats.js";
 
 /** Distinct keys hit, out of the map's entries: a block's or a request's working set. */
 const HOT = 1_000;
@@ -35,6 +36,5 @@ export const lruHits = (entries: number) => {
     onLru.push(time((k) => lru.get(k)));
     onMap.push(time((k) => map.get(k)));
   }
-  const median = (xs: Array<number>) => xs.sort((a, b) => a - b)[2]!;
   return { lruNs: median(onLru), mapNs: median(onMap) };
 };

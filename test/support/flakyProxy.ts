@@ -6,12 +6,15 @@ export type ProxyMode = "pass" | "error500" | "drop";
 /**
  * An HTTP proxy in front of a JSON-RPC node that can be told to answer 500s or
  * to drop connections, to test that followers survive a misbehaving node; or,
- * passing, to answer 500 to the requests whose body `refuse` picks (one block's reads).
+ * passing, to answer 500 to the requests whose body `refuse` picks (one block's reads),
+ * or `null` to those `unserved` picks (a block the node names but does not serve yet).
  */
 export const startFlakyProxy = async (target: string) => {
   let mode: ProxyMode = "pass";
   let failures = 0;
   let refuse: ((body: string) => boolean) | undefined;
+  let unserved: ((body: string) => boolean) | undefined;
+  let nulls = 0;
   const upstream = new URL(target);
   const server = createServer((req, res) => {
     if (mode === "drop") {
@@ -35,9 +38,18 @@ export const startFlakyProxy = async (target: string) => {
     method: string | undefined,
     headers: IncomingHttpHeaders,
   ) => {
-    if (refuse?.(body.toString("utf8"))) {
+    const text = body.toString("utf8");
+    if (refuse?.(text)) {
       failures++;
       res.writeHead(500, { "content-type": "text/plain" }).end("refused");
+      return;
+    }
+    if (unserved?.(text)) {
+      nulls++;
+      const { id } = JSON.parse(text) as { id: unknown };
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ jsonrpc: "2.0", id, result: null }));
       return;
     }
     const forward = request(
@@ -67,7 +79,13 @@ export const startFlakyProxy = async (target: string) => {
     refuseWhen: (pick: ((body: string) => boolean) | undefined) => {
       refuse = pick;
     },
+    /** Single requests whose body `pick` matches are answered `null`; `undefined` forwards all again. */
+    answerNullWhen: (pick: ((body: string) => boolean) | undefined) => {
+      unserved = pick;
+    },
     failures: () => failures,
+    /** Requests answered `null` by `answerNullWhen`. */
+    nulls: () => nulls,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 };

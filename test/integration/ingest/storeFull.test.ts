@@ -4,19 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { Effect, Exit, Fiber, Scope } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASE } from "../../../bench/replay/chainProfiles.js";
 import { type ReplayNode, startReplayNode } from "../../../bench/replay/replayNode.js";
-import { followChain } from "../../../src/ingest/ChainFollower.js";
 import { ChainEventAssembler } from "../../../src/ingest/chainEventCodec.js";
-import { initialStatus } from "../../../src/ingest/FollowerStatus.js";
-import { acquireLease } from "../../../src/ingest/lease/ChainLease.js";
 import { freePort } from "../../../src/lib/freePort.js";
-import { testChainConfig } from "../../support/chainConfigFixture.js";
-import { directChainRpc } from "../../support/chainRpc.js";
-import { memoryBucket } from "../../support/memoryLeaseBucket.js";
 import { eventually } from "../../support/serviceHarness.js";
+import { startTestFollower } from "../../support/testFollower.js";
 
 /*
  * Ingest against a real nats-server whose JetStream store another stream filled: CHAIN_EVENTS
@@ -67,30 +61,8 @@ describe("ingest and a full JetStream store", { timeout: 90_000 }, () => {
       await js.publish("other.x", new Uint8Array(512 * 1024)).catch(() => {
         full = true;
       });
-    const { rpc, close } = directChainRpc(node.url, { chainId: CHAIN_ID, timeoutMs: 10_000 });
-    const status = initialStatus(CHAIN_ID, "base");
-    const scope = Effect.runSync(Scope.make());
-    const follower = Effect.runFork(
-      Effect.gen(function* () {
-        const lease = yield* acquireLease(memoryBucket().view().store, `chain.${CHAIN_ID}`, "test", {
-          leaseMs: 60_000,
-        });
-        return yield* followChain({
-          chain: testChainConfig({ chain_id: CHAIN_ID, name: "base", rpc_url: node.url }),
-          rpc,
-          capabilities: Effect.succeed({ blockReceipts: true, traces: false, complete: true }),
-          js,
-          lease,
-          legacyCheckpoint: undefined,
-          status,
-          pollMs: 100,
-          historyRange: 500,
-          prefetch: 8,
-          catchUpRange: 32,
-          maxPayload: 1024 * 1024,
-        });
-      }).pipe(Scope.extend(scope)),
-    );
+    const follower = startTestFollower({ url: node.url, js, chainId: CHAIN_ID, pollMs: 100 });
+    const { status } = follower;
     try {
       await eventually(async () => status.store_full === true, 30_000, "the follower names the full store");
       expect(status.last_error).toMatch(/insufficient resources/);
@@ -106,7 +78,7 @@ describe("ingest and a full JetStream store", { timeout: 90_000 }, () => {
       );
       // Stopped first, so that the stream and the follower's last block are read at one moment:
       // the chain keeps coming, and a block published between the two reads would be no loss.
-      await Effect.runPromise(Fiber.interrupt(follower));
+      await follower.interrupt();
       const state = (await jsm.streams.info("CHAIN_EVENTS")).state;
       const numbers: Array<number> = [];
       for (let seq = state.first_seq; seq <= state.last_seq; seq++) {
@@ -126,9 +98,7 @@ describe("ingest and a full JetStream store", { timeout: 90_000 }, () => {
       expect(numbers.at(-1)! - status.processed!).toBeLessThanOrEqual(32);
       expect(numbers[0]).toBeLessThanOrEqual(refusedAt);
     } finally {
-      await Effect.runPromise(Fiber.interrupt(follower));
-      await Effect.runPromise(Scope.close(scope, Exit.void));
-      await close();
+      await follower.stop();
     }
   });
 });
