@@ -1,7 +1,7 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
 import { Data, Effect } from "effect";
-import type { ChainBlock, ChainReorg } from "../domain/ChainBlock.js";
-import { encodeChainEvent } from "./chainEventCodec.js";
+import type { ChainReorg } from "../domain/ChainBlock.js";
+import type { EncodedBlock } from "./encodedBlock.js";
 
 export class PublishError extends Data.TaggedError("PublishError")<{
   readonly subject: string;
@@ -20,26 +20,25 @@ export const reorgSubject = (chainId: number) => `chain.${chainId}.reorg`;
  * Message ids make a republish (after a crash between publish and checkpoint)
  * harmless: `<chainId>:<blockHash>` for blocks, `<chainId>:reorg:<first removed hash>`
  * for reorgs. Several blocks are published pipelined on one connection, so they
- * are stored in order while the acks are awaited together. Large blocks are
- * compressed and, past `maxPayload`, split into parts (see chainEventCodec).
+ * are stored in order while the acks are awaited together. Blocks come encoded (encodedBlock.ts):
+ * large ones compressed and, past the server's max_payload, split into parts (see chainEventCodec).
  */
-export const publishBlocks = (js: JetStreamClient, blocks: ReadonlyArray<ChainBlock>, maxPayload: number) =>
+export const publishBlocks = (js: JetStreamClient, blocks: ReadonlyArray<EncodedBlock>) =>
   Effect.tryPromise({
     try: () =>
       Promise.all(
         blocks.flatMap((block) =>
-          encodeChainEvent(JSON.stringify(block), `${block.chain_id}:${block.hash}`, maxPayload).map(
-            (message) =>
-              js.publish(blockSubject(block.chain_id), message.data, {
-                msgID: message.msgID,
-                ...(message.headers === undefined ? {} : { headers: message.headers }),
-              }),
+          block.messages.map((message) =>
+            js.publish(blockSubject(block.chainId), message.data, {
+              msgID: message.msgID,
+              ...(message.headers === undefined ? {} : { headers: message.headers }),
+            }),
           ),
         ),
       ),
     catch: (cause) =>
       new PublishError({
-        subject: blocks[0] === undefined ? "chain" : blockSubject(blocks[0].chain_id),
+        subject: blocks[0] === undefined ? "chain" : blockSubject(blocks[0].chainId),
         cause,
       }),
   });

@@ -7,6 +7,7 @@ import type { ChainCapabilities } from "../chains/rpc/NodeCapabilities.js";
 import type { RpcBlock } from "../chains/rpc/RpcTypes.js";
 import { isStoreFull } from "../nats/storeFull.js";
 import type { Checkpoint } from "./CheckpointStore.js";
+import { encodeBlock } from "./encodedBlock.js";
 import { type FollowerStatus, RateMeter } from "./FollowerStatus.js";
 import { headSignals } from "./headSignals.js";
 import { type HeldLease, LeaseLost } from "./lease/ChainLease.js";
@@ -170,7 +171,8 @@ export const followChain = (options: FollowerOptions) =>
         if (from < kept) return yield* published.skipHistory(from, Math.min(kept, historyUntil + 1));
         const to = Math.min(historyUntil, from + Math.min(options.historyRange, rpc.logsRange.size) - 1);
         const read = yield* Effect.either(fetchHistoryBlocks(rpc, { from, to }));
-        if (read._tag === "Right") return yield* published.apply(read.right);
+        if (read._tag === "Right")
+          return yield* published.apply(read.right.map((block) => encodeBlock(block, options.maxPayload)));
         const earliest = read.left.reason === "HistoryUnavailable" ? read.left.earliest : undefined;
         if (earliest !== undefined && earliest > from)
           return yield* published.skipHistory(from, Math.min(earliest, historyUntil + 1));

@@ -1,14 +1,14 @@
 import { Effect, Either, Fiber } from "effect";
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { ChainRpcError } from "../chains/rpc/ChainRpcError.js";
-import type { ChainBlock } from "../domain/ChainBlock.js";
+import { type EncodedBlock, encodeBlock } from "./encodedBlock.js";
 import { nextReadsInFlight } from "./readsInFlight.js";
 import { fetchLiveBlock } from "./rpc/fetchLiveBlock.js";
 
 /** A range of live blocks read: those before the first read that failed, and that failure. */
 export interface RangeRead {
-  /** The blocks the node had, in order. */
-  readonly blocks: ReadonlyArray<ChainBlock>;
+  /** The blocks the node had, in order, encoded as they were read. */
+  readonly blocks: ReadonlyArray<EncodedBlock>;
   /** Whether the node lacked some block of the range (not produced yet on the node asked). */
   readonly gaps: boolean;
   readonly failure: ChainRpcError | undefined;
@@ -22,6 +22,8 @@ export interface LiveRangeOptions {
   readonly prefetch: number;
   /** Blocks read per range. */
   readonly catchUpRange: number;
+  /** The NATS server's max_payload: larger block messages are split. */
+  readonly maxPayload: number;
 }
 
 /**
@@ -41,7 +43,12 @@ export const makeLiveRanges = (options: LiveRangeOptions) => {
     Effect.map(
       Effect.forEach(
         Array.from({ length: to - from + 1 }, (_, i) => from + i),
-        (number) => Effect.either(fetchLiveBlock(options.rpc, { number, traces: options.traces() })),
+        (number) =>
+          Effect.either(
+            Effect.map(fetchLiveBlock(options.rpc, { number, traces: options.traces() }), (block) =>
+              block === undefined ? undefined : encodeBlock(block, options.maxPayload),
+            ),
+          ),
         { concurrency: readsInFlight },
       ),
       (results) => {

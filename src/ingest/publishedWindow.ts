@@ -1,19 +1,13 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
 import { Effect } from "effect";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
-import { BLOCK_MESSAGE_VERSION, type ChainBlock, ChainReorg } from "../domain/ChainBlock.js";
+import { BLOCK_MESSAGE_VERSION, ChainReorg } from "../domain/ChainBlock.js";
 import { publishBlocks, publishReorg } from "./BlockPublisher.js";
 import type { Checkpoint } from "./CheckpointStore.js";
+import type { EncodedBlock } from "./encodedBlock.js";
 import type { FollowerStatus, RateMeter } from "./FollowerStatus.js";
 import type { HeldLease } from "./lease/ChainLease.js";
-import {
-  type BlockRef,
-  type BlockWindow,
-  extend,
-  findCommonAncestor,
-  reconcile,
-  rewind,
-} from "./reconcile.js";
+import { type BlockWindow, extend, findCommonAncestor, reconcile, rewind } from "./reconcile.js";
 
 export interface PublishedWindowOptions {
   readonly chain: ChainConfig;
@@ -22,17 +16,9 @@ export interface PublishedWindowOptions {
   readonly lease: HeldLease;
   readonly status: FollowerStatus;
   readonly meter: RateMeter;
-  /** The NATS server's max_payload: larger block messages are split. */
-  readonly maxPayload: number;
   /** The hash of the node's block at a height, or undefined when it has none (or cannot say). */
   readonly canonicalHash: (n: number) => Promise<string | undefined>;
 }
-
-const refOf = (block: ChainBlock): BlockRef => ({
-  number: block.number,
-  hash: block.hash,
-  parentHash: block.parent_hash,
-});
 
 /**
  * What a chain's follower has published, as its checkpoint holds it (the unfinalised window and
@@ -56,14 +42,14 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
   status.indexed_from = checkpoint.indexedFrom ?? checkpoint.start;
   showProcessed();
 
-  const commit = (blocks: ReadonlyArray<ChainBlock>, window: BlockWindow) =>
+  const commit = (blocks: ReadonlyArray<EncodedBlock>, window: BlockWindow) =>
     Effect.gen(function* () {
       yield* lease.fence;
-      yield* publishBlocks(js, blocks, options.maxPayload);
+      yield* publishBlocks(js, blocks);
       checkpoint = { ...checkpoint, window };
       yield* lease.save(checkpoint);
       let logs = 0;
-      for (const block of blocks) logs += block.logs.length;
+      for (const block of blocks) logs += block.logs;
       options.meter.add(logs);
       status.blocks_published += blocks.length;
       showProcessed();
@@ -141,21 +127,21 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
      * Checks each fetched block against the window; publishes what extends it, stops at a fork.
      * Answers whether the window moved (blocks published, or a reorg handled).
      */
-    apply: (blocks: ReadonlyArray<ChainBlock>) =>
+    apply: (blocks: ReadonlyArray<EncodedBlock>) =>
       Effect.gen(function* () {
         let window = checkpoint.window;
-        const accepted: Array<ChainBlock> = [];
+        const accepted: Array<EncodedBlock> = [];
         for (const block of blocks) {
-          const verdict = reconcile(window, refOf(block));
+          const verdict = reconcile(window, block.ref);
           if (verdict.kind === "duplicate") continue;
           if (verdict.kind !== "extend") break;
-          window = extend(window, refOf(block), chain.finality_depth);
+          window = extend(window, block.ref, chain.finality_depth);
           accepted.push(block);
         }
         if (accepted.length > 0) yield* commit(accepted, window);
         if (
           accepted.length < blocks.length &&
-          reconcile(window, refOf(blocks[accepted.length]!)).kind === "fork"
+          reconcile(window, blocks[accepted.length]!.ref).kind === "fork"
         ) {
           yield* handleFork;
           return true;
