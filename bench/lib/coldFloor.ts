@@ -20,12 +20,14 @@ export interface ColdFloorRun {
  * The bare fetch-and-decode loop run in a new process (`bench/servers/bareLoop.ts`): blocks
  * `untimedFrom`..`from - 1` untimed, then `from`..`to` timed, with the CPU each of `pids` (anvil)
  * spends during the timed span. Blocks are read with their traces on chain 1 unless `chain` says otherwise.
+ * `loop` runs another loop of the same arguments and output instead (encodeLoop.ts), with `env` added.
  */
 export const coldFetchAndDecode = (
   rpcUrl: string,
   blocks: { readonly untimedFrom: number; readonly from: number; readonly to: number },
   pids: Record<string, number>,
   chain: { readonly chainId: number; readonly traces: boolean } = { chainId: 1, traces: true },
+  loop: { readonly script?: string; readonly env?: NodeJS.ProcessEnv } = {},
 ): Promise<ColdFloorRun> =>
   new Promise((resolve, reject) => {
     const child = spawn(
@@ -35,7 +37,7 @@ export const coldFetchAndDecode = (
         ...(process.env.BENCH_SERVICE_NODE_FLAGS?.split(" ").filter((f) => f !== "") ?? []),
         "--import",
         "tsx",
-        "bench/servers/bareLoop.ts",
+        loop.script ?? "bench/servers/bareLoop.ts",
         rpcUrl,
         String(blocks.untimedFrom),
         String(blocks.from),
@@ -43,7 +45,7 @@ export const coldFetchAndDecode = (
         String(chain.chainId),
         chain.traces ? "traces" : "no-traces",
       ],
-      { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
+      { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...loop.env } },
     );
     let before: Record<string, number> | undefined;
     let result: ColdFloorRun | undefined;
