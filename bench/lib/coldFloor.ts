@@ -30,6 +30,7 @@ export const coldFetchAndDecode = (
   loop: { readonly script?: string; readonly env?: NodeJS.ProcessEnv } = {},
 ): Promise<ColdFloorRun> =>
   new Promise((resolve, reject) => {
+    const script = loop.script ?? "bench/servers/bareLoop.ts";
     const child = spawn(
       process.execPath,
       [
@@ -37,7 +38,7 @@ export const coldFetchAndDecode = (
         ...(process.env.BENCH_SERVICE_NODE_FLAGS?.split(" ").filter((f) => f !== "") ?? []),
         "--import",
         "tsx",
-        loop.script ?? "bench/servers/bareLoop.ts",
+        script,
         rpcUrl,
         String(blocks.untimedFrom),
         String(blocks.from),
@@ -52,7 +53,7 @@ export const coldFetchAndDecode = (
     let failure: Error | undefined;
     // A stuck node would otherwise hold the whole benchmark run.
     const timer = setTimeout(() => {
-      failure = new Error(`the cold bare loop did not finish in ${TIMEOUT_MS / 1000} s`);
+      failure = new Error(`${script} did not finish in ${TIMEOUT_MS / 1000} s`);
       child.kill("SIGKILL");
     }, TIMEOUT_MS);
     createInterface({ input: child.stdout! }).on("line", (line) => {
@@ -71,7 +72,7 @@ export const coldFetchAndDecode = (
           ),
         };
       } catch {
-        failure ??= new Error(`the cold bare loop printed an unexpected line: ${line.slice(0, 200)}`);
+        failure ??= new Error(`${script} printed an unexpected line: ${line.slice(0, 200)}`);
       }
     });
     child.once("error", reject);
@@ -80,6 +81,6 @@ export const coldFetchAndDecode = (
       clearTimeout(timer);
       if (failure !== undefined) reject(failure);
       else if (result !== undefined && code === 0) resolve(result);
-      else reject(new Error(`the cold bare loop exited with ${code} before reporting`));
+      else reject(new Error(`${script} exited with ${code} before reporting`));
     });
   });
