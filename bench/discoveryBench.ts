@@ -2,6 +2,7 @@ import type { DevnetManifest, ManifestChain } from "../src/devnet/DevnetManifest
 import { startTestDevnet } from "../test/support/devnetFixture.js";
 import { startTestNats } from "../test/support/natsServer.js";
 import { type ProviderProxy, startProviderProxy } from "../test/support/providerProxy.js";
+import { batchedScans } from "./lib/batchedScans.js";
 import { benchKey, rewriteChainsFile, startServiceProcess } from "./lib/benchEnv.js";
 import {
   type ChainCalls,
@@ -26,6 +27,8 @@ const SWEEP_SIZES = (process.env.BENCH_DISCOVERY_SWEEP_SIZES ?? "1000,10000")
   .split(",")
   .map(Number)
   .filter((n) => Number.isInteger(n) && n > 0);
+/** A webhook's wallets whose log scans are read one at a time and batched (figure 4): the default batch. */
+const SCAN_WALLETS = Number(process.env.BENCH_DISCOVERY_SCAN_WALLETS ?? 200);
 /** Universe sizes whose read from LevelDB is timed (figure 3). */
 const UNIVERSE_READ_SIZES = [1_000, 50_000];
 /** Never-touched addresses asked besides the seeded wallets (empty wallets are most first requests). */
@@ -305,7 +308,8 @@ const untilComplete = async (
  * 1. the first answer of balances on the 4 devnet chains for never-seen wallets, p50, against the
  *    gateway path plus 2x a direct replay of the same sweep and pricing eth_calls;
  * 2. the time until a wallet's answer is complete, with and without the wallet's log scan;
- * 3. the sweep's cost per 1,000 tokens of universe on a bare anvil, and each chain's universe.
+ * 3. the sweep's cost per 1,000 tokens of universe on a bare anvil, and each chain's universe;
+ * 4. a webhook's wallets' log scans, one wallet at a time against one batch (calls and time).
  */
 export const discoveryBench = async () => {
   const lines: Array<string> = [];
@@ -372,6 +376,10 @@ export const discoveryBench = async () => {
         return `chain ${chain.chain_id} (${chain.name}) after figure 1: ${describeUniverse(universe.get(chain.chain_id)!)}; swept per wallet ${Math.min(...swept).toLocaleString("en-US")}..${Math.max(...swept).toLocaleString("en-US")} tokens`;
       }),
     ]);
+    section(
+      "4. a webhook's wallets' log scans: one wallet at a time, or one batch (bare anvil)",
+      await batchedScans(SCAN_WALLETS, 2_000, Math.max(REPETITIONS, 3)),
+    );
     return { name: "discovery", lines };
   } finally {
     await Promise.allSettled(services.map((s) => s.stop()));

@@ -22,3 +22,17 @@ export const MANY_LOGS_CODE: Hex = "0x6000355b801560155760006000a060019003600356
 
 /** Calldata asking `MANY_LOGS_CODE` for `count` logs. */
 export const manyLogsCalldata = (count: number): Hex => `0x${count.toString(16).padStart(64, "0")}`;
+
+/** ERC-20's and ERC-721's `Transfer(address,address,uint256)` topic. */
+const TRANSFER_TOPIC = "ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+
+/**
+ * Emits Transfer(from, to) with `from` and `to` the two calldata words and no data, shaped as an
+ * ERC-20 transfer's log (three topics): PUSH1 32 CALLDATALOAD, PUSH1 0 CALLDATALOAD, PUSH32 topic,
+ * PUSH1 0, PUSH1 0, LOG3, STOP.
+ */
+export const TRANSFER_EMITTER_CODE: Hex = `0x6020356000357f${TRANSFER_TOPIC}60006000a300`;
+
+/** Calldata asking `TRANSFER_EMITTER_CODE` for a transfer from `from` to `to`. */
+export const transferCalldata = (from: string, to: string): Hex =>
+  `0x${from.slice(2).toLowerCase().padStart(64, "0")}${to.slice(2).toLowerCase().padStart(64, "0")}`;

@@ -8,6 +8,7 @@ export const noDiscovery = Layer.succeed(Discovery, {
   progress: () => ({ state: "not_needed" }),
   prefetch: () => 0,
   prefetchQueued: () => 0,
+  scansQueued: () => 0,
   registryProgress: () => undefined,
   version: () => 0,
   tokensSince: () => [],

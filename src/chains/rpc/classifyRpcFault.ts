@@ -27,6 +27,13 @@ const METHOD_WORDS =
   /method not found|does not exist\/is not available|method .{0,60}(?:not (?:supported|available|enabled|allowed|whitelisted)|is not available|unsupported)|unsupported method|not supported|unknown method|namespace .{0,40}(?:disabled|not enabled)/i;
 const HISTORY_WORDS =
   /prun(?:ed|ing)|missing trie node|historical state .{0,80}not available|state (?:is )?not available|header not found|block not found|unknown block|resource not found|state histories haven't been fully indexed|no state available|receipts? (?:not|un)available|beyond (?:the )?(?:current )?head|history (?:has been )?expired|blockoutofrange/i;
+/**
+ * An eth_getLogs filter naming more addresses or topics than the node takes: geth and the providers
+ * in front of it (`--rpc.logquerylimit`, -32000 "exceed max addresses or topics per search
+ * position"), Infura ("This query contains 5006 filters. The current limit is 5000.", whose -32005
+ * would otherwise read as a result cap). The request's own shape: the caller asks for less.
+ */
+const FILTER_WIDTH_WORDS = /exceed max (?:addresses or )?topics|query contains \d+ filters/i;
 const TIMEOUT_WORDS = /timed? ?out|timeout|deadline exceeded|execution aborted/i;
 const REJECT_WORDS =
   /revert|out of gas|invalid opcode|invalid (?:argument|params|parameters|input|jump)|insufficient funds|intrinsic gas|gas required exceeds|stack (?:under|over)flow|cannot unmarshal|invalid json|unmarshal/i;
@@ -82,6 +89,7 @@ export const classifyRefusal = (refusal: NodeRefusal, nowMs: number): RpcFaultDe
   }
   if (code === -32601 || METHOD_WORDS.test(text)) return { reason: "MethodUnavailable", detail };
   if (method === "eth_getLogs") {
+    if (FILTER_WIDTH_WORDS.test(text)) return { reason: "Rejected", detail };
     const logs = parseLogsRefusal(text, refusal.range);
     if (logs !== undefined) return { ...logs, detail };
     if (httpStatus === 413) return { reason: "RangeTooLarge", detail };

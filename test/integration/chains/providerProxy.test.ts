@@ -129,7 +129,7 @@ describe("anvil style: a control that passes everything and counts it", () => {
       elements: 3,
       batchElements: 2,
       methods: { eth_getLogs: 1, eth_blockNumber: 1, eth_getBlockByNumber: 1 },
-      refusals: { range: 0, results: 0, rate: 0, batch: 0, method: 0, pruned: 0, lag: 0 },
+      refusals: { range: 0, results: 0, width: 0, rate: 0, batch: 0, method: 0, pruned: 0, lag: 0 },
       upstreamCalls: 2,
     });
     proxy.resetStats();
@@ -227,6 +227,20 @@ describe("geth", () => {
     expect(passed.body).toHaveLength(999);
     expect(passed.body[998]).toMatchObject({ id: 1_005, result: "0x7a69" });
     expect(proxy.stats().refusals.batch).toBe(1);
+  });
+
+  it("behavior: a log filter with over 1,000 alternatives in one position is refused in geth's words before its range is read; 1,000 pass", async () => {
+    const proxy = await proxyAs("geth");
+    const topics = (n: number) =>
+      Array.from({ length: n }, (_, i) => `0x${(i + 1).toString(16).padStart(64, "0")}`);
+    const filter = (n: number) =>
+      call("eth_getLogs", [{ fromBlock: "0x0", toBlock: hex(head), topics: [null, topics(n)] }]);
+    expect((await post(proxy.url, filter(1_001))).body.error).toEqual({
+      code: -32000,
+      message: "exceed max addresses or topics per search position",
+    });
+    expect((await post(proxy.url, filter(1_000))).body.result).toEqual([]);
+    expect(proxy.stats().refusals.width).toBe(1);
   });
 
   it("behavior: a missing debug method is named in geth's words", async () => {

@@ -18,7 +18,7 @@ export type RpcResponse =
   | { readonly jsonrpc: "2.0"; readonly id: unknown; readonly error: RpcErrorObject };
 
 /** What a refusal counts as in the proxy's statistics. */
-export type RefusalKind = "range" | "results" | "rate" | "batch" | "method" | "pruned" | "lag";
+export type RefusalKind = "range" | "results" | "width" | "rate" | "batch" | "method" | "pruned" | "lag";
 
 /**
  * An error the emulated node gives instead of an answer. `httpStatus` and `headers` apply when the call

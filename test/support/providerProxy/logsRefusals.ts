@@ -176,3 +176,21 @@ export const unknownLogsBlock = (style: ProviderStyle, hash: string): Refusal =>
   style === "reth"
     ? unknownBlock(style, { hash })
     : { kind: "lag", error: { code: -32000, message: "unknown block" } };
+
+/**
+ * A filter naming more than `limit` addresses, or alternatives in one topic position: geth's
+ * `--rpc.logquerylimit` (eth/filters/api.go `errExceedLogQueryLimit`, a plain error, so -32000),
+ * and Alchemy's nodes in the same words.
+ */
+export const filterWidthRefusal = (): Refusal => ({
+  kind: "width",
+  error: { code: -32000, message: "exceed max addresses or topics per search position" },
+});
+
+/** The widest address list or topic position of `filter`. */
+export const filterWidth = (filter: Readonly<Record<string, unknown>>): number => {
+  const widths = [Array.isArray(filter.address) ? filter.address.length : 0];
+  if (Array.isArray(filter.topics))
+    for (const topic of filter.topics) widths.push(Array.isArray(topic) ? topic.length : 0);
+  return Math.max(...widths);
+};

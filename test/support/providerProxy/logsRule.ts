@@ -16,6 +16,8 @@ import {
 import {
   beyondHeadRefusal,
   exceedsRange,
+  filterWidth,
+  filterWidthRefusal,
   invalidRangeRefusal,
   type RequestedRange,
   rangeRefusal,
@@ -89,10 +91,22 @@ const checkRange = (
   return undefined;
 };
 
-/** eth_getLogs as the style's node serves it: range cap, result cap, pruned history and lag. */
+/**
+ * eth_getLogs as the style's node serves it: filter width (checked first, as geth's API does before
+ * it reads the range), range cap, result cap, pruned history and lag.
+ */
 export const getLogsRule = async (call: RpcCall, context: RuleContext): Promise<Outcome> => {
   const { settings, view } = context;
   const filter = paramsOf(call)[0];
+  const wideOk = settings.maxFilterWidth;
+  if (
+    wideOk !== undefined &&
+    typeof filter === "object" &&
+    filter !== null &&
+    !Array.isArray(filter) &&
+    filterWidth(filter as LogFilter) > wideOk
+  )
+    return refuse(filterWidthRefusal());
   const untouched =
     settings.maxLogsRange === undefined &&
     settings.maxLogsResults === undefined &&

@@ -23,6 +23,7 @@ export interface ProxyStats {
 const noRefusals = (): Record<RefusalKind, number> => ({
   range: 0,
   results: 0,
+  width: 0,
   rate: 0,
   batch: 0,
   method: 0,

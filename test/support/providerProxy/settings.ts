@@ -17,6 +17,11 @@ export interface ProviderProxyOptions {
   readonly maxLogsResults?: number;
   /** JSON-RPC batch element cap (`Infinity`: none); undefined = the style's default. */
   readonly maxBatch?: number;
+  /**
+   * Most alternatives an eth_getLogs filter may name in its address or in one topic position
+   * (`Infinity`: none); undefined = the style's default.
+   */
+  readonly maxFilterWidth?: number;
   /** Token bucket in real time; each batch element takes a token. `burst` defaults to `rps`. */
   readonly rateLimit?: { readonly rps: number; readonly burst?: number };
   /** debug_* and trace_* answer "method not found" in the style's words. */
@@ -46,6 +51,7 @@ export interface Settings {
   readonly maxLogsRange: number | undefined;
   readonly maxLogsResults: number | undefined;
   readonly maxBatch: number | undefined;
+  readonly maxFilterWidth: number | undefined;
   readonly rateLimit: { readonly rps: number; readonly burst: number } | undefined;
   readonly noDebug: boolean;
   readonly noBlockReceipts: boolean;
@@ -57,18 +63,19 @@ interface StyleDefaults {
   readonly maxLogsRange?: number;
   readonly maxLogsResults?: number;
   readonly maxBatch?: number;
+  readonly maxFilterWidth?: number;
 }
 
 /**
  * reth: `--rpc.max-blocks-per-filter` 100,000 and `--rpc.max-logs-per-response` 20,000
  * (crates/node/core/src/args/rpc_server.rs). geth: `--rpc.batch-request-limit` 1,000, no logs caps
- * (`--rpc.rangelimit` 0). Erigon: `--rpc.batch.limit` 100. Infura and Alchemy: 10,000 logs per response.
+ * (`--rpc.rangelimit` 0), 1,000 alternatives per filter position (`--rpc.logquerylimit`). Erigon: `--rpc.batch.limit` 100. Infura and Alchemy: 10,000 logs per response.
  * QuickNode: 10,000-block range on paid plans.
  */
 const STYLE_DEFAULTS: Readonly<Record<ProviderStyle, StyleDefaults>> = {
   anvil: {},
   reth: { maxLogsRange: 100_000, maxLogsResults: 20_000 },
-  geth: { maxBatch: 1_000 },
+  geth: { maxBatch: 1_000, maxFilterWidth: 1_000 },
   erigon: { maxBatch: 100 },
   infura: { maxLogsResults: 10_000 },
   alchemy: { maxLogsResults: 10_000 },
@@ -80,13 +87,13 @@ const STYLE_DEFAULTS: Readonly<Record<ProviderStyle, StyleDefaults>> = {
  * a node that does not exist, so such options are rejected instead.
  */
 const UNWORDED: Readonly<Record<ProviderStyle, ReadonlyArray<keyof StyleDefaults>>> = {
-  anvil: ["maxLogsResults"],
-  reth: [],
+  anvil: ["maxLogsResults", "maxFilterWidth"],
+  reth: ["maxFilterWidth"],
   geth: ["maxLogsResults"],
-  erigon: ["maxLogsResults"],
-  infura: ["maxBatch"],
+  erigon: ["maxLogsResults", "maxFilterWidth"],
+  infura: ["maxBatch", "maxFilterWidth"],
   alchemy: ["maxBatch"],
-  quicknode: ["maxLogsResults", "maxBatch"],
+  quicknode: ["maxLogsResults", "maxBatch", "maxFilterWidth"],
 };
 
 const finiteOrNone = (value: number | undefined): number | undefined =>
@@ -106,6 +113,7 @@ export const resolveSettings = (options: Omit<ProviderProxyOptions, "target">): 
     maxLogsRange: finiteOrNone(options.maxLogsRange ?? defaults.maxLogsRange),
     maxLogsResults: finiteOrNone(options.maxLogsResults ?? defaults.maxLogsResults),
     maxBatch: finiteOrNone(options.maxBatch ?? defaults.maxBatch),
+    maxFilterWidth: finiteOrNone(options.maxFilterWidth ?? defaults.maxFilterWidth),
     rateLimit: rate === undefined ? undefined : { rps: rate.rps, burst: rate.burst ?? rate.rps },
     noDebug: options.noDebug ?? false,
     noBlockReceipts: options.noBlockReceipts ?? false,

@@ -216,6 +216,15 @@ describe("classifyRefusal: batches, methods, history", () => {
     expect(classifyRefusal(refusal({ code: 3, message: "execution reverted" }), NOW).reason).toBe("Rejected");
   });
 
+  it("behavior: a log filter wider than the node takes is the request's own fault, not a result or range cap", () => {
+    expect(logs("exceed max addresses or topics per search position", { code: -32000 }).reason).toBe(
+      "Rejected",
+    );
+    expect(
+      logs("This query contains 5006 filters. The current limit is 5000.", { code: -32005 }).reason,
+    ).toBe("Rejected");
+  });
+
   it("behavior: HTTP errors without JSON are the endpoint's failure", () => {
     expect(
       classifyRefusal(refusal({ httpStatus: 502, message: "<html>Bad Gateway</html>" }), NOW).reason,

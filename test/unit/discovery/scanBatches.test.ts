@@ -1,0 +1,174 @@
+import { MemoryLevel } from "memory-level";
+import { encodeAbiParameters, type Hex } from "viem";
+import { describe, expect, it } from "vitest";
+import { matchesFilter } from "../../../src/chains/rpc/getLogs.js";
+import type { RpcAnswer } from "../../../src/chains/rpc/jsonRpcExchange.js";
+import type { RpcLog } from "../../../src/chains/rpc/RpcTypes.js";
+import { makeScanBatches } from "../../../src/discovery/scanBatches.js";
+import { DISCOVERY_DEFAULTS, makeWalletDiscovery } from "../../../src/discovery/WalletDiscovery.js";
+import { walletTokenPrefix } from "../../../src/indexer/indexKeys.js";
+import type { Db } from "../../../src/storage/Level.js";
+import { testChainConfig } from "../../support/chainConfigFixture.js";
+import { fakeChainRpc } from "../../support/chainRpc.js";
+
+const TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+const word = (value: string) => `0x${value.slice(2).padStart(64, "0")}`;
+const wallet = (n: number) => `0x${(0xe000 + n).toString(16).padStart(40, "0")}`;
+const tokenOf = (n: number) => `0x${(0xa000 + n).toString(16).padStart(40, "0")}`;
+const chain = testChainConfig();
+
+/** Waits until `done` holds (for 5 s at most). */
+const until = async (done: () => boolean) => {
+  for (let i = 0; i < 5_000 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 1));
+  if (!done()) throw new Error("never happened");
+};
+
+describe("batches of log scans", () => {
+  it("behavior: wallets queued while every slot is busy go in one batch when a slot frees, and each batch settles its own wallets", async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const batches: Array<ReadonlyArray<string>> = [];
+    const scans = makeScanBatches<string>({
+      slots: 1,
+      batchMax: 3,
+      scan: async (_chainId, entries, settle) => {
+        batches.push(entries);
+        if (batches.length === 1) await gate;
+        // One wallet of the second batch fails alone; the rest settle with the batch.
+        if (entries.includes("d")) settle("d", new Error("d failed"));
+      },
+    });
+    const outcome = new Map<string, string>();
+    const track = (name: string) =>
+      scans.add(1, name).then(
+        () => outcome.set(name, "done"),
+        (error: Error) => outcome.set(name, error.message),
+      );
+    const all = ["a", "b", "c", "d", "e", "f"].map(track);
+    await until(() => batches.length === 1);
+    expect(scans.waiting()).toBe(5);
+    release();
+    await Promise.all(all);
+    // "a" alone took the free slot; the rest waited, and went three at a time.
+    expect(batches).toEqual([["a"], ["b", "c", "d"], ["e", "f"]]);
+    expect(Object.fromEntries(outcome)).toEqual({
+      a: "done",
+      b: "done",
+      c: "done",
+      d: "d failed",
+      e: "done",
+      f: "done",
+    });
+  });
+
+  it("behavior: a batch that throws fails the wallets it had not settled, and the next batch runs", async () => {
+    const scans = makeScanBatches<string>({
+      slots: 1,
+      batchMax: 10,
+      scan: async (_chainId, entries, settle) => {
+        settle(entries[0]!);
+        if (entries.includes("x")) throw new Error("node down");
+      },
+    });
+    const results = await Promise.allSettled([scans.add(1, "w"), scans.add(1, "x"), scans.add(1, "y")]);
+    // "w" went alone; "x" and "y" together: "x" settled first, "y" failed with the batch.
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
+    expect(await scans.add(1, "z").then(() => "done")).toBe("done");
+  });
+});
+
+/**
+ * A node where wallet i received token i at block 150, whose eth_getLogs answers wait for `gate`
+ * until it opens, and which counts them. The sweep's lens finds nothing.
+ */
+const transfersNode = (count: number) => {
+  const logs: Array<RpcLog> = Array.from({ length: count }, (_, i) => ({
+    address: tokenOf(i),
+    topics: [TRANSFER, word(`0x${"11".repeat(20)}`), word(wallet(i))],
+    data: word("0x01"),
+    blockNumber: "0x96",
+    blockHash: word("0x96"),
+    transactionHash: word(`0x${i.toString(16)}`),
+    transactionIndex: "0x0",
+    logIndex: `0x${i.toString(16)}`,
+  }));
+  let open = () => {};
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const asked = { logs: 0, waiting: 0 };
+  const answer = async (method: string, params: ReadonlyArray<unknown>): Promise<RpcAnswer> => {
+    if (method === "eth_call") {
+      const data = (params[0] as { data: string }).data;
+      const tokens = Number.parseInt(data.slice(2 + 8 + 128, 2 + 8 + 192), 16);
+      return {
+        ok: true,
+        result: encodeAbiParameters([{ type: "uint256[]" }], [Array.from({ length: tokens }, () => 0n)]),
+      };
+    }
+    if (method !== "eth_getLogs") return { ok: false, fault: { reason: "Rejected", detail: method } };
+    asked.logs++;
+    asked.waiting++;
+    await gate;
+    asked.waiting--;
+    const filter = params[0] as { fromBlock: Hex; toBlock: Hex; topics: ReadonlyArray<unknown> };
+    const [from, to] = [Number(filter.fromBlock), Number(filter.toBlock)];
+    return {
+      ok: true,
+      result: logs.filter(
+        (l) =>
+          from <= Number(l.blockNumber) &&
+          Number(l.blockNumber) <= to &&
+          matchesFilter(l, filter as Parameters<typeof matchesFilter>[1]),
+      ),
+    };
+  };
+  const rpc = fakeChainRpc(async (requests) => ({
+    kind: "answers",
+    answers: await Promise.all(requests.map((request) => answer(request.method, request.params))),
+  }));
+  return { rpc, asked, open: () => open() };
+};
+
+const tokensHeld = async (db: Db, who: string) => {
+  const out: Array<string> = [];
+  for await (const key of db.keys({ gte: walletTokenPrefix(who), lt: `${walletTokenPrefix(who)}~` }))
+    out.push((key as string).split("!").at(-1)!);
+  return out;
+};
+
+describe("a webhook's wallets' log scans", () => {
+  it("behavior: the wallets waiting behind a running scan are read together, for the calls one wallet costs, and each holds exactly its own tokens", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const node = transfersNode(41);
+    const discovery = makeWalletDiscovery({
+      db,
+      cache: undefined,
+      rpc: () => node.rpc,
+      checkpoint: async () => ({ number: 1_000 }),
+      indexedFrom: () => 1_000,
+      universe: { listed: () => [tokenOf(900)] },
+      finders: { chain: [], wallet: [], nftContracts: () => new Set(), nftIds: async () => ({ ops: [] }) },
+      settings: { ...DISCOVERY_DEFAULTS, scans: 1, scanStretch: 300, prefetchPerSecond: 1_000 },
+      now: () => 0,
+      warn: () => undefined,
+    });
+    // The first wallet's scan takes the only slot and waits on the node...
+    expect(discovery.prefetch([chain], [wallet(0)])).toBe(1);
+    await until(() => node.asked.waiting > 0);
+    const oneWallet = node.asked.waiting;
+    // ... while a webhook's 40 more are swept and queue for their scans.
+    const others = Array.from({ length: 40 }, (_, i) => wallet(i + 1));
+    expect(discovery.prefetch([chain], others)).toBe(40);
+    await until(() => discovery.scansQueued() === 40);
+    node.open();
+    await until(() => [wallet(0), ...others].every((w) => discovery.progress(chain, w).state === "complete"));
+    // 1,000 blocks in stretches of 300: four stretches of four filters, for one wallet and for the 40.
+    expect(oneWallet).toBe(4);
+    expect(node.asked.logs).toBe(2 * 4 * 4);
+    for (const [i, w] of [wallet(0), ...others].entries())
+      expect(await tokensHeld(db, w)).toEqual([tokenOf(i)]);
+  });
+});

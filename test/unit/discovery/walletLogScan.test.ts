@@ -1,0 +1,134 @@
+import { Effect } from "effect";
+import type { Hex } from "viem";
+import { describe, expect, it } from "vitest";
+import { matchesFilter } from "../../../src/chains/rpc/getLogs.js";
+import type { RpcAnswer } from "../../../src/chains/rpc/jsonRpcExchange.js";
+import type { RpcLog } from "../../../src/chains/rpc/RpcTypes.js";
+import { type FilterWidth, scanWalletsStretch } from "../../../src/discovery/walletLogScan.js";
+import { fakeChainRpc } from "../../support/chainRpc.js";
+
+const TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+const TRANSFER_SINGLE = "0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62";
+const word = (value: string) => `0x${value.slice(2).padStart(64, "0")}`;
+const wallet = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
+const token = (n: number) => `0x${(0xa000 + n).toString(16).padStart(40, "0")}`;
+
+let logIndex = 0;
+const log = (address: string, block: number, topics: ReadonlyArray<string>): RpcLog => ({
+  address,
+  topics: [...topics],
+  data: "0x",
+  blockNumber: `0x${block.toString(16)}`,
+  blockHash: word(`0x${block.toString(16)}`),
+  transactionHash: word("0x01"),
+  transactionIndex: "0x0",
+  logIndex: `0x${(logIndex++).toString(16)}`,
+});
+
+/**
+ * A node holding `logs` that answers eth_getLogs as a node would (matchesFilter), and refuses a
+ * filter with more than `widest` alternatives in one topic position the way geth does (an error
+ * without a code of its own). Counts the eth_getLogs it was asked and the ones it refused.
+ */
+const logsNode = (logs: ReadonlyArray<RpcLog>, widest = Number.POSITIVE_INFINITY) => {
+  const asked = { calls: 0, refused: 0 };
+  const answer = (params: ReadonlyArray<unknown>): RpcAnswer => {
+    asked.calls++;
+    const filter = params[0] as {
+      fromBlock: Hex;
+      toBlock: Hex;
+      topics: ReadonlyArray<string | string[] | null>;
+    };
+    if (filter.topics.some((topic) => Array.isArray(topic) && topic.length > widest)) {
+      asked.refused++;
+      return {
+        ok: false,
+        fault: { reason: "BadResponse", detail: "exceed max addresses or topics per search position" },
+      };
+    }
+    const from = Number(filter.fromBlock);
+    const to = Number(filter.toBlock);
+    return {
+      ok: true,
+      result: logs.filter(
+        (l) => from <= Number(l.blockNumber) && Number(l.blockNumber) <= to && matchesFilter(l, filter),
+      ),
+    };
+  };
+  const rpc = fakeChainRpc((requests) => ({
+    kind: "answers",
+    answers: requests.map((request) => answer(request.params)),
+  }));
+  return { rpc, asked };
+};
+
+const scan = (
+  node: ReturnType<typeof logsNode>,
+  wallets: ReadonlyArray<string>,
+  options: { nft?: ReadonlySet<string>; width?: FilterWidth; from?: number; to?: number } = {},
+) =>
+  Effect.runPromise(
+    scanWalletsStretch(
+      node.rpc,
+      wallets,
+      options.from ?? 0,
+      options.to ?? 1_000,
+      options.nft ?? new Set(),
+      options.width,
+    ),
+  );
+
+const tokensOf = (found: Awaited<ReturnType<typeof scan>>, who: string) =>
+  (found.get(who)?.tokens ?? []).map((t) => `${t.token}@${t.block}:${t.standard}`).sort();
+
+describe("a batch of wallets' log scan", () => {
+  it("behavior: one filter names every wallet, and each wallet gets exactly its own transfers: a transfer between two of them counts for both, an ERC-1155 operator for neither", async () => {
+    const [a, b, c, outsider] = [wallet(1), wallet(2), wallet(3), wallet(9)];
+    const node = logsNode([
+      log(token(1), 10, [TRANSFER, word(a), word(b), word("0x05")]), // ERC-721 a -> b
+      log(token(2), 20, [TRANSFER, word(outsider), word(c)]), // ERC-20 to c
+      log(token(2), 5, [TRANSFER, word(c), word(c)]), // c to itself, earlier
+      log(token(3), 30, [TRANSFER_SINGLE, word(a), word(outsider), word(outsider)]), // a only operates
+      log(token(4), 40, [TRANSFER_SINGLE, word(outsider), word(outsider), word(b)]), // ERC-1155 to b
+      log(token(5), 50, [TRANSFER, word(outsider), word(outsider)]), // nobody of the batch
+    ]);
+    const found = await scan(node, [a, b, c], { nft: new Set([token(1)]), to: 100 });
+    // Four filters for the whole batch, not four per wallet.
+    expect(node.asked.calls).toBe(4);
+    expect(tokensOf(found, a)).toEqual([`${token(1)}@10:erc721`]);
+    expect(tokensOf(found, b)).toEqual([`${token(1)}@10:erc721`, `${token(4)}@40:erc1155`].sort());
+    expect(tokensOf(found, c)).toEqual([`${token(2)}@5:erc20`]);
+    // Only the receiver gets the NFT's id, and a self-transfer is one log.
+    expect(found.get(b)?.nftIds).toEqual(new Map([[token(1), [5n]]]));
+    expect(found.get(a)?.nftIds.size).toBe(0);
+    expect(found.get(c)?.logs).toBe(2);
+  });
+
+  it("behavior: a node that refuses the batch's width is asked in halves, and the next stretch goes at the width it took", async () => {
+    const wallets = Array.from({ length: 8 }, (_, i) => wallet(i + 1));
+    const node = logsNode(
+      wallets.map((w, i) => log(token(i), 100 + i, [TRANSFER, word(wallet(99)), word(w)])),
+      3,
+    );
+    const width: FilterWidth = { most: 8 };
+    const first = await scan(node, wallets, { width, from: 0, to: 500 });
+    for (const [i, w] of wallets.entries())
+      expect(tokensOf(first, w)).toEqual([`${token(i)}@${100 + i}:erc20`]);
+    expect(node.asked.refused).toBeGreaterThan(0);
+    expect(width.most).toBeLessThanOrEqual(3);
+    const refusedBefore = node.asked.refused;
+    const callsBefore = node.asked.calls;
+    const second = await scan(node, wallets, { width, from: 501, to: 1_000 });
+    expect(node.asked.refused).toBe(refusedBefore);
+    // 8 wallets at 2 a batch: 4 batches of 4 filters.
+    expect(node.asked.calls - callsBefore).toBe(Math.ceil(8 / width.most) * 4);
+    for (const w of wallets) expect(tokensOf(second, w)).toEqual([]);
+  });
+
+  it("edge: a single wallet's refusal fails the stretch, and the width stays where it was", async () => {
+    const node = logsNode([], 0);
+    const width: FilterWidth = { most: 4 };
+    await expect(scan(node, [wallet(1), wallet(2)], { width })).rejects.toThrow(/exceed max addresses/);
+    expect(width.most).toBe(4);
+  });
+});
