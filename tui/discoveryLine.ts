@@ -22,6 +22,8 @@ export const discoveryLine = (
   if (counts === undefined) return undefined;
   const parts = [
     `${counts.complete} complete`,
+    // A webhook's wallets waiting for their turn; shown only while there are some.
+    ...(counts.queued === undefined || counts.queued === 0 ? [] : [`${counts.queued} queued`]),
     `${counts.sweeping} sweeping`,
     `${counts.scanning} scanning history`,
     `${counts.failed} failed`,

@@ -17,6 +17,8 @@ export const ChainReachFields = {
    */
   discovery: Schema.optional(
     Schema.Struct({
+      /** Wallets a webhook started watching that wait for their turn; absent from older workers. */
+      queued: Schema.optional(Schema.Int),
       sweeping: Schema.Int,
       scanning: Schema.Int,
       complete: Schema.Int,

@@ -690,23 +690,31 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
         ? sweepWrite.tokens
         : undefined;
     },
-    /** Jobs of this process by chain and state, for /healthz, metrics and the TUI. */
+    /**
+     * Jobs of this process by chain and state, for /healthz, metrics and the TUI; `not_started`
+     * counts the wallets a webhook queued (`prefetch`) that wait for their turn.
+     */
     stats: (): ReadonlyMap<number, Readonly<Record<DiscoveryProgress["state"], number>>> => {
       const out = new Map<number, Record<DiscoveryProgress["state"], number>>();
-      for (const [key, job] of jobs) {
-        const chainId = Number(key.slice(0, key.indexOf("|")));
-        const counts = out.get(chainId) ?? {
-          not_needed: 0,
-          not_started: 0,
-          sweeping: 0,
-          scanning: 0,
-          complete: 0,
-          failed: 0,
-          scan_failed: 0,
-        };
-        counts[stateFor(job, "positions")]++;
-        out.set(chainId, counts);
-      }
+      const countsOf = (chainId: number) => {
+        let counts = out.get(chainId);
+        if (counts === undefined) {
+          counts = {
+            not_needed: 0,
+            not_started: 0,
+            sweeping: 0,
+            scanning: 0,
+            complete: 0,
+            failed: 0,
+            scan_failed: 0,
+          };
+          out.set(chainId, counts);
+        }
+        return counts;
+      };
+      for (const [key, job] of jobs)
+        countsOf(Number(key.slice(0, key.indexOf("|"))))[stateFor(job, "positions")]++;
+      for (const [chainId, queued] of prefetchQueue.byChain()) countsOf(chainId).not_started += queued;
       return out;
     },
   };

@@ -2,6 +2,8 @@ import type { DiscoveryProgress } from "./DiscoveryProgress.js";
 
 /** A chain's discovered wallets as /healthz and the operator's chain list show them. */
 export interface DiscoveryCounts {
+  /** Wallets a webhook started watching that wait for their turn (at most 5 start a second). */
+  readonly queued: number;
   readonly sweeping: number;
   readonly scanning: number;
   readonly complete: number;
@@ -9,8 +11,7 @@ export interface DiscoveryCounts {
 }
 
 /**
- * The chain's wallets by state, folded to four: waiting counts as sweeping and a failed scan as
- * failed. Undefined where the index holds the chain's whole history (`indexedFrom` 0): nothing to
+ * The chain's wallets by state, folded to five: a failed scan counts as failed. Undefined where the index holds the chain's whole history (`indexedFrom` 0): nothing to
  * discover there.
  */
 export const discoveryCounts = (
@@ -20,7 +21,8 @@ export const discoveryCounts = (
   indexedFrom === 0
     ? undefined
     : {
-        sweeping: (counts?.sweeping ?? 0) + (counts?.not_started ?? 0),
+        queued: counts?.not_started ?? 0,
+        sweeping: counts?.sweeping ?? 0,
         scanning: counts?.scanning ?? 0,
         complete: counts?.complete ?? 0,
         failed: (counts?.failed ?? 0) + (counts?.scan_failed ?? 0),

@@ -25,6 +25,13 @@ export interface PrefetchQueueDeps {
  */
 export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
   const waiting = new Map<string, Pending>();
+  /** How many of `waiting` are on each chain, for operators (stats). */
+  const perChain = new Map<number, number>();
+  const count = (chainId: number, by: number) => {
+    const next = (perChain.get(chainId) ?? 0) + by;
+    if (next > 0) perChain.set(chainId, next);
+    else perChain.delete(chainId);
+  };
   let draining = false;
 
   const drain = async () => {
@@ -35,6 +42,7 @@ export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
       // A Map visits entries added while it is iterated: wallets queued meanwhile are taken too.
       for (const [key, { chain, wallet }] of waiting) {
         waiting.delete(key);
+        count(chain.chain_id, -1);
         const began = performance.now();
         await deps.discover(chain, wallet).catch(() => undefined);
         const rest = spacingMs - (performance.now() - began);
@@ -56,11 +64,14 @@ export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
           if (deps.known(key) || waiting.has(key)) continue;
           if (waiting.size >= deps.max) break;
           waiting.set(key, { chain, wallet });
+          count(chain.chain_id, 1);
           queued++;
         }
       if (queued > 0) void drain();
       return queued;
     },
     size: (): number => waiting.size,
+    /** Pairs waiting, by chain id. */
+    byChain: (): ReadonlyMap<number, number> => perChain,
   };
 };

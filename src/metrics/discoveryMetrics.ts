@@ -5,8 +5,18 @@ import { registryBackfillStatus } from "../discovery/registryBackfillStatus.js";
 
 type Counts = ReadonlyMap<number, Readonly<Record<DiscoveryProgress["state"], number>>>;
 
-/** The `state` label of each discovery state that has jobs: a closed set, so the series stay bounded. */
-const STATES = ["sweeping", "scanning", "complete", "failed", "scan_failed"] as const;
+/**
+ * The `state` label of each discovery state counted, and the state it reads: a closed set, so the
+ * series stay bounded. `queued`: wallets a webhook started watching that wait for their turn.
+ */
+const STATES = [
+  ["queued", "not_started"],
+  ["sweeping", "sweeping"],
+  ["scanning", "scanning"],
+  ["complete", "complete"],
+  ["failed", "failed"],
+  ["scan_failed", "scan_failed"],
+] as const;
 
 /** What the discovery metrics read at scrape time. */
 export interface DiscoverySource {
@@ -17,23 +27,23 @@ export interface DiscoverySource {
 }
 
 /**
- * `svc_wallet_discoveries{chain_id, chain, state}`: wallets this API worker has discovered per chain
- * and state; `svc_registry_backfill_progress{chain_id, chain}`: the share of each chain's registry
+ * `svc_wallet_discoveries{chain_id, chain, state}`: wallets this API worker has discovered, or has
+ * queued for a webhook, per chain and state; `svc_registry_backfill_progress{chain_id, chain}`: the share of each chain's registry
  * backfill read, 1 once done (docs/real-chains.md). Read from the discovery at scrape time.
  */
 export const makeDiscoveryMetrics = (registry: Registry) => {
   let source: DiscoverySource | undefined;
   new Gauge({
     name: "svc_wallet_discoveries",
-    help: "Wallets this API worker has discovered on the chain since it started, by discovery state.",
+    help: "Wallets this API worker has discovered on the chain since it started, by discovery state (queued: a webhook's, waiting for their turn).",
     labelNames: ["chain_id", "chain", "state"] as const,
     registers: [registry],
     collect() {
       this.reset();
       if (source === undefined) return;
       for (const [chainId, counts] of source.counts())
-        for (const state of STATES)
-          this.set({ chain_id: String(chainId), chain: source.name(chainId), state }, counts[state]);
+        for (const [state, read] of STATES)
+          this.set({ chain_id: String(chainId), chain: source.name(chainId), state }, counts[read]);
     },
   });
   new Gauge({

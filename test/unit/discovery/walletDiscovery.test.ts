@@ -3,6 +3,7 @@ import { encodeAbiParameters, type Hex } from "viem";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RpcAnswer } from "../../../src/chains/rpc/jsonRpcExchange.js";
 import { discoveryRecordKey } from "../../../src/discovery/DiscoveryRecord.js";
+import { discoveryCounts } from "../../../src/discovery/discoveryCounts.js";
 import { SWEEP_LENS_ADDRESS } from "../../../src/discovery/lens/sweepLens.js";
 import {
   DISCOVERY_DEFAULTS,
@@ -512,6 +513,34 @@ describe("wallet discovery", () => {
     expect(discovery.progress(chain, others[1]!).state).toBe("not_started");
     expect(discovery.prefetchQueued()).toBe(0);
     expect(await walletTokens(db)).toEqual([SCANNED, SWEPT].sort());
+  });
+
+  it("behavior: operators see a webhook's wallets that wait for their turn, per chain, until each starts", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const finder = gatedFinder();
+    const discovery = discoveryOver(db, walletNode(), {
+      ...withFinder(finder.find),
+      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, answerGraceMs: 0, prefetchPerSecond: 1_000 },
+    });
+    const others = [`0x${"bb".repeat(20)}`, `0x${"cc".repeat(20)}`];
+    expect(discovery.prefetch([chain], [WALLET, ...others])).toBe(3);
+    // The first is being swept (its finder holds it); the other two wait.
+    await drain();
+    expect(discoveryCounts(discovery.stats().get(chain.chain_id), 1_000)).toEqual({
+      queued: 2,
+      sweeping: 1,
+      scanning: 0,
+      complete: 0,
+      failed: 0,
+    });
+    finder.open();
+    for (let i = 0; i < 500 && discovery.prefetchQueued() > 0; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 500 && discovery.progress(chain, others[1]!).state !== "complete"; i++)
+      await new Promise((r) => setImmediate(r));
+    expect(discoveryCounts(discovery.stats().get(chain.chain_id), 1_000)).toMatchObject({
+      queued: 0,
+      complete: 3,
+    });
   });
 
   it("default: a webhook's wallets are not queued where the index holds the chain's whole history", () => {
