@@ -13,10 +13,9 @@ import { type DiscoveryRecord, discoveryRecordKey } from "./DiscoveryRecord.js";
 import { heldTokenOps } from "./heldTokenOps.js";
 import { makePrefetchQueue } from "./prefetchQueue.js";
 import type { RegistryBackfill } from "./registryBackfill.js";
-import { makeScanBatches, type SettleScan } from "./scanBatches.js";
 import { sweepBalances } from "./sweepBalances.js";
 import { type TokenUniverse, tokenUniverse, type UniverseSources } from "./tokenUniverse.js";
-import { type FilterWidth, type ScannedStretch, scanWalletsStretch } from "./walletLogScan.js";
+import { makeWalletLogScans } from "./walletLogScans.js";
 
 /** What a finder is given: one wallet (or none, for a chain's own lists) on one chain at one block. */
 export interface FinderContext {
@@ -140,13 +139,6 @@ interface Job {
   truncated: Array<string>;
 }
 
-/** One wallet's log scan waiting for, or running in, a batch. */
-interface ScanEntry {
-  readonly chain: ChainConfig;
-  readonly wallet: string;
-  readonly job: Job;
-}
-
 const jobKey = (chainId: number, wallet: string) => `${chainId}|${wallet}`;
 
 /**
@@ -259,7 +251,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     return tokens;
   };
 
-  const saveRecord = (chainId: number, wallet: string, job: Job) =>
+  const saveRecord = (chainId: number, wallet: string, job: { readonly record: DiscoveryRecord }) =>
     deps.db.put(discoveryRecordKey(chainId, wallet), job.record);
 
   /**
@@ -344,111 +336,15 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   const findersKey = (wallet: string) => `finders|${wallet}`;
   const scanKey = (wallet: string) => `scan|${wallet}`;
 
-  /** The history the index lacks and the node keeps: where the wallet's log scan runs. */
-  const scanRange = (chainId: number, rpc: ChainRpc): { from: number; to: number } | undefined => {
-    const indexedFrom = deps.indexedFrom(chainId);
-    // Without it the range is unknown: the scan fails and is tried again on a later request.
-    if (indexedFrom === undefined) throw new Error("where this chain's index starts is not known yet");
-    if (indexedFrom === 0) return undefined;
-    const from = rpc.capabilities().logsFrom ?? 0;
-    return from <= indexedFrom - 1 ? { from, to: indexedFrom - 1 } : undefined;
-  };
-
-  /**
-   * Reads the transfer logs of a batch of wallets on one chain down from where each scan stands,
-   * saving each wallet's progress after each stretch. Wallets that resume from the same block go
-   * together (all of them when the batch is a webhook's new addresses); a wallet whose findings
-   * fail to be written fails alone, a refused read fails the wallets it was for.
-   */
-  const scanWallets = async (
-    chain: ChainConfig,
-    rpc: ChainRpc,
-    entries: ReadonlyArray<ScanEntry>,
-    settle: SettleScan<ScanEntry>,
-  ) => {
-    const range = scanRange(chain.chain_id, rpc);
-    if (range === undefined) return;
-    const byStart = new Map<number, Array<ScanEntry>>();
-    for (const entry of entries) {
-      const previous = entry.job.record.scan;
-      // A scan of the same history resumes; a different range (the node's retention moved) starts over.
-      const below =
-        previous !== undefined && previous.from === range.from && previous.to === range.to
-          ? previous.below
-          : range.to + 1;
-      entry.job.record = { ...entry.job.record, scan: { ...range, below } };
-      byStart.set(below, [...(byStart.get(below) ?? []), entry]);
-    }
-    const block = await deps.checkpoint(chain.chain_id);
-    const context: FinderContext = { chain, block: block ?? { number: range.to }, rpc, db: deps.db };
-    const nftContracts = deps.finders.nftContracts(chain);
-    for (const [start, group] of byStart) {
-      let active = group;
-      let below = start;
-      try {
-        while (below > range.from && active.length > 0) {
-          const from = Math.max(range.from, below - deps.settings.scanStretch);
-          const wallets = active.map((entry) => entry.wallet);
-          const found = await rpc.run(
-            scanWalletsStretch(rpc, wallets, from, below - 1, nftContracts, filterWidth(chain.chain_id)),
-          );
-          const failed = new Set<ScanEntry>();
-          for (const entry of active) {
-            try {
-              const stretch = found.get(entry.wallet);
-              if (stretch !== undefined) await writeStretch(chain, entry.wallet, context, stretch, rpc);
-              entry.job.record = { ...entry.job.record, scan: { ...range, below: from } };
-              await saveRecord(chain.chain_id, entry.wallet, entry.job);
-            } catch (error) {
-              failed.add(entry);
-              settle(entry, error);
-            }
-          }
-          active = active.filter((entry) => !failed.has(entry));
-          below = from;
-        }
-        for (const entry of active) settle(entry);
-      } catch (error) {
-        for (const entry of active) settle(entry, error);
-      }
-    }
-  };
-
-  /** Writes what one stretch of a wallet's history showed: its tokens, and positions of the NFTs it received. */
-  const writeStretch = async (
-    chain: ChainConfig,
-    wallet: string,
-    context: FinderContext,
-    stretch: ScannedStretch,
-    rpc: ChainRpc,
-  ) => {
-    if (stretch.tokens.length === 0 && stretch.nftIds.size === 0) return;
-    const tokens = await heldTokenOps(deps.db, rpc, chain.chain_id, wallet, stretch.tokens);
-    const nfts =
-      stretch.nftIds.size === 0 ? { ops: [] } : await deps.finders.nftIds(context, wallet, stretch.nftIds);
-    await write(chain.chain_id, wallet, [...tokens, ...nfts.ops]);
-  };
-
-  /** Each chain's filter width, as its nodes took it (scanWalletsStretch). */
-  const widths = new Map<number, FilterWidth>();
-  const filterWidth = (chainId: number): FilterWidth => {
-    let width = widths.get(chainId);
-    if (width === undefined) {
-      width = { most: deps.settings.scanBatch };
-      widths.set(chainId, width);
-    }
-    return width;
-  };
-
-  const scans = makeScanBatches<ScanEntry>({
-    slots: deps.settings.scans,
-    batchMax: deps.settings.scanBatch,
-    scan: (chainId, entries, settle) => {
-      const chain = entries[0]!.chain;
-      const rpc = deps.rpc(chainId);
-      if (rpc === undefined) throw new Error("no RPC client for this chain");
-      return scanWallets(chain, rpc, entries, settle);
-    },
+  const logScans = makeWalletLogScans({
+    db: deps.db,
+    rpc: deps.rpc,
+    checkpoint: deps.checkpoint,
+    indexedFrom: deps.indexedFrom,
+    finders: deps.finders,
+    settings: deps.settings,
+    write,
+    saveRecord,
   });
 
   const run = (chain: ChainConfig, wallet: string, record: DiscoveryRecord, resweep: boolean): Job => {
@@ -505,7 +401,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     // wallet have their answers, beside the finders if they still run.
     const scanned = Promise.race([tokensStored, job.swept]).then(async () => {
       await holds.free(scanKey(wallet));
-      await scans.add(chain.chain_id, { chain, wallet, job });
+      await logScans.add(chain, wallet, job);
     });
     // Handled below, once the sweep is done: a scan that failed meanwhile fails the job then.
     scanned.catch(() => undefined);
@@ -655,7 +551,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     /** Wallets queued by `prefetch` and not yet started. */
     prefetchQueued: (): number => prefetchQueue.size(),
     /** Wallets whose log scans wait for a batch to take them. */
-    scansQueued: (): number => scans.waiting(),
+    scansQueued: (): number => logScans.waiting(),
     /** How far the wallet's discovery on the chain is, without starting anything. */
     progress: (chain: ChainConfig, wallet: string, need: DiscoveryNeed = "positions"): DiscoveryProgress =>
       progressOf(chain, jobs.get(jobKey(chain.chain_id, wallet)), need),

@@ -1,0 +1,161 @@
+import type { ChainConfig } from "../chains/ChainsConfig.js";
+import type { BlockRef } from "../chains/readEachChain.js";
+import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
+import type { Db, Operation } from "../storage/Level.js";
+import type { DiscoveryRecord } from "./DiscoveryRecord.js";
+import { heldTokenOps } from "./heldTokenOps.js";
+import { makeScanBatches, type SettleScan } from "./scanBatches.js";
+import type { DiscoverySettings, FinderContext, Finders } from "./WalletDiscovery.js";
+import { type FilterWidth, type ScannedStretch, scanWalletsStretch } from "./walletLogScan.js";
+
+/** What a log scan reads and writes of a wallet's discovery job: its record (where the scan stands). */
+export interface ScanJob {
+  record: DiscoveryRecord;
+}
+
+/** One wallet's log scan waiting for, or running in, a batch. */
+interface ScanEntry {
+  readonly chain: ChainConfig;
+  readonly wallet: string;
+  readonly job: ScanJob;
+}
+
+export interface WalletLogScansDeps {
+  readonly db: Db;
+  /** The chain's RPC handle for background work. */
+  readonly rpc: (chainId: number) => ChainRpc | undefined;
+  /** The block requests read at: the NFTs a scan finds are resolved there. */
+  readonly checkpoint: (chainId: number) => Promise<BlockRef | undefined>;
+  /** First block the index holds; 0 when it holds the whole history. */
+  readonly indexedFrom: (chainId: number) => number | undefined;
+  readonly finders: Pick<Finders, "nftContracts" | "nftIds">;
+  readonly settings: Pick<DiscoverySettings, "scans" | "scanBatch" | "scanStretch">;
+  /** Writes what a stretch found for the wallet into the index views (the discovery's versioned write). */
+  readonly write: (chainId: number, wallet: string, ops: ReadonlyArray<Operation>) => Promise<unknown>;
+  /** Saves the job's record: where its scan stands, so a restart resumes there. */
+  readonly saveRecord: (chainId: number, wallet: string, job: ScanJob) => Promise<void>;
+}
+
+/**
+ * The wallets' transfer-log scans over the history the index lacks and the nodes keep
+ * (docs/real-chains.md, step 4): newest first, in stretches of `scanStretch` blocks, each wallet's
+ * progress saved after each stretch. Scans that wait for one of the `scans` slots are read
+ * together when it frees, up to `scanBatch` wallets of a chain at once (scanBatches.ts), their
+ * filters naming every wallet of the batch (walletTransferFilters).
+ */
+export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
+  /** The history the index lacks and the node keeps: where the wallet's log scan runs. */
+  const scanRange = (chainId: number, rpc: ChainRpc): { from: number; to: number } | undefined => {
+    const indexedFrom = deps.indexedFrom(chainId);
+    // Without it the range is unknown: the scan fails and is tried again on a later request.
+    if (indexedFrom === undefined) throw new Error("where this chain's index starts is not known yet");
+    if (indexedFrom === 0) return undefined;
+    const from = rpc.capabilities().logsFrom ?? 0;
+    return from <= indexedFrom - 1 ? { from, to: indexedFrom - 1 } : undefined;
+  };
+
+  /**
+   * Reads the transfer logs of a batch of wallets on one chain down from where each scan stands,
+   * saving each wallet's progress after each stretch. Wallets that resume from the same block go
+   * together (all of them when the batch is a webhook's new addresses); a wallet whose findings
+   * fail to be written fails alone, a refused read fails the wallets it was for.
+   */
+  const scanWallets = async (
+    chain: ChainConfig,
+    rpc: ChainRpc,
+    entries: ReadonlyArray<ScanEntry>,
+    settle: SettleScan<ScanEntry>,
+  ) => {
+    const range = scanRange(chain.chain_id, rpc);
+    if (range === undefined) return;
+    const byStart = new Map<number, Array<ScanEntry>>();
+    for (const entry of entries) {
+      const previous = entry.job.record.scan;
+      // A scan of the same history resumes; a different range (the node's retention moved) starts over.
+      const below =
+        previous !== undefined && previous.from === range.from && previous.to === range.to
+          ? previous.below
+          : range.to + 1;
+      entry.job.record = { ...entry.job.record, scan: { ...range, below } };
+      byStart.set(below, [...(byStart.get(below) ?? []), entry]);
+    }
+    const block = await deps.checkpoint(chain.chain_id);
+    const context: FinderContext = { chain, block: block ?? { number: range.to }, rpc, db: deps.db };
+    const nftContracts = deps.finders.nftContracts(chain);
+    for (const [start, group] of byStart) {
+      let active = group;
+      let below = start;
+      try {
+        while (below > range.from && active.length > 0) {
+          const from = Math.max(range.from, below - deps.settings.scanStretch);
+          const wallets = active.map((entry) => entry.wallet);
+          const found = await rpc.run(
+            scanWalletsStretch(rpc, wallets, from, below - 1, nftContracts, filterWidth(chain.chain_id)),
+          );
+          const failed = new Set<ScanEntry>();
+          for (const entry of active) {
+            try {
+              const stretch = found.get(entry.wallet);
+              if (stretch !== undefined) await writeStretch(chain, entry.wallet, context, stretch, rpc);
+              entry.job.record = { ...entry.job.record, scan: { ...range, below: from } };
+              await deps.saveRecord(chain.chain_id, entry.wallet, entry.job);
+            } catch (error) {
+              failed.add(entry);
+              settle(entry, error);
+            }
+          }
+          active = active.filter((entry) => !failed.has(entry));
+          below = from;
+        }
+        for (const entry of active) settle(entry);
+      } catch (error) {
+        for (const entry of active) settle(entry, error);
+      }
+    }
+  };
+
+  /** Writes what one stretch of a wallet's history showed: its tokens, and positions of the NFTs it received. */
+  const writeStretch = async (
+    chain: ChainConfig,
+    wallet: string,
+    context: FinderContext,
+    stretch: ScannedStretch,
+    rpc: ChainRpc,
+  ) => {
+    if (stretch.tokens.length === 0 && stretch.nftIds.size === 0) return;
+    const tokens = await heldTokenOps(deps.db, rpc, chain.chain_id, wallet, stretch.tokens);
+    const nfts =
+      stretch.nftIds.size === 0 ? { ops: [] } : await deps.finders.nftIds(context, wallet, stretch.nftIds);
+    await deps.write(chain.chain_id, wallet, [...tokens, ...nfts.ops]);
+  };
+
+  /** Each chain's filter width, as its nodes took it (scanWalletsStretch). */
+  const widths = new Map<number, FilterWidth>();
+  const filterWidth = (chainId: number): FilterWidth => {
+    let width = widths.get(chainId);
+    if (width === undefined) {
+      width = { most: deps.settings.scanBatch };
+      widths.set(chainId, width);
+    }
+    return width;
+  };
+
+  const scans = makeScanBatches<ScanEntry>({
+    slots: deps.settings.scans,
+    batchMax: deps.settings.scanBatch,
+    scan: (chainId, entries, settle) => {
+      const chain = entries[0]!.chain;
+      const rpc = deps.rpc(chainId);
+      if (rpc === undefined) throw new Error("no RPC client for this chain");
+      return scanWallets(chain, rpc, entries, settle);
+    },
+  });
+
+  return {
+    /** Scans the wallet's transfer history on the chain; settles once it is read (or failed). */
+    add: (chain: ChainConfig, wallet: string, job: ScanJob): Promise<void> =>
+      scans.add(chain.chain_id, { chain, wallet, job }),
+    /** Wallets whose scans wait for a batch to take them. */
+    waiting: (): number => scans.waiting(),
+  };
+};
