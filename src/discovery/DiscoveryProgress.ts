@@ -20,6 +20,8 @@ export interface DiscoveryProgress {
   readonly swept_block?: number;
   /** The log scan: blocks `from`..`to`, done from `below` up. */
   readonly scan?: { readonly from: number; readonly to: number; readonly below: number };
+  /** The log scan waits for its turn, behind other wallets' scans (a webhook's, on an archive chain: minutes). */
+  readonly scan_queued?: boolean;
   /** The chain's registry backfill while it runs: blocks `from`..`to`, read up to `next`. */
   readonly registry?: { readonly from: number; readonly to: number; readonly next: number };
   readonly error?: string;

@@ -481,7 +481,12 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     return job.state;
   };
 
-  const progressOf = (chain: ChainConfig, job: Job | undefined, need: DiscoveryNeed): DiscoveryProgress => {
+  const progressOf = (
+    chain: ChainConfig,
+    wallet: string,
+    job: Job | undefined,
+    need: DiscoveryNeed,
+  ): DiscoveryProgress => {
     if (!needed(chain.chain_id)) return { state: "not_needed" };
     if (job === undefined) return { state: "not_started" };
     const scan = job.record.scan;
@@ -495,6 +500,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       state: stateFor(job, need),
       ...(job.record.swept_block === undefined ? {} : { swept_block: job.record.swept_block }),
       ...(scan === undefined ? {} : { scan }),
+      ...(logScans.isQueued(chain.chain_id, wallet) ? { scan_queued: true } : {}),
       ...(job.error === undefined ? {} : { error: job.error }),
       ...(job.truncated.length === 0 ? {} : { truncated: [...job.truncated] }),
     };
@@ -522,7 +528,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
         ]);
         clearTimeout(timer);
       }
-      return progressOf(chain, job, need);
+      return progressOf(chain, wallet, job, need);
     },
     /**
      * Marks a request answering `need` about the wallet until the returned release is called:
@@ -554,7 +560,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     scansQueued: (): number => logScans.waiting(),
     /** How far the wallet's discovery on the chain is, without starting anything. */
     progress: (chain: ChainConfig, wallet: string, need: DiscoveryNeed = "positions"): DiscoveryProgress =>
-      progressOf(chain, jobs.get(jobKey(chain.chain_id, wallet)), need),
+      progressOf(chain, wallet, jobs.get(jobKey(chain.chain_id, wallet)), need),
     /** The chain's registry backfill, as far as it has got. */
     registryProgress: (chainId: number) => deps.registry?.progress(chainId),
     /**

@@ -4,6 +4,15 @@ import type { DiscoveryProgress } from "./DiscoveryProgress.js";
 
 const named = (chain: ChainConfig) => `${chain.name} (${chain.chain_id})`;
 
+/** Where the wallet's transfer-history scan stands, in words. */
+const scanWhere = (progress: DiscoveryProgress): string => {
+  const scan = progress.scan;
+  const read = scan === undefined ? undefined : `read down to block ${scan.below} of ${scan.from}-${scan.to}`;
+  if (progress.scan_queued === true)
+    return `its transfer history waits for its turn to be read, behind other wallets' scans${read === undefined ? "" : ` (${read} so far)`}`;
+  return read === undefined ? "its transfer history is about to be read" : `its transfer history is ${read}`;
+};
+
 const running = (chain: ChainConfig, progress: DiscoveryProgress): string | undefined => {
   switch (progress.state) {
     case "not_started":
@@ -12,14 +21,8 @@ const running = (chain: ChainConfig, progress: DiscoveryProgress): string | unde
     case "failed":
       return `${named(chain)}: finding its tokens failed (${progress.error ?? "unknown"}) and is tried again on a later request`;
     case "scanning":
-    case "scan_failed": {
-      const scan = progress.scan;
-      const where =
-        scan === undefined
-          ? "its transfer history is about to be read"
-          : `its transfer history is read down to block ${scan.below} of ${scan.from}-${scan.to}`;
-      return `${named(chain)}: ${where}${progress.state === "scan_failed" ? ` (stopped: ${progress.error ?? "unknown"}; resumed on a later request)` : ""}`;
-    }
+    case "scan_failed":
+      return `${named(chain)}: ${scanWhere(progress)}${progress.state === "scan_failed" ? ` (stopped: ${progress.error ?? "unknown"}; resumed on a later request)` : ""}`;
     default:
       return progress.registry === undefined
         ? undefined

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { matchesFilter } from "../../../src/chains/rpc/getLogs.js";
 import type { RpcAnswer } from "../../../src/chains/rpc/jsonRpcExchange.js";
 import type { RpcLog } from "../../../src/chains/rpc/RpcTypes.js";
+import { discoveryWarnings } from "../../../src/discovery/discoveryWarnings.js";
 import { makeScanBatches } from "../../../src/discovery/scanBatches.js";
 import { DISCOVERY_DEFAULTS, makeWalletDiscovery } from "../../../src/discovery/WalletDiscovery.js";
 import { walletTokenPrefix } from "../../../src/indexer/indexKeys.js";
@@ -163,6 +164,14 @@ describe("a webhook's wallets' log scans", () => {
     const others = Array.from({ length: 40 }, (_, i) => wallet(i + 1));
     expect(discovery.prefetch([chain], others)).toBe(40);
     await until(() => discovery.scansQueued() === 40);
+    // Their answers say they wait behind other wallets' scans; the running one's does not.
+    const waiting = discovery.progress(chain, others[0]!);
+    expect(waiting).toMatchObject({ state: "scanning", scan_queued: true });
+    expect(discovery.progress(chain, wallet(0)).scan_queued).toBeUndefined();
+    const [warning] = discoveryWarnings([{ chain, progress: waiting }], () => 0, "Balances", "http://svc");
+    expect(warning?.message).toMatch(
+      /its transfer history waits for its turn to be read, behind other wallets' scans/,
+    );
     node.open();
     await until(() => [wallet(0), ...others].every((w) => discovery.progress(chain, w).state === "complete"));
     // 1,000 blocks in stretches of 300: four stretches of four filters, for one wallet and for the 40.
@@ -170,5 +179,6 @@ describe("a webhook's wallets' log scans", () => {
     expect(node.asked.logs).toBe(2 * 4 * 4);
     for (const [i, w] of [wallet(0), ...others].entries())
       expect(await tokensHeld(db, w)).toEqual([tokenOf(i)]);
+    expect(discovery.progress(chain, others[0]!).scan_queued).toBeUndefined();
   });
 });
