@@ -11,8 +11,9 @@ export interface DiscoveryCounts {
 }
 
 /**
- * The chain's wallets by state, folded to five: a failed scan counts as failed. Undefined where the index holds the chain's whole history (`indexedFrom` 0): nothing to
- * discover there.
+ * The chain's wallets by state, folded to five: a failed scan counts as failed, and `queued` is
+ * the wallets without a job yet (a webhook's, waiting in line). Undefined where the index holds
+ * the chain's whole history (`indexedFrom` 0): nothing to discover there.
  */
 export const discoveryCounts = (
   counts: Readonly<Record<DiscoveryProgress["state"], number>> | undefined,

@@ -47,6 +47,7 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
   /** (chain, wallet) pairs whose scans wait for a batch to take them. */
   const queued = new Set<string>();
   const queueKey = (chainId: number, wallet: string) => `${chainId}|${wallet}`;
+
   /** The history the index lacks and the node keeps: where the wallet's log scan runs. */
   const scanRange = (chainId: number, rpc: ChainRpc): { from: number; to: number } | undefined => {
     const indexedFrom = deps.indexedFrom(chainId);
@@ -104,7 +105,7 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
               await deps.saveRecord(chain.chain_id, entry.wallet, entry.job);
             } catch (error) {
               failed.add(entry);
-              settle(entry, error);
+              settle(entry, error ?? new Error("writing what the scan found failed"));
             }
           }
           active = active.filter((entry) => !failed.has(entry));
@@ -112,7 +113,7 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
         }
         for (const entry of active) settle(entry);
       } catch (error) {
-        for (const entry of active) settle(entry, error);
+        for (const entry of active) settle(entry, error ?? new Error("the scan's read failed"));
       }
     }
   };
