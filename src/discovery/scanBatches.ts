@@ -8,6 +8,8 @@ export interface ScanBatchesDeps<Entry> {
   readonly slots: number;
   /** Most wallets one batch takes. */
   readonly batchMax: number;
+  /** Names an entry for `isWaiting` (its chain and wallet). */
+  readonly keyOf: (entry: Entry) => string;
   /**
    * Scans `entries` on the chain together. It may settle an entry early (its part is done, or
    * failed alone); entries it leaves unsettled settle with it: done when it returns, failed when
@@ -24,21 +26,36 @@ interface Waiting<Entry> {
 
 /**
  * Wallets whose log scans wait for a slot, scanned together: a batch takes every wallet of its
- * chain waiting when a slot frees (up to `batchMax`). A lone first request is scanned at once, as
- * before; a webhook's thousands of addresses, which arrive faster than whole-history scans finish,
- * wait for a slot together and share its eth_getLogs calls (walletTransferFilters), so a node
- * answers a few hundred wallets for the calls of one.
+ * chain waiting when a slot frees (up to `batchMax`). A lone first request is scanned at once;
+ * a webhook's thousands of addresses, which arrive faster than whole-history scans finish, wait
+ * for a slot together and share its eth_getLogs calls (walletTransferFilters), so a node answers
+ * a few hundred wallets for about the calls of one. Each chain has at most one turn asked of the
+ * slots at a time, so a queue of 100,000 wallets is one waiting turn, not 100,000.
  */
 export const makeScanBatches = <Entry>(deps: ScanBatchesDeps<Entry>) => {
   const slots = makePromiseSlots(deps.slots);
   const waiting = new Map<number, Array<Waiting<Entry>>>();
+  /** Keys of the entries in `waiting`. */
+  const waitingKeys = new Set<string>();
+  /** Chains with a turn asked of the slots and not yet begun: at most one each, whatever waits. */
+  const turnAsked = new Set<number>();
+
+  /** Asks the slots for a turn for the chain, unless one is asked already: it takes whatever waits then. */
+  const askTurn = (chainId: number) => {
+    if (turnAsked.has(chainId)) return;
+    turnAsked.add(chainId);
+    void slots(() => runBatch(chainId));
+  };
 
   const runBatch = async (chainId: number) => {
+    turnAsked.delete(chainId);
     const queue = waiting.get(chainId);
-    // An earlier turn took them already.
     if (queue === undefined || queue.length === 0) return;
     const batch = queue.splice(0, deps.batchMax);
     if (queue.length === 0) waiting.delete(chainId);
+    // More than one batch waited: the next free slot takes the rest.
+    else askTurn(chainId);
+    for (const w of batch) waitingKeys.delete(deps.keyOf(w.entry));
     const open = new Map<Entry, Waiting<Entry>>(batch.map((w) => [w.entry, w]));
     const settle: SettleScan<Entry> = (entry, error) => {
       const one = open.get(entry);
@@ -67,14 +84,12 @@ export const makeScanBatches = <Entry>(deps: ScanBatchesDeps<Entry>) => {
         const queue = waiting.get(chainId) ?? [];
         queue.push({ entry, resolve, reject });
         waiting.set(chainId, queue);
-        // One turn per wallet queued: each takes whatever of its chain is still waiting then.
-        void slots(() => runBatch(chainId));
+        waitingKeys.add(deps.keyOf(entry));
+        askTurn(chainId);
       }),
+    /** Whether the entry named `key` waits for a batch to take it. */
+    isWaiting: (key: string): boolean => waitingKeys.has(key),
     /** Wallets waiting for a batch, over all chains. */
-    waiting: (): number => {
-      let total = 0;
-      for (const queue of waiting.values()) total += queue.length;
-      return total;
-    },
+    waiting: (): number => waitingKeys.size,
   };
 };

@@ -44,8 +44,6 @@ export interface WalletLogScansDeps {
  * filters naming every wallet of the batch (walletTransferFilters).
  */
 export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
-  /** (chain, wallet) pairs whose scans wait for a batch to take them. */
-  const queued = new Set<string>();
   const queueKey = (chainId: number, wallet: string) => `${chainId}|${wallet}`;
 
   /** The history the index lacks and the node keeps: where the wallet's log scan runs. */
@@ -147,8 +145,8 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
   const scans = makeScanBatches<ScanEntry>({
     slots: deps.settings.scans,
     batchMax: deps.settings.scanBatch,
+    keyOf: (entry) => queueKey(entry.chain.chain_id, entry.wallet),
     scan: (chainId, entries, settle) => {
-      for (const entry of entries) queued.delete(queueKey(chainId, entry.wallet));
       const chain = entries[0]!.chain;
       const rpc = deps.rpc(chainId);
       if (rpc === undefined) throw new Error("no RPC client for this chain");
@@ -158,12 +156,10 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
 
   return {
     /** Scans the wallet's transfer history on the chain; settles once it is read (or failed). */
-    add: (chain: ChainConfig, wallet: string, job: ScanJob): Promise<void> => {
-      queued.add(queueKey(chain.chain_id, wallet));
-      return scans.add(chain.chain_id, { chain, wallet, job });
-    },
+    add: (chain: ChainConfig, wallet: string, job: ScanJob): Promise<void> =>
+      scans.add(chain.chain_id, { chain, wallet, job }),
     /** Whether the wallet's scan on the chain waits for a batch to take it. */
-    isQueued: (chainId: number, wallet: string): boolean => queued.has(queueKey(chainId, wallet)),
+    isQueued: (chainId: number, wallet: string): boolean => scans.isWaiting(queueKey(chainId, wallet)),
     /** Wallets whose scans wait for a batch to take them. */
     waiting: (): number => scans.waiting(),
   };

@@ -32,6 +32,7 @@ describe("batches of log scans", () => {
     });
     const batches: Array<ReadonlyArray<string>> = [];
     const scans = makeScanBatches<string>({
+      keyOf: (entry) => entry,
       slots: 1,
       batchMax: 3,
       scan: async (_chainId, entries, settle) => {
@@ -50,6 +51,7 @@ describe("batches of log scans", () => {
     const all = ["a", "b", "c", "d", "e", "f"].map(track);
     await until(() => batches.length === 1);
     expect(scans.waiting()).toBe(5);
+    expect([scans.isWaiting("a"), scans.isWaiting("b")]).toEqual([false, true]);
     release();
     await Promise.all(all);
     // "a" alone took the free slot; the rest waited, and went three at a time.
@@ -66,6 +68,7 @@ describe("batches of log scans", () => {
 
   it("behavior: a batch that throws fails the wallets it had not settled, and the next batch runs", async () => {
     const scans = makeScanBatches<string>({
+      keyOf: (entry) => entry,
       slots: 1,
       batchMax: 10,
       scan: async (_chainId, entries, settle) => {
