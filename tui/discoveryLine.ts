@@ -26,10 +26,14 @@ export const discoveryLine = (
     ...(counts.queued === undefined || counts.queued === 0 ? [] : [`${counts.queued} queued`]),
     `${counts.sweeping} sweeping`,
     `${counts.scanning} scanning history`,
+    // Wallets whose history waits for a batch of log scans; shown only while there are some.
+    ...(counts.scan_queued === undefined || counts.scan_queued === 0
+      ? []
+      : [`${counts.scan_queued} waiting to scan`]),
     `${counts.failed} failed`,
   ];
   return {
-    text: `wallets discovered (index from block ${chain.indexed_from ?? "?"}): ${parts.join(" · ")}`,
+    text: `discovery (index from ${chain.indexed_from ?? "?"}): ${parts.join(" · ")}`,
     alert: counts.failed > 0,
   };
 };

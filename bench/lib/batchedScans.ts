@@ -1,7 +1,7 @@
 import { Effect } from "effect";
 import { startAnvil } from "../../src/devnet/AnvilProcess.js";
 import { devAccount } from "../../src/devnet/devAccounts.js";
-import { type ScannedStretch, scanWalletsStretch } from "../../src/discovery/walletLogScan.js";
+import { filterWidth, type ScannedStretch, scanWalletsStretch } from "../../src/discovery/walletLogScan.js";
 import { TRANSFER_EMITTER_CODE, transferCalldata } from "../../test/support/logEmitters.js";
 import { startProviderProxy } from "../../test/support/providerProxy.js";
 import { benchChainRpc } from "./benchChainRpc.js";
@@ -69,16 +69,16 @@ export const batchedScans = async (
     const head = await mineTransfers(anvil.rpcUrl, wallets, blocks);
     const read = async (batch: number): Promise<ScanRun> => {
       proxy.resetStats();
-      const width = { most: batch };
+      const width = filterWidth(batch);
       const began = performance.now();
       const found = new Map<string, ScannedStretch>();
       // One wallet at a time is what each wallet's own scan sent; a batch is one call of the lot.
       const groups = batch === 1 ? wallets.map((w) => [w]) : [wallets];
-      for (const group of groups)
-        for (const [w, s] of await Effect.runPromise(
-          scanWalletsStretch(rpc, group, 0, head, new Set(), width),
-        ))
-          found.set(w, s);
+      for (const group of groups) {
+        const read = await Effect.runPromise(scanWalletsStretch(rpc, group, 0, head, new Set(), width));
+        if (read.failed.size > 0) throw new Error(`the scan failed: ${String([...read.failed.values()][0])}`);
+        for (const [w, s] of read.found) found.set(w, s);
+      }
       return { ms: performance.now() - began, getLogs: proxy.stats().methods.eth_getLogs ?? 0, found };
     };
     const single: Array<ScanRun> = [];

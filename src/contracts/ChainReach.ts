@@ -20,7 +20,10 @@ export const ChainReachFields = {
       /** Wallets a webhook started watching that wait for their turn; absent from older workers. */
       queued: Schema.optional(Schema.Int),
       sweeping: Schema.Int,
+      /** Wallets whose transfer history is being read now. */
       scanning: Schema.Int,
+      /** Wallets whose transfer history waits for a batch of log scans; absent from older workers. */
+      scan_queued: Schema.optional(Schema.Int),
       complete: Schema.Int,
       failed: Schema.Int,
     }),

@@ -10,6 +10,7 @@ import { readNow } from "../storage/readNow.js";
 import { makeAnswerHolds } from "./answerHolds.js";
 import type { DiscoveryProgress } from "./DiscoveryProgress.js";
 import { type DiscoveryRecord, discoveryRecordKey } from "./DiscoveryRecord.js";
+import type { DiscoveryStateCounts } from "./discoveryCounts.js";
 import { heldTokenOps } from "./heldTokenOps.js";
 import { makePrefetchQueue } from "./prefetchQueue.js";
 import type { RegistryBackfill } from "./registryBackfill.js";
@@ -594,10 +595,11 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     },
     /**
      * Jobs of this process by chain and state, for /healthz, metrics and the TUI; `not_started`
-     * counts the wallets a webhook queued (`prefetch`) that wait for their turn.
+     * counts the wallets a webhook queued (`prefetch`) that wait for their turn, `scan_queued` the
+     * jobs whose log scan waits for a batch (not counted in `scanning`).
      */
-    stats: (): ReadonlyMap<number, Readonly<Record<DiscoveryProgress["state"], number>>> => {
-      const out = new Map<number, Record<DiscoveryProgress["state"], number>>();
+    stats: (): ReadonlyMap<number, DiscoveryStateCounts> => {
+      const out = new Map<number, Record<keyof DiscoveryStateCounts, number>>();
       const countsOf = (chainId: number) => {
         let counts = out.get(chainId);
         if (counts === undefined) {
@@ -609,13 +611,19 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
             complete: 0,
             failed: 0,
             scan_failed: 0,
+            scan_queued: 0,
           };
           out.set(chainId, counts);
         }
         return counts;
       };
-      for (const [key, job] of jobs)
-        countsOf(Number(key.slice(0, key.indexOf("|"))))[stateFor(job, "positions")]++;
+      for (const [key, job] of jobs) {
+        const split = key.indexOf("|");
+        const chainId = Number(key.slice(0, split));
+        const state = stateFor(job, "positions");
+        const waits = state === "scanning" && logScans.isQueued(chainId, key.slice(split + 1));
+        countsOf(chainId)[waits ? "scan_queued" : state]++;
+      }
       for (const [chainId, queued] of prefetchQueue.byChain()) countsOf(chainId).not_started += queued;
       return out;
     },

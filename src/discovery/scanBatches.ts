@@ -18,10 +18,10 @@ export interface ScanBatchesDeps<Entry> {
   readonly scan: (chainId: number, entries: ReadonlyArray<Entry>, settle: SettleScan<Entry>) => Promise<void>;
 }
 
+/** A wallet's scan waiting for its batch, and every caller waiting for it to settle. */
 interface Waiting<Entry> {
-  readonly entry: Entry;
-  readonly resolve: () => void;
-  readonly reject: (error: unknown) => void;
+  entry: Entry;
+  readonly settlers: Array<{ readonly resolve: () => void; readonly reject: (error: unknown) => void }>;
 }
 
 /**
@@ -30,13 +30,15 @@ interface Waiting<Entry> {
  * a webhook's thousands of addresses, which arrive faster than whole-history scans finish, wait
  * for a slot together and share its eth_getLogs calls (walletTransferFilters), so a node answers
  * a few hundred wallets for about the calls of one. Each chain has at most one turn asked of the
- * slots at a time, so a queue of 100,000 wallets is one waiting turn, not 100,000.
+ * slots at a time, so a queue of 100,000 wallets is one waiting turn, not 100,000. A wallet asked
+ * again while it waits keeps its place, once: the newer entry (the job that asked last) replaces
+ * the older, and both callers settle with it.
  */
 export const makeScanBatches = <Entry>(deps: ScanBatchesDeps<Entry>) => {
   const slots = makePromiseSlots(deps.slots);
-  const waiting = new Map<number, Array<Waiting<Entry>>>();
-  /** Keys of the entries in `waiting`. */
-  const waitingKeys = new Set<string>();
+  /** Each chain's waiting scans by key, in the order they came. */
+  const waiting = new Map<number, Map<string, Waiting<Entry>>>();
+  let waitingCount = 0;
   /** Chains with a turn asked of the slots and not yet begun: at most one each, whatever waits. */
   const turnAsked = new Set<number>();
 
@@ -47,22 +49,36 @@ export const makeScanBatches = <Entry>(deps: ScanBatchesDeps<Entry>) => {
     void slots(() => runBatch(chainId));
   };
 
-  const runBatch = async (chainId: number) => {
-    turnAsked.delete(chainId);
+  /** Takes up to `batchMax` of the chain's waiting scans, oldest first. */
+  const take = (chainId: number): Array<Waiting<Entry>> => {
     const queue = waiting.get(chainId);
-    if (queue === undefined || queue.length === 0) return;
-    const batch = queue.splice(0, deps.batchMax);
-    if (queue.length === 0) waiting.delete(chainId);
+    if (queue === undefined) return [];
+    const batch: Array<Waiting<Entry>> = [];
+    for (const [key, w] of queue) {
+      if (batch.length >= deps.batchMax) break;
+      queue.delete(key);
+      batch.push(w);
+    }
+    waitingCount -= batch.length;
+    if (queue.size === 0) waiting.delete(chainId);
     // More than one batch waited: the next free slot takes the rest.
     else askTurn(chainId);
-    for (const w of batch) waitingKeys.delete(deps.keyOf(w.entry));
+    return batch;
+  };
+
+  const runBatch = async (chainId: number) => {
+    turnAsked.delete(chainId);
+    const batch = take(chainId);
+    if (batch.length === 0) return;
     const open = new Map<Entry, Waiting<Entry>>(batch.map((w) => [w.entry, w]));
     const settle: SettleScan<Entry> = (entry, error) => {
       const one = open.get(entry);
       if (one === undefined) return;
       open.delete(entry);
-      if (error === undefined) one.resolve();
-      else one.reject(error);
+      for (const s of one.settlers) {
+        if (error === undefined) s.resolve();
+        else s.reject(error);
+      }
     };
     try {
       await deps.scan(
@@ -81,15 +97,25 @@ export const makeScanBatches = <Entry>(deps: ScanBatchesDeps<Entry>) => {
     /** Queues the wallet's scan on the chain; settles when its batch has scanned it (or failed). */
     add: (chainId: number, entry: Entry): Promise<void> =>
       new Promise<void>((resolve, reject) => {
-        const queue = waiting.get(chainId) ?? [];
-        queue.push({ entry, resolve, reject });
-        waiting.set(chainId, queue);
-        waitingKeys.add(deps.keyOf(entry));
+        const key = deps.keyOf(entry);
+        let queue = waiting.get(chainId);
+        if (queue === undefined) {
+          queue = new Map();
+          waiting.set(chainId, queue);
+        }
+        const known = queue.get(key);
+        if (known !== undefined) {
+          known.entry = entry;
+          known.settlers.push({ resolve, reject });
+        } else {
+          queue.set(key, { entry, settlers: [{ resolve, reject }] });
+          waitingCount++;
+        }
         askTurn(chainId);
       }),
-    /** Whether the entry named `key` waits for a batch to take it. */
-    isWaiting: (key: string): boolean => waitingKeys.has(key),
+    /** Whether the entry named `key` waits for a batch to take it (its chain is part of the key). */
+    isWaiting: (chainId: number, key: string): boolean => waiting.get(chainId)?.has(key) ?? false,
     /** Wallets waiting for a batch, over all chains. */
-    waiting: (): number => waitingKeys.size,
+    waiting: (): number => waitingCount,
   };
 };

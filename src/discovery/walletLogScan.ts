@@ -108,9 +108,31 @@ const attribute = (
 const mayBeTooWide = (error: unknown): boolean =>
   error instanceof ChainRpcError && (error.reason === "Rejected" || error.reason === "BadResponse");
 
-/** Most wallets one filter names: lowered to what the node took once it refused more. */
+/**
+ * Most wallets one filter names: lowered to what the node took once it refused more, and raised
+ * again (doubling, up to `max`) after `RAISE_AFTER` stretches answered at that width without a
+ * refusal, so that one glitch (a gateway's garbled answer reads as a refusal too) does not cost
+ * the chain's scans their batch for as long as the process runs. A node whose cap is real meets
+ * it again then, once in `RAISE_AFTER` stretches.
+ */
 export interface FilterWidth {
   most: number;
+  /** The width asked for before any refusal (the discovery's `scanBatch`). */
+  readonly max: number;
+  /** Stretches answered at `most` since it last changed. */
+  answered: number;
+}
+
+/** Stretches answered in full at a lowered width before it is doubled again. */
+export const RAISE_AFTER = 8;
+
+export const filterWidth = (max: number): FilterWidth => ({ most: max, max, answered: 0 });
+
+/** What one stretch showed of each wallet, and the wallets it could not read with why. */
+export interface ScannedWallets {
+  readonly found: ReadonlyMap<string, ScannedStretch>;
+  /** Wallets the stretch could not be read for: the refusal (or failure) that stopped it. */
+  readonly failed: ReadonlyMap<string, unknown>;
 }
 
 /**
@@ -119,8 +141,10 @@ export interface FilterWidth {
  * they moved, each with the first block it was seen in, and the ids of NFTs of `nftContracts` the
  * wallet received (a position manager that cannot list an owner's NFTs, such as Uniswap V4's).
  * Wallets are asked `width.most` at a time. A batch the node refuses is asked again in halves,
- * down to single wallets, whose refusal fails the stretch; once a half is answered, `width`
- * keeps that size, so the next stretches do not meet the refusal again.
+ * down to single wallets; once a half is answered, `width` keeps that size, so the next stretches
+ * do not meet the refusal again. A failure that halving cannot help (a single wallet refused, the
+ * node down) stops the stretch there: the wallets already answered keep their finds, the rest are
+ * `failed` with it, and a later attempt asks them again.
  */
 export const scanWalletsStretch = (
   rpc: ChainRpc,
@@ -128,33 +152,61 @@ export const scanWalletsStretch = (
   from: number,
   to: number,
   nftContracts: ReadonlySet<string>,
-  width: FilterWidth = { most: wallets.length },
-): Effect.Effect<ReadonlyMap<string, ScannedStretch>, unknown> => {
-  const scanBatch = (
-    batch: ReadonlyArray<string>,
-  ): Effect.Effect<ReadonlyMap<string, ScannedStretch>, unknown> =>
+  width: FilterWidth = filterWidth(wallets.length),
+): Effect.Effect<ScannedWallets> => {
+  /** A batch's finds, or the failure that stopped it (its wallets from `at` on were not read). */
+  type BatchOutcome = {
+    readonly found: ReadonlyMap<string, ScannedStretch>;
+    readonly stopped?: { readonly at: number; readonly error: unknown } | undefined;
+  };
+  const scanBatch = (batch: ReadonlyArray<string>, offset: number): Effect.Effect<BatchOutcome> =>
     Effect.gen(function* () {
       const answers = yield* Effect.either(
         Effect.forEach(walletTransferFilters(batch), (filter) => getLogs(rpc, filter, from, to), {
           concurrency: "unbounded",
         }),
       );
-      if (answers._tag === "Right") return attribute(answers.right, batch, nftContracts);
-      if (batch.length === 1 || !mayBeTooWide(answers.left)) return yield* Effect.fail(answers.left);
+      if (answers._tag === "Right") return { found: attribute(answers.right, batch, nftContracts) };
+      if (batch.length === 1 || !mayBeTooWide(answers.left))
+        return { found: new Map(), stopped: { at: offset, error: answers.left } };
       const half = Math.ceil(batch.length / 2);
-      const first = yield* scanBatch(batch.slice(0, half));
-      width.most = Math.min(width.most, half);
-      const second = yield* scanBatch(batch.slice(half));
-      return new Map([...first, ...second]);
+      const first = yield* scanBatch(batch.slice(0, half), offset);
+      if (first.stopped !== undefined) return first;
+      lower(half);
+      const second = yield* scanBatch(batch.slice(half), offset + half);
+      return { found: new Map([...first.found, ...second.found]), stopped: second.stopped };
     });
+  const lower = (most: number) => {
+    if (most >= width.most) return;
+    width.most = most;
+    width.answered = 0;
+  };
   return Effect.gen(function* () {
     const found = new Map<string, ScannedStretch>();
+    const failed = new Map<string, unknown>();
     let next = 0;
+    let refusedAny = false;
+    const asked = Math.max(1, width.most);
     while (next < wallets.length) {
       const batch = wallets.slice(next, next + Math.max(1, width.most));
-      for (const [wallet, stretch] of yield* scanBatch(batch)) found.set(wallet, stretch);
+      const outcome = yield* scanBatch(batch, next);
+      for (const [wallet, stretch] of outcome.found) found.set(wallet, stretch);
+      if (width.most < asked) refusedAny = true;
+      if (outcome.stopped !== undefined) {
+        for (const wallet of wallets.slice(outcome.stopped.at))
+          if (!found.has(wallet)) failed.set(wallet, outcome.stopped.error);
+        return { found, failed };
+      }
       next += batch.length;
     }
-    return found;
+    // Only a stretch that asked a full batch at the lowered width tells whether the node takes it.
+    if (!refusedAny && width.most < width.max && wallets.length >= width.most) {
+      width.answered++;
+      if (width.answered >= RAISE_AFTER) {
+        width.most = Math.min(width.max, width.most * 2);
+        width.answered = 0;
+      }
+    }
+    return { found, failed };
   });
 };

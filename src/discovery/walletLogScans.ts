@@ -6,7 +6,7 @@ import type { DiscoveryRecord } from "./DiscoveryRecord.js";
 import { heldTokenOps } from "./heldTokenOps.js";
 import { makeScanBatches, type SettleScan } from "./scanBatches.js";
 import type { DiscoverySettings, FinderContext, Finders } from "./WalletDiscovery.js";
-import { type FilterWidth, type ScannedStretch, scanWalletsStretch } from "./walletLogScan.js";
+import { type FilterWidth, filterWidth, type ScannedStretch, scanWalletsStretch } from "./walletLogScan.js";
 
 /** What a log scan reads and writes of a wallet's discovery job: its record (where the scan stands). */
 export interface ScanJob {
@@ -56,6 +56,22 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
     return from <= indexedFrom - 1 ? { from, to: indexedFrom - 1 } : undefined;
   };
 
+  /** Whether the job's scan has read all the history there is to read (none when that is unknown). */
+  const readToEnd = (chainId: number, job: ScanJob): boolean => {
+    const rpc = deps.rpc(chainId);
+    if (rpc === undefined) return false;
+    try {
+      const range = scanRange(chainId, rpc);
+      const scan = job.record.scan;
+      return (
+        range === undefined ||
+        (scan !== undefined && scan.from === range.from && scan.to === range.to && scan.below <= range.from)
+      );
+    } catch {
+      return false;
+    }
+  };
+
   /**
    * Reads the transfer logs of a batch of wallets on one chain down from where each scan stands,
    * saving each wallet's progress after each stretch. Wallets that resume from the same block go
@@ -91,11 +107,16 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
         while (below > range.from && active.length > 0) {
           const from = Math.max(range.from, below - deps.settings.scanStretch);
           const wallets = active.map((entry) => entry.wallet);
-          const found = await rpc.run(
-            scanWalletsStretch(rpc, wallets, from, below - 1, nftContracts, filterWidth(chain.chain_id)),
+          const { found, failed: unread } = await rpc.run(
+            scanWalletsStretch(rpc, wallets, from, below - 1, nftContracts, widthOf(chain.chain_id)),
           );
           const failed = new Set<ScanEntry>();
           for (const entry of active) {
+            if (unread.has(entry.wallet)) {
+              failed.add(entry);
+              settle(entry, unread.get(entry.wallet) ?? new Error("the scan's read failed"));
+              continue;
+            }
             try {
               const stretch = found.get(entry.wallet);
               if (stretch !== undefined) await writeStretch(chain, entry.wallet, context, stretch, rpc);
@@ -133,10 +154,10 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
 
   /** Each chain's filter width, as its nodes took it (scanWalletsStretch). */
   const widths = new Map<number, FilterWidth>();
-  const filterWidth = (chainId: number): FilterWidth => {
+  const widthOf = (chainId: number): FilterWidth => {
     let width = widths.get(chainId);
     if (width === undefined) {
-      width = { most: deps.settings.scanBatch };
+      width = filterWidth(deps.settings.scanBatch);
       widths.set(chainId, width);
     }
     return width;
@@ -155,11 +176,16 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
   });
 
   return {
-    /** Scans the wallet's transfer history on the chain; settles once it is read (or failed). */
+    /**
+     * Scans the wallet's transfer history on the chain; settles once it is read (or failed). A
+     * scan already read to its end (a resweep's) settles at once: it does not wait in line, where
+     * its answers would say its history waits for its turn.
+     */
     add: (chain: ChainConfig, wallet: string, job: ScanJob): Promise<void> =>
-      scans.add(chain.chain_id, { chain, wallet, job }),
+      readToEnd(chain.chain_id, job) ? Promise.resolve() : scans.add(chain.chain_id, { chain, wallet, job }),
     /** Whether the wallet's scan on the chain waits for a batch to take it. */
-    isQueued: (chainId: number, wallet: string): boolean => scans.isWaiting(queueKey(chainId, wallet)),
+    isQueued: (chainId: number, wallet: string): boolean =>
+      scans.isWaiting(chainId, queueKey(chainId, wallet)),
     /** Wallets whose scans wait for a batch to take them. */
     waiting: (): number => scans.waiting(),
   };

@@ -1,18 +1,20 @@
 import { Gauge, type Registry } from "prom-client";
-import type { DiscoveryProgress } from "../discovery/DiscoveryProgress.js";
+import type { DiscoveryStateCounts } from "../discovery/discoveryCounts.js";
 import type { BackfillProgress } from "../discovery/registryBackfill.js";
 import { registryBackfillStatus } from "../discovery/registryBackfillStatus.js";
 
-type Counts = ReadonlyMap<number, Readonly<Record<DiscoveryProgress["state"], number>>>;
+type Counts = ReadonlyMap<number, DiscoveryStateCounts>;
 
 /**
  * The `state` label of each discovery state counted, and the state it reads: a closed set, so the
- * series stay bounded. `queued`: wallets a webhook started watching that wait for their turn.
+ * series stay bounded. `queued`: wallets a webhook started watching that wait for their turn;
+ * `scan_queued`: wallets whose transfer history waits for a batch of log scans to read it.
  */
 const STATES = [
   ["queued", "not_started"],
   ["sweeping", "sweeping"],
   ["scanning", "scanning"],
+  ["scan_queued", "scan_queued"],
   ["complete", "complete"],
   ["failed", "failed"],
   ["scan_failed", "scan_failed"],

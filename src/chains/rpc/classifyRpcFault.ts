@@ -34,6 +34,9 @@ const HISTORY_WORDS =
  * would otherwise read as a result cap). The request's own shape: the caller asks for less.
  */
 const FILTER_WIDTH_WORDS = /exceed max (?:addresses or )?topics|query contains \d+ filters/i;
+/** A web server's or gateway's refusal of the request's body (nginx: "413 Request Entity Too Large"). */
+const BODY_SIZE_WORDS =
+  /(?:request|entity|payload|body)\b.{0,24}too large|too large.{0,24}\b(?:request|entity|payload|body)\b/i;
 const TIMEOUT_WORDS = /timed? ?out|timeout|deadline exceeded|execution aborted/i;
 const REJECT_WORDS =
   /revert|out of gas|invalid opcode|invalid (?:argument|params|parameters|input|jump)|insufficient funds|intrinsic gas|gas required exceeds|stack (?:under|over)flow|cannot unmarshal|invalid json|unmarshal/i;
@@ -92,7 +95,10 @@ export const classifyRefusal = (refusal: NodeRefusal, nowMs: number): RpcFaultDe
     if (FILTER_WIDTH_WORDS.test(text)) return { reason: "Rejected", detail };
     const logs = parseLogsRefusal(text, refusal.range);
     if (logs !== undefined) return { ...logs, detail };
-    if (httpStatus === 413) return { reason: "RangeTooLarge", detail };
+    // QuickNode answers its range cap with 413 (its words are read above); a 413 that speaks of
+    // the request's body is about the filter's width, which a smaller range would not help.
+    if (httpStatus === 413)
+      return { reason: BODY_SIZE_WORDS.test(text) ? "Rejected" : "RangeTooLarge", detail };
   }
   if (code === 4444 || HISTORY_WORDS.test(text)) {
     const earliest = numberIn(/(?:earliest (?:available|block)|available from block)\D{0,4}(\d+)/i, text);

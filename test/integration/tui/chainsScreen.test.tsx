@@ -53,7 +53,7 @@ const CHAINS: ChainRows = [
     traces: "on",
     history_skipped: { from: 0, to: 16_999_999 },
     indexed_from: 17_000_000,
-    discovery: { queued: 3, sweeping: 1, scanning: 2, complete: 40, failed: 0 },
+    discovery: { queued: 3, sweeping: 1, scanning: 2, scan_queued: 5, complete: 40, failed: 0 },
     registry_backfill: {
       from: 10_000_000,
       to: 16_999_999,
@@ -171,7 +171,7 @@ describe("TUI Chains screen: RPC endpoints", () => {
     expect(text).toMatch(/Endpoints of ethereum · traces on\n/);
     expect(text).toMatch(/^history 0-16999999 not read: no endpoint keeps its logs$/m);
     expect(text).toMatch(
-      /^wallets discovered \(index from block 17000000\): 40 complete · 3 queued · 1 sweeping · 2 scanning history · 0 failed$/m,
+      /^discovery \(index from 17000000\): 40 complete · 3 queued · 1 sweeping · 2 scanning history · 5 waiting to scan · 0 failed$/m,
     );
     expect(text).toMatch(/^registry backfill 50% \(block 13500000 of 10000000-16999999\)$/m);
     expect(text).toMatch(/^http:\/\/10\.0\.0\.9:8545: connection refused \(ECONNREFUSED\)$/m);
@@ -183,7 +183,7 @@ describe("TUI Chains screen: RPC endpoints", () => {
     await until(/Endpoints of ethereum/, "the first chain's endpoints");
     await press(DOWN);
     await until(/Endpoints of base · not reported by its ingest process/, "base selected");
-    expect(frame()).not.toContain("wallets discovered");
+    expect(frame()).not.toContain("discovery (index from");
     expect(frame()).not.toMatch(/ENDPOINT\s+STATE/);
     expect(frame()).not.toContain("traces");
     expect(frame()).toMatch(/^\s*8453 base\s+live\s+21000000\s+21000000\s+0\s/m);

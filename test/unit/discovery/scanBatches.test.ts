@@ -6,11 +6,12 @@ import type { RpcAnswer } from "../../../src/chains/rpc/jsonRpcExchange.js";
 import type { RpcLog } from "../../../src/chains/rpc/RpcTypes.js";
 import { discoveryWarnings } from "../../../src/discovery/discoveryWarnings.js";
 import { makeScanBatches } from "../../../src/discovery/scanBatches.js";
-import { DISCOVERY_DEFAULTS, makeWalletDiscovery } from "../../../src/discovery/WalletDiscovery.js";
+import { DISCOVERY_DEFAULTS } from "../../../src/discovery/WalletDiscovery.js";
 import { walletTokenPrefix } from "../../../src/indexer/indexKeys.js";
 import type { Db } from "../../../src/storage/Level.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { fakeChainRpc } from "../../support/chainRpc.js";
+import { discoveryOverNode } from "../../support/walletDiscoveryFixture.js";
 
 const TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
 const word = (value: string) => `0x${value.slice(2).padStart(64, "0")}`;
@@ -51,7 +52,7 @@ describe("batches of log scans", () => {
     const all = ["a", "b", "c", "d", "e", "f"].map(track);
     await until(() => batches.length === 1);
     expect(scans.waiting()).toBe(5);
-    expect([scans.isWaiting("a"), scans.isWaiting("b")]).toEqual([false, true]);
+    expect([scans.isWaiting(1, "a"), scans.isWaiting(1, "b")]).toEqual([false, true]);
     release();
     await Promise.all(all);
     // "a" alone took the free slot; the rest waited, and went three at a time.
@@ -81,11 +82,70 @@ describe("batches of log scans", () => {
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
     expect(await scans.add(1, "z").then(() => "done")).toBe("done");
   });
+
+  it("behavior: a batch holds one chain's wallets, and chains take the free slot in the order they asked", async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const batches: Array<string> = [];
+    const scans = makeScanBatches<string>({
+      keyOf: (entry) => entry,
+      slots: 1,
+      batchMax: 10,
+      scan: async (chainId, entries) => {
+        batches.push(`${chainId}:${entries.join(",")}`);
+        if (batches.length === 1) await gate;
+      },
+    });
+    const all = [scans.add(1, "a")];
+    await until(() => batches.length === 1);
+    all.push(scans.add(8453, "b"), scans.add(1, "c"), scans.add(8453, "d"), scans.add(10, "e"));
+    expect([scans.isWaiting(8453, "b"), scans.isWaiting(1, "b")]).toEqual([true, false]);
+    release();
+    await Promise.all(all);
+    expect(batches).toEqual(["1:a", "8453:b,d", "1:c", "10:e"]);
+  });
+
+  it("edge: a wallet asked again while it waits is scanned once, as its newer entry, and both callers settle with it", async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const batches: Array<ReadonlyArray<{ key: string; job: number }>> = [];
+    const scans = makeScanBatches<{ key: string; job: number }>({
+      keyOf: (entry) => entry.key,
+      slots: 1,
+      batchMax: 10,
+      scan: async (_chainId, entries, settle) => {
+        batches.push(entries);
+        if (batches.length === 1) await gate;
+        for (const entry of entries)
+          if (entry.key === "w") settle(entry, new Error(`w failed in job ${entry.job}`));
+      },
+    });
+    const busy = scans.add(1, { key: "x", job: 0 });
+    await until(() => batches.length === 1);
+    const older = scans.add(1, { key: "w", job: 1 }).catch((e: Error) => e.message);
+    scans.add(1, { key: "v", job: 1 });
+    const newer = scans.add(1, { key: "w", job: 2 }).catch((e: Error) => e.message);
+    expect(scans.waiting()).toBe(2);
+    release();
+    expect(await Promise.all([older, newer])).toEqual(["w failed in job 2", "w failed in job 2"]);
+    await busy;
+    // "w" kept its place ahead of "v", once, with the job that asked last.
+    expect(batches[1]).toEqual([
+      { key: "w", job: 2 },
+      { key: "v", job: 1 },
+    ]);
+    expect(scans.waiting()).toBe(0);
+  });
 });
 
 /**
- * A node where wallet i received token i at block 150, whose eth_getLogs answers wait for `gate`
- * until it opens, and which counts them. The sweep's lens finds nothing.
+ * A node where wallet i received token i at block 150, whose eth_getLogs answers wait while its
+ * gate is closed (it starts closed; `open` and `close` it), and which counts them. The sweep's
+ * lens finds nothing.
  */
 const transfersNode = (count: number) => {
   const logs: Array<RpcLog> = Array.from({ length: count }, (_, i) => ({
@@ -99,9 +159,13 @@ const transfersNode = (count: number) => {
     logIndex: `0x${i.toString(16)}`,
   }));
   let open = () => {};
-  const gate = new Promise<void>((resolve) => {
-    open = resolve;
-  });
+  let gate = Promise.resolve();
+  const close = () => {
+    gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+  };
+  close();
   const asked = { logs: 0, waiting: 0 };
   const answer = async (method: string, params: ReadonlyArray<unknown>): Promise<RpcAnswer> => {
     if (method === "eth_call") {
@@ -133,7 +197,7 @@ const transfersNode = (count: number) => {
     kind: "answers",
     answers: await Promise.all(requests.map((request) => answer(request.method, request.params))),
   }));
-  return { rpc, asked, open: () => open() };
+  return { rpc, asked, open: () => open(), close };
 };
 
 const tokensHeld = async (db: Db, who: string) => {
@@ -143,22 +207,18 @@ const tokensHeld = async (db: Db, who: string) => {
   return out;
 };
 
+/** Discovery over `node` on a chain indexed from block 1,000, one batch of log scans at a time. */
+const oneScanAtATime = (db: Db, node: ReturnType<typeof transfersNode>, now: () => number = () => 0) =>
+  discoveryOverNode(db, node.rpc, [tokenOf(900)], {
+    settings: { ...DISCOVERY_DEFAULTS, scans: 1, scanStretch: 300, prefetchPerSecond: 1_000 },
+    now,
+  });
+
 describe("a webhook's wallets' log scans", () => {
   it("behavior: the wallets waiting behind a running scan are read together, for the calls one wallet costs, and each holds exactly its own tokens", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     const node = transfersNode(41);
-    const discovery = makeWalletDiscovery({
-      db,
-      cache: undefined,
-      rpc: () => node.rpc,
-      checkpoint: async () => ({ number: 1_000 }),
-      indexedFrom: () => 1_000,
-      universe: { listed: () => [tokenOf(900)] },
-      finders: { chain: [], wallet: [], nftContracts: () => new Set(), nftIds: async () => ({ ops: [] }) },
-      settings: { ...DISCOVERY_DEFAULTS, scans: 1, scanStretch: 300, prefetchPerSecond: 1_000 },
-      now: () => 0,
-      warn: () => undefined,
-    });
+    const discovery = oneScanAtATime(db, node);
     // The first wallet's scan takes the only slot and waits on the node...
     expect(discovery.prefetch([chain], [wallet(0)])).toBe(1);
     await until(() => node.asked.waiting > 0);
@@ -167,6 +227,8 @@ describe("a webhook's wallets' log scans", () => {
     const others = Array.from({ length: 40 }, (_, i) => wallet(i + 1));
     expect(discovery.prefetch([chain], others)).toBe(40);
     await until(() => discovery.scansQueued() === 40);
+    // Operators see one wallet's history being read and 40 waiting for a batch, not 41 scans.
+    expect(discovery.stats().get(chain.chain_id)).toMatchObject({ scanning: 1, scan_queued: 40 });
     // Their answers say they wait behind other wallets' scans; the running one's does not.
     const waiting = discovery.progress(chain, others[0]!);
     expect(waiting).toMatchObject({ state: "scanning", scan_queued: true });
@@ -183,5 +245,36 @@ describe("a webhook's wallets' log scans", () => {
     for (const [i, w] of [wallet(0), ...others].entries())
       expect(await tokensHeld(db, w)).toEqual([tokenOf(i)]);
     expect(discovery.progress(chain, others[0]!).scan_queued).toBeUndefined();
+    expect(discovery.stats().get(chain.chain_id)).toMatchObject({
+      scanning: 0,
+      scan_queued: 0,
+      complete: 41,
+    });
+  });
+
+  it("edge: a wallet swept again after resweepMs, its history read already, is complete without waiting behind other wallets' scans", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const node = transfersNode(2);
+    let now = 0;
+    const discovery = oneScanAtATime(db, node, () => now);
+    node.open();
+    await discovery.settle(chain, wallet(0), 5_000);
+    await until(() => discovery.progress(chain, wallet(0)).state === "complete");
+    const readBefore = node.asked.logs;
+    // Another wallet's scan takes the only slot and waits on the node...
+    node.close();
+    expect(discovery.prefetch([chain], [wallet(1)])).toBe(1);
+    await until(() => node.asked.waiting > 0);
+    // ... while the first is swept again: its finished scan has nothing to wait in line for.
+    now = DISCOVERY_DEFAULTS.resweepMs;
+    await discovery.settle(chain, wallet(0), 5_000);
+    await until(() => discovery.progress(chain, wallet(0)).state === "complete");
+    expect(discovery.scansQueued()).toBe(0);
+    expect(node.asked.waiting).toBeGreaterThan(0);
+    node.open();
+    await until(() => discovery.progress(chain, wallet(1)).state === "complete");
+    // Only the second wallet's history was read: four stretches of four filters.
+    expect(node.asked.logs - readBefore).toBe(4 * 4);
+    expect(await tokensHeld(db, wallet(1))).toEqual([tokenOf(1)]);
   });
 });

@@ -9,7 +9,7 @@ import {
   DISCOVERY_DEFAULTS,
   type DiscoveryDeps,
   type Findings,
-  makeWalletDiscovery,
+  type makeWalletDiscovery,
 } from "../../../src/discovery/WalletDiscovery.js";
 import {
   tokenMetadataKey,
@@ -20,6 +20,7 @@ import {
 import type { Db, Operation } from "../../../src/storage/Level.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { fakeChainRpc } from "../../support/chainRpc.js";
+import { discoveryOverNode } from "../../support/walletDiscoveryFixture.js";
 
 const chain = testChainConfig();
 const WALLET = `0x${"ab".repeat(20)}`;
@@ -91,24 +92,7 @@ const walletNode = (options: { failLogsBelow?: number; failSweep?: boolean } = {
 };
 
 const discoveryOver = (db: Db, node: ReturnType<typeof walletNode>, overrides: Partial<DiscoveryDeps> = {}) =>
-  makeWalletDiscovery({
-    db,
-    cache: undefined,
-    rpc: () => node.rpc,
-    checkpoint: async () => ({ number: 1_000 }),
-    indexedFrom: () => 1_000,
-    universe: { listed: () => [SWEPT, `0x${"99".repeat(20)}`] },
-    finders: {
-      chain: [],
-      wallet: [],
-      nftContracts: () => new Set(),
-      nftIds: async () => ({ ops: [] }),
-    },
-    settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300 },
-    now: () => 0,
-    warn: () => undefined,
-    ...overrides,
-  });
+  discoveryOverNode(db, node.rpc, [SWEPT, `0x${"99".repeat(20)}`], overrides);
 
 const walletTokens = async (db: Db) => {
   const out: Array<string> = [];
@@ -530,6 +514,7 @@ describe("wallet discovery", () => {
       queued: 2,
       sweeping: 1,
       scanning: 0,
+      scan_queued: 0,
       complete: 0,
       failed: 0,
     });

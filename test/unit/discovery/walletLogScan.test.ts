@@ -4,11 +4,17 @@ import { describe, expect, it } from "vitest";
 import { matchesFilter } from "../../../src/chains/rpc/getLogs.js";
 import type { RpcAnswer } from "../../../src/chains/rpc/jsonRpcExchange.js";
 import type { RpcLog } from "../../../src/chains/rpc/RpcTypes.js";
-import { type FilterWidth, scanWalletsStretch } from "../../../src/discovery/walletLogScan.js";
+import {
+  type FilterWidth,
+  filterWidth,
+  RAISE_AFTER,
+  scanWalletsStretch,
+} from "../../../src/discovery/walletLogScan.js";
 import { fakeChainRpc } from "../../support/chainRpc.js";
 
 const TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
 const TRANSFER_SINGLE = "0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62";
+const TRANSFER_BATCH = "0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb";
 const word = (value: string) => `0x${value.slice(2).padStart(64, "0")}`;
 const wallet = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
 const token = (n: number) => `0x${(0xa000 + n).toString(16).padStart(40, "0")}`;
@@ -30,7 +36,12 @@ const log = (address: string, block: number, topics: ReadonlyArray<string>): Rpc
  * filter with more than `widest` alternatives in one topic position the way geth does (an error
  * without a code of its own). Counts the eth_getLogs it was asked and the ones it refused.
  */
-const logsNode = (logs: ReadonlyArray<RpcLog>, widest = Number.POSITIVE_INFINITY) => {
+const logsNode = (
+  logs: ReadonlyArray<RpcLog>,
+  widest = Number.POSITIVE_INFINITY,
+  /** Refuses a filter this answers true for, as it refuses one too wide. */
+  refuses: (topics: ReadonlyArray<string | string[] | null>, call: number) => boolean = () => false,
+) => {
   const asked = { calls: 0, refused: 0 };
   const answer = (params: ReadonlyArray<unknown>): RpcAnswer => {
     asked.calls++;
@@ -39,7 +50,10 @@ const logsNode = (logs: ReadonlyArray<RpcLog>, widest = Number.POSITIVE_INFINITY
       toBlock: Hex;
       topics: ReadonlyArray<string | string[] | null>;
     };
-    if (filter.topics.some((topic) => Array.isArray(topic) && topic.length > widest)) {
+    if (
+      filter.topics.some((topic) => Array.isArray(topic) && topic.length > widest) ||
+      refuses(filter.topics, asked.calls)
+    ) {
       asked.refused++;
       return {
         ok: false,
@@ -78,8 +92,8 @@ const scan = (
     ),
   );
 
-const tokensOf = (found: Awaited<ReturnType<typeof scan>>, who: string) =>
-  (found.get(who)?.tokens ?? []).map((t) => `${t.token}@${t.block}:${t.standard}`).sort();
+const tokensOf = (read: Awaited<ReturnType<typeof scan>>, who: string) =>
+  (read.found.get(who)?.tokens ?? []).map((t) => `${t.token}@${t.block}:${t.standard}`).sort();
 
 describe("a batch of wallets' log scan", () => {
   it("behavior: one filter names every wallet, and each wallet gets exactly its own transfers: a transfer between two of them counts for both, an ERC-1155 operator for neither", async () => {
@@ -91,17 +105,20 @@ describe("a batch of wallets' log scan", () => {
       log(token(3), 30, [TRANSFER_SINGLE, word(a), word(outsider), word(outsider)]), // a only operates
       log(token(4), 40, [TRANSFER_SINGLE, word(outsider), word(outsider), word(b)]), // ERC-1155 to b
       log(token(5), 50, [TRANSFER, word(outsider), word(outsider)]), // nobody of the batch
+      log(token(6), 60, [TRANSFER_SINGLE, word(outsider), word(c), word(outsider)]), // ERC-1155 from c
+      log(token(7), 70, [TRANSFER_BATCH, word(outsider), word(outsider), word(a)]), // ERC-1155 batch to a
     ]);
-    const found = await scan(node, [a, b, c], { nft: new Set([token(1)]), to: 100 });
+    const read = await scan(node, [a, b, c], { nft: new Set([token(1)]), to: 100 });
     // Four filters for the whole batch, not four per wallet.
     expect(node.asked.calls).toBe(4);
-    expect(tokensOf(found, a)).toEqual([`${token(1)}@10:erc721`]);
-    expect(tokensOf(found, b)).toEqual([`${token(1)}@10:erc721`, `${token(4)}@40:erc1155`].sort());
-    expect(tokensOf(found, c)).toEqual([`${token(2)}@5:erc20`]);
+    expect(read.failed.size).toBe(0);
+    expect(tokensOf(read, a)).toEqual([`${token(1)}@10:erc721`, `${token(7)}@70:erc1155`].sort());
+    expect(tokensOf(read, b)).toEqual([`${token(1)}@10:erc721`, `${token(4)}@40:erc1155`].sort());
+    expect(tokensOf(read, c)).toEqual([`${token(2)}@5:erc20`, `${token(6)}@60:erc1155`].sort());
     // Only the receiver gets the NFT's id, and a self-transfer is one log.
-    expect(found.get(b)?.nftIds).toEqual(new Map([[token(1), [5n]]]));
-    expect(found.get(a)?.nftIds.size).toBe(0);
-    expect(found.get(c)?.logs).toBe(2);
+    expect(read.found.get(b)?.nftIds).toEqual(new Map([[token(1), [5n]]]));
+    expect(read.found.get(a)?.nftIds.size).toBe(0);
+    expect(read.found.get(c)?.logs).toBe(3);
   });
 
   it("behavior: a node that refuses the batch's width is asked in halves, and the next stretch goes at the width it took", async () => {
@@ -110,25 +127,71 @@ describe("a batch of wallets' log scan", () => {
       wallets.map((w, i) => log(token(i), 100 + i, [TRANSFER, word(wallet(99)), word(w)])),
       3,
     );
-    const width: FilterWidth = { most: 8 };
+    const width = filterWidth(8);
     const first = await scan(node, wallets, { width, from: 0, to: 500 });
     for (const [i, w] of wallets.entries())
       expect(tokensOf(first, w)).toEqual([`${token(i)}@${100 + i}:erc20`]);
     expect(node.asked.refused).toBeGreaterThan(0);
-    expect(width.most).toBeLessThanOrEqual(3);
+    // 8 refused, 4 refused, 2 answered.
+    expect(width.most).toBe(2);
     const refusedBefore = node.asked.refused;
     const callsBefore = node.asked.calls;
     const second = await scan(node, wallets, { width, from: 501, to: 1_000 });
     expect(node.asked.refused).toBe(refusedBefore);
     // 8 wallets at 2 a batch: 4 batches of 4 filters.
-    expect(node.asked.calls - callsBefore).toBe(Math.ceil(8 / width.most) * 4);
+    expect(node.asked.calls - callsBefore).toBe(16);
     for (const w of wallets) expect(tokensOf(second, w)).toEqual([]);
   });
 
-  it("edge: a single wallet's refusal fails the stretch, and the width stays where it was", async () => {
+  it("edge: a wallet refused alone stops the stretch there: the wallets answered keep their finds, it and the rest are failed, and the width stays", async () => {
+    const wallets = Array.from({ length: 6 }, (_, i) => wallet(i + 1));
+    const refusedWallet = word(wallets[2]!);
+    const node = logsNode(
+      wallets.map((w, i) => log(token(i), 100 + i, [TRANSFER, word(wallet(99)), word(w)])),
+      Number.POSITIVE_INFINITY,
+      (topics) => topics.some((t) => t === refusedWallet || (Array.isArray(t) && t.includes(refusedWallet))),
+    );
+    const width = filterWidth(2);
+    const read = await scan(node, wallets, { width });
+    expect([...read.found.keys()]).toEqual(wallets.slice(0, 2));
+    for (const [i, w] of wallets.slice(0, 2).entries())
+      expect(tokensOf(read, w)).toEqual([`${token(i)}@${100 + i}:erc20`]);
+    expect([...read.failed.keys()]).toEqual(wallets.slice(2));
+    expect(String(read.failed.get(wallets[5]!))).toMatch(/exceed max addresses/);
+    expect(width.most).toBe(2);
+  });
+
+  it("edge: a width lowered by one refusal is doubled again after a run of stretches answered in full, and a real cap is met once a run", async () => {
+    const wallets = Array.from({ length: 8 }, (_, i) => wallet(i + 1));
+    // A gateway's one garbled answer, on the first call: the batch of 8 is halved once.
+    const glitch = logsNode([], Number.POSITIVE_INFINITY, (_, call) => call === 1);
+    const width = filterWidth(8);
+    await scan(glitch, wallets, { width });
+    expect(width.most).toBe(4);
+    for (let stretch = 1; stretch < RAISE_AFTER; stretch++) await scan(glitch, wallets, { width });
+    expect(width.most).toBe(4);
+    await scan(glitch, wallets, { width });
+    expect(width.most).toBe(8);
+    // A node that takes 4 at most: raised to 8 after a run, refused once, back to 4.
+    const capped = logsNode([], 4);
+    const kept = filterWidth(8);
+    await scan(capped, wallets, { width: kept });
+    expect(kept.most).toBe(4);
+    const refusedBefore = capped.asked.refused;
+    for (let stretch = 0; stretch < RAISE_AFTER; stretch++) await scan(capped, wallets, { width: kept });
+    expect(kept.most).toBe(8);
+    const read = await scan(capped, wallets, { width: kept });
+    expect(read.failed.size).toBe(0);
+    expect(kept.most).toBe(4);
+    expect(capped.asked.refused - refusedBefore).toBeGreaterThan(0);
+  });
+
+  it("edge: a single wallet's refusal fails it, and the width stays where it was", async () => {
     const node = logsNode([], 0);
-    const width: FilterWidth = { most: 4 };
-    await expect(scan(node, [wallet(1), wallet(2)], { width })).rejects.toThrow(/exceed max addresses/);
+    const width: FilterWidth = filterWidth(4);
+    const read = await scan(node, [wallet(1), wallet(2)], { width });
+    expect(read.found.size).toBe(0);
+    expect([...read.failed.keys()]).toEqual([wallet(1), wallet(2)]);
     expect(width.most).toBe(4);
   });
 });

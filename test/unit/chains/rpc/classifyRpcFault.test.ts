@@ -223,6 +223,14 @@ describe("classifyRefusal: batches, methods, history", () => {
     expect(
       logs("This query contains 5006 filters. The current limit is 5000.", { code: -32005 }).reason,
     ).toBe("Rejected");
+    // A gateway's body cap in front of the node: the filter is too long, not its range.
+    expect(
+      logs("<html><head><title>413 Request Entity Too Large</title></head></html>", { httpStatus: 413 })
+        .reason,
+    ).toBe("Rejected");
+    expect(logs("Payload Too Large", { httpStatus: 413 }).reason).toBe("Rejected");
+    // A bare 413 on a log query is a range cap (QuickNode's status for it).
+    expect(logs("", { httpStatus: 413 }).reason).toBe("RangeTooLarge");
   });
 
   it("behavior: HTTP errors without JSON are the endpoint's failure", () => {
