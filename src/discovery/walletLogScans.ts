@@ -74,9 +74,9 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
 
   /**
    * Reads the transfer logs of a batch of wallets on one chain down from where each scan stands,
-   * saving each wallet's progress after each stretch. Wallets that resume from the same block go
-   * together (all of them when the batch is a webhook's new addresses); a wallet whose findings
-   * fail to be written fails alone, a refused read fails the wallets it was for.
+   * saving each wallet's progress after each stretch. All of them go together once the read reaches
+   * where each stopped (at once when the batch is a webhook's new addresses); a wallet whose
+   * findings fail to be written fails alone, a refused read fails the wallets it was for.
    */
   const scanWallets = async (
     chain: ChainConfig,
@@ -100,40 +100,55 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
     const block = await deps.checkpoint(chain.chain_id);
     const context: FinderContext = { chain, block: block ?? { number: range.to }, rpc, db: deps.db };
     const nftContracts = deps.finders.nftContracts(chain);
-    for (const [start, group] of byStart) {
-      let active = group;
-      let below = start;
-      try {
-        while (below > range.from && active.length > 0) {
-          const from = Math.max(range.from, below - deps.settings.scanStretch);
-          const wallets = active.map((entry) => entry.wallet);
-          const { found, failed: unread } = await rpc.run(
-            scanWalletsStretch(rpc, wallets, from, below - 1, nftContracts, widthOf(chain.chain_id)),
-          );
-          const failed = new Set<ScanEntry>();
-          for (const entry of active) {
-            if (unread.has(entry.wallet)) {
-              failed.add(entry);
-              settle(entry, unread.get(entry.wallet) ?? new Error("the scan's read failed"));
-              continue;
-            }
-            try {
-              const stretch = found.get(entry.wallet);
-              if (stretch !== undefined) await writeStretch(chain, entry.wallet, context, stretch, rpc);
-              entry.job.record = { ...entry.job.record, scan: { ...range, below: from } };
-              await deps.saveRecord(chain.chain_id, entry.wallet, entry.job);
-            } catch (error) {
-              failed.add(entry);
-              settle(entry, error ?? new Error("writing what the scan found failed"));
-            }
-          }
-          active = active.filter((entry) => !failed.has(entry));
-          below = from;
+    // Resume points, highest first: the wallets that stopped highest are read down to the next
+    // point, where its wallets join them, so each block is asked once for the whole batch however
+    // far each wallet had got (a restart between two wallets' saves, a retry of failed ones).
+    const starts = [...byStart.keys()].sort((a, b) => b - a);
+    let joined = 0;
+    let active: Array<ScanEntry> = [];
+    let below = starts[0]!;
+    try {
+      for (;;) {
+        while (joined < starts.length && starts[joined]! >= below)
+          active.push(...byStart.get(starts[joined++]!)!);
+        if (below <= range.from) break;
+        if (active.length === 0) {
+          if (joined === starts.length) break;
+          below = starts[joined]!;
+          continue;
         }
-        for (const entry of active) settle(entry);
-      } catch (error) {
-        for (const entry of active) settle(entry, error ?? new Error("the scan's read failed"));
+        const joinAt = joined < starts.length ? starts[joined]! : range.from;
+        const from = Math.max(range.from, joinAt, below - deps.settings.scanStretch);
+        const wallets = active.map((entry) => entry.wallet);
+        const { found, failed: unread } = await rpc.run(
+          scanWalletsStretch(rpc, wallets, from, below - 1, nftContracts, widthOf(chain.chain_id)),
+        );
+        const failed = new Set<ScanEntry>();
+        for (const entry of active) {
+          if (unread.has(entry.wallet)) {
+            failed.add(entry);
+            settle(entry, unread.get(entry.wallet) ?? new Error("the scan's read failed"));
+            continue;
+          }
+          try {
+            const stretch = found.get(entry.wallet);
+            if (stretch !== undefined) await writeStretch(chain, entry.wallet, context, stretch, rpc);
+            entry.job.record = { ...entry.job.record, scan: { ...range, below: from } };
+            await deps.saveRecord(chain.chain_id, entry.wallet, entry.job);
+          } catch (error) {
+            failed.add(entry);
+            settle(entry, error ?? new Error("writing what the scan found failed"));
+          }
+        }
+        active = active.filter((entry) => !failed.has(entry));
+        below = from;
       }
+      for (const entry of active) settle(entry);
+    } catch (error) {
+      // Wallets not read yet fail with it too: none is settled as read.
+      const waiting = starts.slice(joined).flatMap((start) => byStart.get(start)!);
+      for (const entry of [...active, ...waiting])
+        settle(entry, error ?? new Error("the scan's read failed"));
     }
   };
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { matchesFilter } from "../../../src/chains/rpc/getLogs.js";
 import type { RpcAnswer } from "../../../src/chains/rpc/jsonRpcExchange.js";
 import type { RpcLog } from "../../../src/chains/rpc/RpcTypes.js";
+import { discoveryRecordKey } from "../../../src/discovery/DiscoveryRecord.js";
 import { discoveryWarnings } from "../../../src/discovery/discoveryWarnings.js";
 import { makeScanBatches } from "../../../src/discovery/scanBatches.js";
 import { DISCOVERY_DEFAULTS } from "../../../src/discovery/WalletDiscovery.js";
@@ -250,6 +251,35 @@ describe("a webhook's wallets' log scans", () => {
       scan_queued: 0,
       complete: 41,
     });
+  });
+
+  it("behavior: wallets of one batch that stopped at different blocks are read apart only down to where the lower stopped, then together", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const node = transfersNode(3);
+    // Swept before; the first had read its history down to block 700, the second none of it.
+    const swept = { swept_block: 1_000, swept_at: 0 };
+    await db.put(discoveryRecordKey(chain.chain_id, wallet(0)), {
+      ...swept,
+      scan: { from: 0, to: 999, below: 700 },
+    });
+    await db.put(discoveryRecordKey(chain.chain_id, wallet(1)), swept);
+    const discovery = oneScanAtATime(db, node);
+    // A third wallet's scan takes the only slot while the two queue behind it.
+    expect(discovery.prefetch([chain], [wallet(2)])).toBe(1);
+    await until(() => node.asked.waiting > 0);
+    expect(discovery.prefetch([chain], [wallet(0), wallet(1)])).toBe(2);
+    await until(() => discovery.scansQueued() === 2);
+    node.open();
+    await until(() => [0, 1, 2].every((i) => discovery.progress(chain, wallet(i)).state === "complete"));
+    // The third alone: 4 stretches of 300 blocks. The two: 999-700 for the second alone, then
+    // 699-0 together in 3 stretches; read group by group, it was 4 + 3 stretches.
+    expect(node.asked.logs).toBe(4 * 4 + 4 * 4);
+    for (const i of [0, 1, 2]) {
+      expect(await tokensHeld(db, wallet(i))).toEqual([tokenOf(i)]);
+      expect(await db.get(discoveryRecordKey(chain.chain_id, wallet(i)))).toMatchObject({
+        scan: { from: 0, to: 999, below: 0 },
+      });
+    }
   });
 
   it("edge: a wallet swept again after resweepMs, its history read already, is complete without waiting behind other wallets' scans", async () => {
