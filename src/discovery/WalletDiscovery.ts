@@ -427,6 +427,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     if (!needed(chain.chain_id)) return Promise.resolve(undefined);
     watchRegistry(chain.chain_id);
     const key = jobKey(chain.chain_id, wallet);
+    prefetchQueue.drop(key);
     const job = jobs.get(key);
     if (job !== undefined) {
       // A wallet never swept cannot be answered on this chain: its next request tries at once.

@@ -70,6 +70,16 @@ export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
       if (queued > 0) void drain();
       return queued;
     },
+    /**
+     * Takes the pair out of the queue: its discovery started another way (a request for the
+     * wallet), so it is neither counted as waiting nor given a paced turn of its own.
+     */
+    drop: (key: string): void => {
+      const pending = waiting.get(key);
+      if (pending === undefined) return;
+      waiting.delete(key);
+      count(pending.chain.chain_id, -1);
+    },
     size: (): number => waiting.size,
     /** Pairs waiting, by chain id. */
     byChain: (): ReadonlyMap<number, number> => perChain,

@@ -499,7 +499,7 @@ describe("wallet discovery", () => {
     expect(await walletTokens(db)).toEqual([SCANNED, SWEPT].sort());
   });
 
-  it("behavior: operators see a webhook's wallets that wait for their turn, per chain, until each starts", async () => {
+  it("behavior: operators see a webhook's wallets that wait for their turn, per chain, until each starts, by its turn or by a request", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     const finder = gatedFinder();
     const discovery = discoveryOver(db, walletNode(), {
@@ -517,6 +517,13 @@ describe("wallet discovery", () => {
       scan_queued: 0,
       complete: 0,
       failed: 0,
+    });
+    // A request for a waiting wallet starts it: it leaves the queue, counted once, as sweeping.
+    await discovery.settle(chain, others[0]!, 0);
+    expect(discovery.prefetchQueued()).toBe(1);
+    expect(discoveryCounts(discovery.stats().get(chain.chain_id), 1_000)).toMatchObject({
+      queued: 1,
+      sweeping: 2,
     });
     finder.open();
     for (let i = 0; i < 500 && discovery.prefetchQueued() > 0; i++) await new Promise((r) => setImmediate(r));
