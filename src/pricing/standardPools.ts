@@ -33,7 +33,12 @@ export interface V4PoolKey {
   readonly hooks: string;
 }
 
-const word = (value: string | number): string =>
+/** A PoolKey as any reader holds it: numbers from a lookup's table, bigints from a decoded position. */
+type AnyPoolKey = {
+  readonly [field in keyof V4PoolKey]: V4PoolKey[field] extends number ? number | bigint : string;
+};
+
+const word = (value: string | number | bigint): string =>
   typeof value === "string"
     ? value.slice(2).toLowerCase().padStart(64, "0")
     : BigInt.asUintN(256, BigInt(value)).toString(16).padStart(64, "0");
@@ -42,7 +47,7 @@ const word = (value: string | number): string =>
  * `PoolId = keccak256(abi.encode(key))`: the key's five static fields as five words (int24 in
  * two's complement). Built by hand: a lookup computes thousands of these per request.
  */
-export const v4PoolId = (key: V4PoolKey): string =>
+export const v4PoolId = (key: AnyPoolKey): string =>
   keccak256(
     `0x${word(key.currency0)}${word(key.currency1)}${word(key.fee)}${word(key.tickSpacing)}${word(key.hooks)}` as Hex,
   );

@@ -1,10 +1,10 @@
-import { type Hex, keccak256 } from "viem";
 import type { ChainConfig } from "../../chains/ChainsConfig.js";
 import type { RawResult } from "../../chains/multicall3.js";
 import { addressWord, intWord, rawCall, uintWord } from "../../chains/rawCalls.js";
 import type { IndexedPool } from "../../indexer/IndexRecords.js";
 import { positionManagersOf } from "../../indexer/planPositionNfts.js";
 import type { PositionManager } from "../../indexer/positionNftEvents.js";
+import { v4PoolId } from "../../pricing/standardPools.js";
 import { type DiscoveryContext, type Findings, NO_FINDINGS, readAt } from "./DiscoveryContext.js";
 import { NFTS_PER_MANAGER } from "./enumerableNfts.js";
 import { type FoundNft, nftOps } from "./nftRecords.js";
@@ -15,21 +15,6 @@ import { type FoundNft, nftOps } from "./nftRecords.js";
  */
 export const v4PositionManagers = (chain: ChainConfig): ReadonlySet<string> =>
   new Set([...positionManagersOf(chain).values()].filter((m) => m.kind === "v4").map((m) => m.manager));
-
-const word = (value: bigint | string): string =>
-  (typeof value === "string" ? value.slice(2) : BigInt.asUintN(256, value).toString(16)).padStart(64, "0");
-
-/** A V4 pool's id: keccak256 of `abi.encode(PoolKey)`, the five static words of the key. */
-export const v4PoolId = (key: {
-  readonly currency0: string;
-  readonly currency1: string;
-  readonly fee: bigint;
-  readonly tickSpacing: bigint;
-  readonly hooks: string;
-}): string =>
-  keccak256(
-    `0x${[key.currency0, key.currency1, key.fee, key.tickSpacing, key.hooks].map(word).join("")}` as Hex,
-  );
 
 /** A V4 position as `getPoolAndPositionInfo` answers it: the pool key's five words, then the packed info. */
 export interface V4PositionInfo {

@@ -1,10 +1,8 @@
 import {
   type Address,
   createPublicClient,
-  encodeAbiParameters,
   type Hex,
   http,
-  keccak256,
   maxUint128,
   numberToHex,
   type PublicClient,
@@ -95,21 +93,6 @@ export const collectable = async (client: PublicClient, p: ManifestLiquidityPosi
   });
   return result;
 };
-
-/** V4 pool id: keccak256 of the ABI-encoded pool key. */
-export const v4PoolId = (key: {
-  currency0: Address;
-  currency1: Address;
-  fee: number;
-  tickSpacing: number;
-  hooks: Address;
-}): Hex =>
-  keccak256(
-    encodeAbiParameters(
-      [{ type: "address" }, { type: "address" }, { type: "uint24" }, { type: "int24" }, { type: "address" }],
-      [key.currency0, key.currency1, key.fee, key.tickSpacing, key.hooks],
-    ),
-  );
 
 /** The signed 24-bit integer at bit `offset` of a V4 PositionInfo word. */
 export const int24At = (info: bigint, offset: number): number => {

@@ -3,6 +3,7 @@ import { Effect } from "effect";
 import { type Address, type Hex, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeChainsConfigFile } from "../../../src/chains/ChainsConfig.js";
+import { v4PoolId } from "../../../src/devnet/poolMath.js";
 import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js";
 import {
   abi,
@@ -14,7 +15,6 @@ import {
   ofKind,
   rangeStatus,
   v4Fees,
-  v4PoolId,
   withPositions,
 } from "./positionReads.js";
 

@@ -15,7 +15,8 @@ import { nftKey, poolKey, walletHeldNftKey, walletNftKey } from "../../../src/in
 import { addressArray, wordArray } from "../../../src/positions/discovery/abiWords.js";
 import type { DiscoveryContext } from "../../../src/positions/discovery/DiscoveryContext.js";
 import { findEnumerableNfts } from "../../../src/positions/discovery/enumerableNfts.js";
-import { decodeV4PositionInfo, v4PoolId } from "../../../src/positions/discovery/v4NftsById.js";
+import { decodeV4PositionInfo } from "../../../src/positions/discovery/v4NftsById.js";
+import { v4PoolId } from "../../../src/pricing/standardPools.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { fakeChainRpc } from "../../support/chainRpc.js";
 import { memoryDb } from "../../support/indexerBlocks.js";
