@@ -80,7 +80,7 @@ export interface DiscoverySettings {
   readonly registryWaitMs: number;
   /** Most (chain, wallet) pairs waiting to be discovered for webhooks (`prefetch`). */
   readonly prefetchMax: number;
-  /** Most of those started per second (one runs at a time). */
+  /** Most of those started per second on each chain (one runs at a time on each). */
   readonly prefetchPerSecond: number;
 }
 
@@ -539,15 +539,21 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     hold: (wallet: string, need: DiscoveryNeed): (() => void) =>
       holds.take(need === "tokens" ? [findersKey(wallet), scanKey(wallet)] : [scanKey(wallet)]),
     /**
-     * Queues the wallets' discovery on the chains in the background (a webhook started watching
-     * them); answers how many were queued. Chains whose index holds the whole history, wallets
-     * already discovered or queued, and wallets past the queue's bound are skipped.
+     * Queues the wallets' discovery on the chains in the background (the webhook `by` started
+     * watching them); answers how many were queued. Chains whose index holds the whole history,
+     * wallets already discovered or queued, and wallets past the queue's bound are skipped.
      */
-    prefetch: (chains: ReadonlyArray<ChainConfig>, wallets: ReadonlyArray<string>): number =>
+    prefetch: (chains: ReadonlyArray<ChainConfig>, wallets: ReadonlyArray<string>, by?: string): number =>
       prefetchQueue.add(
         chains.filter((chain) => needed(chain.chain_id)),
         wallets,
+        by,
       ),
+    /**
+     * The webhook `by` stopped watching the wallets: those still waiting that no other webhook
+     * queued leave the queue (a discovery already started goes on). Answers how many left.
+     */
+    unprefetch: (by: string, wallets: ReadonlyArray<string>): number => prefetchQueue.withdraw(by, wallets),
     /**
      * The index missed chain events (CHAIN_EVENTS dropped them before they were applied, Indexer's
      * `onTrimmed`) at `at`: every wallet swept before then is swept again on its next request, since

@@ -8,7 +8,7 @@ export type DiscoveryStateCounts = Readonly<Record<DiscoveryProgress["state"] | 
 
 /** A chain's discovered wallets as /healthz and the operator's chain list show them. */
 export interface DiscoveryCounts {
-  /** Wallets a webhook started watching that wait for their turn (at most 5 start a second). */
+  /** Wallets a webhook started watching that wait for their turn (at most 5 start a second on each chain). */
   readonly queued: number;
   readonly sweeping: number;
   /** Wallets whose transfer history is being read now. */

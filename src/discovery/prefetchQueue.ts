@@ -1,9 +1,14 @@
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 
-/** One wallet on one chain waiting to be discovered. */
+/** Whoever queued a pair without naming itself: such a claim is never withdrawn. */
+const ANYONE = "";
+
+/** One wallet on one chain waiting to be discovered, and the webhooks that want it. */
 interface Pending {
   readonly chain: ChainConfig;
   readonly wallet: string;
+  /** Ids of the webhooks that queued it (ANYONE for a caller that named none). */
+  readonly claims: Set<string>;
 }
 
 export interface PrefetchQueueDeps {
@@ -12,76 +17,113 @@ export interface PrefetchQueueDeps {
   /** Whether the wallet's discovery on the chain is already known or under way. */
   readonly known: (key: string) => boolean;
   readonly key: (chainId: number, wallet: string) => string;
-  /** Most pairs waiting; more are left to their first request. */
+  /** Most pairs waiting, over all chains; more are left to their first request. */
   readonly max: number;
-  /** Most discoveries started per second (one runs at a time). */
+  /** Most discoveries started per second on each chain (one runs at a time on each). */
   readonly perSecond: number;
 }
 
 /**
- * Wallets a webhook started watching, discovered in the background one at a time, so they are
- * ready before anyone asks and never hold up a request's own sweep for more than one slot, and
- * paced, so a webhook of 10,000 addresses does not spend a rate-limited plan's requests.
+ * Wallets a webhook started watching, discovered in the background one at a time on each chain, so
+ * they are ready before anyone asks and never hold up a request's own sweep for more than one
+ * slot, and paced, so a webhook of 10,000 addresses does not spend a rate-limited plan's requests.
+ * Each chain has a line of its own, as each has its own nodes and plan: a large webhook on one
+ * chain does not hold back another chain's wallets. A webhook that stops watching an address
+ * (deleted, or the address removed) withdraws its claim, and a pair no webhook claims any more
+ * leaves the line.
  */
 export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
-  const waiting = new Map<string, Pending>();
-  /** How many of `waiting` are on each chain, for operators (stats). */
-  const perChain = new Map<number, number>();
-  const count = (chainId: number, by: number) => {
-    const next = (perChain.get(chainId) ?? 0) + by;
-    if (next > 0) perChain.set(chainId, next);
-    else perChain.delete(chainId);
-  };
-  let draining = false;
+  /** Each chain's waiting pairs by key, in the order they came. */
+  const lines = new Map<number, Map<string, Pending>>();
+  const draining = new Set<number>();
+  let size = 0;
 
-  const drain = async () => {
-    if (draining) return;
-    draining = true;
+  const leave = (chainId: number, line: Map<string, Pending>, key: string) => {
+    line.delete(key);
+    size--;
+    if (line.size === 0) lines.delete(chainId);
+  };
+
+  const drain = async (chainId: number) => {
+    if (draining.has(chainId)) return;
+    draining.add(chainId);
     try {
       const spacingMs = 1_000 / deps.perSecond;
-      // A Map visits entries added while it is iterated: wallets queued meanwhile are taken too.
-      for (const [key, { chain, wallet }] of waiting) {
-        waiting.delete(key);
-        count(chain.chain_id, -1);
+      for (;;) {
+        const line = lines.get(chainId);
+        const next = line?.entries().next();
+        if (line === undefined || next === undefined || next.done === true) return;
+        const [key, { chain, wallet }] = next.value;
+        leave(chainId, line, key);
         const began = performance.now();
         await deps.discover(chain, wallet).catch(() => undefined);
         const rest = spacingMs - (performance.now() - began);
         if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest).unref?.());
       }
     } finally {
-      draining = false;
+      draining.delete(chainId);
     }
   };
 
   return {
-    /** Queues each wallet on each chain unless known, queued or over the bound; answers how many were queued. */
-    add: (chains: ReadonlyArray<ChainConfig>, wallets: ReadonlyArray<string>): number => {
+    /**
+     * Queues each wallet on each chain for the webhook `by` (none: a claim nobody withdraws) unless
+     * known or over the bound; a pair already waiting takes the claim too. Answers how many pairs
+     * joined a line.
+     */
+    add: (
+      chains: ReadonlyArray<ChainConfig>,
+      wallets: ReadonlyArray<string>,
+      by: string = ANYONE,
+    ): number => {
       let queued = 0;
-      for (const chain of chains)
+      for (const chain of chains) {
+        let line = lines.get(chain.chain_id);
         for (const address of wallets) {
           const wallet = address.toLowerCase();
           const key = deps.key(chain.chain_id, wallet);
-          if (deps.known(key) || waiting.has(key)) continue;
-          if (waiting.size >= deps.max) break;
-          waiting.set(key, { chain, wallet });
-          count(chain.chain_id, 1);
+          const waiting = line?.get(key);
+          if (waiting !== undefined) {
+            waiting.claims.add(by);
+            continue;
+          }
+          if (deps.known(key)) continue;
+          if (size >= deps.max) break;
+          if (line === undefined) {
+            line = new Map();
+            lines.set(chain.chain_id, line);
+          }
+          line.set(key, { chain, wallet, claims: new Set([by]) });
+          size++;
           queued++;
         }
-      if (queued > 0) void drain();
+        if (line !== undefined && line.size > 0) void drain(chain.chain_id);
+      }
       return queued;
     },
+    /** Withdraws the webhook's claim on the wallets on every chain; answers how many pairs left their line. */
+    withdraw: (by: string, wallets: ReadonlyArray<string>): number => {
+      let left = 0;
+      for (const [chainId, line] of lines)
+        for (const address of wallets) {
+          const key = deps.key(chainId, address.toLowerCase());
+          const waiting = line.get(key);
+          if (waiting === undefined || !waiting.claims.delete(by) || waiting.claims.size > 0) continue;
+          leave(chainId, line, key);
+          left++;
+        }
+      return left;
+    },
     /**
-     * Takes the pair out of the queue: its discovery started another way (a request for the
+     * Takes the pair out of its line: its discovery started another way (a request for the
      * wallet), so it is neither counted as waiting nor given a paced turn of its own.
      */
     drop: (key: string): void => {
-      const pending = waiting.get(key);
-      if (pending === undefined) return;
-      waiting.delete(key);
-      count(pending.chain.chain_id, -1);
+      for (const [chainId, line] of lines) if (line.has(key)) leave(chainId, line, key);
     },
-    size: (): number => waiting.size,
+    size: (): number => size,
     /** Pairs waiting, by chain id. */
-    byChain: (): ReadonlyMap<number, number> => perChain,
+    byChain: (): ReadonlyMap<number, number> =>
+      new Map([...lines].map(([chainId, line]) => [chainId, line.size])),
   };
 };

@@ -16,48 +16,78 @@ export const WATCHED_WALLETS_SUBJECT = "discovery.watched";
 /** Addresses per message: 10,000 addresses are about 430 KB of JSON, well inside NATS's payload cap. */
 const ADDRESSES_PER_MESSAGE = 10_000;
 
-/** One announcement: the webhook's chains (null: all) and some of the addresses it started watching. */
-const Announcement = Schema.parseJson(
-  Schema.Struct({
-    chain_ids: Schema.NullOr(Schema.Array(Schema.Int)),
-    addresses: Schema.Array(Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]{40}$/))),
-  }),
-);
+const Addresses = Schema.Array(Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]{40}$/)));
+
+/**
+ * One announcement: the webhook's chains (null: all) and some of the addresses it started
+ * watching, with its id (absent from older workers: a claim then nobody withdraws).
+ */
+const Watched = Schema.Struct({
+  chain_ids: Schema.NullOr(Schema.Array(Schema.Int)),
+  addresses: Addresses,
+  webhook_id: Schema.optional(Schema.String),
+});
+
+/**
+ * The webhook stopped watching some addresses (it was deleted, or they were removed): its claim
+ * on them is withdrawn. No `addresses` field, so an older worker skips it rather than queue them.
+ */
+const Unwatched = Schema.Struct({ webhook_id: Schema.String, unwatched: Addresses });
+
+const Announcement = Schema.parseJson(Schema.Union(Watched, Unwatched));
 const decodeAnnouncement = Schema.decodeUnknownEither(Announcement);
 const encodeAnnouncement = Schema.encodeSync(Announcement);
 
 export class WatchedWallets extends Context.Tag("app/discovery/WatchedWallets")<
   WatchedWallets,
   {
-    /** Tells every API worker to discover `addresses` on `chainIds` (null: every chain) in the background. */
+    /**
+     * Tells every API worker to discover `addresses` on `chainIds` (null: every chain) in the
+     * background, for the webhook `webhookId`.
+     */
     readonly announce: (
       chainIds: ReadonlyArray<number> | null,
       addresses: ReadonlyArray<string>,
+      webhookId?: string,
     ) => Effect.Effect<void>;
+    /** Tells every API worker that the webhook stopped watching `addresses`: those waiting for it alone are not discovered. */
+    readonly withdraw: (webhookId: string, addresses: ReadonlyArray<string>) => Effect.Effect<void>;
   }
 >() {}
+
+/** `addresses` in slices that fit NATS's payload cap, each made a message by `message`. */
+const sliced = (
+  addresses: ReadonlyArray<string>,
+  message: (slice: ReadonlyArray<string>) => typeof Announcement.Type,
+): ReadonlyArray<string> => {
+  const out: Array<string> = [];
+  for (let at = 0; at < addresses.length; at += ADDRESSES_PER_MESSAGE)
+    out.push(encodeAnnouncement(message(addresses.slice(at, at + ADDRESSES_PER_MESSAGE))));
+  return out;
+};
 
 /** The announcements of `addresses`, split to fit NATS's payload cap. */
 export const announcements = (
   chainIds: ReadonlyArray<number> | null,
   addresses: ReadonlyArray<string>,
-): ReadonlyArray<string> => {
-  const out: Array<string> = [];
-  for (let at = 0; at < addresses.length; at += ADDRESSES_PER_MESSAGE)
-    out.push(
-      encodeAnnouncement({
-        chain_ids: chainIds === null ? null : [...chainIds],
-        addresses: addresses.slice(at, at + ADDRESSES_PER_MESSAGE),
-      }),
-    );
-  return out;
-};
+  webhookId?: string,
+): ReadonlyArray<string> =>
+  sliced(addresses, (slice) => ({
+    chain_ids: chainIds === null ? null : [...chainIds],
+    addresses: slice,
+    ...(webhookId === undefined ? {} : { webhook_id: webhookId }),
+  }));
+
+/** The withdrawals of the webhook's claim on `addresses`, split to fit NATS's payload cap. */
+export const withdrawals = (webhookId: string, addresses: ReadonlyArray<string>): ReadonlyArray<string> =>
+  sliced(addresses, (slice) => ({ webhook_id: webhookId, unwatched: slice }));
 
 /**
  * This worker's side: every announcement (its own included) queues the wallets on the chains it
- * names that this process serves. A message that is not an announcement is logged and skipped.
- * If an announcement cannot be published (the connection is down), this worker queues the wallets
- * itself, so the worker that took the call is never left out.
+ * names that this process serves, and every withdrawal takes the webhook's claim off the wallets
+ * still waiting. A message that is neither is logged and skipped. If a message cannot be published
+ * (the connection is down), this worker applies it itself, so the worker that took the call is
+ * never left out.
  */
 export const layer = (nc: NatsConnection): Layer.Layer<WatchedWallets, never, Discovery | Chains> =>
   Layer.scoped(
@@ -66,11 +96,29 @@ export const layer = (nc: NatsConnection): Layer.Layer<WatchedWallets, never, Di
       const discovery = yield* Discovery;
       const { chains } = yield* Chains;
       const log = yield* promiseLog;
-      const queue = (chainIds: ReadonlyArray<number> | null, addresses: ReadonlyArray<string>) =>
+      const queue = (
+        chainIds: ReadonlyArray<number> | null,
+        addresses: ReadonlyArray<string>,
+        webhookId: string | undefined,
+      ) =>
         discovery.prefetch(
           chainIds === null ? chains : chains.filter((chain) => chainIds.includes(chain.chain_id)),
           addresses,
+          webhookId,
         );
+      const apply = (told: typeof Announcement.Type) =>
+        "unwatched" in told
+          ? discovery.unprefetch(told.webhook_id, told.unwatched)
+          : queue(told.chain_ids, told.addresses, told.webhook_id);
+      /** Publishes the messages; if they cannot go out (the connection is down), this worker applies them itself. */
+      const tell = (payloads: ReadonlyArray<string>, fallback: () => void) =>
+        Effect.sync(() => {
+          try {
+            for (const payload of payloads) nc.publish(WATCHED_WALLETS_SUBJECT, payload);
+          } catch {
+            fallback();
+          }
+        });
       const subscription = yield* Effect.acquireRelease(
         Effect.sync(() => nc.subscribe(WATCHED_WALLETS_SUBJECT)),
         (sub) => Effect.sync(() => sub.unsubscribe()),
@@ -79,23 +127,22 @@ export const layer = (nc: NatsConnection): Layer.Layer<WatchedWallets, never, Di
         Effect.promise(async () => {
           for await (const message of subscription) {
             const announcement = decodeAnnouncement(message.string());
-            if (announcement._tag === "Right")
-              queue(announcement.right.chain_ids, announcement.right.addresses);
+            if (announcement._tag === "Right") apply(announcement.right);
             else log.warning("a watched-wallets message that is not an announcement was skipped");
           }
         }),
       );
       return {
-        announce: (chainIds, addresses) =>
-          Effect.sync(() => {
-            if (addresses.length === 0) return;
-            try {
-              for (const payload of announcements(chainIds, addresses))
-                nc.publish(WATCHED_WALLETS_SUBJECT, payload);
-            } catch {
-              queue(chainIds, addresses);
-            }
-          }),
+        announce: (chainIds, addresses, webhookId) =>
+          addresses.length === 0
+            ? Effect.void
+            : tell(announcements(chainIds, addresses, webhookId), () =>
+                queue(chainIds, addresses, webhookId),
+              ),
+        withdraw: (webhookId, addresses) =>
+          addresses.length === 0
+            ? Effect.void
+            : tell(withdrawals(webhookId, addresses), () => discovery.unprefetch(webhookId, addresses)),
       };
     }),
   );

@@ -7,6 +7,7 @@ export const noDiscovery = Layer.succeed(Discovery, {
   hold: () => () => undefined,
   progress: () => ({ state: "not_needed" }),
   prefetch: () => 0,
+  unprefetch: () => 0,
   prefetchQueued: () => 0,
   scansQueued: () => 0,
   registryProgress: () => undefined,

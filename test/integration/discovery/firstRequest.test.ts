@@ -122,6 +122,62 @@ describe("a service started at the head of chains with years of history it never
     }
   });
 
+  it("behavior: a deleted webhook's wallets, or those removed from its list, are not discovered once it stops watching them, while another chain's line goes on", async () => {
+    type Discovering = {
+      chains: ReadonlyArray<{ chain_id: number; discovery?: { queued: number; complete: number } }>;
+    };
+    const discoveryOn = async (chainId: number) =>
+      ((await env.call("GET", "/healthz")).json as Discovering).chains.find((c) => c.chain_id === chainId)!
+        .discovery!;
+    const fresh = (chain: number, i: number) =>
+      `0x${chain.toString(16).padStart(8, "0")}${"d0"}${i.toString(16).padStart(30, "0")}`;
+    const completeBefore = (await discoveryOn(57073)).complete;
+    const gone = await env.call("POST", WEBHOOKS, {
+      name: "short-lived",
+      url: "http://127.0.0.1:9/hook",
+      type: "balances",
+      addresses: Array.from({ length: 300 }, (_, i) => fresh(57073, i)),
+      chain_ids: [57073],
+    });
+    expect(gone.status).toBe(200);
+    // A second webhook's few wallets on another chain do not wait behind the first one's 300.
+    const kept = await env.call("POST", WEBHOOKS, {
+      name: "kept",
+      url: "http://127.0.0.1:9/hook",
+      type: "balances",
+      addresses: [fresh(10, 1), fresh(10, 2)],
+      chain_ids: [10],
+    });
+    expect(kept.status).toBe(200);
+    await eventually(async () => (await discoveryOn(57073)).queued > 250, 15_000, "the 300 wallets queued");
+    await eventually(
+      async () => (await discoveryOn(10)).queued === 0,
+      15_000,
+      "the other chain's two wallets started",
+    );
+    expect((await discoveryOn(57073)).queued).toBeGreaterThan(200);
+    // Addresses removed from the list leave the line too.
+    const removed = await env.call("PATCH", `${WEBHOOKS}/${gone.json.id}/addresses`, {
+      remove_addresses: Array.from({ length: 150 }, (_, i) => fresh(57073, 299 - i)),
+    });
+    expect(removed.status).toBe(200);
+    await eventually(
+      async () => (await discoveryOn(57073)).queued <= 150,
+      15_000,
+      "the removed addresses left",
+    );
+    expect((await discoveryOn(57073)).queued).toBeGreaterThan(50);
+    expect((await env.call("DELETE", `${WEBHOOKS}/${gone.json.id}`)).status).toBe(200);
+    await eventually(
+      async () => (await discoveryOn(57073)).queued === 0,
+      15_000,
+      "the deleted webhook's line emptied",
+    );
+    // Only those started before the delete were discovered.
+    expect((await discoveryOn(57073)).complete - completeBefore).toBeLessThan(100);
+    expect((await env.call("DELETE", `${WEBHOOKS}/${kept.json.id}`)).status).toBe(200);
+  });
+
   it("behavior: /healthz and the API worker's metrics show each chain's wallets discovered and its registry backfill done", async () => {
     const health = (await env.call("GET", "/healthz")).json as {
       chains: ReadonlyArray<{

@@ -26,14 +26,26 @@ const address = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
 /** A worker: its WatchedWallets over `nc`, with a Discovery that records each chain's queued wallets. */
 const startWorker = async (nc: NatsConnection) => {
   const queued = new Map<number, Array<string>>();
+  /** Each webhook named in an announcement, and the wallets it withdrew its claim on. */
+  const claimed = new Set<string>();
+  const withdrawn = new Map<string, Array<string>>();
   const discovery = Layer.effect(
     Discovery,
     Effect.map(Discovery, (quiet) => ({
       ...quiet,
-      prefetch: (chains: ReadonlyArray<{ chain_id: number }>, wallets: ReadonlyArray<string>) => {
+      prefetch: (
+        chains: ReadonlyArray<{ chain_id: number }>,
+        wallets: ReadonlyArray<string>,
+        by?: string,
+      ) => {
+        if (by !== undefined) claimed.add(by);
         for (const chain of chains)
           queued.set(chain.chain_id, [...(queued.get(chain.chain_id) ?? []), ...wallets]);
         return wallets.length * chains.length;
+      },
+      unprefetch: (by: string, wallets: ReadonlyArray<string>) => {
+        withdrawn.set(by, [...(withdrawn.get(by) ?? []), ...wallets]);
+        return wallets.length;
       },
     })),
   ).pipe(Layer.provide(noDiscovery));
@@ -47,9 +59,21 @@ const startWorker = async (nc: NatsConnection) => {
   await nc.flush();
   return {
     queued,
-    announce: (chainIds: ReadonlyArray<number> | null, addresses: ReadonlyArray<string>) =>
+    claimed,
+    withdrawn,
+    announce: (
+      chainIds: ReadonlyArray<number> | null,
+      addresses: ReadonlyArray<string>,
+      webhookId?: string,
+    ) =>
       Effect.runPromise(
-        Effect.flatMap(WatchedWallets.WatchedWallets, (w) => w.announce(chainIds, addresses)).pipe(
+        Effect.flatMap(WatchedWallets.WatchedWallets, (w) => w.announce(chainIds, addresses, webhookId)).pipe(
+          Effect.provide(context),
+        ),
+      ),
+    withdraw: (webhookId: string, addresses: ReadonlyArray<string>) =>
+      Effect.runPromise(
+        Effect.flatMap(WatchedWallets.WatchedWallets, (w) => w.withdraw(webhookId, addresses)).pipe(
           Effect.provide(context),
         ),
       ),
@@ -92,6 +116,33 @@ describe("wallets a webhook starts watching", { timeout: 60_000 }, () => {
     }
   });
 
+  it("behavior: a webhook that stops watching tells every API worker which wallets it no longer wants, in messages that fit NATS's payload cap", async () => {
+    const [a, b] = await Promise.all([
+      startWorker(await nats.connectAs("api")),
+      startWorker(await nats.connectAs("api")),
+    ]);
+    try {
+      const many = Array.from({ length: 12_000 }, (_, i) => address(i + 1));
+      await a.announce([1], many, "wh_gone");
+      await b.withdraw("wh_gone", many);
+      for (const worker of [a, b])
+        await eventually(
+          async () => (worker.withdrawn.get("wh_gone")?.length ?? 0) === many.length,
+          15_000,
+          "the withdrawal reaches the worker",
+        );
+      for (const worker of [a, b]) {
+        expect([...worker.claimed]).toEqual(["wh_gone"]);
+        expect(worker.withdrawn.get("wh_gone")).toEqual(many);
+        // A withdrawal queues nothing.
+        expect(worker.queued.get(1)).toEqual(many);
+      }
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+
   it("error: a message that is not an announcement is skipped, and the worker goes on", async () => {
     const worker = await startWorker(await nats.connectAs("api"));
     const other = await nats.connectAs("api");
@@ -100,6 +151,8 @@ describe("wallets a webhook starts watching", { timeout: 60_000 }, () => {
         "not json",
         '{"chain_ids":[1],"addresses":["0xnot-an-address"]}',
         '{"addresses":5}',
+        '{"webhook_id":"wh_x","unwatched":["0xnot-an-address"]}',
+        '{"unwatched":["0x0000000000000000000000000000000000000001"]}',
       ])
         other.publish(WatchedWallets.WATCHED_WALLETS_SUBJECT, junk);
       other.publish(

@@ -15,7 +15,7 @@ import { WebhookPolicy } from "../../../webhooks/WebhookPolicy.js";
 import { WebhookStore } from "../../../webhooks/WebhookStore.js";
 import { route } from "../../Handler.js";
 import { callerTeamId, normaliseId } from "./callerTeam.js";
-import { discoverWatchedBy } from "./discoverWatched.js";
+import { discoverWatchedBy, forgetWatched } from "./discoverWatched.js";
 
 const isAddress = (key: string) => /^0x[0-9a-f]{40}$/.test(key);
 
@@ -47,7 +47,16 @@ export const replaceAddressesRoute = route(replaceWebhookAddresses, ({ params, b
     const listError = checkList("addresses", next, limits);
     if (listError !== undefined) return yield* listError;
     const id = normaliseId(params.webhookId);
-    yield* (yield* WebhookStore).changeAddresses(teamId, id, () => Either.right(next));
+    let before: ReadonlyArray<string> = [];
+    yield* (yield* WebhookStore).changeAddresses(teamId, id, (current) => {
+      before = current;
+      return Either.right(next);
+    });
+    const kept = new Set(next);
+    yield* forgetWatched(
+      id,
+      before.filter((address) => !kept.has(address)),
+    );
     yield* discoverWatchedBy(teamId, id, next);
     return { cu: 0, body: "" };
   }),
@@ -69,7 +78,13 @@ export const updateAddressesRoute = route(updateWebhookAddresses, ({ params, bod
       const error = checkList(next.length === 0 ? "remove_addresses" : "add_addresses", next, limits);
       return error === undefined ? Either.right(next) : Either.left(error);
     });
-    yield* discoverWatchedBy(teamId, id, normaliseAddresses(add));
+    const added = normaliseAddresses(add);
+    const readded = new Set(added);
+    yield* forgetWatched(
+      id,
+      normaliseAddresses(remove).filter((address) => !readded.has(address)),
+    );
+    yield* discoverWatchedBy(teamId, id, added);
     return { cu: 0, body: "" };
   }),
 );

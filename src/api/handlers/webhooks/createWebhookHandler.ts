@@ -35,7 +35,7 @@ export const createWebhookRoute = route(createWebhook, ({ body }) =>
     });
     const stored = yield* (yield* WebhookStore).create(record, valid.addresses, policy.maxPerTeam);
     (yield* WebhookSupervisor).observe({ record: stored.value, revision: stored.revision });
-    yield* discoverWatched(stored.value.chain_ids, valid.addresses);
+    yield* discoverWatched(stored.value.id, stored.value.chain_ids, valid.addresses);
     return { cu: 0, body: toResource(stored.value, secrets.current) };
   }),
 );

@@ -4,14 +4,21 @@ import { WebhookSupervisor } from "../../../webhooks/actors/WebhookSupervisor.js
 import { WebhookStore } from "../../../webhooks/WebhookStore.js";
 import { route } from "../../Handler.js";
 import { callerTeamId, normaliseId } from "./callerTeam.js";
+import { forgetWatched } from "./discoverWatched.js";
 
 /** DELETE /beta/evm/subscriptions/webhooks/{webhookId}: permanent; stops its actor; 200 with an empty body. 0 CU. */
 export const deleteWebhookRoute = route(deleteWebhook, ({ params }) =>
   Effect.gen(function* () {
     const teamId = yield* callerTeamId;
     const id = normaliseId(params.webhookId);
-    yield* (yield* WebhookStore).remove(teamId, id);
+    const store = yield* WebhookStore;
+    // Read first: once removed, nothing says which wallets it had queued for discovery.
+    const watched = yield* store
+      .addresses(teamId, id)
+      .pipe(Effect.orElseSucceed((): ReadonlyArray<string> => []));
+    yield* store.remove(teamId, id);
     (yield* WebhookSupervisor).forget(id);
+    yield* forgetWatched(id, watched);
     return { cu: 0, body: "" };
   }),
 );

@@ -8,8 +8,11 @@ import { WebhookStore } from "../../../webhooks/WebhookStore.js";
  * hold is then in each worker's index before the first request about them. Never fails the
  * request that added them.
  */
-export const discoverWatched = (chainIds: ReadonlyArray<number> | null, addresses: ReadonlyArray<string>) =>
-  Effect.flatMap(WatchedWallets, (watched) => watched.announce(chainIds, addresses));
+export const discoverWatched = (
+  id: string,
+  chainIds: ReadonlyArray<number> | null,
+  addresses: ReadonlyArray<string>,
+) => Effect.flatMap(WatchedWallets, (watched) => watched.announce(chainIds, addresses, id));
 
 /** `discoverWatched` for a stored webhook: its chains are read from the store (all, if it cannot be read). */
 export const discoverWatchedBy = (teamId: string, id: string, addresses: ReadonlyArray<string>) =>
@@ -19,5 +22,12 @@ export const discoverWatchedBy = (teamId: string, id: string, addresses: Readonl
       Effect.map((stored) => stored.value.chain_ids),
       Effect.orElseSucceed(() => null),
     );
-    yield* discoverWatched(chainIds, addresses);
+    yield* discoverWatched(id, chainIds, addresses);
   });
+
+/**
+ * The webhook stopped watching `addresses` (deleted, or they were removed): on every API worker,
+ * those still waiting to be discovered for it alone are not (docs/real-chains.md).
+ */
+export const forgetWatched = (id: string, addresses: ReadonlyArray<string>) =>
+  Effect.flatMap(WatchedWallets, (watched) => watched.withdraw(id, addresses));

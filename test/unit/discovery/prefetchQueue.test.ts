@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { makePrefetchQueue } from "../../../src/discovery/prefetchQueue.js";
+import { testChainConfig } from "../../support/chainConfigFixture.js";
+
+const [mainnet, base] = [1, 8453].map((chain_id) => testChainConfig({ chain_id, name: `chain_${chain_id}` }));
+const wallet = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
+
+/** Waits until `done` holds (for 5 s at most). */
+const until = async (done: () => boolean) => {
+  for (let i = 0; i < 5_000 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 1));
+  if (!done()) throw new Error("never happened");
+};
+
+/**
+ * A queue whose discoveries wait until `release` (all of them, from then on), recording each
+ * pair as it starts.
+ */
+const gatedQueue = () => {
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const started: Array<string> = [];
+  const queue = makePrefetchQueue({
+    discover: async (chain, w) => {
+      started.push(`${chain.chain_id}:${w}`);
+      await gate;
+    },
+    known: () => false,
+    key: (chainId, w) => `${chainId}|${w}`,
+    max: 1_000,
+    perSecond: 1_000_000,
+  });
+  return { queue, started, release };
+};
+
+describe("the webhooks' discovery queue", () => {
+  it("behavior: each chain has a line of its own: one chain's long line does not hold back another chain's wallets", async () => {
+    const { queue, started, release } = gatedQueue();
+    queue.add([mainnet!], [wallet(1), wallet(2), wallet(3)], "wh_a");
+    queue.add([base!], [wallet(4)], "wh_b");
+    // Each line's first discovery runs (and waits) at once, the other two mainnet wallets behind it.
+    await until(() => started.length === 2);
+    expect(started).toEqual([`1:${wallet(1)}`, `8453:${wallet(4)}`]);
+    expect(queue.byChain()).toEqual(new Map([[1, 2]]));
+    release();
+    await until(() => started.length === 4);
+    expect(queue.size()).toBe(0);
+  });
+
+  it("behavior: a webhook that stops watching wallets takes out those only it wanted; another webhook's claim or an unnamed caller's keeps them", async () => {
+    const { queue, started, release } = gatedQueue();
+    queue.add([mainnet!], [wallet(9)]); // takes the line's turn and waits
+    await until(() => started.length === 1);
+    expect(queue.add([mainnet!], [wallet(1), wallet(2), wallet(3)], "wh_a")).toBe(3);
+    // The same wallets again: not queued twice, but claimed by a second webhook and an unnamed caller.
+    expect(queue.add([mainnet!], [wallet(2)], "wh_b")).toBe(0);
+    expect(queue.add([mainnet!], [wallet(3)])).toBe(0);
+    expect(queue.size()).toBe(3);
+    // Withdrawing a claim nobody made, or a wallet not waiting, changes nothing.
+    expect(queue.withdraw("wh_c", [wallet(1)])).toBe(0);
+    expect(queue.withdraw("wh_a", [wallet(7)])).toBe(0);
+    expect(queue.withdraw("wh_a", [wallet(1), wallet(2), wallet(3)])).toBe(1);
+    expect(queue.byChain()).toEqual(new Map([[1, 2]]));
+    release();
+    await until(() => started.length === 3);
+    expect(started).toEqual([`1:${wallet(9)}`, `1:${wallet(2)}`, `1:${wallet(3)}`]);
+  });
+
+  it("edge: a pair a request started leaves its line at once, without a turn of its own", async () => {
+    const { queue, started, release } = gatedQueue();
+    queue.add([mainnet!], [wallet(1), wallet(2), wallet(3)], "wh_a");
+    await until(() => started.length === 1);
+    queue.drop(`1|${wallet(2)}`);
+    expect(queue.size()).toBe(1);
+    release();
+    await until(() => queue.size() === 0 && started.length === 2);
+    expect(started).toEqual([`1:${wallet(1)}`, `1:${wallet(3)}`]);
+  });
+});
