@@ -4,13 +4,23 @@ import type { DiscoveryProgress } from "./DiscoveryProgress.js";
 
 const named = (chain: ChainConfig) => `${chain.name} (${chain.chain_id})`;
 
-/** Where the wallet's transfer-history scan stands, in words. */
+/**
+ * Where the wallet's transfer-history scan stands, in words: not begun, how much of it is read
+ * (newest first), or read with its finds being recorded; and whether it waits for its turn.
+ */
 const scanWhere = (progress: DiscoveryProgress): string => {
   const scan = progress.scan;
-  const read = scan === undefined ? undefined : `read down to block ${scan.below} of ${scan.from}-${scan.to}`;
-  if (progress.scan_queued === true)
-    return `its transfer history waits for its turn to be read, behind other wallets' scans${read === undefined ? "" : ` (${read} so far)`}`;
-  return read === undefined ? "its transfer history is about to be read" : `its transfer history is ${read}`;
+  const queued = progress.scan_queued === true;
+  const waits = "its transfer history waits for its turn to be read, behind other wallets' scans";
+  if (scan === undefined || scan.below > scan.to) {
+    const span = scan === undefined ? "" : ` (blocks ${scan.from}-${scan.to})`;
+    return queued ? `${waits}${span}` : `its transfer history is about to be read${span}`;
+  }
+  if (scan.below <= scan.from)
+    return `its transfer history (blocks ${scan.from}-${scan.to}) is read and what it found is being recorded`;
+  const share = Math.floor(((scan.to - scan.below + 1) / (scan.to - scan.from + 1)) * 100);
+  const read = `blocks ${scan.below}-${scan.to} of ${scan.from}-${scan.to} read, ${share}%`;
+  return queued ? `${waits} (${read})` : `its transfer history is being read, newest first (${read})`;
 };
 
 const running = (chain: ChainConfig, progress: DiscoveryProgress): string | undefined => {

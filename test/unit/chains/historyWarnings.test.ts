@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { HistoricalPrices } from "../../../src/balances/historicalPrices.js";
 import { pastPriceWarnings, readPastPrices } from "../../../src/balances/pastPrices.js";
+import type { DiscoveryProgress } from "../../../src/discovery/DiscoveryProgress.js";
 import { discoveryWarnings } from "../../../src/discovery/discoveryWarnings.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 
@@ -97,6 +98,23 @@ describe("historical prices a chain cannot give", () => {
 });
 
 describe("answers from an index that starts after genesis", () => {
+  it("behavior: a scan's place reads as not begun, how much is read, or read with its finds being recorded, and says when it waits for its turn", () => {
+    const line = (progress: DiscoveryProgress) =>
+      discoveryWarnings([{ chain: base, progress }], () => 0, "Balances", "http://svc")[0]?.message ?? "";
+    const scan = (below: number) => ({ state: "scanning" as const, scan: { from: 0, to: 650, below } });
+    expect(line(scan(651))).toContain("its transfer history is about to be read (blocks 0-650)");
+    expect(line({ ...scan(651), scan_queued: true })).toContain(
+      "its transfer history waits for its turn to be read, behind other wallets' scans (blocks 0-650)",
+    );
+    expect(line(scan(325))).toContain("is being read, newest first (blocks 325-650 of 0-650 read, 50%)");
+    expect(line({ ...scan(325), scan_queued: true })).toContain(
+      "behind other wallets' scans (blocks 325-650 of 0-650 read, 50%)",
+    );
+    expect(line(scan(0))).toContain(
+      "its transfer history (blocks 0-650) is read and what it found is being recorded",
+    );
+  });
+
   it("behavior: chains still being discovered warn DISCOVERY_IN_PROGRESS; chains whose nodes keep logs from a block on warn INCOMPLETE_HISTORY; whole-history chains warn nothing", () => {
     const warnings = discoveryWarnings(
       [
@@ -111,7 +129,7 @@ describe("answers from an index that starts after genesis", () => {
       {
         code: "DISCOVERY_IN_PROGRESS",
         message: expect.stringContaining(
-          "base (8453): its transfer history is read down to block 400 of 0-999",
+          "base (8453): its transfer history is being read, newest first (blocks 400-999 of 0-999 read, 60%)",
         ),
         chain_ids: [8453],
         docs_url: "http://svc/v1/evm/supported-chains",
