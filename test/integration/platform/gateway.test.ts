@@ -160,6 +160,13 @@ describe("gateway and api workers", () => {
     expect((await get(`/v1/evm/supported-chains?${many}`)).status).toBe(400);
     const huge = await get(`/v1/evm/supported-chains?x=${"a".repeat(10_000)}`);
     expect(huge.status).toBe(414);
+    // Past the HTTP parser's 16 KB head: still a URL too long, not headers too large.
+    const hugest = await get(`/v1/evm/supported-chains?x=${"a".repeat(24_000)}`);
+    expect(hugest.status).toBe(414);
+    expect(await hugest.json()).toMatchObject({ code: "URI_TOO_LONG" });
+    const bigHeader = await get("/v1/evm/supported-chains", { "x-padding": "b".repeat(20_000) });
+    expect(bigHeader.status).toBe(431);
+    expect(await bigHeader.json()).toMatchObject({ code: "HEADERS_TOO_LARGE" });
   });
 
   it("error: a header with control characters gets a JSON 400 and the server stays up", async () => {
