@@ -79,7 +79,14 @@ export const resolveBroker = (
     }
     const servers = `nats://${DEFAULT_HOST}:${DEFAULT_PORT}`;
     if (yield* Effect.promise(() => isListening(DEFAULT_HOST, DEFAULT_PORT))) {
-      return withCredentials(servers, yield* Effect.promise(() => readCredentials(settings.dataDir)));
+      const credentials = yield* Effect.promise(() => readCredentials(settings.dataDir));
+      // Said by the service (the tools' output stays theirs), since its streams and buckets then
+      // live in that server's store, not under DATA_DIR.
+      if (options.spawnIfAbsent)
+        yield* Effect.logInfo(
+          `using the NATS server already running at ${servers} (${credentials === undefined ? "no credentials under DATA_DIR: connecting without a password" : `with the credentials under ${settings.dataDir}`}); set NATS_URL to choose another`,
+        );
+      return withCredentials(servers, credentials);
     }
     if (!options.spawnIfAbsent) {
       return yield* new BrokerUnavailable({
