@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect";
 import * as AppConfig from "../AppConfig.js";
 import { callAdmin } from "../admin/AdminClient.js";
+import { discoveryLine, registryLine } from "../admin/chainStatusLines.js";
 import { formatTable } from "../admin/formatTable.js";
 import {
   createKey,
@@ -10,7 +11,7 @@ import {
   revokeKey,
   setTeamQuota,
 } from "../api/keys/KeyStore.js";
-import { adminGetUsage } from "../contracts/Admin.js";
+import { adminChainsStatus, adminGetUsage } from "../contracts/Admin.js";
 import { RateLimit } from "../domain/ApiKey.js";
 import { resolveBroker } from "../nats/Broker.js";
 import { openBucket } from "../nats/JetStreamSetup.js";
@@ -25,6 +26,7 @@ const USAGE = `Usage: npm run admin -- <command>
   teams list                                          list teams and their monthly CU quota
   teams quota <team> <cu|none>                        set or remove a team's monthly CU quota
   usage [--team <team_id>] [--hours <n>]              CU and requests per hour, team, key and endpoint
+  chains                                              each chain's ingest, index, wallet discovery and registry backfill
 
 Connects to NATS_URL (with NATS_USER/NATS_PASSWORD or NATS_CREDENTIALS_FILE), or to
 127.0.0.1:4222 with the credentials the service wrote under DATA_DIR.`;
@@ -105,6 +107,30 @@ const run = (args: ReadonlyArray<string>, buckets: KeyBuckets) =>
         );
       }
       default:
+        if (area === "chains" && (verb === undefined || verb === "status")) {
+          const { chains } = yield* callAdmin(nc, adminChainsStatus, {});
+          const dash = (n: number | null | undefined) => (n === null || n === undefined ? "-" : String(n));
+          yield* print(
+            formatTable(
+              ["CHAIN", "NAME", "MODE", "HEAD", "PROCESSED", "LAG", "INDEX FROM", "LAST ERROR"],
+              chains.map((c) => [
+                String(c.chain_id),
+                c.name,
+                c.store_full === true ? `${c.mode} (store full)` : c.mode,
+                dash(c.head),
+                dash(c.processed),
+                dash(c.lag),
+                dash(c.indexed_from),
+                c.last_error === null ? "-" : c.last_error.slice(0, 60),
+              ]),
+            ),
+          );
+          // What the answering API worker discovers where the index lacks a chain's history.
+          for (const chain of chains)
+            for (const line of [discoveryLine(chain), registryLine(chain)])
+              if (line !== undefined) yield* print(`${chain.chain_id} ${chain.name}: ${line.text}`);
+          return;
+        }
         if (area === "usage") {
           const hours = positiveNumber(flag(args, "--hours"), "--hours") ?? 24;
           const team = flag(args, "--team");

@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import { discoveryLine, registryLine } from "../../src/admin/chainStatusLines.js";
 import {
   CAPABILITY_COLUMNS,
   capabilityCells,
@@ -12,7 +13,6 @@ import {
 import { HelpLine } from "../components/HelpLine.js";
 import { Status } from "../components/Status.js";
 import { Table } from "../components/Table.js";
-import { discoveryLine, registryLine } from "../discoveryLine.js";
 import { age, compact } from "../format.js";
 import { useKeys } from "../hooks/use-keys.js";
 import { usePoll } from "../hooks/use-poll.js";

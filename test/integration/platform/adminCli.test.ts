@@ -46,10 +46,28 @@ describe("admin CLI", { timeout: 5 * PROCESS_DEADLINE_MS }, () => {
     expect(teams.stdout).toMatch(/cli-team\s+unlimited/);
   });
 
+  it("default: chains prints each chain's ingest and index as the service reports them", async () => {
+    const chains = await admin("chains");
+    expect(chains.code, chains.stderr).toBe(0);
+    const [header, ...rows] = chains.stdout.trim().split("\n");
+    expect(header).toMatch(/^CHAIN\s+NAME\s+MODE\s+HEAD\s+PROCESSED\s+LAG\s+INDEX FROM\s+LAST ERROR$/);
+    const health = (await (await fetch(`${service.baseUrl}/healthz`)).json()) as {
+      chains: ReadonlyArray<{ chain_id: number; name: string }>;
+    };
+    expect(rows.map((row) => row.split(/\s+/).slice(0, 3))).toEqual(
+      health.chains.map((c) => [String(c.chain_id), c.name, "live"]),
+    );
+    // A whole-history chain has no discovery or backfill line.
+    expect(chains.stdout).not.toContain("discovery (index from");
+  });
+
   it("error: a bad command prints the usage and exits 1; a bad team name is explained", async () => {
     const bad = await admin("keys", "explode");
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("keys create --team <name>");
+    const badChains = await admin("chains", "explode");
+    expect(badChains.code).toBe(1);
+    expect(badChains.stderr).toContain("chains ");
     const badTeam = await admin("keys", "create", "--team", "Bad Name!");
     expect(badTeam.code).toBe(1);
     expect(badTeam.stderr).toContain('Team name "Bad Name!" is invalid');

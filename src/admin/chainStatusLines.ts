@@ -1,6 +1,11 @@
-import type { ChainRows } from "./AdminClient.js";
+import type { Schema } from "effect";
+import type { ChainStatus } from "../contracts/Admin.js";
 
-type ChainRow = ChainRows[number];
+/**
+ * A chain's discovery and registry backfill in a line each, as the TUI's Chains screen and the
+ * admin CLI's `chains` show them (admin.chains.status).
+ */
+type ChainRow = Schema.Schema.Type<typeof ChainStatus>;
 type Backfill = NonNullable<ChainRow["registry_backfill"]>;
 
 /** The registry backfill in a few words: done, waiting, failing or how far it is. */
