@@ -282,18 +282,6 @@ const listenError = (error: NodeJS.ErrnoException, port: number) =>
  * accepting connections, lets in-flight requests finish (up to the drain
  * timeout), then closes idle keep-alive connections.
  */
-/**
- * Whether Node's parser gave up on a request's head (16 KB at most) because of its URL: the bytes
- * it held show no end of the request line within MAX_URL_LENGTH. A URL between 8 and 16 KB reaches
- * the handler, which answers 414; a longer one only gets here, and is answered the same.
- */
-const urlOverflowed = (error: NodeJS.ErrnoException): boolean => {
-  const head = (error as { rawPacket?: Buffer }).rawPacket;
-  if (head === undefined) return false;
-  const lineEnd = head.indexOf("\r\n");
-  return lineEnd === -1 ? head.length > MAX_URL_LENGTH : lineEnd > MAX_URL_LENGTH;
-};
-
 export const runGateway = (nc: NatsConnection, options: GatewayOptions) =>
   Effect.acquireRelease(
     Effect.async<{ server: Server; inFlight: { count: number }; mux: RequestMux }, Error>((resume) => {
@@ -313,17 +301,11 @@ export const runGateway = (nc: NatsConnection, options: GatewayOptions) =>
         if (!socket.writable || isLingering(socket)) return socket.destroy();
         if (error.code === "HPE_HEADER_OVERFLOW") {
           return socket.end(
-            urlOverflowed(error)
-              ? rawError(
-                  "414 URI Too Long",
-                  "URI_TOO_LONG",
-                  `The request URL is longer than ${MAX_URL_LENGTH} characters.`,
-                )
-              : rawError(
-                  "431 Request Header Fields Too Large",
-                  "HEADERS_TOO_LARGE",
-                  "Request headers are too large.",
-                ),
+            rawError(
+              "431 Request Header Fields Too Large",
+              "HEADERS_TOO_LARGE",
+              "The request head (its URL and headers together) is larger than 16 KB.",
+            ),
           );
         }
         socket.end(rawError("400 Bad Request", "BAD_HTTP_REQUEST", "The HTTP request is malformed."));

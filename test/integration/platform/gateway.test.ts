@@ -160,10 +160,10 @@ describe("gateway and api workers", () => {
     expect((await get(`/v1/evm/supported-chains?${many}`)).status).toBe(400);
     const huge = await get(`/v1/evm/supported-chains?x=${"a".repeat(10_000)}`);
     expect(huge.status).toBe(414);
-    // Past the HTTP parser's 16 KB head: still a URL too long, not headers too large.
+    // Past the HTTP parser's 16 KB request head, URL or headers alike: refused before the URL is read.
     const hugest = await get(`/v1/evm/supported-chains?x=${"a".repeat(24_000)}`);
-    expect(hugest.status).toBe(414);
-    expect(await hugest.json()).toMatchObject({ code: "URI_TOO_LONG" });
+    expect(hugest.status).toBe(431);
+    expect(await hugest.json()).toMatchObject({ code: "HEADERS_TOO_LARGE" });
     const bigHeader = await get("/v1/evm/supported-chains", { "x-padding": "b".repeat(20_000) });
     expect(bigHeader.status).toBe(431);
     expect(await bigHeader.json()).toMatchObject({ code: "HEADERS_TOO_LARGE" });
