@@ -80,7 +80,7 @@ export interface DiscoverySettings {
   readonly registryWaitMs: number;
   /** Most (chain, wallet) pairs waiting to be discovered for webhooks (`prefetch`). */
   readonly prefetchMax: number;
-  /** Most of those started per second on each chain (one runs at a time on each). */
+  /** Most of those started per second on each chain (one runs at a time, over all chains). */
   readonly prefetchPerSecond: number;
 }
 

@@ -1,4 +1,5 @@
 import type { ChainConfig } from "../chains/ChainsConfig.js";
+import { makePromiseSlots } from "../lib/promiseSlots.js";
 
 /** Whoever queued a pair without naming itself: such a claim is never withdrawn. */
 const ANYONE = "";
@@ -19,23 +20,25 @@ export interface PrefetchQueueDeps {
   readonly key: (chainId: number, wallet: string) => string;
   /** Most pairs waiting, over all chains; more are left to their first request. */
   readonly max: number;
-  /** Most discoveries started per second on each chain (one runs at a time on each). */
+  /** Most discoveries started per second on each chain (one runs at a time, over all chains). */
   readonly perSecond: number;
 }
 
 /**
- * Wallets a webhook started watching, discovered in the background one at a time on each chain, so
- * they are ready before anyone asks and never hold up a request's own sweep for more than one
- * slot, and paced, so a webhook of 10,000 addresses does not spend a rate-limited plan's requests.
- * Each chain has a line of its own, as each has its own nodes and plan: a large webhook on one
- * chain does not hold back another chain's wallets. A webhook that stops watching an address
- * (deleted, or the address removed) withdraws its claim, and a pair no webhook claims any more
- * leaves the line.
+ * Wallets a webhook started watching, discovered in the background one at a time, so they are
+ * ready before anyone asks and never hold up a request's own sweep for more than one slot, and
+ * paced, so a webhook of 10,000 addresses does not spend a rate-limited plan's requests. Each
+ * chain has a line of its own, paced on its own as each has its own nodes and plan, and the lines
+ * take turns: a large webhook on one chain does not hold back another chain's wallets. A webhook
+ * that stops watching an address (deleted, or the address removed) withdraws its claim, and a
+ * pair no webhook claims any more leaves the line.
  */
 export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
   /** Each chain's waiting pairs by key, in the order they came. */
   const lines = new Map<number, Map<string, Pending>>();
   const draining = new Set<number>();
+  /** One discovery at a time over all lines, taken in turn (each line asks again after its pause). */
+  const turn = makePromiseSlots(1);
   let size = 0;
 
   const leave = (chainId: number, line: Map<string, Pending>, key: string) => {
@@ -50,13 +53,18 @@ export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
     try {
       const spacingMs = 1_000 / deps.perSecond;
       for (;;) {
-        const line = lines.get(chainId);
-        const next = line?.entries().next();
-        if (line === undefined || next === undefined || next.done === true) return;
-        const [key, { chain, wallet }] = next.value;
-        leave(chainId, line, key);
         const began = performance.now();
-        await deps.discover(chain, wallet).catch(() => undefined);
+        // The line's first pair is taken once its turn comes: one withdrawn meanwhile is not.
+        const ran = await turn(async () => {
+          const line = lines.get(chainId);
+          const next = line?.entries().next();
+          if (line === undefined || next === undefined || next.done === true) return false;
+          const [key, { chain, wallet }] = next.value;
+          leave(chainId, line, key);
+          await deps.discover(chain, wallet).catch(() => undefined);
+          return true;
+        });
+        if (!ran) return;
         const rest = spacingMs - (performance.now() - began);
         if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest).unref?.());
       }
@@ -87,8 +95,8 @@ export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
             waiting.claims.add(by);
             continue;
           }
-          if (deps.known(key)) continue;
-          if (size >= deps.max) break;
+          // Past the bound only new pairs are left out: waiting ones still take this claim.
+          if (deps.known(key) || size >= deps.max) continue;
           if (line === undefined) {
             line = new Map();
             lines.set(chain.chain_id, line);

@@ -135,6 +135,9 @@ export interface ScannedWallets {
   readonly failed: ReadonlyMap<string, unknown>;
 }
 
+/** Wallets a node may refuse on their own in one stretch and fail alone; the next one stops it. */
+export const LONE_REFUSALS = 1;
+
 /**
  * The token transfers of each of `wallets` in blocks `from`..`to`, through the chain's RPC layer
  * (ranges it tunes to the node, receipts for a block over a result cap), by wallet: the tokens
@@ -142,9 +145,12 @@ export interface ScannedWallets {
  * wallet received (a position manager that cannot list an owner's NFTs, such as Uniswap V4's).
  * Wallets are asked `width.most` at a time. A batch the node refuses is asked again in halves,
  * down to single wallets; once a half is answered, `width` keeps that size, so the next stretches
- * do not meet the refusal again. A failure that halving cannot help (a single wallet refused, the
- * node down) stops the stretch there: the wallets already answered keep their finds, the rest are
- * `failed` with it, and a later attempt asks them again.
+ * do not meet the refusal again. A wallet the node refuses even alone fails alone, and the rest
+ * are read; a second such refusal, or a failure that halving cannot help (the node down), stops
+ * the stretch there: the wallets already answered keep their finds, the rest are `failed` with
+ * it, and a later attempt asks them again. So one wallet the node always refuses does not fail
+ * the wallets queued with it, and a node that refuses everything costs a few calls, not a halving
+ * down to every wallet.
  */
 export const scanWalletsStretch = (
   rpc: ChainRpc,
@@ -154,11 +160,16 @@ export const scanWalletsStretch = (
   nftContracts: ReadonlySet<string>,
   width: FilterWidth = filterWidth(wallets.length),
 ): Effect.Effect<ScannedWallets> => {
-  /** A batch's finds, or the failure that stopped it (its wallets from `at` on were not read). */
+  /**
+   * A batch's finds, the wallets refused alone, and the failure that stopped it (its wallets from
+   * `at` on were not read).
+   */
   type BatchOutcome = {
     readonly found: ReadonlyMap<string, ScannedStretch>;
+    readonly refused: ReadonlyMap<string, unknown>;
     readonly stopped?: { readonly at: number; readonly error: unknown } | undefined;
   };
+  let lone = 0;
   const scanBatch = (batch: ReadonlyArray<string>, offset: number): Effect.Effect<BatchOutcome> =>
     Effect.gen(function* () {
       const answers = yield* Effect.either(
@@ -166,15 +177,25 @@ export const scanWalletsStretch = (
           concurrency: "unbounded",
         }),
       );
-      if (answers._tag === "Right") return { found: attribute(answers.right, batch, nftContracts) };
-      if (batch.length === 1 || !mayBeTooWide(answers.left))
-        return { found: new Map(), stopped: { at: offset, error: answers.left } };
+      if (answers._tag === "Right")
+        return { found: attribute(answers.right, batch, nftContracts), refused: new Map() };
+      const stop = { found: new Map(), refused: new Map(), stopped: { at: offset, error: answers.left } };
+      if (!mayBeTooWide(answers.left)) return stop;
+      if (batch.length === 1)
+        return ++lone > LONE_REFUSALS
+          ? stop
+          : { found: new Map(), refused: new Map([[batch[0]!, answers.left]]) };
       const half = Math.ceil(batch.length / 2);
       const first = yield* scanBatch(batch.slice(0, half), offset);
       if (first.stopped !== undefined) return first;
-      lower(half);
+      // Learned only from a half the node answered, not from one whose wallet it refused alone.
+      if (first.found.size > 0) lower(half);
       const second = yield* scanBatch(batch.slice(half), offset + half);
-      return { found: new Map([...first.found, ...second.found]), stopped: second.stopped };
+      return {
+        found: new Map([...first.found, ...second.found]),
+        refused: new Map([...first.refused, ...second.refused]),
+        stopped: second.stopped,
+      };
     });
   const lower = (most: number) => {
     if (most >= width.most) return;
@@ -191,10 +212,11 @@ export const scanWalletsStretch = (
       const batch = wallets.slice(next, next + Math.max(1, width.most));
       const outcome = yield* scanBatch(batch, next);
       for (const [wallet, stretch] of outcome.found) found.set(wallet, stretch);
-      if (width.most < asked) refusedAny = true;
+      for (const [wallet, error] of outcome.refused) failed.set(wallet, error);
+      if (width.most < asked || outcome.refused.size > 0) refusedAny = true;
       if (outcome.stopped !== undefined) {
         for (const wallet of wallets.slice(outcome.stopped.at))
-          if (!found.has(wallet)) failed.set(wallet, outcome.stopped.error);
+          if (!found.has(wallet) && !failed.has(wallet)) failed.set(wallet, outcome.stopped.error);
         return { found, failed };
       }
       next += batch.length;

@@ -161,6 +161,8 @@ describe("wallets a webhook starts watching", { timeout: 60_000 }, () => {
       );
       await eventually(async () => worker.queued.has(8453), 15_000, "the valid announcement is queued");
       expect([...worker.queued]).toEqual([[8453, [address(7)]]]);
+      // The malformed withdrawals were skipped too.
+      expect(worker.withdrawn.size).toBe(0);
     } finally {
       await worker.stop();
     }

@@ -15,7 +15,7 @@ const until = async (done: () => boolean) => {
  * A queue whose discoveries wait until `release` (all of them, from then on), recording each
  * pair as it starts.
  */
-const gatedQueue = () => {
+const gatedQueue = (max = 1_000) => {
   let release = () => {};
   const gate = new Promise<void>((resolve) => {
     release = resolve;
@@ -28,24 +28,56 @@ const gatedQueue = () => {
     },
     known: () => false,
     key: (chainId, w) => `${chainId}|${w}`,
-    max: 1_000,
+    max,
     perSecond: 1_000_000,
   });
   return { queue, started, release };
 };
 
 describe("the webhooks' discovery queue", () => {
-  it("behavior: each chain has a line of its own: one chain's long line does not hold back another chain's wallets", async () => {
-    const { queue, started, release } = gatedQueue();
+  it("behavior: each chain has a line of its own and the lines take turns, one discovery at a time: one chain's long line does not hold back another chain's wallets", async () => {
+    const started: Array<string> = [];
+    let running = 0;
+    let most = 0;
+    const queue = makePrefetchQueue({
+      discover: async (chain, w) => {
+        started.push(`${chain.chain_id}:${w}`);
+        most = Math.max(most, ++running);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        running--;
+      },
+      known: () => false,
+      key: (chainId, w) => `${chainId}|${w}`,
+      max: 1_000,
+      perSecond: 1_000_000,
+    });
     queue.add([mainnet!], [wallet(1), wallet(2), wallet(3)], "wh_a");
     queue.add([base!], [wallet(4)], "wh_b");
-    // Each line's first discovery runs (and waits) at once, the other two mainnet wallets behind it.
-    await until(() => started.length === 2);
-    expect(started).toEqual([`1:${wallet(1)}`, `8453:${wallet(4)}`]);
-    expect(queue.byChain()).toEqual(new Map([[1, 2]]));
-    release();
-    await until(() => started.length === 4);
+    expect(queue.byChain()).toEqual(
+      new Map([
+        [1, 2],
+        [8453, 1],
+      ]),
+    );
+    await until(() => started.length === 4 && running === 0);
+    // Base's one wallet went second, not after mainnet's three; never two at once.
+    expect(started).toEqual([`1:${wallet(1)}`, `8453:${wallet(4)}`, `1:${wallet(2)}`, `1:${wallet(3)}`]);
+    expect(most).toBe(1);
     expect(queue.size()).toBe(0);
+  });
+
+  it("edge: past the queue's bound new wallets are left out, but a waiting one still takes another webhook's claim", async () => {
+    const { queue, started, release } = gatedQueue(3);
+    queue.add([mainnet!], [wallet(9)]); // takes the turn and waits
+    await until(() => started.length === 1);
+    expect(queue.add([mainnet!], [wallet(1), wallet(2), wallet(3)], "wh_a")).toBe(3);
+    // Full: the new wallet is left out, the waiting one behind it is claimed by wh_b too.
+    expect(queue.add([mainnet!], [wallet(4), wallet(2)], "wh_b")).toBe(0);
+    expect(queue.withdraw("wh_a", [wallet(1), wallet(2), wallet(3)])).toBe(2);
+    expect(queue.byChain()).toEqual(new Map([[1, 1]]));
+    release();
+    await until(() => started.length === 2);
+    expect(started).toEqual([`1:${wallet(9)}`, `1:${wallet(2)}`]);
   });
 
   it("behavior: a webhook that stops watching wallets takes out those only it wanted; another webhook's claim or an unnamed caller's keeps them", async () => {

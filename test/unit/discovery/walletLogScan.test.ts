@@ -143,21 +143,27 @@ describe("a batch of wallets' log scan", () => {
     for (const w of wallets) expect(tokensOf(second, w)).toEqual([]);
   });
 
-  it("edge: a wallet refused alone stops the stretch there: the wallets answered keep their finds, it and the rest are failed, and the width stays", async () => {
+  it("edge: a wallet refused alone fails alone and the rest are read; a second one stops the stretch there, the wallets answered keeping their finds", async () => {
     const wallets = Array.from({ length: 6 }, (_, i) => wallet(i + 1));
-    const refusedWallet = word(wallets[2]!);
-    const node = logsNode(
-      wallets.map((w, i) => log(token(i), 100 + i, [TRANSFER, word(wallet(99)), word(w)])),
-      Number.POSITIVE_INFINITY,
-      (topics) => topics.some((t) => t === refusedWallet || (Array.isArray(t) && t.includes(refusedWallet))),
-    );
+    const nodeRefusing = (...refused: ReadonlyArray<string>) =>
+      logsNode(
+        wallets.map((w, i) => log(token(i), 100 + i, [TRANSFER, word(wallet(99)), word(w)])),
+        Number.POSITIVE_INFINITY,
+        (topics) =>
+          refused.some((w) => topics.some((t) => t === word(w) || (Array.isArray(t) && t.includes(word(w))))),
+      );
     const width = filterWidth(2);
-    const read = await scan(node, wallets, { width });
-    expect([...read.found.keys()]).toEqual(wallets.slice(0, 2));
-    for (const [i, w] of wallets.slice(0, 2).entries())
-      expect(tokensOf(read, w)).toEqual([`${token(i)}@${100 + i}:erc20`]);
-    expect([...read.failed.keys()]).toEqual(wallets.slice(2));
-    expect(String(read.failed.get(wallets[5]!))).toMatch(/exceed max addresses/);
+    const one = await scan(nodeRefusing(wallets[2]!), wallets, { width });
+    expect([...one.failed.keys()]).toEqual([wallets[2]]);
+    expect(String(one.failed.get(wallets[2]!))).toMatch(/exceed max addresses/);
+    for (const i of [0, 1, 3, 4, 5])
+      expect(tokensOf(one, wallets[i]!)).toEqual([`${token(i)}@${100 + i}:erc20`]);
+    // A wallet refused alone says nothing of the width.
+    expect(width.most).toBe(2);
+
+    const two = await scan(nodeRefusing(wallets[2]!, wallets[4]!), wallets, { width });
+    expect([...two.found.keys()].sort()).toEqual([wallets[0], wallets[1], wallets[3]].sort());
+    expect([...two.failed.keys()]).toEqual([wallets[2], wallets[4], wallets[5]]);
     expect(width.most).toBe(2);
   });
 

@@ -12,10 +12,22 @@ export const deleteWebhookRoute = route(deleteWebhook, ({ params }) =>
     const teamId = yield* callerTeamId;
     const id = normaliseId(params.webhookId);
     const store = yield* WebhookStore;
-    // Read first: once removed, nothing says which wallets it had queued for discovery.
+    // Read first: once removed, nothing says which wallets it had queued for discovery. A read
+    // that fails does not stop the delete (its wallets are then discovered as if still watched).
     const watched = yield* store
       .addresses(teamId, id)
-      .pipe(Effect.orElseSucceed((): ReadonlyArray<string> => []));
+      .pipe(
+        Effect.catchAll((error) =>
+          Effect.as(
+            error._tag === "NotFound"
+              ? Effect.void
+              : Effect.logWarning(
+                  `webhook ${id}: its addresses could not be read before its delete (${error.message}); those waiting to be discovered for it stay queued`,
+                ),
+            [] as ReadonlyArray<string>,
+          ),
+        ),
+      );
     yield* store.remove(teamId, id);
     (yield* WebhookSupervisor).forget(id);
     yield* forgetWatched(id, watched);
