@@ -22,7 +22,17 @@ export interface PrefetchQueueDeps {
   readonly max: number;
   /** Most discoveries started per second on each chain (one runs at a time, over all chains). */
   readonly perSecond: number;
+  /**
+   * Settles once a discovery has held the turn long enough (TURN_MAX_MS by default): it goes on,
+   * and the next line takes the turn, so one chain whose nodes hang does not stall every chain.
+   */
+  readonly turnOver?: () => Promise<void>;
 }
+
+/** Longest one background discovery holds the turn before the next line takes it. */
+export const TURN_MAX_MS = 10_000;
+
+const turnTimer = () => new Promise<void>((resolve) => setTimeout(resolve, TURN_MAX_MS).unref?.());
 
 /**
  * Wallets a webhook started watching, discovered in the background one at a time, so they are
@@ -54,6 +64,7 @@ export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
       const spacingMs = 1_000 / deps.perSecond;
       for (;;) {
         const began = performance.now();
+        let discovery: Promise<void> = Promise.resolve();
         // The line's first pair is taken once its turn comes: one withdrawn meanwhile is not.
         const ran = await turn(async () => {
           const line = lines.get(chainId);
@@ -61,10 +72,14 @@ export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
           if (line === undefined || next === undefined || next.done === true) return false;
           const [key, { chain, wallet }] = next.value;
           leave(chainId, line, key);
-          await deps.discover(chain, wallet).catch(() => undefined);
+          discovery = deps.discover(chain, wallet).catch(() => undefined);
+          await Promise.race([discovery, (deps.turnOver ?? turnTimer)()]);
           return true;
         });
         if (!ran) return;
+        // A discovery that outlasted its turn still holds its own line: a chain whose nodes hang
+        // has one discovery running at most, and the other chains go on.
+        await discovery;
         const rest = spacingMs - (performance.now() - began);
         if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest).unref?.());
       }

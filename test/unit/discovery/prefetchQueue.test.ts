@@ -66,6 +66,43 @@ describe("the webhooks' discovery queue", () => {
     expect(queue.size()).toBe(0);
   });
 
+  it("edge: a discovery that outlasts its turn lets the next chain's line go on, and holds its own line until it ends", async () => {
+    const started: Array<string> = [];
+    const turnsOver: Array<() => void> = [];
+    let unhang = () => {};
+    const hung = new Promise<void>((resolve) => {
+      unhang = resolve;
+    });
+    const queue = makePrefetchQueue({
+      // Mainnet's nodes hang; base answers at once.
+      discover: async (chain, w) => {
+        started.push(`${chain.chain_id}:${w}`);
+        if (chain.chain_id === 1) await hung;
+      },
+      known: () => false,
+      key: (chainId, w) => `${chainId}|${w}`,
+      max: 1_000,
+      perSecond: 1_000_000,
+      turnOver: () => new Promise<void>((resolve) => turnsOver.push(resolve)),
+    });
+    queue.add([mainnet!], [wallet(1), wallet(2)]);
+    queue.add([base!], [wallet(3)]);
+    await until(() => started.length === 1);
+    // Until the hung discovery's turn is over, base waits behind it.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual([`1:${wallet(1)}`]);
+    turnsOver[0]!();
+    await until(() => started.length === 2);
+    expect(started[1]).toBe(`8453:${wallet(3)}`);
+    // Mainnet's next wallet waits for its line's own discovery, however many turns go by.
+    for (const over of turnsOver) over();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(queue.byChain()).toEqual(new Map([[1, 1]]));
+    unhang();
+    await until(() => started.length === 3);
+    expect(started[2]).toBe(`1:${wallet(2)}`);
+  });
+
   it("edge: past the queue's bound new wallets are left out, but a waiting one still takes another webhook's claim", async () => {
     const { queue, started, release } = gatedQueue(3);
     queue.add([mainnet!], [wallet(9)]); // takes the turn and waits
