@@ -34,9 +34,13 @@ export interface V4PoolKey {
 }
 
 /** A PoolKey as any reader holds it: numbers from a lookup's table, bigints from a decoded position. */
-type AnyPoolKey = {
-  readonly [field in keyof V4PoolKey]: V4PoolKey[field] extends number ? number | bigint : string;
-};
+interface AnyPoolKey {
+  readonly currency0: string;
+  readonly currency1: string;
+  readonly fee: number | bigint;
+  readonly tickSpacing: number | bigint;
+  readonly hooks: string;
+}
 
 const word = (value: string | number | bigint): string =>
   typeof value === "string"
