@@ -63,11 +63,15 @@ export const chooseEndpoint = (
     if (health.latencyMs !== undefined)
       fastest = Math.min(fastest ?? Number.POSITIVE_INFINITY, health.latencyMs);
   }
+  const failing = ({ health }: (typeof candidates)[number]) =>
+    health.isDown(now) || (need.avoidFailing === true && health.failures > 0);
   const reached = candidates.filter(
     ({ health }) => need.block === undefined || health.head === undefined || health.head >= need.block,
   );
-  // A block no endpoint has reached yet is asked of all: a head seen a moment ago may already be old.
-  const reachable = reached.length > 0 ? reached : candidates;
+  // A block no endpoint that can answer now has reached is asked of all: a head seen a moment ago
+  // may already be old (a block mined between two head polls), and a failing endpoint whose last
+  // head was higher must not leave the call nowhere to go.
+  const reachable = reached.some((endpoint) => !failing(endpoint)) ? reached : candidates;
   const lagging = ({ health }: (typeof candidates)[number]) =>
     bestHead !== undefined && health.head !== undefined && bestHead - health.head > maxHeadLag;
   // Head reads skip an endpoint behind the others while one that keeps up can answer (now or soon).
@@ -88,8 +92,6 @@ export const chooseEndpoint = (
     return score;
   };
   const ordered = [...able].sort((a, b) => penalty(a) - penalty(b) || a.index - b.index);
-  const failing = ({ health }: (typeof able)[number]) =>
-    health.isDown(now) || (need.avoidFailing === true && health.failures > 0);
   const ready = ordered.find((endpoint) => !failing(endpoint) && endpoint.pausedUntil <= now);
   if (ready !== undefined) return { kind: "use", index: ready.index };
   const soonest = ordered.reduce((a, b) =>

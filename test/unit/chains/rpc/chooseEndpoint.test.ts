@@ -75,6 +75,29 @@ describe("chooseEndpoint", () => {
     });
   });
 
+  it("behavior: when the only endpoint that reached a block is failing, the others are asked for it", () => {
+    // The primary's last head poll saw block 98 before it went away; the fallback's poll came a
+    // block earlier. A read of block 98 a client waits for goes to the fallback, not nowhere.
+    const gone = endpoint((h) => {
+      h.observeHead(98, NOW - 50);
+      h.failed({ reason: "Unavailable", detail: "connection refused" }, NOW - 10);
+    });
+    const behind = endpoint((h) => h.observeHead(97, NOW - 60));
+    expect(chooseEndpoint([gone, behind], need({ block: 98, avoidFailing: true }), NOW, 5)).toEqual({
+      kind: "use",
+      index: 1,
+    });
+    // Its pause over but not yet answering again, it is still passed over by such a read.
+    const paused = endpoint((h) => {
+      h.observeHead(98, NOW - 5_000);
+      h.failed({ reason: "Unavailable", detail: "connection refused" }, NOW - 4_000);
+    });
+    expect(chooseEndpoint([paused, behind], need({ block: 98, avoidFailing: true }), NOW, 5)).toEqual({
+      kind: "use",
+      index: 1,
+    });
+  });
+
   it("behavior: an endpoint known to lack the state (or logs) of a block is asked last", () => {
     const pruned = endpoint((h) => {
       h.capabilities = { stateFrom: 90, logsFrom: 0, probedAt: NOW };
