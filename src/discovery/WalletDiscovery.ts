@@ -550,10 +550,12 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
         by,
       ),
     /**
-     * The webhook `by` stopped watching the wallets: those still waiting that no other webhook
-     * queued leave the queue (a discovery already started goes on). Answers how many left.
+     * The webhook `by` stopped watching the wallets, on the chains `chainIds` (all when not given):
+     * those still waiting there that no other webhook queued leave the queue (a discovery already
+     * started goes on). Answers how many left.
      */
-    unprefetch: (by: string, wallets: ReadonlyArray<string>): number => prefetchQueue.withdraw(by, wallets),
+    unprefetch: (by: string, wallets: ReadonlyArray<string>, chainIds?: ReadonlyArray<number>): number =>
+      prefetchQueue.withdraw(by, wallets, chainIds),
     /**
      * The index missed chain events (CHAIN_EVENTS dropped them before they were applied, Indexer's
      * `onTrimmed`) at `at`: every wallet swept before then is swept again on its next request, since

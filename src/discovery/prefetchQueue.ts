@@ -124,10 +124,14 @@ export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
       }
       return queued;
     },
-    /** Withdraws the webhook's claim on the wallets on every chain; answers how many pairs left their line. */
-    withdraw: (by: string, wallets: ReadonlyArray<string>): number => {
+    /**
+     * Withdraws the webhook's claim on the wallets on the chains `chainIds` (every chain when not
+     * given); answers how many pairs left their line.
+     */
+    withdraw: (by: string, wallets: ReadonlyArray<string>, chainIds?: ReadonlyArray<number>): number => {
       let left = 0;
-      for (const [chainId, line] of lines)
+      for (const [chainId, line] of lines) {
+        if (chainIds !== undefined && !chainIds.includes(chainId)) continue;
         for (const address of wallets) {
           const key = deps.key(chainId, address.toLowerCase());
           const waiting = line.get(key);
@@ -135,6 +139,7 @@ export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
           leave(chainId, line, key);
           left++;
         }
+      }
       return left;
     },
     /**

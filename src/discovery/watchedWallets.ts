@@ -29,10 +29,17 @@ const Watched = Schema.Struct({
 });
 
 /**
- * The webhook stopped watching some addresses (it was deleted, or they were removed): its claim
- * on them is withdrawn. No `addresses` field, so an older worker skips it rather than queue them.
+ * The webhook stopped watching some addresses (it was deleted, or they were removed), or stopped
+ * watching some chains (`chain_ids`; absent: every chain): its claim on them is withdrawn. No
+ * `addresses` field, so an older worker skips it rather than queue them; one that predates
+ * `chain_ids` withdraws the claim on every chain, which costs only a discovery left to the
+ * wallet's first request.
  */
-const Unwatched = Schema.Struct({ webhook_id: Schema.String, unwatched: Addresses });
+const Unwatched = Schema.Struct({
+  webhook_id: Schema.String,
+  unwatched: Addresses,
+  chain_ids: Schema.optional(Schema.Array(Schema.Int)),
+});
 
 const Announcement = Schema.parseJson(Schema.Union(Watched, Unwatched));
 const decodeAnnouncement = Schema.decodeUnknownEither(Announcement);
@@ -50,8 +57,15 @@ export class WatchedWallets extends Context.Tag("app/discovery/WatchedWallets")<
       addresses: ReadonlyArray<string>,
       webhookId?: string,
     ) => Effect.Effect<void>;
-    /** Tells every API worker that the webhook stopped watching `addresses`: those waiting for it alone are not discovered. */
-    readonly withdraw: (webhookId: string, addresses: ReadonlyArray<string>) => Effect.Effect<void>;
+    /**
+     * Tells every API worker that the webhook stopped watching `addresses` on `chainIds` (every
+     * chain when not given): those waiting for it alone there are not discovered.
+     */
+    readonly withdraw: (
+      webhookId: string,
+      addresses: ReadonlyArray<string>,
+      chainIds?: ReadonlyArray<number>,
+    ) => Effect.Effect<void>;
   }
 >() {}
 
@@ -78,9 +92,17 @@ export const announcements = (
     ...(webhookId === undefined ? {} : { webhook_id: webhookId }),
   }));
 
-/** The withdrawals of the webhook's claim on `addresses`, split to fit NATS's payload cap. */
-export const withdrawals = (webhookId: string, addresses: ReadonlyArray<string>): ReadonlyArray<string> =>
-  sliced(addresses, (slice) => ({ webhook_id: webhookId, unwatched: slice }));
+/** The withdrawals of the webhook's claim on `addresses` (on `chainIds` only, if given), split to fit NATS's payload cap. */
+export const withdrawals = (
+  webhookId: string,
+  addresses: ReadonlyArray<string>,
+  chainIds?: ReadonlyArray<number>,
+): ReadonlyArray<string> =>
+  sliced(addresses, (slice) => ({
+    webhook_id: webhookId,
+    unwatched: slice,
+    ...(chainIds === undefined ? {} : { chain_ids: [...chainIds] }),
+  }));
 
 /**
  * This worker's side: every announcement (its own included) queues the wallets on the chains it
@@ -108,7 +130,7 @@ export const layer = (nc: NatsConnection): Layer.Layer<WatchedWallets, never, Di
         );
       const apply = (told: typeof Announcement.Type) =>
         "unwatched" in told
-          ? discovery.unprefetch(told.webhook_id, told.unwatched)
+          ? discovery.unprefetch(told.webhook_id, told.unwatched, told.chain_ids)
           : queue(told.chain_ids, told.addresses, told.webhook_id);
       /** Publishes the messages; if they cannot go out (the connection is down), this worker applies them itself. */
       const tell = (payloads: ReadonlyArray<string>, fallback: () => void) =>
@@ -134,15 +156,17 @@ export const layer = (nc: NatsConnection): Layer.Layer<WatchedWallets, never, Di
       );
       return {
         announce: (chainIds, addresses, webhookId) =>
-          addresses.length === 0
+          addresses.length === 0 || chainIds?.length === 0
             ? Effect.void
             : tell(announcements(chainIds, addresses, webhookId), () =>
                 queue(chainIds, addresses, webhookId),
               ),
-        withdraw: (webhookId, addresses) =>
-          addresses.length === 0
+        withdraw: (webhookId, addresses, chainIds) =>
+          addresses.length === 0 || chainIds?.length === 0
             ? Effect.void
-            : tell(withdrawals(webhookId, addresses), () => discovery.unprefetch(webhookId, addresses)),
+            : tell(withdrawals(webhookId, addresses, chainIds), () =>
+                discovery.unprefetch(webhookId, addresses, chainIds),
+              ),
       };
     }),
   );

@@ -177,6 +177,44 @@ describe("a service started at the head of chains with years of history it never
     expect((await env.call("DELETE", `${WEBHOOKS}/${kept.json.id}`)).status).toBe(200);
   });
 
+  it("behavior: a webhook moved to other chains takes its waiting wallets off the chains it left and queues them on those it joined", async () => {
+    type Discovering = {
+      chains: ReadonlyArray<{ chain_id: number; discovery?: { queued: number; complete: number } }>;
+    };
+    const discoveryOn = async (chainId: number) =>
+      ((await env.call("GET", "/healthz")).json as Discovering).chains.find((c) => c.chain_id === chainId)!
+        .discovery!;
+    const addresses = Array.from(
+      { length: 300 },
+      (_, i) => `0x00000000d1${i.toString(16).padStart(30, "0")}`,
+    );
+    const completeBefore = (await discoveryOn(57073)).complete;
+    const moving = await env.call("POST", WEBHOOKS, {
+      name: "moving",
+      url: "http://127.0.0.1:9/hook",
+      type: "balances",
+      addresses,
+      chain_ids: [57073],
+    });
+    expect(moving.status).toBe(200);
+    await eventually(async () => (await discoveryOn(57073)).queued > 200, 15_000, "the wallets queued");
+    const moved = await env.call("PATCH", `${WEBHOOKS}/${moving.json.id}`, { chain_ids: [8453] });
+    expect(moved.status).toBe(200);
+    await eventually(
+      async () => (await discoveryOn(57073)).queued === 0 && (await discoveryOn(8453)).queued > 200,
+      15_000,
+      "the line moved from the chain left to the chain joined",
+    );
+    // Only those started before the move were discovered on the chain it left.
+    expect((await discoveryOn(57073)).complete - completeBefore).toBeLessThan(100);
+    expect((await env.call("DELETE", `${WEBHOOKS}/${moving.json.id}`)).status).toBe(200);
+    await eventually(
+      async () => (await discoveryOn(8453)).queued === 0,
+      15_000,
+      "the deleted webhook's line emptied",
+    );
+  });
+
   it("behavior: /healthz and the API worker's metrics show each chain's wallets discovered and its registry backfill done", async () => {
     const health = (await env.call("GET", "/healthz")).json as {
       chains: ReadonlyArray<{

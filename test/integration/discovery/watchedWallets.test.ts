@@ -29,6 +29,8 @@ const startWorker = async (nc: NatsConnection) => {
   /** Each webhook named in an announcement, and the wallets it withdrew its claim on. */
   const claimed = new Set<string>();
   const withdrawn = new Map<string, Array<string>>();
+  /** The chains each webhook's last withdrawal named ("all": none named). */
+  const withdrawnOn = new Map<string, ReadonlyArray<number> | "all">();
   const discovery = Layer.effect(
     Discovery,
     Effect.map(Discovery, (quiet) => ({
@@ -43,8 +45,9 @@ const startWorker = async (nc: NatsConnection) => {
           queued.set(chain.chain_id, [...(queued.get(chain.chain_id) ?? []), ...wallets]);
         return wallets.length * chains.length;
       },
-      unprefetch: (by: string, wallets: ReadonlyArray<string>) => {
+      unprefetch: (by: string, wallets: ReadonlyArray<string>, chainIds?: ReadonlyArray<number>) => {
         withdrawn.set(by, [...(withdrawn.get(by) ?? []), ...wallets]);
+        withdrawnOn.set(by, chainIds ?? "all");
         return wallets.length;
       },
     })),
@@ -61,6 +64,7 @@ const startWorker = async (nc: NatsConnection) => {
     queued,
     claimed,
     withdrawn,
+    withdrawnOn,
     announce: (
       chainIds: ReadonlyArray<number> | null,
       addresses: ReadonlyArray<string>,
@@ -71,9 +75,9 @@ const startWorker = async (nc: NatsConnection) => {
           Effect.provide(context),
         ),
       ),
-    withdraw: (webhookId: string, addresses: ReadonlyArray<string>) =>
+    withdraw: (webhookId: string, addresses: ReadonlyArray<string>, chainIds?: ReadonlyArray<number>) =>
       Effect.runPromise(
-        Effect.flatMap(WatchedWallets.WatchedWallets, (w) => w.withdraw(webhookId, addresses)).pipe(
+        Effect.flatMap(WatchedWallets.WatchedWallets, (w) => w.withdraw(webhookId, addresses, chainIds)).pipe(
           Effect.provide(context),
         ),
       ),
@@ -125,15 +129,21 @@ describe("wallets a webhook starts watching", { timeout: 60_000 }, () => {
       const many = Array.from({ length: 12_000 }, (_, i) => address(i + 1));
       await a.announce([1], many, "wh_gone");
       await b.withdraw("wh_gone", many);
+      // A webhook that left chain 8453 withdraws its claim there only.
+      await a.withdraw("wh_moved", [address(5)], [8453]);
       for (const worker of [a, b])
         await eventually(
-          async () => (worker.withdrawn.get("wh_gone")?.length ?? 0) === many.length,
+          async () =>
+            (worker.withdrawn.get("wh_gone")?.length ?? 0) === many.length &&
+            worker.withdrawnOn.has("wh_moved"),
           15_000,
-          "the withdrawal reaches the worker",
+          "the withdrawals reach the worker",
         );
       for (const worker of [a, b]) {
         expect([...worker.claimed]).toEqual(["wh_gone"]);
         expect(worker.withdrawn.get("wh_gone")).toEqual(many);
+        expect(worker.withdrawnOn.get("wh_gone")).toBe("all");
+        expect(worker.withdrawnOn.get("wh_moved")).toEqual([8453]);
         // A withdrawal queues nothing.
         expect(worker.queued.get(1)).toEqual(many);
       }

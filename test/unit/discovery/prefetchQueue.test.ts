@@ -136,6 +136,20 @@ describe("the webhooks' discovery queue", () => {
     expect(started).toEqual([`1:${wallet(9)}`, `1:${wallet(2)}`, `1:${wallet(3)}`]);
   });
 
+  it("behavior: a webhook that stops watching some chains takes its wallets off those chains' lines only", async () => {
+    const { queue, started, release } = gatedQueue();
+    queue.add([mainnet!], [wallet(9)]); // takes the turn and waits
+    await until(() => started.length === 1);
+    expect(queue.add([mainnet!, base!], [wallet(1), wallet(2)], "wh_a")).toBe(4);
+    expect(queue.withdraw("wh_a", [wallet(1), wallet(2)], [8453])).toBe(2);
+    expect(queue.byChain()).toEqual(new Map([[1, 2]]));
+    // An empty list of chains withdraws nothing.
+    expect(queue.withdraw("wh_a", [wallet(1)], [])).toBe(0);
+    release();
+    await until(() => started.length === 3);
+    expect(started).toEqual([`1:${wallet(9)}`, `1:${wallet(1)}`, `1:${wallet(2)}`]);
+  });
+
   it("edge: a pair a request started leaves its line at once, without a turn of its own", async () => {
     const { queue, started, release } = gatedQueue();
     queue.add([mainnet!], [wallet(1), wallet(2), wallet(3)], "wh_a");

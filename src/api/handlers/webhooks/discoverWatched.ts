@@ -26,8 +26,12 @@ export const discoverWatchedBy = (teamId: string, id: string, addresses: Readonl
   });
 
 /**
- * The webhook stopped watching `addresses` (deleted, or they were removed): on every API worker,
- * those still waiting to be discovered for it alone are not (docs/real-chains.md).
+ * The webhook stopped watching `addresses` (deleted, or they were removed), or stopped watching the
+ * chains `chainIds`: on every API worker, those still waiting to be discovered for it alone there
+ * are not (docs/real-chains.md).
  */
-export const forgetWatched = (id: string, addresses: ReadonlyArray<string>) =>
-  Effect.flatMap(WatchedWallets, (watched) => watched.withdraw(id, addresses));
+export const forgetWatched = (
+  id: string,
+  addresses: ReadonlyArray<string>,
+  chainIds?: ReadonlyArray<number>,
+) => Effect.flatMap(WatchedWallets, (watched) => watched.withdraw(id, addresses, chainIds));

@@ -1,4 +1,5 @@
 import { Clock, Effect } from "effect";
+import { Chains } from "../../../chains/Chains.js";
 import { updateWebhook } from "../../../contracts/Webhooks.js";
 import { WebhookSupervisor } from "../../../webhooks/actors/WebhookSupervisor.js";
 import { applyPatch } from "../../../webhooks/applyPatch.js";
@@ -7,6 +8,29 @@ import { toResource } from "../../../webhooks/WebhookRecord.js";
 import { WebhookStore } from "../../../webhooks/WebhookStore.js";
 import { route } from "../../Handler.js";
 import { callerTeamId, normaliseId } from "./callerTeam.js";
+import { discoverWatched, forgetWatched } from "./discoverWatched.js";
+
+/**
+ * The webhook's addresses' discovery follows a change of its chains: wallets still queued on a
+ * chain it no longer watches leave the queue, and those on a chain it newly watches join it.
+ */
+const followChains = (
+  teamId: string,
+  id: string,
+  before: ReadonlyArray<number> | null,
+  after: ReadonlyArray<number> | null,
+) =>
+  Effect.gen(function* () {
+    const served = (yield* Chains).chains.map((chain) => chain.chain_id);
+    const watchedBefore = before ?? served;
+    const watchedAfter = after ?? served;
+    const dropped = watchedBefore.filter((chainId) => !watchedAfter.includes(chainId));
+    const added = watchedAfter.filter((chainId) => !watchedBefore.includes(chainId));
+    if (dropped.length === 0 && added.length === 0) return;
+    const addresses = yield* (yield* WebhookStore).addresses(teamId, id).pipe(Effect.orElseSucceed(() => []));
+    yield* forgetWatched(id, addresses, dropped);
+    if (added.length > 0) yield* discoverWatched(id, added, addresses);
+  });
 
 /**
  * PATCH /beta/evm/subscriptions/webhooks/{webhookId}: changes only the given
@@ -19,10 +43,17 @@ export const updateWebhookRoute = route(updateWebhook, ({ params, body }) =>
     const teamId = yield* callerTeamId;
     const policy = yield* WebhookPolicy;
     const now = yield* Clock.currentTimeMillis;
-    const result = yield* (yield* WebhookStore).modify(teamId, normaliseId(params.webhookId), (record) =>
-      applyPatch(record, body, policy, now),
-    );
-    if (result.changed) (yield* WebhookSupervisor).observe(result);
+    const id = normaliseId(params.webhookId);
+    // The chains of the record the patch was applied to (the last try, under a revision conflict).
+    let chainsBefore: ReadonlyArray<number> | null = null;
+    const result = yield* (yield* WebhookStore).modify(teamId, id, (record) => {
+      chainsBefore = record.chain_ids;
+      return applyPatch(record, body, policy, now);
+    });
+    if (result.changed) {
+      (yield* WebhookSupervisor).observe(result);
+      yield* followChains(teamId, id, chainsBefore, result.record.chain_ids);
+    }
     return { cu: 0, body: toResource(result.record) };
   }),
 );
