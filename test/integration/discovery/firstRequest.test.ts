@@ -47,6 +47,14 @@ const inProgress = (answers: WalletAnswers) =>
   warningCodes(answers.balances).includes("DISCOVERY_IN_PROGRESS") ||
   warningCodes(answers.positions).includes("DISCOVERY_IN_PROGRESS");
 
+type Discovering = {
+  chains: ReadonlyArray<{ chain_id: number; discovery?: { queued: number; complete: number } }>;
+};
+/** A chain's discovery counts, as /healthz shows them. */
+const discoveryOn = async (chainId: number) =>
+  ((await env.call("GET", "/healthz")).json as Discovering).chains.find((c) => c.chain_id === chainId)!
+    .discovery!;
+
 describe("a service started at the head of chains with years of history it never read", {
   timeout: 300_000,
 }, () => {
@@ -123,12 +131,6 @@ describe("a service started at the head of chains with years of history it never
   });
 
   it("behavior: a deleted webhook's wallets, or those removed from its list, are not discovered once it stops watching them, while another chain's line goes on", async () => {
-    type Discovering = {
-      chains: ReadonlyArray<{ chain_id: number; discovery?: { queued: number; complete: number } }>;
-    };
-    const discoveryOn = async (chainId: number) =>
-      ((await env.call("GET", "/healthz")).json as Discovering).chains.find((c) => c.chain_id === chainId)!
-        .discovery!;
     const fresh = (chain: number, i: number) =>
       `0x${chain.toString(16).padStart(8, "0")}${"d0"}${i.toString(16).padStart(30, "0")}`;
     const completeBefore = (await discoveryOn(57073)).complete;
@@ -178,12 +180,6 @@ describe("a service started at the head of chains with years of history it never
   });
 
   it("behavior: a webhook moved to other chains takes its waiting wallets off the chains it left and queues them on those it joined", async () => {
-    type Discovering = {
-      chains: ReadonlyArray<{ chain_id: number; discovery?: { queued: number; complete: number } }>;
-    };
-    const discoveryOn = async (chainId: number) =>
-      ((await env.call("GET", "/healthz")).json as Discovering).chains.find((c) => c.chain_id === chainId)!
-        .discovery!;
     const addresses = Array.from(
       { length: 300 },
       (_, i) => `0x00000000d1${i.toString(16).padStart(30, "0")}`,
