@@ -144,8 +144,8 @@ export const LONE_REFUSALS = 1;
  * they moved, each with the first block it was seen in, and the ids of NFTs of `nftContracts` the
  * wallet received (a position manager that cannot list an owner's NFTs, such as Uniswap V4's).
  * Wallets are asked `width.most` at a time. A batch the node refuses is asked again in halves,
- * down to single wallets; once a half is answered, `width` keeps that size, so the next stretches
- * do not meet the refusal again. A wallet the node refuses even alone fails alone, and the rest
+ * down to single wallets; once both halves are read in full, `width` keeps their size, so the next
+ * stretches do not meet the refusal again. A wallet the node refuses even alone fails alone, and the rest
  * are read; a second such refusal, or a failure that halving cannot help (the node down), stops
  * the stretch there: the wallets already answered keep their finds, the rest are `failed` with
  * it, and a later attempt asks them again. So one wallet the node always refuses does not fail
@@ -170,6 +170,7 @@ export const scanWalletsStretch = (
     readonly stopped?: { readonly at: number; readonly error: unknown } | undefined;
   };
   let lone = 0;
+  const answeredWhole = (outcome: BatchOutcome) => outcome.refused.size === 0 && outcome.stopped === undefined;
   const scanBatch = (batch: ReadonlyArray<string>, offset: number): Effect.Effect<BatchOutcome> =>
     Effect.gen(function* () {
       const answers = yield* Effect.either(
@@ -188,9 +189,10 @@ export const scanWalletsStretch = (
       const half = Math.ceil(batch.length / 2);
       const first = yield* scanBatch(batch.slice(0, half), offset);
       if (first.stopped !== undefined) return first;
-      // Learned only from a half the node answered, not from one whose wallet it refused alone.
-      if (first.found.size > 0) lower(half);
       const second = yield* scanBatch(batch.slice(half), offset + half);
+      // The refusal was the width's only if both halves were read in full: a wallet refused alone
+      // under either says the node refused that wallet, whatever the width.
+      if (answeredWhole(first) && answeredWhole(second)) lower(half);
       return {
         found: new Map([...first.found, ...second.found]),
         refused: new Map([...first.refused, ...second.refused]),

@@ -158,7 +158,10 @@ describe("a batch of wallets' log scan", () => {
     expect(String(one.failed.get(wallets[2]!))).toMatch(/exceed max addresses/);
     for (const i of [0, 1, 3, 4, 5])
       expect(tokensOf(one, wallets[i]!)).toEqual([`${token(i)}@${100 + i}:erc20`]);
-    // A wallet refused alone says nothing of the width.
+    // A wallet refused alone says nothing of the width, whether it comes first in its pair or last.
+    expect(width.most).toBe(2);
+    const last = await scan(nodeRefusing(wallets[3]!), wallets, { width });
+    expect([...last.failed.keys()]).toEqual([wallets[3]]);
     expect(width.most).toBe(2);
 
     const two = await scan(nodeRefusing(wallets[2]!, wallets[4]!), wallets, { width });
