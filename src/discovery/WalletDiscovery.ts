@@ -337,6 +337,19 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   const findersKey = (wallet: string) => `finders|${wallet}`;
   const scanKey = (wallet: string) => `scan|${wallet}`;
 
+  /**
+   * A log scan's progress, saved into the wallet's current job: a scan that outlives its job (the
+   * job failed, say its finders, and a request started another) must not save the older job's
+   * record, without the newer one's sweep, over the newer one's.
+   */
+  const saveScan = (chainId: number, wallet: string, scanned: { readonly record: DiscoveryRecord }) => {
+    const current = jobs.get(jobKey(chainId, wallet));
+    if (current === undefined || current === scanned) return saveRecord(chainId, wallet, scanned);
+    const scan = scanned.record.scan;
+    if (scan !== undefined) current.record = { ...current.record, scan };
+    return saveRecord(chainId, wallet, current);
+  };
+
   const logScans = makeWalletLogScans({
     db: deps.db,
     rpc: deps.rpc,
@@ -345,7 +358,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     finders: deps.finders,
     settings: deps.settings,
     write,
-    saveRecord,
+    saveRecord: saveScan,
   });
 
   const run = (chain: ChainConfig, wallet: string, record: DiscoveryRecord, resweep: boolean): Job => {

@@ -41,6 +41,12 @@ export const makeScanBatches = <Entry>(deps: ScanBatchesDeps<Entry>) => {
   let waitingCount = 0;
   /** Chains with a turn asked of the slots and not yet begun: at most one each, whatever waits. */
   const turnAsked = new Set<number>();
+  /**
+   * Keys of scans running in a batch, each with the asks for it that came meanwhile: they queue
+   * once it settles (and then resume where it got), so one wallet's history is never read by two
+   * batches at once.
+   */
+  const running = new Map<string, Array<() => void>>();
 
   /** Asks the slots for a turn for the chain, unless one is asked already: it takes whatever waits then. */
   const askTurn = (chainId: number) => {
@@ -71,6 +77,7 @@ export const makeScanBatches = <Entry>(deps: ScanBatchesDeps<Entry>) => {
     const batch = take(chainId);
     if (batch.length === 0) return;
     const open = new Map<Entry, Waiting<Entry>>(batch.map((w) => [w.entry, w]));
+    for (const w of batch) running.set(deps.keyOf(w.entry), []);
     const settle: SettleScan<Entry> = (entry, error) => {
       const one = open.get(entry);
       if (one === undefined) return;
@@ -79,6 +86,10 @@ export const makeScanBatches = <Entry>(deps: ScanBatchesDeps<Entry>) => {
         if (error === undefined) s.resolve();
         else s.reject(error);
       }
+      const key = deps.keyOf(entry);
+      const askedAgain = running.get(key) ?? [];
+      running.delete(key);
+      for (const enqueue of askedAgain) enqueue();
     };
     try {
       await deps.scan(
@@ -93,25 +104,44 @@ export const makeScanBatches = <Entry>(deps: ScanBatchesDeps<Entry>) => {
     }
   };
 
+  /** Puts the entry in its chain's queue; one waiting under the same key takes its place and callers. */
+  const enqueue = (
+    chainId: number,
+    key: string,
+    entry: Entry,
+    resolve: () => void,
+    reject: (error: unknown) => void,
+  ) => {
+    let queue = waiting.get(chainId);
+    if (queue === undefined) {
+      queue = new Map();
+      waiting.set(chainId, queue);
+    }
+    const known = queue.get(key);
+    if (known !== undefined) {
+      known.entry = entry;
+      known.settlers.push({ resolve, reject });
+    } else {
+      queue.set(key, { entry, settlers: [{ resolve, reject }] });
+      waitingCount++;
+    }
+    askTurn(chainId);
+  };
+
   return {
-    /** Queues the wallet's scan on the chain; settles when its batch has scanned it (or failed). */
+    /**
+     * Queues the wallet's scan on the chain (once the one running for it settles, if any); settles
+     * when its batch has scanned it (or failed).
+     */
     add: (chainId: number, entry: Entry): Promise<void> =>
       new Promise<void>((resolve, reject) => {
         const key = deps.keyOf(entry);
-        let queue = waiting.get(chainId);
-        if (queue === undefined) {
-          queue = new Map();
-          waiting.set(chainId, queue);
+        const askedAgain = running.get(key);
+        if (askedAgain !== undefined) {
+          askedAgain.push(() => enqueue(chainId, key, entry, resolve, reject));
+          return;
         }
-        const known = queue.get(key);
-        if (known !== undefined) {
-          known.entry = entry;
-          known.settlers.push({ resolve, reject });
-        } else {
-          queue.set(key, { entry, settlers: [{ resolve, reject }] });
-          waitingCount++;
-        }
-        askTurn(chainId);
+        enqueue(chainId, key, entry, resolve, reject);
       }),
     /** Whether the entry named `key` waits for a batch to take it (its chain is part of the key). */
     isWaiting: (chainId: number, key: string): boolean => waiting.get(chainId)?.has(key) ?? false,

@@ -170,7 +170,8 @@ export const scanWalletsStretch = (
     readonly stopped?: { readonly at: number; readonly error: unknown } | undefined;
   };
   let lone = 0;
-  const answeredWhole = (outcome: BatchOutcome) => outcome.refused.size === 0 && outcome.stopped === undefined;
+  const answeredWhole = (outcome: BatchOutcome) =>
+    outcome.refused.size === 0 && outcome.stopped === undefined;
   const scanBatch = (batch: ReadonlyArray<string>, offset: number): Effect.Effect<BatchOutcome> =>
     Effect.gen(function* () {
       const answers = yield* Effect.either(

@@ -141,6 +141,33 @@ describe("batches of log scans", () => {
     ]);
     expect(scans.waiting()).toBe(0);
   });
+
+  it("edge: a wallet asked again while its scan runs is not read beside it: it waits for that scan to settle, then goes in a batch of its own", async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const batches: Array<ReadonlyArray<{ key: string; job: number }>> = [];
+    const scans = makeScanBatches<{ key: string; job: number }>({
+      keyOf: (entry) => entry.key,
+      slots: 2,
+      batchMax: 10,
+      scan: async (_chainId, entries) => {
+        batches.push(entries);
+        if (batches.length === 1) await gate;
+      },
+    });
+    const first = scans.add(1, { key: "w", job: 1 });
+    await until(() => batches.length === 1);
+    // A slot is free, yet the second ask of "w" does not take it while job 1's scan of "w" runs.
+    const again = scans.add(1, { key: "w", job: 2 });
+    // Everything queued on the event loop runs before the check.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toHaveLength(1);
+    release();
+    await Promise.all([first, again]);
+    expect(batches).toEqual([[{ key: "w", job: 1 }], [{ key: "w", job: 2 }]]);
+  });
 });
 
 /**
@@ -251,6 +278,52 @@ describe("a webhook's wallets' log scans", () => {
       scan_queued: 0,
       complete: 41,
     });
+  });
+
+  it("edge: a scan that outlives its failed job saves its progress into the job that replaced it, keeping that job's sweep", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const node = transfersNode(1);
+    let finderCalls = 0;
+    const discovery = discoveryOverNode(db, node.rpc, [tokenOf(900)], {
+      settings: { ...DISCOVERY_DEFAULTS, scans: 1, scanStretch: 300 },
+      finders: {
+        chain: [],
+        // The first job's position finders fail; the retry's answer.
+        wallet: [
+          async () => {
+            finderCalls++;
+            if (finderCalls === 1) throw new Error("finder failed");
+            return { ops: [] };
+          },
+        ],
+        nftContracts: () => new Set(),
+        nftIds: async () => ({ ops: [] }),
+      },
+    });
+    const w = wallet(0);
+    const record = async () =>
+      (await db.get(discoveryRecordKey(chain.chain_id, w))) as
+        | { swept_block?: number; scan?: { below: number } }
+        | undefined;
+    // The first job's tokens are stored, its scan waits on the node, and its finders fail.
+    await discovery.settle(chain, w, 5_000, "tokens");
+    await until(() => node.asked.waiting > 0 && discovery.progress(chain, w).state === "failed");
+    // A request tries again: the new job sweeps and saves its sweep.
+    await discovery.settle(chain, w, 5_000);
+    await until(() => finderCalls === 2);
+    await until(() => discovery.progress(chain, w).state !== "sweeping");
+    expect((await record())?.swept_block).toBe(1_000);
+    // The first job's scan reads one stretch and saves where it got: the sweep is still there.
+    node.open();
+    node.close();
+    // The second stretch's four filters wait on the node: the first stretch is saved.
+    await until(() => node.asked.logs === 8 && node.asked.waiting === 4);
+    const saved = await record();
+    expect(saved?.scan?.below).toBe(700);
+    expect(saved?.swept_block).toBe(1_000);
+    node.open();
+    await until(() => discovery.progress(chain, w).state === "complete");
+    expect(await record()).toMatchObject({ swept_block: 1_000, scan: { below: 0 } });
   });
 
   it("behavior: wallets of one batch that stopped at different blocks are read apart only down to where the lower stopped, then together", async () => {
