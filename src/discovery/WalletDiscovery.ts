@@ -435,18 +435,30 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
 
   const starting = new Map<string, Promise<Job>>();
 
-  /** The wallet's job on the chain, started (or resumed from its record) if there is none, or tried again after a failure. */
+  /**
+   * The wallet's job on the chain, started (or resumed from its record) if there is none, or tried
+   * again after a failure. A wallet waiting in the webhooks' queue leaves it, since this starts it;
+   * if this sweep fails, it goes back with its webhooks' claims, so the queue still tries it once.
+   */
   const start = (chain: ChainConfig, wallet: string): Promise<Job | undefined> => {
     if (!needed(chain.chain_id)) return Promise.resolve(undefined);
     watchRegistry(chain.chain_id);
     const key = jobKey(chain.chain_id, wallet);
-    prefetchQueue.drop(key);
+    const queued = prefetchQueue.drop(key);
+    const started = startJob(chain, wallet, key);
+    if (queued !== undefined) started.then((job) => job?.swept).catch(() => prefetchQueue.restore(queued));
+    return started;
+  };
+
+  /** A failed job is tried again: at once for a wallet never swept (its chain cannot be answered), after `retryMs` otherwise. */
+  const retryDue = (job: Job): boolean =>
+    job.state === "failed" &&
+    (job.record.swept_block === undefined || deps.now() - (job.failedAt ?? 0) >= deps.settings.retryMs);
+
+  const startJob = (chain: ChainConfig, wallet: string, key: string): Promise<Job | undefined> => {
     const job = jobs.get(key);
     if (job !== undefined) {
-      // A wallet never swept cannot be answered on this chain: its next request tries at once.
-      const retry =
-        job.state === "failed" &&
-        (job.record.swept_block === undefined || deps.now() - (job.failedAt ?? 0) >= deps.settings.retryMs);
+      const retry = retryDue(job);
       const stale =
         job.state === "complete" &&
         (deps.now() - (job.record.swept_at ?? 0) >= deps.settings.resweepMs ||
@@ -477,7 +489,12 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       const job = await start(chain, wallet);
       await job?.swept;
     },
-    known: (key) => jobs.has(key) || starting.has(key),
+    // A job that failed and is due to be tried again is not known: a webhook announcing the wallet
+    // again queues it.
+    known: (key) => {
+      const job = jobs.get(key);
+      return starting.has(key) || (job !== undefined && !retryDue(job));
+    },
     key: jobKey,
     max: deps.settings.prefetchMax,
     perSecond: deps.settings.prefetchPerSecond,

@@ -5,7 +5,7 @@ import { makePromiseSlots } from "../lib/promiseSlots.js";
 const ANYONE = "";
 
 /** One wallet on one chain waiting to be discovered, and the webhooks that want it. */
-interface Pending {
+export interface Pending {
   readonly chain: ChainConfig;
   readonly wallet: string;
   /** Ids of the webhooks that queued it (ANYONE for a caller that named none). */
@@ -85,6 +85,9 @@ export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
       }
     } finally {
       draining.delete(chainId);
+      // A pair added after the line was last found empty, while this drain was still ending, has
+      // no drain of its own: it found this one running.
+      if (lines.has(chainId)) void drain(chainId);
     }
   };
 
@@ -144,10 +147,38 @@ export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
     },
     /**
      * Takes the pair out of its line: its discovery started another way (a request for the
-     * wallet), so it is neither counted as waiting nor given a paced turn of its own.
+     * wallet), so it is neither counted as waiting nor given a paced turn of its own. Answers the
+     * pair taken out, for `restore`.
      */
-    drop: (key: string): void => {
-      for (const [chainId, line] of lines) if (line.has(key)) leave(chainId, line, key);
+    drop: (key: string): Pending | undefined => {
+      for (const [chainId, line] of lines) {
+        const pending = line.get(key);
+        if (pending === undefined) continue;
+        leave(chainId, line, key);
+        return pending;
+      }
+      return undefined;
+    },
+    /**
+     * Puts a dropped pair back at the end of its line with its claims (the discovery a request
+     * started for it failed), past the bound if need be: it held its place before. One waiting
+     * again meanwhile takes the claims.
+     */
+    restore: (pending: Pending): void => {
+      const key = deps.key(pending.chain.chain_id, pending.wallet);
+      let line = lines.get(pending.chain.chain_id);
+      const waiting = line?.get(key);
+      if (waiting !== undefined) {
+        for (const claim of pending.claims) waiting.claims.add(claim);
+        return;
+      }
+      if (line === undefined) {
+        line = new Map();
+        lines.set(pending.chain.chain_id, line);
+      }
+      line.set(key, pending);
+      size++;
+      void drain(pending.chain.chain_id);
     },
     size: (): number => size,
     /** Pairs waiting, by chain id. */

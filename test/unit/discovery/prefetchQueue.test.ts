@@ -150,6 +150,24 @@ describe("the webhooks' discovery queue", () => {
     expect(started).toEqual([`1:${wallet(9)}`, `1:${wallet(1)}`, `1:${wallet(2)}`]);
   });
 
+  it("edge: a dropped pair restored goes to the end of its line with its claims", async () => {
+    const { queue, started, release } = gatedQueue();
+    queue.add([mainnet!], [wallet(9)]); // takes the line's turn and waits
+    await until(() => started.length === 1);
+    queue.add([mainnet!], [wallet(1), wallet(2)], "wh_a");
+    const dropped = queue.drop(`1|${wallet(1)}`);
+    expect(dropped?.wallet).toBe(wallet(1));
+    expect(queue.size()).toBe(1);
+    queue.restore(dropped!);
+    expect(queue.size()).toBe(2);
+    // wh_a's claim came back with it: withdrawing it takes the pair out again.
+    expect(queue.withdraw("wh_a", [wallet(1)])).toBe(1);
+    queue.restore(dropped!);
+    release();
+    await until(() => started.length === 3);
+    expect(started).toEqual([`1:${wallet(9)}`, `1:${wallet(2)}`, `1:${wallet(1)}`]);
+  });
+
   it("edge: a pair a request started leaves its line at once, without a turn of its own", async () => {
     const { queue, started, release } = gatedQueue();
     queue.add([mainnet!], [wallet(1), wallet(2), wallet(3)], "wh_a");

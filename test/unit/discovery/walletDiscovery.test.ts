@@ -535,6 +535,54 @@ describe("wallet discovery", () => {
     });
   });
 
+  it("edge: a webhook's waiting wallet that a request started goes back to the queue when that request's sweep fails", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const other = `0x${"bb".repeat(20)}`;
+    let node = walletNode();
+    // The first wallet's finders hold the queue's turn until opened.
+    const finder = gatedFinder();
+    const discovery = discoveryOver(db, node, {
+      ...withFinder((...args: ReadonlyArray<unknown>) =>
+        args[1] === WALLET ? finder.find() : Promise.resolve({ ops: [] }),
+      ),
+      rpc: () => node.rpc,
+      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, answerGraceMs: 0, prefetchPerSecond: 1_000 },
+    });
+    expect(discovery.prefetch([chain], [WALLET, other], "wh_a")).toBe(2);
+    await drain();
+    expect(discovery.prefetchQueued()).toBe(1);
+    // A request starts the waiting wallet while the node fails its sweep.
+    node = walletNode({ failSweep: true });
+    expect((await discovery.settle(chain, other, 5_000)).state).toBe("failed");
+    await drain();
+    expect(discovery.prefetchQueued()).toBe(1);
+    // Its turn comes once the node answers again: discovered without another request.
+    node = walletNode();
+    finder.open();
+    for (let i = 0; i < 500 && discovery.progress(chain, other).state !== "complete"; i++)
+      await new Promise((r) => setImmediate(r));
+    expect(discovery.progress(chain, other).state).toBe("complete");
+    expect(discovery.prefetchQueued()).toBe(0);
+  });
+
+  it("behavior: a webhook's wallet whose discovery failed is queued again when a webhook announces it again", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    let node = walletNode({ failSweep: true });
+    const discovery = discoveryOver(db, node, {
+      rpc: () => node.rpc,
+      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, prefetchPerSecond: 1_000 },
+    });
+    expect(discovery.prefetch([chain], [WALLET], "wh_a")).toBe(1);
+    expect(await settled(discovery)).toBe("failed");
+    node = walletNode();
+    expect(discovery.prefetch([chain], [WALLET], "wh_a")).toBe(1);
+    for (let i = 0; i < 500 && discovery.progress(chain, WALLET).state !== "complete"; i++)
+      await new Promise((r) => setImmediate(r));
+    expect(discovery.progress(chain, WALLET).state).toBe("complete");
+    // Once discovered it is known: announcing it again queues nothing.
+    expect(discovery.prefetch([chain], [WALLET], "wh_b")).toBe(0);
+  });
+
   it("default: a webhook's wallets are not queued where the index holds the chain's whole history", () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     const discovery = discoveryOver(db, walletNode(), { indexedFrom: () => 0 });

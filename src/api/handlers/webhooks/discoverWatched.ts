@@ -14,15 +14,24 @@ export const discoverWatched = (
   addresses: ReadonlyArray<string>,
 ) => Effect.flatMap(WatchedWallets, (watched) => watched.announce(chainIds, addresses, id));
 
-/** `discoverWatched` for a stored webhook: its chains are read from the store (all, if it cannot be read). */
+/**
+ * `discoverWatched` for a stored webhook, on the chains the store says it watches. A webhook gone
+ * meanwhile (a concurrent delete) queues nothing: nobody would withdraw its claim. One whose record
+ * cannot be read queues nothing either, and says so: its wallets are discovered on their first
+ * request, rather than queued on chains it may not watch.
+ */
 export const discoverWatchedBy = (teamId: string, id: string, addresses: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     if (addresses.length === 0) return;
-    const chainIds = yield* (yield* WebhookStore).get(teamId, id).pipe(
-      Effect.map((stored) => stored.value.chain_ids),
-      Effect.orElseSucceed(() => null),
-    );
-    yield* discoverWatched(id, chainIds, addresses);
+    const stored = yield* Effect.either((yield* WebhookStore).get(teamId, id));
+    if (stored._tag === "Left") {
+      if (stored.left._tag !== "NotFound")
+        yield* Effect.logWarning(
+          `webhook ${id}: its chains could not be read (${stored.left.message}); its ${addresses.length} new addresses are discovered on their first request instead of in the background`,
+        );
+      return;
+    }
+    yield* discoverWatched(id, stored.right.value.chain_ids, addresses);
   });
 
 /**
@@ -35,3 +44,25 @@ export const forgetWatched = (
   addresses: ReadonlyArray<string>,
   chainIds?: ReadonlyArray<number>,
 ) => Effect.flatMap(WatchedWallets, (watched) => watched.withdraw(id, addresses, chainIds));
+
+/**
+ * The webhook's addresses, for withdrawing or moving their claims: none when it is gone, and none
+ * with a warning naming `consequence` when they cannot be read (the change they follow goes on).
+ */
+export const watchedAddresses = (teamId: string, id: string, when: string, consequence: string) =>
+  Effect.flatMap(WebhookStore, (store) =>
+    store
+      .addresses(teamId, id)
+      .pipe(
+        Effect.catchAll((error) =>
+          Effect.as(
+            error._tag === "NotFound"
+              ? Effect.void
+              : Effect.logWarning(
+                  `webhook ${id}: its addresses could not be read ${when} (${error.message}); ${consequence}`,
+                ),
+            [] as ReadonlyArray<string>,
+          ),
+        ),
+      ),
+  );

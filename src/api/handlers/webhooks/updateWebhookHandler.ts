@@ -8,7 +8,7 @@ import { toResource } from "../../../webhooks/WebhookRecord.js";
 import { WebhookStore } from "../../../webhooks/WebhookStore.js";
 import { route } from "../../Handler.js";
 import { callerTeamId, normaliseId } from "./callerTeam.js";
-import { discoverWatched, forgetWatched } from "./discoverWatched.js";
+import { discoverWatched, forgetWatched, watchedAddresses } from "./discoverWatched.js";
 
 /**
  * The webhook's addresses' discovery follows a change of its chains: wallets still queued on a
@@ -27,7 +27,12 @@ const followChains = (
     const dropped = watchedBefore.filter((chainId) => !watchedAfter.includes(chainId));
     const added = watchedAfter.filter((chainId) => !watchedBefore.includes(chainId));
     if (dropped.length === 0 && added.length === 0) return;
-    const addresses = yield* (yield* WebhookStore).addresses(teamId, id).pipe(Effect.orElseSucceed(() => []));
+    const addresses = yield* watchedAddresses(
+      teamId,
+      id,
+      "after its chains changed",
+      "their background discovery stays as it was",
+    );
     yield* forgetWatched(id, addresses, dropped);
     if (added.length > 0) yield* discoverWatched(id, added, addresses);
   });
