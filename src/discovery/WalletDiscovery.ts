@@ -386,8 +386,14 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     }
     const sweepNeeded = resweep || record.swept_block === undefined;
     if (!sweepNeeded) {
-      job.state = "scanning";
       job.tokensReady = true;
+      // A wallet this process finds swept and scanned to the end by an earlier one (its record,
+      // after a restart) is complete at once: its first answer has nothing to wait for or warn of.
+      if (logScans.finished(chain.chain_id, job)) {
+        job.state = "complete";
+        return job;
+      }
+      job.state = "scanning";
     }
     // A first sweep is a request's: on nodes that are all failing it fails at once (the request
     // then names the chain in its errors) rather than wait for them as background work does.
@@ -523,8 +529,10 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     if (job === undefined) return { state: "not_started" };
     const scan = job.record.scan;
     const backfill = deps.registry?.progress(chain.chain_id);
+    // A backfill with no range yet (just started: where the index starts, and what it stored
+    // before a restart, are not read yet) has nothing to show.
     const registry =
-      backfill === undefined || backfill.done
+      backfill === undefined || backfill.done || backfill.to < backfill.from
         ? undefined
         : { from: backfill.from, to: backfill.to, next: backfill.next };
     return {

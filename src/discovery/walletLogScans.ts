@@ -198,6 +198,8 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
      */
     add: (chain: ChainConfig, wallet: string, job: ScanJob): Promise<void> =>
       readToEnd(chain.chain_id, job) ? Promise.resolve() : scans.add(chain.chain_id, { chain, wallet, job }),
+    /** Whether the job's scan has read all the history there is to read (false when that is not known yet). */
+    finished: (chainId: number, job: ScanJob): boolean => readToEnd(chainId, job),
     /** Whether the wallet's scan on the chain waits for a batch to take it. */
     isQueued: (chainId: number, wallet: string): boolean =>
       scans.isWaiting(chainId, queueKey(chainId, wallet)),

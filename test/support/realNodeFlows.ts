@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Effect } from "effect";
 import { expect } from "vitest";
 import type { AppSettings } from "../../src/AppConfig.js";
@@ -100,6 +103,8 @@ export interface RealNodeEnv {
   readonly nats: TestNats;
   readonly service: RunningService;
   readonly call: Caller;
+  /** Stops the proxied service and starts it again on the same data directory; `service` and `call` are then the new one's. */
+  readonly restart: () => Promise<void>;
   /** Each chain's proxies, in the order of its endpoints. */
   readonly proxies: ReadonlyMap<number, ReadonlyArray<ProviderProxy>>;
   /** The answers the service gave straight from anvil, before the proxies. */
@@ -109,8 +114,12 @@ export interface RealNodeEnv {
 }
 
 /** A service with a key of its own on `nats`, once `/healthz` says every chain is ready. */
-const startReadyService = async (nats: TestNats, chainsConfig: string, settings = {}) => {
-  const service = await startService(nats, { chainsConfig, settings });
+const startReadyService = async (nats: TestNats, chainsConfig: string, settings = {}, dataDir?: string) => {
+  const service = await startService(nats, {
+    chainsConfig,
+    settings,
+    ...(dataDir === undefined ? {} : { dataDir }),
+  });
   const { key } = await Effect.runPromise(
     createKey(await adminBuckets(await nats.connectAs("admin")), "flows"),
   );
@@ -165,23 +174,29 @@ export const startRealNodeEnv = async (
     ),
   );
   const nats = await startTestNats();
-  const { service, call } = await startReadyService(nats, chainsConfig, {
-    webhookAllowHttp: true,
-    webhookAllowedHosts: ["127.0.0.0/8"],
-    ...options.settings,
-  });
+  const settings = { webhookAllowHttp: true, webhookAllowedHosts: ["127.0.0.0/8"], ...options.settings };
+  // A data directory of its own, kept across a restart and removed with the environment.
+  const dataDir = await mkdtemp(join(tmpdir(), "svc-data-"));
+  let running = await startReadyService(nats, chainsConfig, settings, dataDir);
   return {
     devnet,
     nats,
-    service,
-    call,
+    get service() {
+      return running.service;
+    },
+    call: (...args) => running.call(...args),
+    restart: async () => {
+      await running.service.stop();
+      running = await startReadyService(nats, chainsConfig, settings, dataDir);
+    },
     proxies,
     direct,
     chain,
     stop: async () => {
-      await service.stop();
+      await running.service.stop();
       for (const list of proxies.values()) for (const proxy of list) await proxy.stop();
       await nats.stop();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 };

@@ -245,4 +245,18 @@ describe("a service started at the head of chains with years of history it never
       );
     }
   });
+
+  it("behavior: after a restart, a wallet discovered before answers complete on its first request, with no warning", async () => {
+    const wallet = env.chain(1).wallets[FLOW_WALLETS[0]!]!.toLowerCase();
+    await env.restart();
+    const answers = await answersOf(env.call, wallet);
+    expect(answers.balances.status).toBe(200);
+    expect(warningCodes(answers.balances), JSON.stringify(answers.balances.json.warnings)).not.toContain(
+      "DISCOVERY_IN_PROGRESS",
+    );
+    expect(warningCodes(answers.positions), JSON.stringify(answers.positions.json.warnings)).not.toContain(
+      "DISCOVERY_IN_PROGRESS",
+    );
+    expectSameAnswers(FLOW_WALLETS[0]!, answers, env.direct.get(FLOW_WALLETS[0]!)!);
+  });
 });

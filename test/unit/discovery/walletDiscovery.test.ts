@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RpcAnswer } from "../../../src/chains/rpc/jsonRpcExchange.js";
 import { discoveryRecordKey } from "../../../src/discovery/DiscoveryRecord.js";
 import { discoveryCounts } from "../../../src/discovery/discoveryCounts.js";
+import { discoveryWarnings } from "../../../src/discovery/discoveryWarnings.js";
 import { SWEEP_LENS_ADDRESS } from "../../../src/discovery/lens/sweepLens.js";
 import {
   DISCOVERY_DEFAULTS,
@@ -390,6 +391,23 @@ describe("wallet discovery", () => {
     expect(await settled(after)).toBe("complete");
     expect(Math.max(...healthy.ranges.map(([, to]) => to))).toBe(399);
     expect(await walletTokens(db)).toEqual([SCANNED, SWEPT].sort());
+  });
+
+  it("behavior: a wallet an earlier process discovered in full is complete on its first request in a new process, reading nothing of the node", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const before = discoveryOver(db, walletNode());
+    await before.settle(chain, WALLET, 5_000);
+    expect(await settled(before)).toBe("complete");
+
+    const node = walletNode();
+    const after = discoveryOver(db, node);
+    // A request holds the wallet while it answers, as the API does.
+    const release = after.hold(WALLET, "tokens");
+    const progress = await after.settle(chain, WALLET, 5_000, "tokens");
+    release();
+    expect(progress.state).toBe("complete");
+    expect(discoveryWarnings([{ chain, progress }], () => 0, "Balances", "http://svc")).toEqual([]);
+    expect(node.ranges).toEqual([]);
   });
 
   it("behavior: a failed first sweep is tried again on the wallet's next request, since until then the chain cannot be answered", async () => {
