@@ -151,8 +151,48 @@ const jobKey = (chainId: number, wallet: string) => `${chainId}|${wallet}`;
  * bumps the wallet's `version`, which read caches key on. Nothing runs for a chain whose index
  * holds the whole history.
  */
+/** What a complete job waits for: nothing. */
+const SETTLED: Promise<void> = Promise.resolve();
+
 export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
+  /**
+   * Every wallet's job on each chain. A complete one is kept small (`completed`): a webhook's
+   * hundreds of thousands of discovered wallets stay in memory for as long as the process runs.
+   */
   const jobs = new Map<string, Job>();
+  /** Keys of the jobs not complete, which `stats` walks; the complete ones are counted by chain. */
+  const unfinished = new Set<string>();
+  const completeByChain = new Map<number, number>();
+  const countComplete = (chainId: number, by: number) =>
+    completeByChain.set(chainId, (completeByChain.get(chainId) ?? 0) + by);
+
+  /** Makes `job` the wallet's job on the chain, keeping the counts `stats` reads. */
+  const setJob = (chainId: number, key: string, job: Job) => {
+    if (jobs.get(key)?.state === "complete") countComplete(chainId, -1);
+    jobs.set(key, job);
+    if (job.state === "complete") {
+      unfinished.delete(key);
+      countComplete(chainId, 1);
+    } else unfinished.add(key);
+  };
+
+  /**
+   * The job has just completed: unless another job replaced it meanwhile, it is kept as its record
+   * alone (about a third of a running job's memory; its sweep's token list, kept for requests made
+   * while the sweep wrote, is dropped: such a request then reads the wallet's tokens again).
+   */
+  const completed = (chainId: number, key: string, job: Job) => {
+    if (jobs.get(key) !== job || !unfinished.delete(key)) return;
+    countComplete(chainId, 1);
+    jobs.set(key, {
+      state: "complete",
+      tokensSwept: SETTLED,
+      tokensReady: true,
+      swept: SETTLED,
+      record: job.record,
+      truncated: job.truncated,
+    });
+  };
   /** Writes of each (chain, wallet) that LevelDB has taken: a request's read keys its cache by this. */
   const versions = new Map<string, number>();
   /**
@@ -430,6 +470,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
         job.state = "scanning";
         await scanned;
         job.state = "complete";
+        completed(chain.chain_id, jobKey(chain.chain_id, wallet), job);
       })
       .catch(fail);
     return job;
@@ -471,7 +512,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
           (job.record.swept_at ?? 0) < Math.max(registryDone.get(chain.chain_id) ?? 0, trimmedAt));
       if (!retry && !stale) return Promise.resolve(job);
       const next = run(chain, wallet, job.record, stale);
-      jobs.set(key, next);
+      setJob(chain.chain_id, key, next);
       return Promise.resolve(next);
     }
     let pending = starting.get(key);
@@ -481,7 +522,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
           record.swept_at !== undefined &&
           (deps.now() - record.swept_at >= deps.settings.resweepMs || record.swept_at < trimmedAt);
         const next = run(chain, wallet, record, stale);
-        jobs.set(key, next);
+        setJob(chain.chain_id, key, next);
         return next;
       });
       starting.set(key, pending);
@@ -664,13 +705,16 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
         }
         return counts;
       };
-      for (const [key, job] of jobs) {
+      for (const key of unfinished) {
+        const job = jobs.get(key)!;
         const split = key.indexOf("|");
         const chainId = Number(key.slice(0, split));
         const state = stateFor(job, "positions");
         const waits = state === "scanning" && logScans.isQueued(chainId, key.slice(split + 1));
         countsOf(chainId)[waits ? "scan_queued" : state]++;
       }
+      for (const [chainId, complete] of completeByChain)
+        if (complete > 0) countsOf(chainId).complete += complete;
       for (const [chainId, queued] of prefetchQueue.byChain()) countsOf(chainId).not_started += queued;
       return out;
     },

@@ -440,14 +440,18 @@ describe("wallet discovery", () => {
       expect(await settled(discovery)).toBe("complete");
       await drain();
     };
+    const complete = () => discovery.stats().get(chain.chain_id)?.complete;
     await ask(1_000);
     await ask(2_000);
     expect(finds).toBe(1);
+    expect(complete()).toBe(1);
     discovery.indexTrimmed(1_500);
     await ask(3_000);
     expect(finds).toBe(2);
     await ask(4_000);
     expect(finds).toBe(2);
+    // Swept twice, one wallet: counted complete once.
+    expect(complete()).toBe(1);
   });
 
   it("behavior: a chain indexed from its first block needs discovery once the index has missed chain events", async () => {
