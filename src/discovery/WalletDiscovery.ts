@@ -493,7 +493,13 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     const key = jobKey(chain.chain_id, wallet);
     const queued = prefetchQueue.drop(key);
     const started = startJob(chain, wallet, key);
-    if (queued !== undefined) started.then((job) => job?.swept).catch(() => prefetchQueue.restore(queued));
+    if (queued !== undefined)
+      started
+        .then((job) => job?.swept)
+        .then(
+          () => prefetchQueue.settled(queued),
+          () => prefetchQueue.restore(queued),
+        );
     return started;
   };
 

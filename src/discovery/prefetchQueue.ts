@@ -50,6 +50,11 @@ export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
   /** One discovery at a time over all lines, taken in turn (each line asks again after its pause). */
   const turn = makePromiseSlots(1);
   let size = 0;
+  /**
+   * Pairs a request took out of their line (`drop`) whose discovery has not settled yet, by key:
+   * a withdrawal meanwhile takes its claim off them too, so `restore` does not bring it back.
+   */
+  const dropped = new Map<string, Pending>();
 
   const leave = (chainId: number, line: Map<string, Pending>, key: string) => {
     line.delete(key);
@@ -143,6 +148,15 @@ export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
           left++;
         }
       }
+      if (dropped.size > 0) {
+        const named = new Set(wallets.map((address) => address.toLowerCase()));
+        for (const pending of dropped.values())
+          if (
+            named.has(pending.wallet) &&
+            (chainIds === undefined || chainIds.includes(pending.chain.chain_id))
+          )
+            pending.claims.delete(by);
+      }
       return left;
     },
     /**
@@ -155,17 +169,26 @@ export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
         const pending = line.get(key);
         if (pending === undefined) continue;
         leave(chainId, line, key);
+        dropped.set(key, pending);
         return pending;
       }
       return undefined;
     },
+    /** The discovery a request started for a dropped pair succeeded: it is not restored. */
+    settled: (pending: Pending): void => {
+      const key = deps.key(pending.chain.chain_id, pending.wallet);
+      if (dropped.get(key) === pending) dropped.delete(key);
+    },
     /**
-     * Puts a dropped pair back at the end of its line with its claims (the discovery a request
-     * started for it failed), past the bound if need be: it held its place before. One waiting
-     * again meanwhile takes the claims.
+     * Puts a dropped pair back at the end of its line with the claims still on it (the discovery a
+     * request started for it failed), past the bound if need be: it held its place before. One
+     * waiting again meanwhile takes the claims; one no webhook claims any more is not restored.
      */
     restore: (pending: Pending): void => {
       const key = deps.key(pending.chain.chain_id, pending.wallet);
+      if (dropped.get(key) !== pending) return;
+      dropped.delete(key);
+      if (pending.claims.size === 0) return;
       let line = lines.get(pending.chain.chain_id);
       const waiting = line?.get(key);
       if (waiting !== undefined) {

@@ -136,12 +136,13 @@ export const makeScanBatches = <Entry>(deps: ScanBatchesDeps<Entry>) => {
     add: (chainId: number, entry: Entry): Promise<void> =>
       new Promise<void>((resolve, reject) => {
         const key = deps.keyOf(entry);
-        const askedAgain = running.get(key);
-        if (askedAgain !== undefined) {
-          askedAgain.push(() => enqueue(chainId, key, entry, resolve, reject));
-          return;
-        }
-        enqueue(chainId, key, entry, resolve, reject);
+        // Asked again once the running scan settles: by then another ask may have started one.
+        const ask = () => {
+          const askedAgain = running.get(key);
+          if (askedAgain !== undefined) askedAgain.push(ask);
+          else enqueue(chainId, key, entry, resolve, reject);
+        };
+        ask();
       }),
     /** Whether the entry named `key` waits for a batch to take it (its chain is part of the key). */
     isWaiting: (chainId: number, key: string): boolean => waiting.get(chainId)?.has(key) ?? false,

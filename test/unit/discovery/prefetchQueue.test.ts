@@ -150,22 +150,30 @@ describe("the webhooks' discovery queue", () => {
     expect(started).toEqual([`1:${wallet(9)}`, `1:${wallet(1)}`, `1:${wallet(2)}`]);
   });
 
-  it("edge: a dropped pair restored goes to the end of its line with its claims", async () => {
+  it("edge: a dropped pair restored goes to the end of its line with the claims still on it; one whose webhook withdrew meanwhile is not restored", async () => {
     const { queue, started, release } = gatedQueue();
     queue.add([mainnet!], [wallet(9)]); // takes the line's turn and waits
     await until(() => started.length === 1);
-    queue.add([mainnet!], [wallet(1), wallet(2)], "wh_a");
+    queue.add([mainnet!], [wallet(1), wallet(2), wallet(3)], "wh_a");
     const dropped = queue.drop(`1|${wallet(1)}`);
     expect(dropped?.wallet).toBe(wallet(1));
-    expect(queue.size()).toBe(1);
-    queue.restore(dropped!);
     expect(queue.size()).toBe(2);
+    queue.restore(dropped!);
+    expect(queue.size()).toBe(3);
     // wh_a's claim came back with it: withdrawing it takes the pair out again.
     expect(queue.withdraw("wh_a", [wallet(1)])).toBe(1);
-    queue.restore(dropped!);
+    // Dropped, then withdrawn while its request runs: the failed request does not bring it back.
+    const gone = queue.drop(`1|${wallet(2)}`)!;
+    queue.withdraw("wh_a", [wallet(2)]);
+    queue.restore(gone);
+    // Dropped and settled: a late restore does nothing either.
+    const done = queue.drop(`1|${wallet(3)}`)!;
+    queue.settled(done);
+    queue.restore(done);
+    expect(queue.size()).toBe(0);
     release();
-    await until(() => started.length === 3);
-    expect(started).toEqual([`1:${wallet(9)}`, `1:${wallet(2)}`, `1:${wallet(1)}`]);
+    await until(() => started.length === 1 && queue.size() === 0);
+    expect(started).toEqual([`1:${wallet(9)}`]);
   });
 
   it("edge: a pair a request started leaves its line at once, without a turn of its own", async () => {

@@ -142,31 +142,39 @@ describe("batches of log scans", () => {
     expect(scans.waiting()).toBe(0);
   });
 
-  it("edge: a wallet asked again while its scan runs is not read beside it: it waits for that scan to settle, then goes in a batch of its own", async () => {
+  it("edge: a wallet asked again while its scan runs is not read beside it: the asks wait for that scan to settle, then go one scan at a time", async () => {
     let release = () => {};
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
     const batches: Array<ReadonlyArray<{ key: string; job: number }>> = [];
+    let reading = 0;
+    let mostAtOnce = 0;
     const scans = makeScanBatches<{ key: string; job: number }>({
       keyOf: (entry) => entry.key,
-      slots: 2,
+      slots: 3,
       batchMax: 10,
       scan: async (_chainId, entries) => {
         batches.push(entries);
+        reading++;
+        mostAtOnce = Math.max(mostAtOnce, reading);
         if (batches.length === 1) await gate;
+        else await new Promise((resolve) => setImmediate(resolve));
+        reading--;
       },
     });
     const first = scans.add(1, { key: "w", job: 1 });
     await until(() => batches.length === 1);
-    // A slot is free, yet the second ask of "w" does not take it while job 1's scan of "w" runs.
-    const again = scans.add(1, { key: "w", job: 2 });
+    // Slots are free, yet the later asks of "w" do not take one while job 1's scan of "w" runs.
+    const again = [scans.add(1, { key: "w", job: 2 }), scans.add(1, { key: "w", job: 3 })];
     // Everything queued on the event loop runs before the check.
     await new Promise((resolve) => setImmediate(resolve));
     expect(batches).toHaveLength(1);
     release();
-    await Promise.all([first, again]);
-    expect(batches).toEqual([[{ key: "w", job: 1 }], [{ key: "w", job: 2 }]]);
+    await Promise.all([first, ...again]);
+    expect(mostAtOnce).toBe(1);
+    // The newest ask is the last one read.
+    expect(batches.at(-1)).toEqual([{ key: "w", job: 3 }]);
   });
 });
 

@@ -10,9 +10,18 @@ import { route } from "../../Handler.js";
 import { callerTeamId, normaliseId } from "./callerTeam.js";
 import { discoverWatched, forgetWatched, watchedAddresses } from "./discoverWatched.js";
 
+/** The chains in `from` and not in `to` (null: every chain this worker serves). */
+const chainsLeft = (
+  from: ReadonlyArray<number> | null,
+  to: ReadonlyArray<number> | null,
+  served: ReadonlyArray<number>,
+): ReadonlyArray<number> => (from ?? served).filter((chainId) => !(to ?? served).includes(chainId));
+
 /**
  * The webhook's addresses' discovery follows a change of its chains: wallets still queued on a
- * chain it no longer watches leave the queue, and those on a chain it newly watches join it.
+ * chain it no longer watches leave the queue, and those on a chain it newly watches join it. The
+ * chains it watches are read again after its addresses, so a PATCH or DELETE that landed meanwhile
+ * is followed from its result rather than undone (a webhook gone by then queues nothing).
  */
 const followChains = (
   teamId: string,
@@ -22,18 +31,21 @@ const followChains = (
 ) =>
   Effect.gen(function* () {
     const served = (yield* Chains).chains.map((chain) => chain.chain_id);
-    const watchedBefore = before ?? served;
-    const watchedAfter = after ?? served;
-    const dropped = watchedBefore.filter((chainId) => !watchedAfter.includes(chainId));
-    const added = watchedAfter.filter((chainId) => !watchedBefore.includes(chainId));
-    if (dropped.length === 0 && added.length === 0) return;
+    const moved =
+      chainsLeft(before, after, served).length > 0 || chainsLeft(after, before, served).length > 0;
+    if (!moved) return;
     const addresses = yield* watchedAddresses(
       teamId,
       id,
       "after its chains changed",
       "their background discovery stays as it was",
     );
-    yield* forgetWatched(id, addresses, dropped);
+    if (addresses.length === 0) return;
+    const now = yield* Effect.either((yield* WebhookStore).get(teamId, id));
+    if (now._tag === "Left") return;
+    const watched = now.right.value.chain_ids;
+    yield* forgetWatched(id, addresses, chainsLeft(before, watched, served));
+    const added = chainsLeft(watched, before, served);
     if (added.length > 0) yield* discoverWatched(id, added, addresses);
   });
 
