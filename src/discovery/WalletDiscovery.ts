@@ -82,6 +82,13 @@ export interface DiscoverySettings {
   readonly prefetchMax: number;
   /** Most of those started per second on each chain (one runs at a time, over all chains). */
   readonly prefetchPerSecond: number;
+  /**
+   * Most settled jobs (complete or failed) kept in memory, over all chains; the least recently
+   * asked beyond it are let go. Each wallet's record is in LevelDB: one asked again is read from
+   * there (one read), and is complete at once if it was. Bounds what the wallets clients ask about
+   * cost this process.
+   */
+  readonly keptSettled: number;
 }
 
 export const DISCOVERY_DEFAULTS: DiscoverySettings = {
@@ -98,6 +105,7 @@ export const DISCOVERY_DEFAULTS: DiscoverySettings = {
   registryWaitMs: 10_000,
   prefetchMax: 100_000,
   prefetchPerSecond: 5,
+  keptSettled: 200_000,
 };
 
 export interface DiscoveryDeps {
@@ -156,8 +164,9 @@ const SETTLED: Promise<void> = Promise.resolve();
 
 export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   /**
-   * Every wallet's job on each chain. A complete one is kept small (`completed`): a webhook's
-   * hundreds of thousands of discovered wallets stay in memory for as long as the process runs.
+   * Each wallet's job on each chain: every one running, and the `keptSettled` complete or failed ones
+   * asked about last, each kept small (`completed`), so neither a webhook's hundreds of thousands
+   * of wallets nor clients asking about ever more wallets grow the process without bound.
    */
   const jobs = new Map<string, Job>();
   /** Keys of the jobs not complete, which `stats` walks; the complete ones are counted by chain. */
@@ -166,14 +175,39 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   const countComplete = (chainId: number, by: number) =>
     completeByChain.set(chainId, (completeByChain.get(chainId) ?? 0) + by);
 
+  /**
+   * Keys of the settled jobs in memory (complete or failed), the least recently asked first: past
+   * `keptSettled`, the oldest are let go. Nothing runs for a settled job, and its record is in
+   * LevelDB (a failed first sweep has none, and is swept again as it would be anyway).
+   */
+  const settledOrder = new Set<string>();
+  /** Marks a settled job as just asked about, letting go of the least recently asked over the bound. */
+  const keepSettled = (key: string) => {
+    settledOrder.delete(key);
+    settledOrder.add(key);
+    for (const oldest of settledOrder) {
+      if (settledOrder.size <= deps.settings.keptSettled) break;
+      settledOrder.delete(oldest);
+      const job = jobs.get(oldest);
+      jobs.delete(oldest);
+      if (job?.state === "complete") countComplete(Number(oldest.slice(0, oldest.indexOf("|"))), -1);
+      else unfinished.delete(oldest);
+    }
+  };
+
   /** Makes `job` the wallet's job on the chain, keeping the counts `stats` reads. */
   const setJob = (chainId: number, key: string, job: Job) => {
     if (jobs.get(key)?.state === "complete") countComplete(chainId, -1);
+    settledOrder.delete(key);
     jobs.set(key, job);
     if (job.state === "complete") {
       unfinished.delete(key);
       countComplete(chainId, 1);
-    } else unfinished.add(key);
+      keepSettled(key);
+    } else {
+      unfinished.add(key);
+      if (job.state === "failed") keepSettled(key);
+    }
   };
 
   /**
@@ -192,6 +226,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       record: job.record,
       truncated: job.truncated,
     });
+    keepSettled(key);
   };
   /** Writes of each (chain, wallet) that LevelDB has taken: a request's read keys its cache by this. */
   const versions = new Map<string, number>();
@@ -415,6 +450,8 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       job.state = "failed";
       job.error = error instanceof Error ? error.message : String(error);
       job.failedAt = deps.now();
+      const key = jobKey(chain.chain_id, wallet);
+      if (jobs.get(key) === job) keepSettled(key);
       deps.warn(
         `discovery of ${wallet} on ${chain.name} (${chain.chain_id}) failed: ${job.error}`,
         chain.chain_id,
@@ -516,7 +553,10 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
         job.state === "complete" &&
         (deps.now() - (job.record.swept_at ?? 0) >= deps.settings.resweepMs ||
           (job.record.swept_at ?? 0) < Math.max(registryDone.get(chain.chain_id) ?? 0, trimmedAt));
-      if (!retry && !stale) return Promise.resolve(job);
+      if (!retry && !stale) {
+        if (job.state === "complete" || job.state === "failed") keepSettled(key);
+        return Promise.resolve(job);
+      }
       const next = run(chain, wallet, job.record, stale);
       setJob(chain.chain_id, key, next);
       return Promise.resolve(next);

@@ -410,6 +410,31 @@ describe("wallet discovery", () => {
     expect(node.ranges).toEqual([]);
   });
 
+  it("behavior: past keptSettled, the settled jobs asked about least recently are let go; one asked again is complete at once from its record", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const node = walletNode();
+    const discovery = discoveryOver(db, node, {
+      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, keptSettled: 2 },
+    });
+    const wallets = [WALLET, `0x${"bb".repeat(20)}`, `0x${"cc".repeat(20)}`];
+    for (const wallet of wallets) {
+      await discovery.settle(chain, wallet, 5_000);
+      for (let i = 0; i < 200 && discovery.progress(chain, wallet).state !== "complete"; i++)
+        await new Promise((r) => setImmediate(r));
+    }
+    // Three discovered, two kept: the first was let go.
+    expect(discovery.stats().get(chain.chain_id)?.complete).toBe(2);
+    expect(discovery.progress(chain, WALLET).state).toBe("not_started");
+    const rangesBefore = node.ranges.length;
+    const again = await discovery.settle(chain, WALLET, 0);
+    expect(again.state).toBe("complete");
+    expect(node.ranges.length).toBe(rangesBefore);
+    // Asked again, it is kept, and the least recently asked of the others is let go.
+    expect(discovery.stats().get(chain.chain_id)?.complete).toBe(2);
+    expect(discovery.progress(chain, wallets[1]!).state).toBe("not_started");
+    expect(discovery.progress(chain, wallets[2]!).state).toBe("complete");
+  });
+
   it("behavior: a failed first sweep is tried again on the wallet's next request, since until then the chain cannot be answered", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     let node = walletNode({ failSweep: true });
