@@ -14,6 +14,13 @@ export interface DiscoveryRecord {
    * `from`..`to`, of which `below`..`to` are done (`below === from` when finished).
    */
   readonly scan?: { readonly from: number; readonly to: number; readonly below: number };
+  /**
+   * Set when the sweep ran before the chain's registry backfill was done: the pools and markets it
+   * reads later widen the universe, so the wallet is swept again once it is.
+   */
+  readonly registry_pending?: true;
+  /** What the sweep found it could not read in full (a universe over its cap, a finder's cap). */
+  readonly truncated?: ReadonlyArray<string>;
 }
 
 export const discoveryRecordKey = (chainId: number, wallet: string) =>

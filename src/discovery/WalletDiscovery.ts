@@ -177,8 +177,9 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
 
   /**
    * Keys of the settled jobs in memory (complete or failed), the least recently asked first: past
-   * `keptSettled`, the oldest are let go. Nothing runs for a settled job, and its record is in
-   * LevelDB (a failed first sweep has none, and is swept again as it would be anyway).
+   * `keptSettled`, the oldest are let go. A settled job's record is in LevelDB (a failed first
+   * sweep has none, and is swept again as it would be anyway); the one thing that may still run
+   * for it, the log scan of a job whose finders failed, saves into whatever job is current.
    */
   const settledOrder = new Set<string>();
   /** Marks a settled job as just asked about, letting go of the least recently asked over the bound. */
@@ -347,6 +348,9 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     if (block === undefined) throw new Error("the index has not reached this chain's head yet");
     const context: FinderContext = { chain, block, rpc, db: deps.db };
     await registryGate(chain.chain_id);
+    // Swept without the registry's pools and markets: swept again once the backfill is done.
+    const progress = deps.registry?.progress(chain.chain_id);
+    const registryPending = progress !== undefined && !progress.done;
     await chainLists(context);
     const universe = await universeOf(chain);
     const tokens = async () => {
@@ -394,7 +398,14 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     const [swept, found] = await Promise.allSettled([tokens(), positions()]);
     if (swept.status === "rejected") throw swept.reason;
     if (found.status === "rejected") throw found.reason;
-    job.record = { ...job.record, swept_block: block.number, swept_at: deps.now() };
+    const { registry_pending: _, truncated: __, ...earlier } = job.record;
+    job.record = {
+      ...earlier,
+      swept_block: block.number,
+      swept_at: deps.now(),
+      ...(registryPending ? { registry_pending: true } : {}),
+      ...(job.truncated.length === 0 ? {} : { truncated: [...job.truncated] }),
+    };
     await saveRecord(chain.chain_id, wallet, job);
   };
 
@@ -464,6 +475,8 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     const sweepNeeded = resweep || record.swept_block === undefined;
     if (!sweepNeeded) {
       job.tokensReady = true;
+      // What its last sweep could not read in full still holds: no sweep runs to find it again.
+      job.truncated.push(...(record.truncated ?? []));
       // A wallet this process finds swept and scanned to the end by an earlier one (its record,
       // after a restart) is complete at once: its first answer has nothing to wait for or warn of.
       if (logScans.finished(chain.chain_id, job)) {
@@ -545,14 +558,23 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     job.state === "failed" &&
     (job.record.swept_block === undefined || deps.now() - (job.failedAt ?? 0) >= deps.settings.retryMs);
 
+  /**
+   * Whether a swept wallet is swept again on its next request: its sweep is older than `resweepMs`
+   * or than chain events the index missed, or ran before its chain's registry backfill was done
+   * and that is done now (the pools and markets it read widen the universe). Read from the record,
+   * so a wallet loaded after a restart, or let go and asked again, is judged as one held in memory.
+   */
+  const sweepStale = (chainId: number, record: DiscoveryRecord): boolean =>
+    record.swept_at !== undefined &&
+    (deps.now() - record.swept_at >= deps.settings.resweepMs ||
+      record.swept_at < trimmedAt ||
+      (record.registry_pending === true && deps.registry?.progress(chainId)?.done === true));
+
   const startJob = (chain: ChainConfig, wallet: string, key: string): Promise<Job | undefined> => {
     const job = jobs.get(key);
     if (job !== undefined) {
       const retry = retryDue(job);
-      const stale =
-        job.state === "complete" &&
-        (deps.now() - (job.record.swept_at ?? 0) >= deps.settings.resweepMs ||
-          (job.record.swept_at ?? 0) < Math.max(registryDone.get(chain.chain_id) ?? 0, trimmedAt));
+      const stale = job.state === "complete" && sweepStale(chain.chain_id, job.record);
       if (!retry && !stale) {
         if (job.state === "complete" || job.state === "failed") keepSettled(key);
         return Promise.resolve(job);
@@ -564,10 +586,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     let pending = starting.get(key);
     if (pending === undefined) {
       pending = load(chain.chain_id, wallet).then((record) => {
-        const stale =
-          record.swept_at !== undefined &&
-          (deps.now() - record.swept_at >= deps.settings.resweepMs || record.swept_at < trimmedAt);
-        const next = run(chain, wallet, record, stale);
+        const next = run(chain, wallet, record, sweepStale(chain.chain_id, record));
         setJob(chain.chain_id, key, next);
         return next;
       });
@@ -580,7 +599,9 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   const prefetchQueue = makePrefetchQueue({
     discover: async (chain, wallet) => {
       const job = await start(chain, wallet);
-      await job?.swept;
+      if (job === undefined || job.state === "complete") return false;
+      await job.swept;
+      return true;
     },
     // A job that failed and is due to be tried again is not known: a webhook announcing the wallet
     // again queues it.

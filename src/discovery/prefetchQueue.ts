@@ -13,8 +13,12 @@ export interface Pending {
 }
 
 export interface PrefetchQueueDeps {
-  /** Starts the wallet's discovery and settles once its sweep is done (or failed). */
-  readonly discover: (chain: ChainConfig, wallet: string) => Promise<void>;
+  /**
+   * Starts the wallet's discovery and settles once its sweep is done (or failed), answering whether
+   * it asked the nodes anything: one found complete in its record (discovered before, then let go)
+   * does not, and the line goes on without its pause.
+   */
+  readonly discover: (chain: ChainConfig, wallet: string) => Promise<boolean>;
   /** Whether the wallet's discovery on the chain is already known or under way. */
   readonly known: (key: string) => boolean;
   readonly key: (chainId: number, wallet: string) => string;
@@ -69,7 +73,7 @@ export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
       const spacingMs = 1_000 / deps.perSecond;
       for (;;) {
         const began = performance.now();
-        let discovery: Promise<void> = Promise.resolve();
+        let discovery: Promise<boolean> = Promise.resolve(false);
         // The line's first pair is taken once its turn comes: one withdrawn meanwhile is not.
         const ran = await turn(async () => {
           const line = lines.get(chainId);
@@ -77,14 +81,14 @@ export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
           if (line === undefined || next === undefined || next.done === true) return false;
           const [key, { chain, wallet }] = next.value;
           leave(chainId, line, key);
-          discovery = deps.discover(chain, wallet).catch(() => undefined);
+          discovery = deps.discover(chain, wallet).catch(() => true);
           await Promise.race([discovery, (deps.turnOver ?? turnTimer)()]);
           return true;
         });
         if (!ran) return;
         // A discovery that outlasted its turn still holds its own line: a chain whose nodes hang
         // has one discovery running at most, and the other chains go on.
-        await discovery;
+        if (!(await discovery)) continue;
         const rest = spacingMs - (performance.now() - began);
         if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest).unref?.());
       }

@@ -25,6 +25,7 @@ const gatedQueue = (max = 1_000) => {
     discover: async (chain, w) => {
       started.push(`${chain.chain_id}:${w}`);
       await gate;
+      return true;
     },
     known: () => false,
     key: (chainId, w) => `${chainId}|${w}`,
@@ -45,6 +46,7 @@ describe("the webhooks' discovery queue", () => {
         most = Math.max(most, ++running);
         await new Promise((resolve) => setTimeout(resolve, 2));
         running--;
+        return true;
       },
       known: () => false,
       key: (chainId, w) => `${chainId}|${w}`,
@@ -78,6 +80,7 @@ describe("the webhooks' discovery queue", () => {
       discover: async (chain, w) => {
         started.push(`${chain.chain_id}:${w}`);
         if (chain.chain_id === 1) await hung;
+        return true;
       },
       known: () => false,
       key: (chainId, w) => `${chainId}|${w}`,
@@ -174,6 +177,27 @@ describe("the webhooks' discovery queue", () => {
     release();
     await until(() => started.length === 1 && queue.size() === 0);
     expect(started).toEqual([`1:${wallet(9)}`]);
+  });
+
+  it("behavior: a wallet whose discovery asked the nodes nothing (found complete in its record) does not hold its line for the pause", async () => {
+    const started: Array<string> = [];
+    const queue = makePrefetchQueue({
+      // Wallets 1-3 were discovered before; wallet 4 is new.
+      discover: async (_chain, w) => {
+        started.push(w);
+        return w === wallet(4);
+      },
+      known: () => false,
+      key: (chainId, w) => `${chainId}|${w}`,
+      max: 1_000,
+      // One a minute: only wallets that asked the nodes wait for it.
+      perSecond: 1 / 60,
+    });
+    queue.add([mainnet!], [wallet(1), wallet(2), wallet(3), wallet(4), wallet(5)]);
+    await until(() => started.length === 4);
+    expect(started).toEqual([wallet(1), wallet(2), wallet(3), wallet(4)]);
+    // Wallet 5 waits a minute behind wallet 4, which asked the nodes.
+    expect(queue.size()).toBe(1);
   });
 
   it("edge: a pair a request started leaves its line at once, without a turn of its own", async () => {

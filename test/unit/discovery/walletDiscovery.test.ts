@@ -435,6 +435,71 @@ describe("wallet discovery", () => {
     expect(discovery.progress(chain, wallets[2]!).state).toBe("complete");
   });
 
+  it("behavior: a wallet swept before its chain's registry backfill was done is swept again once it is, in memory, after a restart and once let go; one swept after it is not", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    let backfillDone = false;
+    const registry = {
+      start: () => undefined,
+      progress: () => ({
+        from: 0,
+        to: 999,
+        next: backfillDone ? 1_000 : 10,
+        logs: 0,
+        calls: 0,
+        done: backfillDone,
+      }),
+      done: () => Promise.resolve(),
+      stop: async () => undefined,
+    } as unknown as NonNullable<DiscoveryDeps["registry"]>;
+    let finds = 0;
+    const counting = withFinder(async () => {
+      finds++;
+      return { ops: [] };
+    });
+    const process = () => discoveryOver(db, walletNode(), { ...counting, registry });
+    const ask = async (discovery: ReturnType<typeof process>) => {
+      await discovery.settle(chain, WALLET, 5_000);
+      expect(await settled(discovery)).toBe("complete");
+      await drain();
+    };
+    const first = process();
+    await ask(first);
+    expect(finds).toBe(1);
+    // Asked again while the backfill runs: nothing to do.
+    await ask(first);
+    expect(finds).toBe(1);
+    backfillDone = true;
+    await ask(first);
+    expect(finds).toBe(2);
+    await ask(first);
+    expect(finds).toBe(2);
+    // A new process (a restart, or the job let go) reads the record: swept after the backfill.
+    await ask(process());
+    expect(finds).toBe(2);
+
+    // Swept while the backfill ran, then the process restarted after it was done.
+    const other = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    backfillDone = false;
+    await ask(discoveryOver(other, walletNode(), { ...counting, registry }));
+    expect(finds).toBe(3);
+    backfillDone = true;
+    await ask(discoveryOver(other, walletNode(), { ...counting, registry }));
+    expect(finds).toBe(4);
+  });
+
+  it("behavior: what a sweep could not read in full is still said once the wallet is read back from its record", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const capped = withFinder(async () => ({ ops: [], truncated: "more than 1,000 NFTs" }));
+    const before = discoveryOver(db, walletNode(), capped);
+    await before.settle(chain, WALLET, 5_000);
+    expect(await settled(before)).toBe("complete");
+    expect(before.progress(chain, WALLET).truncated).toEqual(["more than 1,000 NFTs"]);
+    const after = discoveryOver(db, walletNode(), capped);
+    const progress = await after.settle(chain, WALLET, 0);
+    expect(progress.state).toBe("complete");
+    expect(progress.truncated).toEqual(["more than 1,000 NFTs"]);
+  });
+
   it("behavior: a failed first sweep is tried again on the wallet's next request, since until then the chain cannot be answered", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     let node = walletNode({ failSweep: true });
