@@ -150,6 +150,9 @@ interface Job {
 
 const jobKey = (chainId: number, wallet: string) => `${chainId}|${wallet}`;
 
+/** What a complete job waits for: nothing. */
+const SETTLED: Promise<void> = Promise.resolve();
+
 /**
  * Finds what a wallet holds on a chain where the index lacks its history (docs/real-chains.md):
  * first a sweep of the chain's token universe with `balanceOf` and the position finders, at the
@@ -159,9 +162,6 @@ const jobKey = (chainId: number, wallet: string) => `${chainId}|${wallet}`;
  * bumps the wallet's `version`, which read caches key on. Nothing runs for a chain whose index
  * holds the whole history.
  */
-/** What a complete job waits for: nothing. */
-const SETTLED: Promise<void> = Promise.resolve();
-
 export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   /**
    * Each wallet's job on each chain: every one running, and the `keptSettled` complete or failed ones
