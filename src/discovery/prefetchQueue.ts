@@ -60,6 +60,16 @@ export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
    */
   const dropped = new Map<string, Pending>();
 
+  /** The chain's line, made if it has none. */
+  const lineOf = (chainId: number): Map<string, Pending> => {
+    let line = lines.get(chainId);
+    if (line === undefined) {
+      line = new Map();
+      lines.set(chainId, line);
+    }
+    return line;
+  };
+
   const leave = (chainId: number, line: Map<string, Pending>, key: string) => {
     line.delete(key);
     size--;
@@ -113,26 +123,21 @@ export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
     ): number => {
       let queued = 0;
       for (const chain of chains) {
-        let line = lines.get(chain.chain_id);
         for (const address of wallets) {
           const wallet = address.toLowerCase();
           const key = deps.key(chain.chain_id, wallet);
-          const waiting = line?.get(key);
+          const waiting = lines.get(chain.chain_id)?.get(key);
           if (waiting !== undefined) {
             waiting.claims.add(by);
             continue;
           }
           // Past the bound only new pairs are left out: waiting ones still take this claim.
           if (deps.known(key) || size >= deps.max) continue;
-          if (line === undefined) {
-            line = new Map();
-            lines.set(chain.chain_id, line);
-          }
-          line.set(key, { chain, wallet, claims: new Set([by]) });
+          lineOf(chain.chain_id).set(key, { chain, wallet, claims: new Set([by]) });
           size++;
           queued++;
         }
-        if (line !== undefined && line.size > 0) void drain(chain.chain_id);
+        if (lines.has(chain.chain_id)) void drain(chain.chain_id);
       }
       return queued;
     },
@@ -193,15 +198,11 @@ export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
       if (dropped.get(key) !== pending) return;
       dropped.delete(key);
       if (pending.claims.size === 0) return;
-      let line = lines.get(pending.chain.chain_id);
-      const waiting = line?.get(key);
+      const line = lineOf(pending.chain.chain_id);
+      const waiting = line.get(key);
       if (waiting !== undefined) {
         for (const claim of pending.claims) waiting.claims.add(claim);
         return;
-      }
-      if (line === undefined) {
-        line = new Map();
-        lines.set(pending.chain.chain_id, line);
       }
       line.set(key, pending);
       size++;
