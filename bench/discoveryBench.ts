@@ -4,6 +4,7 @@ import { startTestNats } from "../test/support/natsServer.js";
 import { type ProviderProxy, startProviderProxy } from "../test/support/providerProxy.js";
 import { batchedScans } from "./lib/batchedScans.js";
 import { benchKey, rewriteChainsFile, startServiceProcess } from "./lib/benchEnv.js";
+import { processRunMs } from "./lib/cpu.js";
 import {
   type ChainCalls,
   type ChainReplay,
@@ -130,6 +131,8 @@ interface FirstAnswerRow {
   readonly calls: ReadonlyArray<ChainCalls>;
   /** Where the recorded service's first answer spent its time. */
   readonly phases: FirstAnswerPhases | undefined;
+  /** The direct service's time on a CPU while its first answer ran, ms: every thread, and its main thread. */
+  readonly serviceCpu: { readonly all: number; readonly main: number };
 }
 
 const ratioOf = (r: FirstAnswerRow) => r.firstMs / (r.gatewayMs + 2 * r.replayMs);
@@ -179,7 +182,11 @@ const firstAnswers = async (
         seen.first.at - seen.first.ms,
         seen.first.at,
       );
-      const timed = await firstAndComplete(direct.url, direct.key, wallet.address, COMPLETE_LIMIT_MS);
+      const cpuBefore = processRunMs(direct.pid);
+      let cpuAfter = cpuBefore;
+      const timed = await firstAndComplete(direct.url, direct.key, wallet.address, COMPLETE_LIMIT_MS, () => {
+        cpuAfter = processRunMs(direct.pid);
+      });
       const gatewayMs = (await sequential(`${direct.url}/v1/account`, GATEWAY_SECONDS, direct.key)).p50Ms;
       const replayMs = await replayP50(replays, REPLAY);
       // Once for a wallet whose replay takes long (the 1,000-token one): the run stays short.
@@ -196,6 +203,7 @@ const firstAnswers = async (
         sweepBalancesMs,
         calls: replays.map((r) => r.calls),
         phases,
+        serviceCpu: { all: cpuAfter.all - cpuBefore.all, main: cpuAfter.main - cpuBefore.main },
       };
       progress(
         `first answers: ${describeRow(row)}; phases ${JSON.stringify(phases, (_, v) => (typeof v === "number" ? Math.round(v) : v))}; gateway ${gatewayMs.toFixed(2)} ms, sweepBalances replay ${sweepBalancesMs.toFixed(1)} ms${timed.errors.length > 0 ? `; errors ${timed.errors[0]}` : ""}`,
@@ -223,6 +231,19 @@ const describePhases = (rows: ReadonlyArray<FirstAnswerRow>): string => {
   ].join("; ")}`;
 };
 
+/**
+ * How much of the first answers' time the service spent on a CPU: where that is most of it, the
+ * answer waits on the service's own work (its event loop), not on the nodes, and only less CPU per
+ * answer brings it down. Readings are the process's schedstat, exact to the nanosecond.
+ */
+const describeServiceCpu = (rows: ReadonlyArray<FirstAnswerRow>): string => {
+  const share = (part: number, whole: number) => `${((100 * part) / whole).toFixed(0)} %`;
+  const first = median(rows.map((r) => r.firstMs));
+  const all = median(rows.map((r) => r.serviceCpu.all));
+  const main = median(rows.map((r) => r.serviceCpu.main));
+  return `the service's time on a CPU while each first answer ran (one process: gateway, API, ingest), p50 over ${rows.length} wallets: every thread ${all.toFixed(1)} ms, its main thread ${main.toFixed(1)} ms, against a first answer's p50 of ${first.toFixed(1)} ms (${share(all, first)} and ${share(main, first)}); per wallet, main thread over first answer ${spread(rows.map((r) => r.serviceCpu.main / r.firstMs))}`;
+};
+
 const describeFirstAnswers = (rows: ReadonlyArray<FirstAnswerRow>): ReadonlyArray<string> => {
   const [warmUp, ...measured] = rows;
   const first = measured.map((r) => r.firstMs);
@@ -241,6 +262,7 @@ const describeFirstAnswers = (rows: ReadonlyArray<FirstAnswerRow>): ReadonlyArra
     `first p50 / (gateway p50 + 2 x replay p50): ${p50Ratio.toFixed(2)}; per wallet ${spread(measured.map(ratioOf))}  target <= 1`,
     `per wallet, 4 chains, median (min..max): eth_calls of the sweep ${callsOf((c) => c.sweep.length)}, factory lookups ${callsOf((c) => c.lookups.length)}, balances-and-prices ${callsOf((c) => c.holdings.length)}, other (position finders, metadata and vault probes of found tokens) ${callsOf((c) => c.otherCalls)}; eth_getLogs ${callsOf((c) => c.getLogs)}`,
     describePhases(measured),
+    describeServiceCpu(measured),
     "slowest first answers:",
     ...[...measured]
       .sort((a, b) => b.firstMs - a.firstMs)

@@ -47,16 +47,19 @@ const POLL_MS = 25;
 /**
  * The wallet's first answer and, asking again every POLL_MS after an answer in progress or with a
  * chain's error, its first complete one (no DISCOVERY_IN_PROGRESS, no error): both timed from the
- * first request, with the errors met on the way. Gives up after `limitMs` and says so.
+ * first request, with the errors met on the way. Gives up after `limitMs` and says so. `onFirst` is
+ * called as soon as the first answer is back, before any poll.
  */
 export const firstAndComplete = async (
   service: string,
   headers: Record<string, string>,
   wallet: string,
   limitMs: number,
+  onFirst?: () => void,
 ) => {
   const start = performance.now();
   const first = await balancesAnswer(service, headers, wallet);
+  onFirst?.();
   let last = first;
   let polls = 0;
   const errors: Array<string> = [];
