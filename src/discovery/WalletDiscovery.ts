@@ -141,8 +141,12 @@ interface Job {
   /** Settles when the whole sweep is done (or failed): what a positions request waits for. */
   swept: Promise<void>;
   record: DiscoveryRecord;
-  /** The sweep's write of the tokens it found: the wallet's version it made, and those tokens. */
-  sweepWrite?: { readonly version: number; readonly tokens: ReadonlyArray<string> };
+  /** The sweep's write of the tokens it found: the wallet's versions before and after it, and those tokens. */
+  sweepWrite?: {
+    readonly previous: number;
+    readonly version: number;
+    readonly tokens: ReadonlyArray<string>;
+  };
   error?: string;
   failedAt?: number;
   truncated: Array<string>;
@@ -176,6 +180,22 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     completeByChain.set(chainId, (completeByChain.get(chainId) ?? 0) + by);
 
   /**
+   * Where each (chain, wallet)'s writes stand, as the reading of one clock that every write LevelDB
+   * has taken moves on: a request's read keys its cache by this. A wallet's entry goes when its job
+   * is let go, and a wallet without one reads as `versionFloor`, the clock when an entry was last
+   * let go. No version a wallet had before is above that floor, and one equal to it means nothing
+   * was written since, so a read cached before a write is never served after it, and the entries
+   * are as bounded as the jobs (`keptSettled`).
+   */
+  const versions = new Map<string, number>();
+  let versionClock = 0;
+  let versionFloor = 0;
+  const versionOf = (key: string) => versions.get(key) ?? versionFloor;
+  const forgetVersion = (key: string) => {
+    if (versions.delete(key)) versionFloor = versionClock;
+  };
+
+  /**
    * Keys of the settled jobs in memory (complete or failed), the least recently asked first: past
    * `keptSettled`, the oldest are let go. A settled job's record is in LevelDB (a failed first
    * sweep has none, and is swept again as it would be anyway); the one thing that may still run
@@ -191,6 +211,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       settledOrder.delete(oldest);
       const job = jobs.get(oldest);
       jobs.delete(oldest);
+      forgetVersion(oldest);
       if (job?.state === "complete") countComplete(Number(oldest.slice(0, oldest.indexOf("|"))), -1);
       else unfinished.delete(oldest);
     }
@@ -229,8 +250,6 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     });
     keepSettled(key);
   };
-  /** Writes of each (chain, wallet) that LevelDB has taken: a request's read keys its cache by this. */
-  const versions = new Map<string, number>();
   /**
    * Tokens a sweep found that LevelDB is still writing, by (chain, wallet): requests answer them from
    * here meanwhile (`tokensPending`).
@@ -257,18 +276,23 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       .catch(() => undefined);
   };
 
-  /** Writes `ops`; answers the wallet's version this write made (undefined when nothing was written). */
+  /**
+   * Writes `ops`; answers the wallet's versions just before and after this write, once LevelDB has
+   * it (undefined when nothing was written).
+   */
   const write = async (
     chainId: number,
     wallet: string | undefined,
     ops: ReadonlyArray<Operation>,
-  ): Promise<number | undefined> => {
+  ): Promise<{ readonly previous: number; readonly version: number } | undefined> => {
     if (ops.length === 0) return undefined;
     await writeDiscovered(deps.db, deps.cache, ops);
     if (wallet === undefined) return undefined;
-    const version = (versions.get(jobKey(chainId, wallet)) ?? 0) + 1;
-    versions.set(jobKey(chainId, wallet), version);
-    return version;
+    const key = jobKey(chainId, wallet);
+    const previous = versionOf(key);
+    versionClock += 1;
+    versions.set(key, versionClock);
+    return { previous, version: versionClock };
   };
 
   /** The chain's own lists (lending reserves, markets), read once and again after `resweepMs`. */
@@ -379,8 +403,8 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
         pendingSweeps.set(key, found);
         signal.answerable();
       }
-      const version = await write(chain.chain_id, wallet, held).finally(() => pendingSweeps.delete(key));
-      if (version !== undefined) job.sweepWrite = { version, tokens: found };
+      const written = await write(chain.chain_id, wallet, held).finally(() => pendingSweeps.delete(key));
+      if (written !== undefined) job.sweepWrite = { ...written, tokens: found };
       signal.answerable();
       signal.stored();
     };
@@ -726,8 +750,15 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
      */
     version: (chainId: number, wallet: string): number => {
       const key = jobKey(chainId, wallet);
-      return (versions.get(key) ?? 0) + (pendingSweeps.has(key) ? 0.5 : 0);
+      return versionOf(key) + (pendingSweeps.has(key) ? 0.5 : 0);
     },
+    /**
+     * The clock's reading at discovery's last write for the wallet on the chain that this process
+     * still remembers, 0 when none: it changes with every write, and once more when the wallet is
+     * let go. For readers that keep something of a wallet until discovery writes more of it (the
+     * alerts' position footprints), where `version` would also move with every other wallet let go.
+     */
+    lastWrite: (chainId: number, wallet: string): number => versions.get(jobKey(chainId, wallet)) ?? 0,
     /** The tokens a sweep found for the wallet on the chain that LevelDB is still writing. */
     tokensPending: (chainId: number, wallet: string): ReadonlyArray<string> =>
       pendingSweeps.get(jobKey(chainId, wallet)) ?? [],
@@ -739,12 +770,12 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
      */
     tokensSince: (chainId: number, wallet: string, version: number): ReadonlyArray<string> | undefined => {
       const key = jobKey(chainId, wallet);
-      const now = versions.get(key) ?? 0;
+      const now = versionOf(key);
       // A version taken while a sweep's write was pending names the writes taken before it.
       const taken = Math.floor(version);
       if (now === taken) return [];
       const sweepWrite = jobs.get(key)?.sweepWrite;
-      return sweepWrite !== undefined && sweepWrite.version === now && now === taken + 1
+      return sweepWrite !== undefined && sweepWrite.version === now && sweepWrite.previous === taken
         ? sweepWrite.tokens
         : undefined;
     },

@@ -435,6 +435,46 @@ describe("wallet discovery", () => {
     expect(discovery.progress(chain, wallets[2]!).state).toBe("complete");
   });
 
+  it("behavior: a wallet let go takes its write version with it, and never reads again as a version a read from before its writes was keyed by", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const discovery = discoveryOver(db, walletNode(), {
+      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, keptSettled: 2 },
+    });
+    const complete = async (wallet: string) => {
+      await discovery.settle(chain, wallet, 5_000);
+      for (let i = 0; i < 200 && discovery.progress(chain, wallet).state !== "complete"; i++)
+        await new Promise((r) => setImmediate(r));
+      expect(discovery.progress(chain, wallet).state).toBe("complete");
+    };
+    const beforeWrites = discovery.version(chain.chain_id, WALLET);
+    await complete(WALLET);
+    const written = discovery.version(chain.chain_id, WALLET);
+    expect(written).not.toBe(beforeWrites);
+    expect(discovery.lastWrite(chain.chain_id, WALLET)).toBe(written);
+
+    // More wallets than keptSettled: WALLET is let go, and what it wrote is remembered of the
+    // two asked about last only.
+    const others = Array.from(
+      { length: 4 },
+      (_, i) => `0x${(i + 1).toString(16).padStart(2, "0").repeat(20)}`,
+    );
+    for (const other of others) await complete(other);
+    expect(discovery.progress(chain, WALLET).state).toBe("not_started");
+    expect(others.map((other) => discovery.lastWrite(chain.chain_id, other) > 0)).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
+    expect(discovery.lastWrite(chain.chain_id, WALLET)).toBe(0);
+    // Its version now is none a read made before its writes could have been keyed by.
+    const letGo = discovery.version(chain.chain_id, WALLET);
+    expect(letGo).not.toBe(beforeWrites);
+    expect(letGo).toBeGreaterThanOrEqual(written);
+    // Nothing it wrote since `beforeWrites` is known exactly any more: a read from then reads again.
+    expect(discovery.tokensSince(chain.chain_id, WALLET, beforeWrites)).toBeUndefined();
+  });
+
   it("behavior: a wallet swept before its chain's registry backfill was done is swept again once it is, in memory, after a restart and once let go; one swept after it is not", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     let backfillDone = false;
