@@ -154,6 +154,13 @@ interface Job {
 
 const jobKey = (chainId: number, wallet: string) => `${chainId}|${wallet}`;
 
+/**
+ * Floors of the write versions of wallets let go (see `versions`): a let-go moves the cache keys of
+ * one wallet in this many, not of all. 512 KB, a power of two (a wallet's floor is its address's
+ * last 16 bits).
+ */
+const VERSION_FLOORS = 65_536;
+
 /** What a complete job waits for: nothing. */
 const SETTLED: Promise<void> = Promise.resolve();
 
@@ -182,17 +189,21 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   /**
    * Where each (chain, wallet)'s writes stand, as the reading of one clock that every write LevelDB
    * has taken moves on: a request's read keys its cache by this. A wallet's entry goes when its job
-   * is let go, and a wallet without one reads as `versionFloor`, the clock when an entry was last
-   * let go. No version a wallet had before is above that floor, and one equal to it means nothing
-   * was written since, so a read cached before a write is never served after it, and the entries
-   * are as bounded as the jobs (`keptSettled`).
+   * is let go, so the entries are as bounded as the jobs (`keptSettled`). A wallet without one
+   * reads as its floor: one of VERSION_FLOORS, picked by its address's last hex digits, which is
+   * the clock when a wallet of that floor was last let go. No version a wallet had before is above
+   * its floor, and one equal to it means nothing was written since, so a read cached before a
+   * write is never served after it, and a wallet's version never returns to an earlier value.
+   * With one floor for all, every let-go would have moved every other wallet's cache keys.
    */
   const versions = new Map<string, number>();
   let versionClock = 0;
-  let versionFloor = 0;
-  const versionOf = (key: string) => versions.get(key) ?? versionFloor;
+  const floors = new Float64Array(VERSION_FLOORS);
+  // Addresses are hex, so their last digits spread wallets evenly; anything else takes floor 0.
+  const floorOf = (key: string) => Number.parseInt(key.slice(-4), 16) & (VERSION_FLOORS - 1);
+  const versionOf = (key: string) => versions.get(key) ?? floors[floorOf(key)]!;
   const forgetVersion = (key: string) => {
-    if (versions.delete(key)) versionFloor = versionClock;
+    if (versions.delete(key)) floors[floorOf(key)] = versionClock;
   };
 
   /**
@@ -291,7 +302,9 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     const key = jobKey(chainId, wallet);
     const previous = versionOf(key);
     versionClock += 1;
-    versions.set(key, versionClock);
+    // A wallet already let go (a log scan that outlived its job) gets no entry back: its floor moves.
+    if (jobs.has(key)) versions.set(key, versionClock);
+    else floors[floorOf(key)] = versionClock;
     return { previous, version: versionClock };
   };
 
@@ -752,13 +765,6 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       const key = jobKey(chainId, wallet);
       return versionOf(key) + (pendingSweeps.has(key) ? 0.5 : 0);
     },
-    /**
-     * The clock's reading at discovery's last write for the wallet on the chain that this process
-     * still remembers, 0 when none: it changes with every write, and once more when the wallet is
-     * let go. For readers that keep something of a wallet until discovery writes more of it (the
-     * alerts' position footprints), where `version` would also move with every other wallet let go.
-     */
-    lastWrite: (chainId: number, wallet: string): number => versions.get(jobKey(chainId, wallet)) ?? 0,
     /** The tokens a sweep found for the wallet on the chain that LevelDB is still writing. */
     tokensPending: (chainId: number, wallet: string): ReadonlyArray<string> =>
       pendingSweeps.get(jobKey(chainId, wallet)) ?? [],

@@ -12,7 +12,6 @@ export const noDiscovery = Layer.succeed(Discovery, {
   scansQueued: () => 0,
   registryProgress: () => undefined,
   version: () => 0,
-  lastWrite: () => 0,
   tokensSince: () => [],
   tokensPending: () => [],
   stats: () => new Map(),

@@ -10,7 +10,7 @@ export interface FootprintDeps {
   readonly priceSources: (chain: ChainConfig, tokens: ReadonlyArray<string>) => Promise<ReadonlySet<string>>;
   /** A cToken's underlying (its entry does not show it), from the index. */
   readonly lendingAsset: (chainId: number, token: string) => Promise<string | undefined>;
-  /** Changes whenever discovery writes something for the wallet (WalletDiscovery `lastWrite`). */
+  /** Changes whenever discovery writes something for the wallet (WalletDiscovery `version`). */
   readonly discoveryVersion?: (chainId: number, wallet: string) => number;
 }
 
