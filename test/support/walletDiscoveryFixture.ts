@@ -7,6 +7,12 @@ import {
 import type { Db } from "../../src/storage/Level.js";
 
 /**
+ * A webhook queue's rate with no pacing timer between wallets: tests that wait for the queue by
+ * counting event-loop turns must not depend on a real timer firing within those turns.
+ */
+export const UNPACED = Number.POSITIVE_INFINITY;
+
+/**
  * Wallet discovery over one node's `rpc` on a chain whose index starts at block 1,000 (its
  * checkpoint), sweeping `listed`, with no position finders, log scans read 300 blocks a stretch,
  * and a clock that stands still; `overrides` replace any of that.

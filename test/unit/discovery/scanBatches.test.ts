@@ -12,7 +12,7 @@ import { walletTokenPrefix } from "../../../src/indexer/indexKeys.js";
 import type { Db } from "../../../src/storage/Level.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { fakeChainRpc } from "../../support/chainRpc.js";
-import { discoveryOverNode } from "../../support/walletDiscoveryFixture.js";
+import { discoveryOverNode, UNPACED } from "../../support/walletDiscoveryFixture.js";
 
 const TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
 const word = (value: string) => `0x${value.slice(2).padStart(64, "0")}`;
@@ -246,7 +246,7 @@ const tokensHeld = async (db: Db, who: string) => {
 /** Discovery over `node` on a chain indexed from block 1,000, one batch of log scans at a time. */
 const oneScanAtATime = (db: Db, node: ReturnType<typeof transfersNode>, now: () => number = () => 0) =>
   discoveryOverNode(db, node.rpc, [tokenOf(900)], {
-    settings: { ...DISCOVERY_DEFAULTS, scans: 1, scanStretch: 300, prefetchPerSecond: 1_000 },
+    settings: { ...DISCOVERY_DEFAULTS, scans: 1, scanStretch: 300, prefetchPerSecond: UNPACED },
     now,
   });
 

@@ -21,7 +21,7 @@ import {
 import type { Db, Operation } from "../../../src/storage/Level.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { fakeChainRpc } from "../../support/chainRpc.js";
-import { discoveryOverNode } from "../../support/walletDiscoveryFixture.js";
+import { discoveryOverNode, UNPACED } from "../../support/walletDiscoveryFixture.js";
 
 const chain = testChainConfig();
 const WALLET = `0x${"ab".repeat(20)}`;
@@ -629,7 +629,7 @@ describe("wallet discovery", () => {
   it("behavior: wallets queued for a webhook are discovered in the background, once each, within the queue's bound", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     const discovery = discoveryOver(db, walletNode(), {
-      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, prefetchMax: 2, prefetchPerSecond: 1_000 },
+      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, prefetchMax: 2, prefetchPerSecond: UNPACED },
     });
     const others = [`0x${"bb".repeat(20)}`, `0x${"cc".repeat(20)}`];
     expect(discovery.prefetch([chain], [WALLET.toUpperCase().replace("0X", "0x"), ...others])).toBe(2);
@@ -649,7 +649,7 @@ describe("wallet discovery", () => {
     const finder = gatedFinder();
     const discovery = discoveryOver(db, walletNode(), {
       ...withFinder(finder.find),
-      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, answerGraceMs: 0, prefetchPerSecond: 1_000 },
+      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, answerGraceMs: 0, prefetchPerSecond: UNPACED },
     });
     const others = [`0x${"bb".repeat(20)}`, `0x${"cc".repeat(20)}`];
     expect(discovery.prefetch([chain], [WALLET, ...others])).toBe(3);
@@ -691,7 +691,7 @@ describe("wallet discovery", () => {
         args[1] === WALLET ? finder.find() : Promise.resolve({ ops: [] }),
       ),
       rpc: () => node.rpc,
-      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, answerGraceMs: 0, prefetchPerSecond: 1_000 },
+      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, answerGraceMs: 0, prefetchPerSecond: UNPACED },
     });
     expect(discovery.prefetch([chain], [WALLET, other], "wh_a")).toBe(2);
     await drain();
@@ -715,7 +715,7 @@ describe("wallet discovery", () => {
     let node = walletNode({ failSweep: true });
     const discovery = discoveryOver(db, node, {
       rpc: () => node.rpc,
-      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, prefetchPerSecond: 1_000 },
+      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, prefetchPerSecond: UNPACED },
     });
     expect(discovery.prefetch([chain], [WALLET], "wh_a")).toBe(1);
     expect(await settled(discovery)).toBe("failed");
