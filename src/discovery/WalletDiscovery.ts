@@ -190,8 +190,9 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
    * Where each (chain, wallet)'s writes stand, as the reading of one clock that every write LevelDB
    * has taken moves on: a request's read keys its cache by this. A wallet's entry goes when its job
    * is let go, so the entries are as bounded as the jobs (`keptSettled`). A wallet without one
-   * reads as its floor: one of VERSION_FLOORS, picked by its address's last hex digits, which is
-   * the clock when a wallet of that floor was last let go. No version a wallet had before is above
+   * reads as its floor: one of VERSION_FLOORS, picked by its address's last hex digits whatever the
+   * chain, which is the clock when a wallet of that floor was last let go (or written after it was
+   * let go, by a log scan that outlived its job). No version a wallet had before is above
    * its floor, and one equal to it means nothing was written since, so a read cached before a
    * write is never served after it, and a wallet's version never returns to an earlier value.
    * With one floor for all, every let-go would have moved every other wallet's cache keys.
@@ -199,7 +200,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   const versions = new Map<string, number>();
   let versionClock = 0;
   const floors = new Float64Array(VERSION_FLOORS);
-  // Addresses are hex, so their last digits spread wallets evenly; anything else takes floor 0.
+  // Addresses are hex (requests validate them), so their last digits spread wallets evenly.
   const floorOf = (key: string) => Number.parseInt(key.slice(-4), 16) & (VERSION_FLOORS - 1);
   const versionOf = (key: string) => versions.get(key) ?? floors[floorOf(key)]!;
   const forgetVersion = (key: string) => {
@@ -765,6 +766,14 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       const key = jobKey(chainId, wallet);
       return versionOf(key) + (pendingSweeps.has(key) ? 0.5 : 0);
     },
+    /**
+     * The clock's reading at the last write the wallet's job made on the chain, 0 when it has none
+     * (never written, or let go). For readers that keep something of a wallet until discovery
+     * writes more of it (the alerts): unlike `version`, it does not move when other wallets are let
+     * go, but it returns to 0 when this one is, so a reader must compare it at least once between a
+     * write and then, which takes `keptSettled` other wallets settling.
+     */
+    lastWrite: (chainId: number, wallet: string): number => versions.get(jobKey(chainId, wallet)) ?? 0,
     /** The tokens a sweep found for the wallet on the chain that LevelDB is still writing. */
     tokensPending: (chainId: number, wallet: string): ReadonlyArray<string> =>
       pendingSweeps.get(jobKey(chainId, wallet)) ?? [],

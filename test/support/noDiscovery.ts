@@ -12,6 +12,7 @@ export const noDiscovery = Layer.succeed(Discovery, {
   scansQueued: () => 0,
   registryProgress: () => undefined,
   version: () => 0,
+  lastWrite: () => 0,
   tokensSince: () => [],
   tokensPending: () => [],
   stats: () => new Map(),

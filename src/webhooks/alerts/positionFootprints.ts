@@ -10,7 +10,10 @@ export interface FootprintDeps {
   readonly priceSources: (chain: ChainConfig, tokens: ReadonlyArray<string>) => Promise<ReadonlySet<string>>;
   /** A cToken's underlying (its entry does not show it), from the index. */
   readonly lendingAsset: (chainId: number, token: string) => Promise<string | undefined>;
-  /** Changes whenever discovery writes something for the wallet (WalletDiscovery `version`). */
+  /**
+   * Changes whenever discovery writes something for the wallet (WalletDiscovery `lastWrite`); it
+   * may return to an earlier value once the wallet is let go, so a change seen is kept until read.
+   */
   readonly discoveryVersion?: (chainId: number, wallet: string) => number;
 }
 
@@ -99,13 +102,17 @@ export const positionFootprints = (deps: FootprintDeps, refreshPerBlock = REFRES
       const version = (wallet: string) => deps.discoveryVersion?.(chain.chain_id, wallet) ?? 0;
       let budget = refreshPerBlock;
       for (const wallet of wallets) {
-        if (budget === 0) break;
         if (due.has(wallet)) continue;
         const held = state.byWallet.get(wallet);
-        if (held === undefined || held.epoch < state.epoch || held.version !== version(wallet)) {
+        const written = held !== undefined && held.version !== version(wallet);
+        if (held !== undefined && held.epoch === state.epoch && !written) continue;
+        if (budget > 0) {
           due.add(wallet);
           budget -= 1;
-        }
+        } else if (written && !Number.isNaN(held.version))
+          // Past the budget, the footprint keeps that discovery wrote more of the wallet, until its
+          // turn: the version it compares with may return to the one it holds meanwhile.
+          state.byWallet.set(wallet, { ...held, version: Number.NaN });
       }
       for (const wallet of due) state.versions.set(wallet, version(wallet));
       return [...due];

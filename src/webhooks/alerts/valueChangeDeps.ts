@@ -14,7 +14,7 @@ import type { ValueChangeDeps } from "./valueChangeAlerts.js";
 export const valueChangeDeps = (
   blocks: KV,
   reader: IndexReader,
-  discovery: Pick<WalletDiscovery, "version"> | undefined,
+  discovery: Pick<WalletDiscovery, "lastWrite"> | undefined,
 ): ValueChangeDeps => ({
   baselines: kvBaselines(blocks),
   footprints: positionFootprints({
@@ -22,6 +22,6 @@ export const valueChangeDeps = (
     lendingAsset: async (chainId, token) => (await reader.lendingTokens(chainId, [token]))[0]?.asset,
     ...(discovery === undefined
       ? {}
-      : { discoveryVersion: (chainId: number, wallet: string) => discovery.version(chainId, wallet) }),
+      : { discoveryVersion: (chainId: number, wallet: string) => discovery.lastWrite(chainId, wallet) }),
   }),
 });

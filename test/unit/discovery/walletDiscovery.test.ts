@@ -140,10 +140,11 @@ const withFinder = (find: () => Promise<Findings>): Partial<DiscoveryDeps> => ({
 });
 
 /**
- * `db` whose batches wait until `release` (a disk thread a loaded machine schedules late); every
- * later batch goes at once. `held` counts the batches that waited.
+ * `db` whose batches (those `holds` picks; all by default) wait until `release` (a disk thread a
+ * loaded machine schedules late); every later batch goes at once. `held` counts the batches that
+ * waited.
  */
-const heldWrites = (db: Db) => {
+const heldWrites = (db: Db, holds: (ops: ReadonlyArray<Operation>) => boolean = () => true) => {
   let open = () => {};
   const gate = new Promise<void>((resolve) => {
     open = resolve;
@@ -151,7 +152,7 @@ const heldWrites = (db: Db) => {
   let released = false;
   let held = 0;
   const batch = async (ops: Array<Operation>) => {
-    if (!released) {
+    if (!released && holds(ops)) {
       held++;
       await gate;
     }
@@ -466,6 +467,35 @@ describe("wallet discovery", () => {
     expect(version(otherFloor)).toBe(beforeWrites);
     // What was written since `beforeWrites` is not known exactly any more: a read from then reads again.
     expect(discovery.tokensSince(chain.chain_id, WALLET, beforeWrites)).toBeUndefined();
+  });
+
+  it("edge: a write that lands after its wallet was let go (a log scan that outlived its failed job) moves the wallet's version, and brings back no entry", async () => {
+    const stored = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    // The log scan's write of what it found waits until released; every other write goes through.
+    const writes = heldWrites(stored, (ops) => ops.some((op) => op.key.endsWith(SCANNED)));
+    const discovery = discoveryOver(writes.db, walletNode(), {
+      // Position finders that always fail: each wallet's job fails, and is settled, while its scan goes on.
+      ...withFinder(() => Promise.reject(new Error("finder down"))),
+      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, answerGraceMs: 0, keptSettled: 1 },
+    });
+    const version = (wallet: string) => discovery.version(chain.chain_id, wallet);
+    const sameFloor = `0x${"ee".repeat(18)}${WALLET.slice(-4)}`;
+    await discovery.settle(chain, WALLET, 5_000);
+    for (let i = 0; i < 500 && writes.held() === 0; i++) await new Promise((r) => setImmediate(r));
+    expect(writes.held()).toBe(1);
+    expect(discovery.progress(chain, WALLET).state).toBe("failed");
+    // Another wallet settles: WALLET, past keptSettled, is let go while its scan's write waits.
+    await discovery.settle(chain, `0x${"01".repeat(20)}`, 5_000);
+    expect(discovery.progress(chain, WALLET).state).toBe("not_started");
+    const letGo = version(WALLET);
+    expect(letGo).toBe(version(sameFloor));
+
+    writes.release();
+    await drain();
+    expect(await walletTokens(stored)).toContain(SCANNED);
+    // A read keyed before that write is not served after it, and no entry came back for the wallet.
+    expect(version(WALLET)).toBeGreaterThan(letGo);
+    expect(version(WALLET)).toBe(version(sameFloor));
   });
 
   it("behavior: a wallet swept before its chain's registry backfill was done is swept again once it is, in memory, after a restart and once let go; one swept after it is not", async () => {
