@@ -189,13 +189,14 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   /**
    * Where each (chain, wallet)'s writes stand, as the reading of one clock that every write LevelDB
    * has taken moves on: a request's read keys its cache by this. A wallet's entry goes when its job
-   * is let go, so the entries are as bounded as the jobs (`keptSettled`). A wallet without one
-   * reads as its floor: one of VERSION_FLOORS, picked by its address's last hex digits whatever the
-   * chain, which is the clock when a wallet of that floor was last let go (or written after it was
-   * let go, by a log scan that outlived its job). No version a wallet had before is above
-   * its floor, and one equal to it means nothing was written since, so a read cached before a
-   * write is never served after it, and a wallet's version never returns to an earlier value.
-   * With one floor for all, every let-go would have moved every other wallet's cache keys.
+   * is let go, so the entries are as bounded as the jobs (`keptSettled`); a write that lands after
+   * that (a log scan that outlived its failed job) makes an entry that is let go as a settled job
+   * is. A wallet without one reads as its floor: one of VERSION_FLOORS, picked by its address's
+   * last hex digits whatever the chain, which is the clock when a wallet of that floor was last let
+   * go. No version a wallet had before is above its floor, and one equal to it means nothing was
+   * written since, so a read cached before a write is never served after it, and a wallet's version
+   * never returns to an earlier value. With one floor for all, every let-go would have moved every
+   * other wallet's cache keys.
    */
   const versions = new Map<string, number>();
   let versionClock = 0;
@@ -303,9 +304,9 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     const key = jobKey(chainId, wallet);
     const previous = versionOf(key);
     versionClock += 1;
-    // A wallet already let go (a log scan that outlived its job) gets no entry back: its floor moves.
-    if (jobs.has(key)) versions.set(key, versionClock);
-    else floors[floorOf(key)] = versionClock;
+    versions.set(key, versionClock);
+    // A wallet already let go (a log scan that outlived its job): its entry is let go in turn.
+    if (!jobs.has(key)) keepSettled(key);
     return { previous, version: versionClock };
   };
 
@@ -767,11 +768,12 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       return versionOf(key) + (pendingSweeps.has(key) ? 0.5 : 0);
     },
     /**
-     * The clock's reading at the last write the wallet's job made on the chain, 0 when it has none
-     * (never written, or let go). For readers that keep something of a wallet until discovery
-     * writes more of it (the alerts): unlike `version`, it does not move when other wallets are let
-     * go, but it returns to 0 when this one is, so a reader must compare it at least once between a
-     * write and then, which takes `keptSettled` other wallets settling.
+     * The clock's reading at discovery's last write for the wallet on the chain, 0 when this process
+     * keeps none (never written, or let go). For readers that keep something costly of a wallet
+     * until discovery writes more of it (the alerts' footprints): unlike `version`, it does not move
+     * when other wallets are let go, but it returns to 0 when this one is, so a reader must compare
+     * it at least once between a write and the wallet being let go, which takes `keptSettled` other
+     * wallets settling.
      */
     lastWrite: (chainId: number, wallet: string): number => versions.get(jobKey(chainId, wallet)) ?? 0,
     /** The tokens a sweep found for the wallet on the chain that LevelDB is still writing. */

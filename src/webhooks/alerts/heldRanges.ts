@@ -51,13 +51,13 @@ export const heldRangesOf = (chain: ChainConfig, nfts: ReadonlyArray<HeldNft>): 
 /**
  * Each wallet's position NFTs, read from the index once and kept until a block involves the wallet
  * (a transaction it sent, or a log naming it in a topic, as an NFT transfer does) or discovery
- * writes something for it (`lastWrite`, compared at every block): a block with a swap then costs no index read per watched
+ * writes something for it (`version`): a block with a swap then costs no index read per watched
  * wallet, and a wallet first read while its history was still being discovered (none of its NFTs
  * known yet) is read again once discovery has found them, though it does nothing itself.
  */
 export const heldRangesCache = (
   read: (chain: ChainConfig, wallet: string) => Promise<ReadonlyArray<HeldRange>>,
-  discovery?: Pick<WalletDiscovery, "lastWrite">,
+  discovery?: Pick<WalletDiscovery, "version">,
 ) => {
   const held = new Map<
     string,
@@ -78,7 +78,7 @@ export const heldRangesCache = (
         [...wallets].map(async (wallet) => {
           const key = `${chain.chain_id}|${wallet}`;
           // Taken before the read: a write of discovery's during the read makes the next block read again.
-          const version = discovery?.lastWrite(chain.chain_id, wallet) ?? 0;
+          const version = discovery?.version(chain.chain_id, wallet) ?? 0;
           let entry = held.get(key);
           if (entry === undefined || entry.version !== version) {
             const fresh = { version, ranges: read(chain, wallet) };

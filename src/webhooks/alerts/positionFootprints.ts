@@ -11,8 +11,9 @@ export interface FootprintDeps {
   /** A cToken's underlying (its entry does not show it), from the index. */
   readonly lendingAsset: (chainId: number, token: string) => Promise<string | undefined>;
   /**
-   * Changes whenever discovery writes something for the wallet (WalletDiscovery `lastWrite`); it
-   * may return to an earlier value once the wallet is let go, so a change seen is kept until read.
+   * Changes whenever discovery writes something for the wallet (WalletDiscovery `lastWrite`, which
+   * other wallets let go do not move: a refresh here is a positions read over RPC). It returns to 0
+   * once the wallet is let go, so a change seen is kept until read (a footprint's version is then NaN).
    */
   readonly discoveryVersion?: (chainId: number, wallet: string) => number;
 }
@@ -26,7 +27,10 @@ export const REFRESH_PER_BLOCK = 32;
 
 interface Footprint {
   readonly sources: ReadonlyArray<string>;
-  /** The discovery version it was read at: discovery finding more of the wallet's history reads it again. */
+  /**
+   * The discovery version it was read at: discovery finding more of the wallet's history reads it
+   * again. NaN once a change was seen past a block's refresh budget, so it stays due until read.
+   */
   readonly version: number;
   /** The chain's epoch it was read in: a later epoch means blocks went unseen since. */
   readonly epoch: number;

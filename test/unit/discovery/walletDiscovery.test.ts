@@ -469,7 +469,7 @@ describe("wallet discovery", () => {
     expect(discovery.tokensSince(chain.chain_id, WALLET, beforeWrites)).toBeUndefined();
   });
 
-  it("edge: a write that lands after its wallet was let go (a log scan that outlived its failed job) moves the wallet's version, and brings back no entry", async () => {
+  it("edge: a write that lands after its wallet was let go (a log scan that outlived its failed job) moves the wallet's version and its last write, and is let go in turn", async () => {
     const stored = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     // The log scan's write of what it found waits until released; every other write goes through.
     const writes = heldWrites(stored, (ops) => ops.some((op) => op.key.endsWith(SCANNED)));
@@ -479,22 +479,29 @@ describe("wallet discovery", () => {
       settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, answerGraceMs: 0, keptSettled: 1 },
     });
     const version = (wallet: string) => discovery.version(chain.chain_id, wallet);
+    const lastWrite = (wallet: string) => discovery.lastWrite(chain.chain_id, wallet);
     const sameFloor = `0x${"ee".repeat(18)}${WALLET.slice(-4)}`;
     await discovery.settle(chain, WALLET, 5_000);
     for (let i = 0; i < 500 && writes.held() === 0; i++) await new Promise((r) => setImmediate(r));
     expect(writes.held()).toBe(1);
     expect(discovery.progress(chain, WALLET).state).toBe("failed");
+    expect(lastWrite(WALLET)).toBeGreaterThan(0);
     // Another wallet settles: WALLET, past keptSettled, is let go while its scan's write waits.
     await discovery.settle(chain, `0x${"01".repeat(20)}`, 5_000);
     expect(discovery.progress(chain, WALLET).state).toBe("not_started");
     const letGo = version(WALLET);
     expect(letGo).toBe(version(sameFloor));
+    expect(lastWrite(WALLET)).toBe(0);
 
     writes.release();
     await drain();
     expect(await walletTokens(stored)).toContain(SCANNED);
-    // A read keyed before that write is not served after it, and no entry came back for the wallet.
+    // A read keyed before that write is not served after it, and the alerts see the write.
     expect(version(WALLET)).toBeGreaterThan(letGo);
+    expect(lastWrite(WALLET)).toBe(version(WALLET));
+    // The entry it made is let go as a settled wallet's is, once another settles.
+    await discovery.settle(chain, `0x${"02".repeat(20)}`, 5_000);
+    expect(lastWrite(WALLET)).toBe(0);
     expect(version(WALLET)).toBe(version(sameFloor));
   });
 

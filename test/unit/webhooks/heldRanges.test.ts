@@ -138,7 +138,7 @@ describe("heldRangesCache", () => {
         if (answer instanceof Error) throw answer;
         return answer;
       },
-      { lastWrite: () => version },
+      { version: () => version },
     );
     const at = async (n: number, block = alertBlock(n)) =>
       (await cache.of(chain, block, new Set([WALLET])))[0]!.ranges;
