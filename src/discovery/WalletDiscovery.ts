@@ -192,8 +192,8 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
    * is let go, so the entries are as bounded as the jobs (`keptSettled`); a write that lands after
    * that (a log scan that outlived its failed job) makes an entry that is let go as a settled job
    * is. A wallet without one reads as its floor: one of VERSION_FLOORS, picked by its address's
-   * last hex digits whatever the chain, which is the clock when a wallet of that floor was last let
-   * go. No version a wallet had before is above its floor, and one equal to it means nothing was
+   * last hex digits whatever the chain, which is the clock when a wallet of that floor with an
+   * entry was last let go. No version a wallet had before is above its floor, and one equal to it means nothing was
    * written since, so a read cached before a write is never served after it, and a wallet's version
    * never returns to an earlier value. With one floor for all, every let-go would have moved every
    * other wallet's cache keys.
@@ -210,13 +210,17 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
 
   /**
    * Keys of the settled jobs in memory (complete or failed), the least recently asked first: past
-   * `keptSettled`, the oldest are let go. A settled job's record is in LevelDB (a failed first
+   * `keptSettled`, the oldest are let go. Also the keys of write versions whose wallet has no job
+   * (a write that landed after its job was let go), let go the same way. A settled job's record is in LevelDB (a failed first
    * sweep has none, and is swept again as it would be anyway); the one thing that may still run
    * for it, the log scan of a job whose finders failed, saves into whatever job is current.
    */
   const settledOrder = new Set<string>();
+  /** Times a key was marked settled or asked about again (`settledGeneration`). */
+  let settledTouches = 0;
   /** Marks a settled job as just asked about, letting go of the least recently asked over the bound. */
   const keepSettled = (key: string) => {
+    settledTouches += 1;
     settledOrder.delete(key);
     settledOrder.add(key);
     for (const oldest of settledOrder) {
@@ -776,6 +780,13 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
      * wallets settling.
      */
     lastWrite: (chainId: number, wallet: string): number => versions.get(jobKey(chainId, wallet)) ?? 0,
+    /**
+     * Advances once every `keptSettled` times a wallet settles or a settled one is asked about. A
+     * wallet is let go only after that many others, so a reader of `lastWrite` that finds this
+     * unchanged since its last comparison cannot have missed a write hidden by a let-go (lastWrite
+     * back at 0); one that finds it moved must compare everything again.
+     */
+    settledGeneration: (): number => Math.floor(settledTouches / deps.settings.keptSettled),
     /** The tokens a sweep found for the wallet on the chain that LevelDB is still writing. */
     tokensPending: (chainId: number, wallet: string): ReadonlyArray<string> =>
       pendingSweeps.get(jobKey(chainId, wallet)) ?? [],

@@ -13,6 +13,7 @@ export const noDiscovery = Layer.succeed(Discovery, {
   registryProgress: () => undefined,
   version: () => 0,
   lastWrite: () => 0,
+  settledGeneration: () => 0,
   tokensSince: () => [],
   tokensPending: () => [],
   stats: () => new Map(),

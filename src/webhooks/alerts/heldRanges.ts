@@ -53,7 +53,9 @@ export const heldRangesOf = (chain: ChainConfig, nfts: ReadonlyArray<HeldNft>): 
  * (a transaction it sent, or a log naming it in a topic, as an NFT transfer does) or discovery
  * writes something for it (`version`): a block with a swap then costs no index read per watched
  * wallet, and a wallet first read while its history was still being discovered (none of its NFTs
- * known yet) is read again once discovery has found them, though it does nothing itself.
+ * known yet) is read again once discovery has found them, though it does nothing itself. A
+ * wallet's version also moves when discovery lets go of another wallet of its floor: one more
+ * index read, never a missed write.
  */
 export const heldRangesCache = (
   read: (chain: ChainConfig, wallet: string) => Promise<ReadonlyArray<HeldRange>>,

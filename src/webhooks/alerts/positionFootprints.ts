@@ -16,6 +16,8 @@ export interface FootprintDeps {
    * once the wallet is let go, so a change seen is kept until read (a footprint's version is then NaN).
    */
   readonly discoveryVersion?: (chainId: number, wallet: string) => number;
+  /** WalletDiscovery `settledGeneration`: once it moves, a write may hide behind a `discoveryVersion` of 0. */
+  readonly discoveryGeneration?: () => number;
 }
 
 /**
@@ -46,6 +48,8 @@ interface ChainFootprints {
   epoch: number;
   /** Discovery versions at the time wallets were found due, for their footprints once read. */
   readonly versions: Map<string, number>;
+  /** Discovery's settled generation at this chain's last block here. */
+  generation: number | undefined;
 }
 
 /**
@@ -66,7 +70,14 @@ export const positionFootprints = (deps: FootprintDeps, refreshPerBlock = REFRES
   const stateOf = (chainId: number): ChainFootprints => {
     let state = chains.get(chainId);
     if (state === undefined) {
-      state = { byWallet: new Map(), bySource: new Map(), last: undefined, epoch: 0, versions: new Map() };
+      state = {
+        byWallet: new Map(),
+        bySource: new Map(),
+        last: undefined,
+        epoch: 0,
+        versions: new Map(),
+        generation: undefined,
+      };
       chains.set(chainId, state);
     }
     return state;
@@ -92,6 +103,12 @@ export const positionFootprints = (deps: FootprintDeps, refreshPerBlock = REFRES
       const last = state.last;
       if (last !== undefined && block.parent_hash !== last.hash && block.hash !== last.hash) state.epoch += 1;
       state.last = { number: block.number, hash: block.hash };
+      // Discovery let go of as many wallets as it keeps since this chain's last block here (the
+      // chain stood still, or was not planned here): a wallet written and let go meanwhile reads
+      // as never written, so every footprint is read again.
+      const generation = deps.discoveryGeneration?.();
+      if (state.generation !== undefined && generation !== state.generation) state.epoch += 1;
+      state.generation = generation;
       for (const wallet of [...state.byWallet.keys()]) if (!wallets.has(wallet)) forget(state, wallet);
 
       const due = new Set(walletsNamed(block, wallets));

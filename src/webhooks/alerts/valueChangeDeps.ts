@@ -14,7 +14,7 @@ import type { ValueChangeDeps } from "./valueChangeAlerts.js";
 export const valueChangeDeps = (
   blocks: KV,
   reader: IndexReader,
-  discovery: Pick<WalletDiscovery, "lastWrite"> | undefined,
+  discovery: Pick<WalletDiscovery, "lastWrite" | "settledGeneration"> | undefined,
 ): ValueChangeDeps => ({
   baselines: kvBaselines(blocks),
   footprints: positionFootprints({
@@ -22,6 +22,9 @@ export const valueChangeDeps = (
     lendingAsset: async (chainId, token) => (await reader.lendingTokens(chainId, [token]))[0]?.asset,
     ...(discovery === undefined
       ? {}
-      : { discoveryVersion: (chainId: number, wallet: string) => discovery.lastWrite(chainId, wallet) }),
+      : {
+          discoveryVersion: (chainId: number, wallet: string) => discovery.lastWrite(chainId, wallet),
+          discoveryGeneration: () => discovery.settledGeneration(),
+        }),
   }),
 });

@@ -500,9 +500,12 @@ describe("wallet discovery", () => {
     expect(version(WALLET)).toBeGreaterThan(letGo);
     expect(lastWrite(WALLET)).toBe(version(WALLET));
     // The entry it made is let go as a settled wallet's is, once another settles.
+    const generation = discovery.settledGeneration();
     await discovery.settle(chain, `0x${"02".repeat(20)}`, 5_000);
     expect(lastWrite(WALLET)).toBe(0);
     expect(version(WALLET)).toBe(version(sameFloor));
+    // keptSettled (1) more wallets settled: the generation readers of lastWrite watch moved.
+    expect(discovery.settledGeneration()).toBeGreaterThan(generation);
   });
 
   it("behavior: a wallet swept before its chain's registry backfill was done is swept again once it is, in memory, after a restart and once let go; one swept after it is not", async () => {

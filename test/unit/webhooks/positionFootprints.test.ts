@@ -50,12 +50,13 @@ const WALLET = address(0xaaaa_0001);
 const OTHER = address(0xaaaa_0002);
 const swapOn = (poolAddress: string) => logOf(poolAddress, [`0x${"d7".repeat(32)}`]);
 
-const footprints = (refresh = 32, version = () => 0) =>
+const footprints = (refresh = 32, version = () => 0, generation = () => 0) =>
   positionFootprints(
     {
       priceSources: (c, tokens) => priceSourcePools(index, c, tokens),
       lendingAsset: async () => undefined,
       discoveryVersion: version,
+      discoveryGeneration: generation,
     },
     refresh,
   );
@@ -142,6 +143,25 @@ describe("position footprints", () => {
     // OTHER is let go before its turn: the version it is compared with is back to what it held.
     versions.delete(OTHER);
     expect(prints.due(chain, alertBlock(5), both)).toEqual([OTHER]);
+  });
+
+  it("edge: once discovery has let go of as many wallets as it keeps since the chain's last block, every footprint is read again", async () => {
+    let generation = 4;
+    const prints = footprints(
+      32,
+      () => 0,
+      () => generation,
+    );
+    const wallets = new Set([WALLET]);
+    prints.due(chain, alertBlock(1), wallets);
+    await prints.record(chain, WALLET, [supply(UNI)]);
+    expect(prints.due(chain, alertBlock(2), wallets)).toEqual([]);
+    // The chain stood still while discovery wrote for WALLET and let it go: its version reads 0
+    // again, as when its footprint was read, but the generation moved.
+    generation = 5;
+    expect(prints.due(chain, alertBlock(3), wallets)).toEqual([WALLET]);
+    await prints.record(chain, WALLET, [supply(UNI)]);
+    expect(prints.due(chain, alertBlock(4), wallets)).toEqual([]);
   });
 
   it("behavior: discovery writing more of a wallet's history makes it due; a wallet no longer watched is forgotten", async () => {
