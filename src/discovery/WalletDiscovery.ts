@@ -309,8 +309,10 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     const previous = versionOf(key);
     versionClock += 1;
     versions.set(key, versionClock);
-    // A wallet already let go (a log scan that outlived its job): its entry is let go in turn.
-    if (!jobs.has(key)) keepSettled(key);
+    // A write for a settled wallet (a log scan that outlived its failed job, which may even have
+    // been let go) marks it settled anew: a wallet is let go only `keptSettled` settlings after
+    // its last write, as readers of `settledGeneration` rely on.
+    if (!jobs.has(key) || settledOrder.has(key)) keepSettled(key);
     return { previous, version: versionClock };
   };
 
@@ -781,8 +783,8 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
      */
     lastWrite: (chainId: number, wallet: string): number => versions.get(jobKey(chainId, wallet)) ?? 0,
     /**
-     * Advances once every `keptSettled` times a wallet settles or a settled one is asked about. A
-     * wallet is let go only after that many others, so a reader of `lastWrite` that finds this
+     * Advances once every `keptSettled` times a wallet settles, or a settled one is asked about or
+     * written for. A wallet is let go only after that many others since its last write, so a reader of `lastWrite` that finds this
      * unchanged since its last comparison cannot have missed a write hidden by a let-go (lastWrite
      * back at 0); one that finds it moved must compare everything again.
      */

@@ -508,6 +508,25 @@ describe("wallet discovery", () => {
     expect(discovery.settledGeneration()).toBeGreaterThan(generation);
   });
 
+  it("edge: a write for a settled wallet that is still kept (its failed job's log scan) marks it settled anew", async () => {
+    const stored = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const writes = heldWrites(stored, (ops) => ops.some((op) => op.key.endsWith(SCANNED)));
+    const discovery = discoveryOver(writes.db, walletNode(), {
+      ...withFinder(() => Promise.reject(new Error("finder down"))),
+      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, answerGraceMs: 0, keptSettled: 1 },
+    });
+    await discovery.settle(chain, WALLET, 5_000);
+    for (let i = 0; i < 500 && writes.held() === 0; i++) await new Promise((r) => setImmediate(r));
+    expect(discovery.progress(chain, WALLET).state).toBe("failed");
+    const generation = discovery.settledGeneration();
+    writes.release();
+    await drain();
+    expect(await walletTokens(stored)).toContain(SCANNED);
+    // One settling more (keptSettled is 1): a reader that compared lastWrite before the write sees
+    // the generation move if the wallet is let go before it compares again.
+    expect(discovery.settledGeneration()).toBe(generation + 1);
+  });
+
   it("behavior: a wallet swept before its chain's registry backfill was done is swept again once it is, in memory, after a restart and once let go; one swept after it is not", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     let backfillDone = false;
