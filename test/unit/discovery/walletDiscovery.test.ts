@@ -174,6 +174,25 @@ const heldWrites = (db: Db, holds: (ops: ReadonlyArray<Operation>) => boolean = 
   };
 };
 
+/**
+ * WALLET's discovery with keptSettled 1 and position finders that always fail: its job has failed
+ * (and is settled) while its log scan's write of what it found waits to be released; every other
+ * write goes through.
+ */
+const failedWithScanWriteHeld = async () => {
+  const stored = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+  const writes = heldWrites(stored, (ops) => ops.some((op) => op.key.endsWith(SCANNED)));
+  const discovery = discoveryOver(writes.db, walletNode(), {
+    ...withFinder(() => Promise.reject(new Error("finder down"))),
+    settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, answerGraceMs: 0, keptSettled: 1 },
+  });
+  await discovery.settle(chain, WALLET, 5_000);
+  for (let i = 0; i < 500 && writes.held() === 0; i++) await new Promise((r) => setImmediate(r));
+  expect(writes.held()).toBe(1);
+  expect(discovery.progress(chain, WALLET).state).toBe("failed");
+  return { stored, writes, discovery };
+};
+
 describe("wallet discovery", () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -470,21 +489,10 @@ describe("wallet discovery", () => {
   });
 
   it("edge: a write that lands after its wallet was let go (a log scan that outlived its failed job) moves the wallet's version and its last write, and is let go in turn", async () => {
-    const stored = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
-    // The log scan's write of what it found waits until released; every other write goes through.
-    const writes = heldWrites(stored, (ops) => ops.some((op) => op.key.endsWith(SCANNED)));
-    const discovery = discoveryOver(writes.db, walletNode(), {
-      // Position finders that always fail: each wallet's job fails, and is settled, while its scan goes on.
-      ...withFinder(() => Promise.reject(new Error("finder down"))),
-      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, answerGraceMs: 0, keptSettled: 1 },
-    });
+    const { stored, writes, discovery } = await failedWithScanWriteHeld();
     const version = (wallet: string) => discovery.version(chain.chain_id, wallet);
     const lastWrite = (wallet: string) => discovery.lastWrite(chain.chain_id, wallet);
     const sameFloor = `0x${"ee".repeat(18)}${WALLET.slice(-4)}`;
-    await discovery.settle(chain, WALLET, 5_000);
-    for (let i = 0; i < 500 && writes.held() === 0; i++) await new Promise((r) => setImmediate(r));
-    expect(writes.held()).toBe(1);
-    expect(discovery.progress(chain, WALLET).state).toBe("failed");
     expect(lastWrite(WALLET)).toBeGreaterThan(0);
     // Another wallet settles: WALLET, past keptSettled, is let go while its scan's write waits.
     await discovery.settle(chain, `0x${"01".repeat(20)}`, 5_000);
@@ -509,15 +517,7 @@ describe("wallet discovery", () => {
   });
 
   it("edge: a write for a settled wallet that is still kept (its failed job's log scan) marks it settled anew", async () => {
-    const stored = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
-    const writes = heldWrites(stored, (ops) => ops.some((op) => op.key.endsWith(SCANNED)));
-    const discovery = discoveryOver(writes.db, walletNode(), {
-      ...withFinder(() => Promise.reject(new Error("finder down"))),
-      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, answerGraceMs: 0, keptSettled: 1 },
-    });
-    await discovery.settle(chain, WALLET, 5_000);
-    for (let i = 0; i < 500 && writes.held() === 0; i++) await new Promise((r) => setImmediate(r));
-    expect(discovery.progress(chain, WALLET).state).toBe("failed");
+    const { stored, writes, discovery } = await failedWithScanWriteHeld();
     const generation = discovery.settledGeneration();
     writes.release();
     await drain();
