@@ -141,7 +141,7 @@ interface Job {
   /** Settles when the whole sweep is done (or failed): what a positions request waits for. */
   swept: Promise<void>;
   record: DiscoveryRecord;
-  /** The sweep's write of the tokens it found: the wallet's versions before and after it, and those tokens. */
+  /** The sweep's write of the tokens it found: the wallet's versions before and after it, and the tokens. */
   sweepWrite?: {
     readonly previous: number;
     readonly version: number;
@@ -193,10 +193,10 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
    * that (a log scan that outlived its failed job) makes an entry that is let go as a settled job
    * is. A wallet without one reads as its floor: one of VERSION_FLOORS, picked by its address's
    * last hex digits whatever the chain, which is the clock when a wallet of that floor with an
-   * entry was last let go. No version a wallet had before is above its floor, and one equal to it means nothing was
-   * written since, so a read cached before a write is never served after it, and a wallet's version
-   * never returns to an earlier value. With one floor for all, every let-go would have moved every
-   * other wallet's cache keys.
+   * entry was last let go. No version a wallet had before is above its floor, and one equal to it
+   * means nothing was written since, so a read cached before a write is never served after it, and
+   * a wallet's version never returns to an earlier value. With one floor for all, every let-go
+   * would have moved every other wallet's cache keys.
    */
   const versions = new Map<string, number>();
   let versionClock = 0;
@@ -211,9 +211,10 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   /**
    * Keys of the settled jobs in memory (complete or failed), the least recently asked first: past
    * `keptSettled`, the oldest are let go. Also the keys of write versions whose wallet has no job
-   * (a write that landed after its job was let go), let go the same way. A settled job's record is in LevelDB (a failed first
-   * sweep has none, and is swept again as it would be anyway); the one thing that may still run
-   * for it, the log scan of a job whose finders failed, saves into whatever job is current.
+   * (a write that landed after its job was let go), let go the same way. A settled job's record is
+   * in LevelDB (a failed first sweep has none, and is swept again as it would be anyway); the one
+   * thing that may still run for it, the log scan of a job whose finders failed, saves into
+   * whatever job is current.
    */
   const settledOrder = new Set<string>();
   /** Times a key was marked settled or asked about again (`settledGeneration`). */
@@ -598,7 +599,10 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     return started;
   };
 
-  /** A failed job is tried again: at once for a wallet never swept (its chain cannot be answered), after `retryMs` otherwise. */
+  /**
+   * A failed job is tried again: at once for a wallet never swept (its chain cannot be answered),
+   * after `retryMs` otherwise.
+   */
   const retryDue = (job: Job): boolean =>
     job.state === "failed" &&
     (job.record.swept_block === undefined || deps.now() - (job.failedAt ?? 0) >= deps.settings.retryMs);
@@ -784,9 +788,9 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     lastWrite: (chainId: number, wallet: string): number => versions.get(jobKey(chainId, wallet)) ?? 0,
     /**
      * Advances once every `keptSettled` times a wallet settles, or a settled one is asked about or
-     * written for. A wallet is let go only after that many others since its last write, so a reader of `lastWrite` that finds this
-     * unchanged since its last comparison cannot have missed a write hidden by a let-go (lastWrite
-     * back at 0); one that finds it moved must compare everything again.
+     * written for. A wallet is let go only after that many others since its last write, so a reader
+     * of `lastWrite` that finds this unchanged since its last comparison cannot have missed a write
+     * hidden by a let-go (lastWrite back at 0); one that finds it moved must compare everything again.
      */
     settledGeneration: (): number => Math.floor(settledTouches / deps.settings.keptSettled),
     /** The tokens a sweep found for the wallet on the chain that LevelDB is still writing. */

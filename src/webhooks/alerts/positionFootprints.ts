@@ -13,10 +13,10 @@ export interface FootprintDeps {
   /**
    * Changes whenever discovery writes something for the wallet (WalletDiscovery `lastWrite`, which
    * other wallets let go do not move: a refresh here is a positions read over RPC). It returns to 0
-   * once the wallet is let go, so a change seen is kept until read (a footprint's version is then NaN).
+   * once the wallet is let go, which `discoveryGeneration` tells.
    */
   readonly discoveryVersion?: (chainId: number, wallet: string) => number;
-  /** WalletDiscovery `settledGeneration`: once it moves, a write may hide behind a `discoveryVersion` of 0. */
+  /** WalletDiscovery `settledGeneration`: once it moves, a write may hide behind a version of 0. */
   readonly discoveryGeneration?: () => number;
 }
 
@@ -29,10 +29,7 @@ export const REFRESH_PER_BLOCK = 32;
 
 interface Footprint {
   readonly sources: ReadonlyArray<string>;
-  /**
-   * The discovery version it was read at: discovery finding more of the wallet's history reads it
-   * again. NaN once a change was seen past a block's refresh budget, so it stays due until read.
-   */
+  /** The discovery version it was read at: discovery finding more of the wallet's history reads it again. */
   readonly version: number;
   /** The chain's epoch it was read in: a later epoch means blocks went unseen since. */
   readonly epoch: number;
@@ -103,9 +100,10 @@ export const positionFootprints = (deps: FootprintDeps, refreshPerBlock = REFRES
       const last = state.last;
       if (last !== undefined && block.parent_hash !== last.hash && block.hash !== last.hash) state.epoch += 1;
       state.last = { number: block.number, hash: block.hash };
-      // Discovery let go of as many wallets as it keeps since this chain's last block here (the
-      // chain stood still, or was not planned here): a wallet written and let go meanwhile reads
-      // as never written, so every footprint is read again.
+      // Discovery let go of as many wallets as it keeps since this chain's last block here: a
+      // wallet written and let go since it was last compared (the chain stood still, was planned
+      // elsewhere, or the wallet waited past the refresh budget) reads as never written, so every
+      // footprint is read again.
       const generation = deps.discoveryGeneration?.();
       if (state.generation !== undefined && generation !== state.generation) state.epoch += 1;
       state.generation = generation;
@@ -123,17 +121,13 @@ export const positionFootprints = (deps: FootprintDeps, refreshPerBlock = REFRES
       const version = (wallet: string) => deps.discoveryVersion?.(chain.chain_id, wallet) ?? 0;
       let budget = refreshPerBlock;
       for (const wallet of wallets) {
+        if (budget === 0) break;
         if (due.has(wallet)) continue;
         const held = state.byWallet.get(wallet);
-        const written = held !== undefined && held.version !== version(wallet);
-        if (held !== undefined && held.epoch === state.epoch && !written) continue;
-        if (budget > 0) {
+        if (held === undefined || held.epoch < state.epoch || held.version !== version(wallet)) {
           due.add(wallet);
           budget -= 1;
-        } else if (written && !Number.isNaN(held.version))
-          // Past the budget, the footprint keeps that discovery wrote more of the wallet, until its
-          // turn: the version it compares with may return to the one it holds meanwhile.
-          state.byWallet.set(wallet, { ...held, version: Number.NaN });
+        }
       }
       for (const wallet of due) state.versions.set(wallet, version(wallet));
       return [...due];

@@ -127,24 +127,6 @@ describe("position footprints", () => {
     expect(again).toEqual([2, 2, 1, 0]);
   });
 
-  it("edge: a write of discovery's seen past a block's refresh budget is kept until the wallet's turn, even if the version it saw goes back", async () => {
-    const versions = new Map<string, number>();
-    const prints = footprints(1, ((_: number, wallet: string) => versions.get(wallet) ?? 0) as () => number);
-    const both = new Set([WALLET, OTHER]);
-    for (let n = 1; n <= 2; n++)
-      for (const wallet of prints.due(chain, alertBlock(n), both))
-        await prints.record(chain, wallet, [supply(UNI)]);
-    expect(prints.due(chain, alertBlock(3), both)).toEqual([]);
-    // Discovery writes for both; the budget of one a block takes WALLET first.
-    versions.set(WALLET, 7);
-    versions.set(OTHER, 8);
-    expect(prints.due(chain, alertBlock(4), both)).toEqual([WALLET]);
-    await prints.record(chain, WALLET, [supply(UNI)]);
-    // OTHER is let go before its turn: the version it is compared with is back to what it held.
-    versions.delete(OTHER);
-    expect(prints.due(chain, alertBlock(5), both)).toEqual([OTHER]);
-  });
-
   it("edge: once discovery has let go of as many wallets as it keeps since the chain's last block, every footprint is read again", async () => {
     let generation = 4;
     const prints = footprints(
