@@ -3,7 +3,8 @@ import { defineConfig } from "vitest/config";
 /**
  * Two projects: `unit` runs pure logic with no external processes; `integration`
  * starts real nats-server and anvil processes per test file (hermetic: free ports,
- * temporary stores), so it gets long timeouts and runs files in separate forks.
+ * temporary stores), so it gets long timeouts and runs files in separate forks. Unit files share
+ * their worker's modules (none mocks modules or stubs globals); integration files do not.
  */
 export default defineConfig({
   test: {
@@ -13,6 +14,7 @@ export default defineConfig({
           name: "unit",
           include: ["test/unit/**/*.test.{ts,tsx}"],
           environment: "node",
+          isolate: false,
           // Property tests run thousands of cases: their time is correctness work, not a speed
           // promise, and on a machine whose cores are busy it is several times vitest's default 5 s.
           testTimeout: 60_000,
@@ -26,6 +28,9 @@ export default defineConfig({
           include: ["test/integration/**/*.test.{ts,tsx}"],
           environment: "node",
           pool: "forks",
+          // Isolated, unlike unit files: sharing a fork's modules saved 280 s of the suite's worker
+          // time, but a bucket mirror then missed deletions (once in CI, once in 2 runs of
+          // test/integration/nats; never in 3 isolated runs), and the cause is not found yet.
           // The shared devnet seed is made before any file starts, outside every hook's timeout.
           globalSetup: ["test/support/devnetSeedSetup.ts"],
           testTimeout: 60_000,

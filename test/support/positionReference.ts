@@ -91,7 +91,11 @@ export const referenceAmounts = async (
   tickUpper: number,
   liquidity: bigint,
 ) => {
-  probeCode ??= loadProbe();
+  // A failed compile is not kept: test files share this module within a worker.
+  probeCode ??= loadProbe().catch((error: unknown) => {
+    probeCode = undefined;
+    throw error;
+  });
   const { data } = await client.call({
     to: PROBE,
     data: encodeFunctionData({
