@@ -28,6 +28,12 @@ export interface CallOptions {
    * come back (a request a client waits for; background work waits).
    */
   readonly failFast?: boolean;
+  /**
+   * A timeout says the request was too heavy, not that the endpoint failed: the call fails with it
+   * at once, without marking the endpoint failing or sending it again (a wide eth_getLogs range,
+   * which the caller asks again in halves).
+   */
+  readonly timeoutIsTooHeavy?: boolean;
 }
 
 /** The chain's RPC settings that are not per endpoint. */
@@ -257,6 +263,10 @@ export class ChainRpc {
           const { outcome, latencyMs } = sent[c]!;
           if (outcome.kind === "fault") {
             last = faultError(self.chainId, requests[chunk[0]!]!.method, outcome.fault, endpoint.label);
+            if (outcome.fault.reason === "Timeout" && options.timeoutIsTooHeavy === true) {
+              endpoint.health.refused(outcome.fault, now);
+              return yield* Effect.fail(last);
+            }
             if ((yield* self.#judge(round, outcome.fault, method, chunk.length)) === "fail")
               return yield* Effect.fail(last);
             stillPending.push(...chunk);

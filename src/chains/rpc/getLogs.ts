@@ -51,9 +51,10 @@ const logsFromReceipts = (rpc: ChainRpc, filter: LogFilter, block: number) =>
 /**
  * Every log matching `filter` in blocks `from`..`to` (inclusive), in block order, read in ranges
  * the chain's endpoints accept (LogsRangeTuner): a refusal for range or result size is answered by
- * asking the range it suggests, or a smaller one, from the same block; every other failure ends the
- * read. A single block over a result cap cannot be split: its logs are taken from its receipts
- * (eth_getBlockReceipts), and only where the node cannot give those either does the refusal end it.
+ * asking the range it suggests, or a smaller one, from the same block, and a range that timed out
+ * by asking half; every other failure ends the read. A single block over a result cap cannot be
+ * split: its logs are taken from its receipts (eth_getBlockReceipts), and only where the node
+ * cannot give those either does the refusal end it.
  */
 export const getLogs = (
   rpc: ChainRpc,
@@ -73,7 +74,8 @@ export const getLogs = (
         rpc.call<ReadonlyArray<RpcLog>>(
           "eth_getLogs",
           [{ ...filter, fromBlock: hex(cursor), toBlock: hex(end) }],
-          { block: end, reads: "logs" },
+          // A range that times out is asked again in halves, below; a single block as any call.
+          { block: end, reads: "logs", ...(blocks > 1 ? { timeoutIsTooHeavy: true } : {}) },
         ),
       );
       if (answer._tag === "Right") {
@@ -83,6 +85,13 @@ export const getLogs = (
         continue;
       }
       const error = answer.left;
+      // A node without a result cap (geth, Erigon) gathers a dense range's logs for as long as it
+      // takes, and a gateway in front of it cuts the request: a range that timed out is asked in
+      // halves, as a refused one is, rather than again whole after every retry.
+      if (error.reason === "Timeout" && blocks > 1) {
+        next = rpc.logsRange.refused({}, blocks);
+        continue;
+      }
       if (error.reason !== "RangeTooLarge" && error.reason !== "TooManyResults")
         return yield* Effect.fail(error);
       if (blocks === 1) {

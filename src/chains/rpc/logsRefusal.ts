@@ -53,6 +53,14 @@ const BLOCK_CAPS: ReadonlyArray<RegExp> = [
   /query must be smaller than size ([\d,.]+k?)/i,
 ];
 
+/**
+ * Alchemy's cap on a plan that caps ranges ("requests with up to a 10 block range", free tier). Its
+ * paid plans word a response-size refusal the same way ("up to a 2K block range ... or any block
+ * range with a cap of 10K logs"), where the range is advice, not a cap: read only when the
+ * refusal is not about the answer's size.
+ */
+const ADVISED_CAP = /requests with up to an? ([\d,.]+k?) block range/i;
+
 /** Caps on the logs of one answer; the first group is the number. */
 const RESULT_CAPS: ReadonlyArray<RegExp> = [
   /max results ([\d,.]+k?)/i,
@@ -91,7 +99,11 @@ export const parseLogsRefusal = (
 ): LogsRefusal | undefined => {
   const results = RESULT_WORDS.test(text);
   const reason = results ? "TooManyResults" : "RangeTooLarge";
-  const cap = results ? resultCapOf(text) : {};
+  const advised = results ? null : ADVISED_CAP.exec(text);
+  const advisedLimit = advised === null ? 0 : count(advised[1]!);
+  // A range cap the node states with its suggestion stays a ceiling; the suggestion alone would
+  // let the range grow back past it and be refused every other request.
+  const cap = results ? resultCapOf(text) : advisedLimit > 0 ? { limit: advisedLimit } : {};
   for (const pattern of SUGGESTED) {
     const match = pattern.exec(text);
     if (match === null) continue;
@@ -107,6 +119,7 @@ export const parseLogsRefusal = (
     // A suggestion that does not fit the request still tells the size the node can take.
     return { reason, limit: Math.max(1, to - from + 1), ...cap };
   }
+  if (!results && "limit" in cap) return { reason, ...cap };
   for (const pattern of BLOCK_CAPS) {
     const match = pattern.exec(text);
     if (match === null) continue;

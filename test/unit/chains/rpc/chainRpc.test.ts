@@ -361,6 +361,28 @@ describe("getLogs through ChainRpc", () => {
     expect(sent().length).toBe(5_000 / 50 + 1);
   });
 
+  it("behavior: a range that times out (a node without a result cap, gathering too many logs) is asked in halves, not again whole", async () => {
+    // Ranges over 100 blocks hang until the exchange's timeout; smaller ones are answered.
+    const slowNode: Script = (requests) => {
+      const filter = requests[0]!.params[0] as { fromBlock: string; toBlock: string };
+      const from = Number.parseInt(filter.fromBlock, 16);
+      const to = Number.parseInt(filter.toBlock, 16);
+      if (to - from + 1 > 100) return "hang";
+      return answers([
+        ok(
+          Array.from({ length: to - from + 1 }, (_, i) => ({ blockNumber: `0x${(from + i).toString(16)}` })),
+        ),
+      ]);
+    };
+    const { rpc, sent } = makeRpc([slowNode]);
+    const exit = await onTestClock(getLogs(rpc, {}, 1, 1_000));
+    expect(Exit.isSuccess(exit) && exit.value.length).toBe(1_000);
+    expect(rpc.logsRange.size).toBeLessThanOrEqual(110);
+    // 500, 250 and 125 timed out once each; the endpoint was never left alone as failing.
+    expect(sent().length).toBeLessThan(25);
+    expect(rpc.failing()).toBe(false);
+  });
+
   it("behavior: a suggested range is asked next, then ranges grow back", async () => {
     const { rpc, sent } = makeRpc([
       cappedNode(120, (from) => ({
