@@ -31,6 +31,8 @@ export interface SnapshotOptions {
    * the request a 400 naming the oldest block it keeps.
    */
   readonly pinned?: ReadonlyMap<number, BlockRef>;
+  /** Who chose the pinned blocks: a listing's `offset` makes a pruned block a STALE_OFFSET instead. */
+  readonly pinnedBy?: "block_number" | "offset";
   /** The single-token route: read only this token (or `native`) on this chain, kept at amount 0. */
   readonly only?: { readonly chainId: number; readonly token: string };
 }
@@ -227,7 +229,7 @@ export const layer = (settings: BalancesSettings) =>
             options.pinned?.has(chain.chain_id) === true
               ? Promise.resolve(undefined)
               : headOfNodes(clientOf(chain.chain_id)),
-          refuse: askedBlocks.refusal(options.pinned),
+          refuse: askedBlocks.refusal(options.pinned, options.pinnedBy),
         }).pipe(
           Effect.map(
             ({ reads, failures }): HoldingsSnapshot => ({

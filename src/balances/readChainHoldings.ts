@@ -8,6 +8,7 @@ import { readTokenMetadata } from "../indexer/readTokenMetadata.js";
 import { planPricing } from "../pricing/planPricing.js";
 import type { PoolLookup } from "../pricing/poolLookup.js";
 import type { ChainHoldings, Holding } from "./ChainHoldings.js";
+import { cappedBalanceReads } from "./cappedBalanceReads.js";
 import { classifyToken, standardProbeCalls } from "./tokenStandard.js";
 
 export interface ReadHoldingsParameters {
@@ -28,8 +29,10 @@ export interface ReadHoldingsParameters {
 /**
  * A wallet's native and token balances and their prices on one chain, from ONE
  * eth_call: a Multicall3 aggregate3 at `block` carrying the native balance
- * (getEthBalance), every `balanceOf`, every pool read that pricing needs, and the
- * ERC-165 probes of the token to classify, if any.
+ * (getEthBalance), the token balances (each with a gas cap of its own: cappedBalanceReads.ts),
+ * every pool read that pricing needs, and the ERC-165 probes of the token to classify, if any.
+ * The single-token route reads its token with a plain `balanceOf`, whose failure it needs to see
+ * to classify the token.
  */
 export const readChainHoldings = async (
   client: ChainRpc,
@@ -41,14 +44,27 @@ export const readChainHoldings = async (
   const priced = chain.wrapped_native === undefined ? tokens : [...tokens, chain.wrapped_native];
   await params.pools?.ensurePools(chain, priced, params.block);
   const plan = await planPricing(index, chain, priced);
+  const capped =
+    params.classify === undefined
+      ? await cappedBalanceReads(
+          client,
+          tokens.map((token) => ({ wallet, token })),
+        )
+      : undefined;
+  const balanceCalls = capped?.calls ?? tokens.map((token) => balanceOfCall(token, wallet));
   const calls = [
     getEthBalanceCall(wallet),
-    ...tokens.map((token) => balanceOfCall(token, wallet)),
+    ...balanceCalls,
     ...plan.calls,
     ...(params.classify === undefined ? [] : standardProbeCalls(params.classify)),
   ];
   const results = await aggregate3(client, calls, { block: params.block });
-  const pricingStart = 1 + tokens.length;
+  const pricingStart = 1 + balanceCalls.length;
+  const balanceResults = results.slice(1, pricingStart);
+  const amounts: ReadonlyArray<bigint | undefined> =
+    capped === undefined
+      ? balanceResults.map((result) => decodeBalance(result))
+      : await capped.amounts(balanceResults, params.block);
   const prices = plan.finish(results.slice(pricingStart, pricingStart + plan.calls.length));
   const standard =
     params.classify === undefined
@@ -72,7 +88,7 @@ export const readChainHoldings = async (
     });
   }
   const held = tokens
-    .map((token, i) => ({ token, amount: decodeBalance(results[1 + i]) }))
+    .map((token, i) => ({ token, amount: amounts[i] }))
     .filter(
       (t): t is { token: string; amount: bigint } =>
         t.amount !== undefined && (t.amount > 0n || keepZero.has(t.token)),

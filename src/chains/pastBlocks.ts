@@ -136,15 +136,26 @@ export const makePastBlocks = (deps: PastBlocksDeps, capacity = FINAL_BLOCKS_KEP
 
   /**
    * readEachChain's `refuse` for reads at `pinned` blocks: a pinned chain whose nodes refuse the
-   * block as pruned history fails the request with a 400 naming the oldest block they keep (the
-   * probe's figure can be older than what the nodes keep now: pruning moves on between probes).
+   * block as pruned history fails the request with a 400. Pinned by `block_number`, it names the
+   * oldest block they keep (the probe's figure can be older than what the nodes keep now: pruning
+   * moves on between probes). Pinned by a listing's `offset`, the client never chose that block:
+   * the listing cannot go on as it began (a node keeping 128 blocks of state keeps 25 s of a
+   * 200 ms chain), and the 400 says to start it again.
    */
   const refusal =
-    (pinned: ReadonlyMap<number, BlockRef> | undefined) =>
+    (
+      pinned: ReadonlyMap<number, BlockRef> | undefined,
+      pinnedBy: "block_number" | "offset" = "block_number",
+    ) =>
     (chain: ChainConfig, block: BlockRef, error: unknown): InvalidRequest | undefined => {
       const nodes = deps.nodes(chain.chain_id);
       if (pinned?.has(chain.chain_id) !== true || nodes === undefined || !isHistoryRefusal(error))
         return undefined;
+      if (pinnedBy === "offset")
+        return new InvalidRequest({
+          code: "STALE_OFFSET",
+          message: `${named(chain)}'s RPC nodes no longer keep the state at block ${block.number}, where this listing was read: start again without offset.`,
+        });
       return new InvalidRequest(stateRefusal(chain, nodes, block.number, error));
     };
 

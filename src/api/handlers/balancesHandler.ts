@@ -74,14 +74,22 @@ export const balancesRoute = route(
       );
 
       const asked = yield* askedBlock(height, service.pastBlock);
+      // A chain that could not be read for the listing's first page has no block in its cursor:
+      // read now, at its head, its entries would be sorted into pages that went past them. It
+      // stays out of the listing, and every page says so.
+      const listed = cursor === undefined ? undefined : new Set(cursor.blocks.map(([chainId]) => chainId));
+      const unlisted = listed === undefined ? [] : chains.filter((chain) => !listed.has(chain.chain_id));
       const snapshot = yield* service.snapshot(
         wallet,
-        chains,
+        listed === undefined ? chains : chains.filter((chain) => listed.has(chain.chain_id)),
         asked !== undefined
           ? { pinned: pinnedTo(asked) }
           : cursor === undefined
             ? {}
-            : { pinned: new Map(cursor.blocks.map(([chainId, number]) => [chainId, { number }])) },
+            : {
+                pinned: new Map(cursor.blocks.map(([chainId, number]) => [chainId, { number }])),
+                pinnedBy: "offset",
+              },
       );
       const shape = Effect.gen(function* () {
         const rows = snapshot.byChain
@@ -129,7 +137,16 @@ export const balancesRoute = route(
       const allWarnings = [...warnings, ...pastPriceWarnings, ...partial];
       const fixed = JSON.stringify({
         ...(asked === undefined ? {} : blockFields(asked)),
-        ...chainErrors(snapshot.failures, "Balances"),
+        ...chainErrors(
+          [
+            ...snapshot.failures,
+            ...unlisted.map((chain) => ({
+              chain_id: chain.chain_id,
+              description: `Balances could not be read on this chain when this listing began, so its entries are not in it; ask again without offset to include them.`,
+            })),
+          ],
+          "Balances",
+        ),
         ...(allWarnings.length === 0 ? {} : { warnings: allWarnings }),
       });
       const head = `{"wallet_address":${JSON.stringify(wallet)},"balances":${json},${fixed === "{}" ? "" : `${fixed.slice(1, -1)},`}`;

@@ -77,11 +77,50 @@ describe("a chain whose node fails", () => {
     expect(none.headers.get("x-compute-units")).toBe("0");
     expect(await none.json()).toMatchObject({ code: "CHAINS_UNAVAILABLE" });
 
+    // Recovered means every chain answers again: a node that failed is left alone for a while
+    // (doubling while it keeps failing), and a 200 needs only one chain.
     for (const proxy of proxies.values()) proxy.setMode("pass");
     await eventually(
-      async () => (await get(`/beta/evm/defi/positions/${receiver}?chain_ids=1,8453,10`)).status === 200,
-      20_000,
-      "recovered",
+      async () => {
+        const again = await get(`/beta/evm/defi/positions/${receiver}?chain_ids=1,8453,10`);
+        return again.status === 200 && ((await again.json()) as { errors?: unknown }).errors === undefined;
+      },
+      30_000,
+      "every chain recovered",
     );
+  });
+
+  it("behavior: a chain that failed on a balances listing's first page stays out of its later pages, which say so", async () => {
+    type Page = {
+      balances?: Array<{ chain_id: number }>;
+      next_offset?: string;
+      errors?: { chain_errors: Array<{ chain_id: number; description: string }> };
+    };
+    const whale = devnet.manifest.chains.find((c) => c.chain_id === 1)!.wallets.whale!;
+    const listing = `/v1/evm/balances/${whale}?chain_ids=1,8453&limit=2`;
+    proxies.get(8453)!.setMode("error500");
+    const firstResponse = await get(listing);
+    const first = (await firstResponse.json()) as Page;
+    expect(firstResponse.status, JSON.stringify(first)).toBe(200);
+    expect(first.errors?.chain_errors.map((e) => e.chain_id)).toEqual([8453]);
+    expect(first.next_offset).toBeDefined();
+
+    // Chain 8453 answers again before the next page is asked for.
+    proxies.get(8453)!.setMode("pass");
+    await eventually(
+      async () => {
+        const alone = (await (await get(`/v1/evm/balances/${whale}?chain_ids=8453`)).json()) as Page;
+        return alone.errors === undefined && (alone.balances?.length ?? 0) > 0;
+      },
+      20_000,
+      "chain 8453 read again",
+    );
+    const second = (await (await get(`${listing}&offset=${first.next_offset}`)).json()) as Page;
+    // Read now, its entries would land in pages already past them: the listing leaves it out.
+    expect(second.balances?.length).toBeGreaterThan(0);
+    expect(second.balances?.every((entry) => entry.chain_id === 1)).toBe(true);
+    expect(second.errors?.chain_errors).toEqual([
+      { chain_id: 8453, description: expect.stringMatching(/ask again without offset/) },
+    ]);
   });
 });

@@ -1,11 +1,12 @@
 import { Effect, Exit } from "effect";
-import { encodeAbiParameters } from "viem";
+import type { Hex } from "viem";
 import { describe, expect, it } from "vitest";
 import * as Balances from "../../../src/balances/Balances.js";
 import type { RpcRequest } from "../../../src/chains/rpc/RpcRequest.js";
 import * as IndexReader from "../../../src/indexer/IndexReader.js";
 import { indexCheckpointKey, walletTokenKey } from "../../../src/indexer/indexKeys.js";
 import { Level } from "../../../src/storage/Level.js";
+import { answerAggregate3, isLensCall, zeroBalancesAnswer } from "../../support/aggregate3Answers.js";
 import { balancesOverNode } from "../../support/balancesOverNode.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { fakeChainRpc } from "../../support/chainRpc.js";
@@ -17,8 +18,9 @@ const hashOf = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
 const tokenAt = (i: number) => `0x${i.toString(16).padStart(40, "0")}`;
 
 /**
- * A node at HEAD that answers headers, and every aggregate3 with failed calls (or refuses it as
- * pruned history when `pruned`), recording the block each eth_call named.
+ * A node at HEAD that answers headers, and every aggregate3 with failed calls (the sweep lens with
+ * zero balances), or refuses it as
+ * pruned history when `pruned`; recording the block each eth_call named.
  */
 const node = (options: { readonly pruned?: boolean } = {}) => {
   const callsAt: Array<unknown> = [];
@@ -37,15 +39,12 @@ const node = (options: { readonly pruned?: boolean } = {}) => {
         ok: false as const,
         fault: { reason: "HistoryUnavailable" as const, detail: "missing trie node" },
       };
-    const data = (request.params as Array<{ data: string }>)[0]!.data;
-    const count = Number.parseInt(data.slice(2 + 8 + 64, 2 + 8 + 128), 16);
-    return {
-      ok: true as const,
-      result: encodeAbiParameters(
-        [{ type: "tuple[]", components: [{ type: "bool" }, { type: "bytes" }] }],
-        [Array.from({ length: count }, () => [false, "0x"] as const)],
-      ),
-    };
+    const data = (request.params as Array<{ data: Hex }>)[0]!.data;
+    // The lens answers zero balances; every other call fails.
+    const { result } = answerAggregate3(data, (call) =>
+      isLensCall(call) ? zeroBalancesAnswer(call) : [false, "0x"],
+    );
+    return { ok: true as const, result };
   };
   const client = fakeChainRpc((requests) => ({ kind: "answers", answers: requests.map(answer) }));
   return { client, callsAt };
@@ -129,6 +128,29 @@ describe("balances at a block asked for", () => {
           _tag: "InvalidRequest",
           code: "BLOCK_STATE_UNAVAILABLE",
           message: expect.stringContaining("keep no state at block 95"),
+        }),
+      ),
+    );
+  });
+
+  it("error: pinned by a listing's offset, the same refusal says the offset is stale and to start again", async () => {
+    const { client } = node({ pruned: true });
+    const exit = await run(
+      client,
+      Effect.gen(function* () {
+        const balances = yield* Balances.Balances;
+        return yield* balances.snapshot(WALLET, [chain], {
+          pinned: new Map([[1, { number: 95 }]]),
+          pinnedBy: "offset",
+        });
+      }),
+    );
+    expect(exit).toEqual(
+      Exit.fail(
+        expect.objectContaining({
+          _tag: "InvalidRequest",
+          code: "STALE_OFFSET",
+          message: expect.stringMatching(/no longer keep the state at block 95.*start again without offset/),
         }),
       ),
     );

@@ -1,9 +1,15 @@
 import { Effect } from "effect";
-import { encodeAbiParameters } from "viem";
+import type { Hex } from "viem";
 import { describe, expect, it } from "vitest";
 import * as Balances from "../../../src/balances/Balances.js";
 import { walletTokenKey } from "../../../src/indexer/indexKeys.js";
 import { Level } from "../../../src/storage/Level.js";
+import {
+  answerAggregate3,
+  isLensCall,
+  lensTokenCount,
+  zeroBalancesAnswer,
+} from "../../support/aggregate3Answers.js";
 import { balancesOverNode } from "../../support/balancesOverNode.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { fakeChainRpc } from "../../support/chainRpc.js";
@@ -13,24 +19,24 @@ const chain = testChainConfig();
 const WALLET = `0x${"ab".repeat(20)}`;
 const tokenAt = (i: number) => `0x${i.toString(16).padStart(40, "0")}`;
 
-/** A node that answers every aggregate3 with failed calls, and records how many calls each carried. */
+/**
+ * A node that answers every aggregate3 with failed calls (the sweep lens with zero balances), and
+ * records how many balances and other reads each asked for (a lens call asks for each of its tokens).
+ */
 const countingNode = () => {
   const callsPerRead: Array<number> = [];
   const client = fakeChainRpc((requests) => ({
     kind: "answers",
     answers: requests.map((request) => {
       if (request.method !== "eth_call") throw new Error(`unexpected ${request.method}`);
-      const data = (request.params as Array<{ data: string }>)[0]!.data;
-      // selector, offset of the array, then its length
-      const count = Number.parseInt(data.slice(2 + 8 + 64, 2 + 8 + 128), 16);
-      callsPerRead.push(count);
-      return {
-        ok: true,
-        result: encodeAbiParameters(
-          [{ type: "tuple[]", components: [{ type: "bool" }, { type: "bytes" }] }],
-          [Array.from({ length: count }, () => [false, "0x"] as const)],
-        ),
-      };
+      const data = (request.params as Array<{ data: Hex }>)[0]!.data;
+      const { calls, result } = answerAggregate3(data, (call) =>
+        isLensCall(call) ? zeroBalancesAnswer(call) : [false, "0x"],
+      );
+      callsPerRead.push(
+        calls.reduce((n, call) => n + (isLensCall(call) ? lensTokenCount(call.callData) : 1), 0),
+      );
+      return { ok: true, result };
     }),
   }));
   return { client, callsPerRead };
