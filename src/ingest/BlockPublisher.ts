@@ -16,21 +16,31 @@ export const blockSubject = (chainId: number) => `chain.${chainId}.block`;
 export const reorgSubject = (chainId: number) => `chain.${chainId}.reorg`;
 
 /**
+ * The suffix of a message id published after the chain's `reorgs`-th reorg. A block published again
+ * after the chain reorganised away from it and back (A, B, then A again: load-balanced backends
+ * that disagree do this within seconds) must not be dropped as a duplicate of its first publish,
+ * or consumers that reverted it never see it again; a republish after a crash, within the same
+ * epoch, still is. None before the first reorg, so ids stay as earlier versions wrote them.
+ */
+const epochSuffix = (reorgs: number) => (reorgs === 0 ? "" : `~${reorgs}`);
+
+/**
  * Publishes blocks and reorgs to CHAIN_EVENTS and waits for the stream's acks.
  * Message ids make a republish (after a crash between publish and checkpoint)
  * harmless: `<chainId>:<blockHash>` for blocks, `<chainId>:reorg:<first removed hash>`
- * for reorgs. Several blocks are published pipelined on one connection, so they
- * are stored in order while the acks are awaited together. Blocks come encoded (encodedBlock.ts):
- * large ones compressed and, past the server's max_payload, split into parts (see chainEventCodec).
+ * for reorgs, each with the chain's reorg epoch (`epochSuffix`). Several blocks are published
+ * pipelined on one connection, so they are stored in order while the acks are awaited together.
+ * Blocks come encoded (encodedBlock.ts): large ones compressed and, past the server's
+ * max_payload, split into parts (see chainEventCodec).
  */
-export const publishBlocks = (js: JetStreamClient, blocks: ReadonlyArray<EncodedBlock>) =>
+export const publishBlocks = (js: JetStreamClient, blocks: ReadonlyArray<EncodedBlock>, reorgs = 0) =>
   Effect.tryPromise({
     try: () =>
       Promise.all(
         blocks.flatMap((block) =>
           block.messages.map((message) =>
             js.publish(blockSubject(block.chainId), message.data, {
-              msgID: message.msgID,
+              msgID: message.msgID + epochSuffix(reorgs),
               ...(message.headers === undefined ? {} : { headers: message.headers }),
             }),
           ),
@@ -43,11 +53,12 @@ export const publishBlocks = (js: JetStreamClient, blocks: ReadonlyArray<Encoded
       }),
   });
 
-export const publishReorg = (js: JetStreamClient, reorg: ChainReorg) =>
+/** Publishes the chain's reorg; `reorgs` is how many it had before this one (its epoch). */
+export const publishReorg = (js: JetStreamClient, reorg: ChainReorg, reorgs = 0) =>
   Effect.tryPromise({
     try: () =>
       js.publish(reorgSubject(reorg.chain_id), JSON.stringify(reorg), {
-        msgID: `${reorg.chain_id}:reorg:${reorg.removed[0]?.hash ?? reorg.common_ancestor.hash}`,
+        msgID: `${reorg.chain_id}:reorg:${reorg.removed[0]?.hash ?? reorg.common_ancestor.hash}${epochSuffix(reorgs)}`,
       }),
     catch: (cause) => new PublishError({ subject: reorgSubject(reorg.chain_id), cause }),
   });

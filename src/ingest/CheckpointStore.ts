@@ -19,6 +19,12 @@ export interface Checkpoint {
    * history the nodes no longer keep. Absent in checkpoints of earlier versions: `start` then.
    */
   readonly indexedFrom?: number;
+  /**
+   * Reorgs published for the chain so far: part of every message id (BlockPublisher.ts), so that
+   * a block published again after a reorg away from it and back is not dropped as a duplicate.
+   * Absent in checkpoints of earlier versions: 0 then.
+   */
+  readonly reorgs?: number;
 }
 
 /** `ingest!checkpoint!<chain id, 12 digits>`: 12 digits fit any EIP-155 chain id in use, so keys sort by chain. */

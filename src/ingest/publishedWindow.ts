@@ -1,6 +1,7 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
 import { Effect } from "effect";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
+import { faultError } from "../chains/rpc/ChainRpcError.js";
 import { BLOCK_MESSAGE_VERSION, ChainReorg } from "../domain/ChainBlock.js";
 import { publishBlocks, publishReorg } from "./BlockPublisher.js";
 import type { Checkpoint } from "./CheckpointStore.js";
@@ -45,7 +46,7 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
   const commit = (blocks: ReadonlyArray<EncodedBlock>, window: BlockWindow) =>
     Effect.gen(function* () {
       yield* lease.fence;
-      yield* publishBlocks(js, blocks);
+      yield* publishBlocks(js, blocks, checkpoint.reorgs ?? 0);
       checkpoint = { ...checkpoint, window };
       yield* lease.save(checkpoint);
       let logs = 0;
@@ -64,7 +65,17 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
     const window = checkpoint.window;
     const oldest = window[0];
     if (oldest === undefined) return;
-    const found = (yield* Effect.promise(() => findCommonAncestor(window, options.canonicalHash))) ?? {
+    const search = yield* Effect.promise(() => findCommonAncestor(window, options.canonicalHash));
+    // Nothing is published on a guess: the step fails and is tried again on its schedule.
+    if (search === "unknown")
+      return yield* Effect.fail(
+        faultError(chainId, "eth_getBlockByNumber", {
+          reason: "Unavailable",
+          detail:
+            "a reorg's common ancestor could not be found: the node named no block at a height of the window",
+        }),
+      );
+    const found = search ?? {
       ancestor: { number: oldest.number - 1, hash: oldest.parentHash, parentHash: "" },
       removed: [...window].reverse(),
     };
@@ -82,11 +93,15 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
         common_ancestor: { number: found.ancestor.number, hash: found.ancestor.hash },
         removed: found.removed.map((ref) => ({ number: ref.number, hash: ref.hash })),
       }),
+      checkpoint.reorgs ?? 0,
     );
+    // Saved with the reorg: a crash before the save publishes it again under the same id (dropped
+    // as a duplicate), and the blocks after it under the new epoch.
+    const reorgs = (checkpoint.reorgs ?? 0) + 1;
     checkpoint =
       found.ancestor.number < oldest.number
-        ? { ...checkpoint, window: [], start: oldest.number }
-        : { ...checkpoint, window: rewind(window, found.ancestor) };
+        ? { ...checkpoint, reorgs, window: [], start: oldest.number }
+        : { ...checkpoint, reorgs, window: rewind(window, found.ancestor) };
     yield* lease.save(checkpoint);
     status.processed = found.ancestor.number;
     status.processed_hash = found.ancestor.hash;
@@ -120,6 +135,27 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
         status.history_skipped = { from: status.history_skipped?.from ?? from, to: to - 1 };
         yield* Effect.logWarning(
           `chain ${chain.name} (${chainId}): the RPC endpoints keep logs from block ${to} only; blocks ${status.history_skipped.from} to ${to - 1} are not read, and the index has nothing of them`,
+        );
+      }),
+
+    /**
+     * Live blocks the nodes no longer keep (the chain was not followed, or followed too slowly, for
+     * longer than their retention): the follower reads on from `to` with an empty window (nothing
+     * older can be checked against a reorg) and says which blocks it left out (log and status). The
+     * index then lacks them, finds the jump, and has discovery read its wallets again (Indexer.ts).
+     */
+    skipLive: (from: number, to: number) =>
+      Effect.gen(function* () {
+        checkpoint = {
+          ...checkpoint,
+          window: [],
+          start: to,
+          indexedFrom: checkpoint.indexedFrom ?? checkpoint.start,
+        };
+        yield* lease.save(checkpoint);
+        status.blocks_skipped = { from, to: to - 1 };
+        yield* Effect.logError(
+          `chain ${chain.name} (${chainId}): the RPC endpoints no longer keep blocks ${from} to ${to - 1} (pruned before ingest got to them); they are not read, the index lacks them, and webhooks get none of their events`,
         );
       }),
 

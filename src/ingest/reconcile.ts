@@ -44,17 +44,22 @@ export const extend = (window: BlockWindow, block: BlockRef, depth: number): Blo
  * hash at each height (`canonicalHash`, which may be asked for any window
  * height), and the blocks above it that were reorganised away (highest first).
  * `undefined` when even the oldest window block is gone: a reorg deeper than
- * the window, which the caller treats as a fatal inconsistency.
+ * the window, which the caller treats as a fatal inconsistency. `"unknown"` when
+ * the node named no block at a height it was asked (the read failed, or a backend
+ * behind the others answered): that height's block may still be canonical, and
+ * counting it removed would revert blocks the chain still has.
  */
 export const findCommonAncestor = async (
   window: BlockWindow,
   canonicalHash: (number: number) => Promise<string | undefined>,
-): Promise<{ readonly ancestor: BlockRef; readonly removed: ReadonlyArray<BlockRef> } | undefined> => {
+): Promise<
+  { readonly ancestor: BlockRef; readonly removed: ReadonlyArray<BlockRef> } | "unknown" | undefined
+> => {
   for (let i = window.length - 1; i >= 0; i--) {
     const candidate = window[i]!;
-    if ((await canonicalHash(candidate.number)) === candidate.hash) {
-      return { ancestor: candidate, removed: window.slice(i + 1).reverse() };
-    }
+    const hash = await canonicalHash(candidate.number);
+    if (hash === undefined) return "unknown";
+    if (hash === candidate.hash) return { ancestor: candidate, removed: window.slice(i + 1).reverse() };
   }
   return undefined;
 };

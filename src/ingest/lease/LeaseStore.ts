@@ -1,6 +1,7 @@
 import type { KV } from "@nats-io/kv";
 import { Data, Effect, Schema } from "effect";
 import { isRevisionConflict } from "../../nats/revisionConflict.js";
+import type { Checkpoint } from "../CheckpointStore.js";
 
 const BlockRefSchema = Schema.Struct({
   number: Schema.Number,
@@ -22,10 +23,19 @@ export const LeaseRecord = Schema.Struct({
       window: Schema.Array(BlockRefSchema),
       historyUntil: Schema.Number,
       start: Schema.Number,
+      // Every field of Checkpoint: one left out here is dropped by each save and lost on a restart.
+      indexedFrom: Schema.optionalWith(Schema.Number, { exact: true }),
+      reorgs: Schema.optionalWith(Schema.Number, { exact: true }),
     }),
   ),
 });
 export type LeaseRecord = typeof LeaseRecord.Type;
+
+/** Compiles only while the record carries every field of Checkpoint (a field left out is lost). */
+export type CheckpointFieldsCarried = MustHold<
+  [Exclude<keyof Checkpoint, keyof NonNullable<LeaseRecord["checkpoint"]>>] extends [never] ? true : false
+>;
+type MustHold<T extends true> = T;
 
 const LeaseRecordJson = Schema.parseJson(LeaseRecord);
 const decodeRecord = Schema.decodeUnknownSync(LeaseRecordJson);
