@@ -26,7 +26,7 @@ const BATCH_WORDS =
 const METHOD_WORDS =
   /method not found|does not exist\/is not available|method .{0,60}(?:not (?:supported|available|enabled|allowed|whitelisted)|is not available|unsupported)|unsupported method|not supported|unknown method|namespace .{0,40}(?:disabled|not enabled)/i;
 const HISTORY_WORDS =
-  /prun(?:ed|ing)|missing trie node|historical state .{0,80}not available|state (?:is )?not available|header not found|block not found|unknown block|resource not found|state histories haven't been fully indexed|no state available|receipts? (?:not|un)available|beyond (?:the )?(?:current )?head|history (?:has been )?expired|blockoutofrange/i;
+  /prun(?:ed|ing)|missing trie node|historical state .{0,80}not available|(?:required )?historical state unavailable|state (?:is )?not available|header not found|block not found|unknown block|resource not found|state histories haven't been fully indexed|no state available|receipts? (?:not|un)available|beyond (?:the )?(?:current )?head|history (?:has been )?expired|blockoutofrange/i;
 /**
  * An eth_getLogs filter naming more addresses or topics than the node takes: geth and the providers
  * in front of it (`--rpc.logquerylimit`, -32000 "exceed max addresses or topics per search
@@ -90,7 +90,9 @@ export const classifyRefusal = (refusal: NodeRefusal, nowMs: number): RpcFaultDe
     const limit = numberIn(/(?:limit|max(?:imum)?|at most|exceeds?)\D{0,20}(\d[\d,.]*)/i, text);
     return { reason: "BatchTooLarge", detail, ...(limit === undefined ? {} : { limit }) };
   }
-  if (code === -32601 || METHOD_WORDS.test(text)) return { reason: "MethodUnavailable", detail };
+  if (code === -32601) return { reason: "MethodUnavailable", detail };
+  // A range cap is read before the words of a missing method: "ranges over 10000 blocks are not
+  // supported" is a cap, and taking it for a missing method marked eth_getLogs unserved there.
   if (method === "eth_getLogs") {
     if (FILTER_WIDTH_WORDS.test(text)) return { reason: "Rejected", detail };
     const logs = parseLogsRefusal(text, refusal.range);
@@ -100,6 +102,7 @@ export const classifyRefusal = (refusal: NodeRefusal, nowMs: number): RpcFaultDe
     if (httpStatus === 413)
       return { reason: BODY_SIZE_WORDS.test(text) ? "Rejected" : "RangeTooLarge", detail };
   }
+  if (METHOD_WORDS.test(text)) return { reason: "MethodUnavailable", detail };
   if (code === 4444 || HISTORY_WORDS.test(text)) {
     const earliest = numberIn(/(?:earliest (?:available|block)|available from block)\D{0,4}(\d+)/i, text);
     return { reason: "HistoryUnavailable", detail, ...(earliest === undefined ? {} : { earliest }) };

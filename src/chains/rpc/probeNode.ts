@@ -7,7 +7,7 @@ import type { RpcEndpoint } from "./RpcEndpoint.js";
 const PROBE_CALL_MS = 5_000;
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 const EMPTY_BLOOM = /^0x0*$/;
-/** Headers looked at past a block without logs, for one whose bloom says it has some. */
+/** Headers looked at one by one past a block without logs, for one whose bloom says it has some. */
 const BLOOM_LOOKAHEAD = 8;
 
 const hex = (n: number) => `0x${n.toString(16)}`;
@@ -70,36 +70,76 @@ const hasState = (endpoint: RpcEndpoint) => (block: number) =>
   Effect.flatMap(ask(endpoint, "eth_getBalance", [ZERO_ADDRESS, hex(block)]), yesOrNo);
 
 /**
- * Whether the endpoint serves the logs of `block`: asked of the first block from there whose
- * header's bloom says it has logs, so that an empty answer (which some clients give for pruned
- * ranges instead of an error) counts as missing history, not as a block without logs. With no such
- * block nearby, the range is asked anyway: a node without that history refuses it.
+ * The blocks whose headers are read for one that shows whether a node serves the logs of `block`:
+ * the 8 from it, then pairs at offsets growing 4-fold from 16, as far as the search's precision
+ * there (1/64 of the distance to the head). A chain's first blocks often have no transactions
+ * (Ethereum's first tens of thousands), and without a block that has some, the question about
+ * block 0 was answered by an empty range, which a node that skips pruned blocks also gives: such a
+ * node read as an archive.
  */
-const hasLogs = (endpoint: RpcEndpoint) => (block: number) =>
-  Effect.gen(function* () {
-    for (let n = block; n < block + BLOOM_LOOKAHEAD; n++) {
-      const header = yield* ask(endpoint, "eth_getBlockByNumber", [hex(n), false]);
-      // Past the block asked about, a missing header is only the head ending (reth refuses it, geth
-      // answers null): the range is asked below instead.
-      if (!header.ok) {
-        if (n === block) return yield* yesOrNo(header);
-        break;
+export function* logEvidenceBlocks(block: number, head: number): Generator<number> {
+  const last = Math.min(head, block + Math.max(BLOOM_LOOKAHEAD - 1, Math.floor((head - block) / 64)));
+  for (let n = block; n < block + BLOOM_LOOKAHEAD && n <= last; n++) yield n;
+  for (let offset = 16; block + offset <= last; offset *= 4) {
+    yield block + offset;
+    if (block + offset + 1 <= last) yield block + offset + 1;
+  }
+}
+
+interface EvidenceHeader {
+  readonly hash?: string;
+  readonly logsBloom?: string;
+  readonly transactions?: ReadonlyArray<unknown>;
+}
+
+/**
+ * Whether the endpoint serves the logs of `block`, from the first block from there
+ * (`logEvidenceBlocks`) that can show it: one whose bloom says it has logs (its logs, asked by hash
+ * so a reorg in between cannot empty them, must come back non-empty) or, where the node serves
+ * block receipts, one with transactions (its receipts must come back). So an empty answer, which
+ * some clients give for pruned blocks instead of an error (reth skips blocks whose receipts are
+ * missing), counts as missing history, not as a block without logs. When that block is past the one
+ * asked about, a refusal of the one asked about still counts. A header the node fails past it ends
+ * the probe (inconclusive); where no block near shows anything, the range is asked: there is
+ * nothing there to miss, and a node without that history may refuse it.
+ */
+const hasLogs =
+  (endpoint: RpcEndpoint, head: number, blockReceipts: boolean | undefined) => (block: number) =>
+    Effect.gen(function* () {
+      for (const n of logEvidenceBlocks(block, head)) {
+        const header = yield* ask(endpoint, "eth_getBlockByNumber", [hex(n), false]);
+        if (!header.ok) {
+          if (n === block) return yield* yesOrNo(header);
+          return yield* Effect.fail(new Inconclusive(header.fault));
+        }
+        if (header.result === null) {
+          if (n === block) return false;
+          return yield* Effect.fail(
+            new Inconclusive({ reason: "Unavailable", detail: `block ${n} unknown` }),
+          );
+        }
+        const { hash, logsBloom, transactions } = header.result as EvidenceHeader;
+        const showsLogs = logsBloom !== undefined && !EMPTY_BLOOM.test(logsBloom);
+        const showsReceipts = blockReceipts === true && (transactions?.length ?? 0) > 0;
+        if (hash === undefined || (!showsLogs && !showsReceipts)) continue;
+        if (n > block) {
+          const own = yield* ask(endpoint, "eth_getLogs", [{ fromBlock: hex(block), toBlock: hex(block) }]);
+          if (!own.ok) return yield* yesOrNo(own);
+        }
+        if (showsLogs) {
+          const logs = yield* ask(endpoint, "eth_getLogs", [{ blockHash: hash }]);
+          if (!logs.ok) return yield* yesOrNo(logs);
+          return Array.isArray(logs.result) && logs.result.length > 0;
+        }
+        const receipts = yield* ask(endpoint, "eth_getBlockReceipts", [hex(n)]);
+        if (!receipts.ok) return yield* yesOrNo(receipts);
+        return Array.isArray(receipts.result) && receipts.result.length > 0;
       }
-      if (header.result === null) {
-        if (n === block) return false;
-        break;
-      }
-      const bloom = (header.result as { logsBloom?: string }).logsBloom;
-      if (bloom === undefined || EMPTY_BLOOM.test(bloom)) continue;
-      const logs = yield* ask(endpoint, "eth_getLogs", [{ fromBlock: hex(n), toBlock: hex(n) }]);
-      if (!logs.ok) return yield* yesOrNo(logs);
-      return Array.isArray(logs.result) && logs.result.length > 0;
-    }
-    return yield* Effect.flatMap(
-      ask(endpoint, "eth_getLogs", [{ fromBlock: hex(block), toBlock: hex(block) }]),
-      yesOrNo,
-    );
-  });
+      return yield* Effect.flatMap(
+        ask(endpoint, "eth_getLogs", [{ fromBlock: hex(block), toBlock: hex(block) }]),
+        yesOrNo,
+      );
+    });
 
 /**
  * What one endpoint answers, measured: its chain id, its head, whether it serves
@@ -132,7 +172,10 @@ export const probeNode = (endpoint: RpcEndpoint): Effect.Effect<NodeCapabilities
           );
         const stateFrom = yield* oldestAvailable(headNumber, hasState(endpoint));
         found.stateFrom = stateFrom ?? headNumber + 1;
-        const logsFrom = yield* oldestAvailable(headNumber, hasLogs(endpoint));
+        const logsFrom = yield* oldestAvailable(
+          headNumber,
+          hasLogs(endpoint, headNumber, found.blockReceipts),
+        );
         found.logsFrom = logsFrom ?? headNumber + 1;
       }),
     );

@@ -5,6 +5,7 @@ import {
   blockReceiptsRule,
   laggingLookupRule,
   stateAtBlockRule,
+  traceBlockRule,
   transactionReceiptRule,
 } from "./historyRules.js";
 import { forward, type Outcome, type RpcCall, refuse } from "./jsonRpc.js";
@@ -34,6 +35,8 @@ export const outcomeOf = async (call: RpcCall, context: RuleContext): Promise<Ou
       return laggingLookupRule(call, context);
     case "eth_getBlockByNumber":
       return blockByNumberRule(call, context);
+    case "debug_traceBlockByHash":
+      return traceBlockRule(call, context);
   }
   const blockParam = STATE_BLOCK_PARAM.get(call.method);
   return blockParam === undefined ? forward(call) : stateAtBlockRule(call, blockParam, context);

@@ -35,6 +35,13 @@ export class ChainView {
     return Math.max(0, (await this.head()) - this.settings.prunedWindow);
   }
 
+  /** The oldest block whose state is kept (`stateWindow`, else as `earliestKept`); undefined when none is pruned. */
+  async earliestState(): Promise<number | undefined> {
+    const window = this.settings.stateWindow ?? this.settings.prunedWindow;
+    if (window === undefined) return undefined;
+    return Math.max(0, (await this.head()) - window);
+  }
+
   /** The number a block parameter names, as this node sees it; undefined when it names no known block. */
   async numberOf(ref: BlockRef): Promise<number | undefined> {
     switch (ref.kind) {

@@ -16,7 +16,7 @@ import {
 import type { RuleContext } from "./ruleContext.js";
 
 const untouched = ({ settings }: RuleContext): boolean =>
-  settings.headLag === 0 && settings.prunedWindow === undefined;
+  settings.headLag === 0 && settings.prunedWindow === undefined && settings.stateWindow === undefined;
 
 type Located =
   /** A tag (latest, pending, safe, finalized): `call` names the block as this node sees it. */
@@ -59,9 +59,27 @@ export const stateAtBlockRule = async (
   if (number > (await context.view.head())) {
     return refuse(unknownBlock(style, hash === undefined ? { number } : { hash }));
   }
-  const earliest = await context.view.earliestKept();
+  const earliest = await context.view.earliestState();
   if (earliest !== undefined && number < earliest) {
     return refuse(prunedState(style, number, earliest, await context.view.stateRoot(number)));
+  }
+  return forward(call);
+};
+
+/**
+ * debug_traceBlockByHash: a trace re-executes the block from its parent's state, so a block whose
+ * state is no longer kept answers the style's pruned-state error.
+ */
+export const traceBlockRule = async (call: RpcCall, context: RuleContext): Promise<Outcome> => {
+  if (untouched(context)) return forward(call);
+  const hash = paramsOf(call)[0];
+  const number = typeof hash === "string" ? await context.view.numberOfHash(hash) : undefined;
+  if (number === undefined) return forward(call);
+  const earliest = await context.view.earliestState();
+  if (earliest !== undefined && number < earliest) {
+    return refuse(
+      prunedState(context.settings.style, number, earliest, await context.view.stateRoot(number)),
+    );
   }
   return forward(call);
 };

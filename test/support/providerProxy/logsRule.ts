@@ -55,7 +55,7 @@ const byBlockHash = async (call: RpcCall, hash: string, context: RuleContext): P
   if (number > (await view.head())) return refuse(unknownLogsBlock(settings.style, hash));
   const earliest = await view.earliestKept();
   if (earliest !== undefined && number < earliest)
-    return refuse(prunedHistory(settings.style, number, earliest));
+    return settings.silentPrunedLogs ? answer([]) : refuse(prunedHistory(settings.style, number, earliest));
   return forward(call);
 };
 
@@ -122,13 +122,18 @@ export const getLogsRule = async (call: RpcCall, context: RuleContext): Promise<
   const from = await view.numberOf(fromRef);
   const to = await view.numberOf(toRef);
   if (from === undefined || to === undefined) return forward(call);
+  const earliest = await view.earliestKept();
+  // A node that skips the blocks it pruned reads the range from its window on, silently.
+  const skipsPruned = settings.silentPrunedLogs && earliest !== undefined && from < earliest && from <= to;
+  if (skipsPruned && to < earliest) return answer([]);
+  const read = skipsPruned ? earliest : from;
   const range: RequestedRange = { from, to, fromLatest: isLatest(fromRef), toLatest: isLatest(toRef) };
   const head = await view.head();
   const explicitBounds = fromRef.kind === "number" && toRef.kind === "number";
-  const refusal = checkRange(range, head, await view.earliestKept(), context, explicitBounds);
+  const refusal = checkRange(range, head, skipsPruned ? undefined : earliest, context, explicitBounds);
   if (refusal !== undefined) return refusal;
 
-  const bounded = withParam(call, 0, { ...fields, fromBlock: hex(from), toBlock: hex(to) });
+  const bounded = withParam(call, 0, { ...fields, fromBlock: hex(read), toBlock: hex(to) });
   const cap = settings.maxLogsResults;
   if (cap === undefined || !resultsCapApplies(settings.style, range)) return forward(bounded);
   return forward(bounded, (response: RpcResponse) => {
@@ -136,6 +141,6 @@ export const getLogsRule = async (call: RpcCall, context: RuleContext): Promise<
       return relay(response);
     }
     const logs = response.result as ReadonlyArray<{ blockNumber?: unknown }>;
-    return refuse(resultsRefusal(settings.style, cap, from, fittingEnd(logs, from, cap)));
+    return refuse(resultsRefusal(settings.style, cap, read, fittingEnd(logs, read, cap)));
   });
 };

@@ -33,6 +33,19 @@ export interface ProviderProxyOptions {
    * the style's pruned-history error. Headers (eth_getBlockByNumber) still answer.
    */
   readonly prunedWindow?: number;
+  /**
+   * With `prunedWindow`: eth_getLogs skips the pruned blocks of a range instead of refusing it, and
+   * answers `[]` for a range below the window, as reth's range loop does for blocks whose receipts
+   * are missing (`None => continue`; reth #16354, #17678). Receipts and state still refuse.
+   */
+  readonly silentPrunedLogs?: boolean;
+  /**
+   * State (eth_call, balances, and the state debug_traceBlockByHash re-executes a block from) is kept
+   * for the head and the N blocks below it only, whatever `prunedWindow` keeps of receipts and logs:
+   * geth's full node keeps 128 blocks of state and every receipt. Older ones answer the style's
+   * pruned-state error. Undefined: as `prunedWindow`.
+   */
+  readonly stateWindow?: number;
   /** Pretend to be N blocks behind upstream: eth_blockNumber = head - N, newer blocks are unknown. */
   readonly headLag?: number;
 }
@@ -56,6 +69,8 @@ export interface Settings {
   readonly noDebug: boolean;
   readonly noBlockReceipts: boolean;
   readonly prunedWindow: number | undefined;
+  readonly silentPrunedLogs: boolean;
+  readonly stateWindow: number | undefined;
   readonly headLag: number;
 }
 
@@ -118,6 +133,8 @@ export const resolveSettings = (options: Omit<ProviderProxyOptions, "target">): 
     noDebug: options.noDebug ?? false,
     noBlockReceipts: options.noBlockReceipts ?? false,
     prunedWindow: options.prunedWindow,
+    silentPrunedLogs: options.silentPrunedLogs ?? false,
+    stateWindow: options.stateWindow,
     headLag: options.headLag ?? 0,
   };
 };

@@ -5,6 +5,7 @@ import {
   type NodeRefusal,
   parseRetryAfter,
 } from "../../../../src/chains/rpc/classifyRpcFault.js";
+import { LogsRangeTuner } from "../../../../src/chains/rpc/LogsRangeTuner.js";
 
 const NOW = Date.parse("2026-11-28T12:00:00Z");
 
@@ -99,6 +100,34 @@ describe("classifyRefusal: eth_getLogs range and result caps, in each provider's
     expect(fault).toMatchObject({ reason: "TooManyResults", limit: 50 });
     expect(fault.suggested).toBeUndefined();
   });
+
+  it("behavior: Alchemy's range cap (free tier) stays a ceiling beside its suggested range, so the range never grows back into refusals", () => {
+    const fault = logs(
+      "You can make eth_getLogs requests with up to a 10 block range. Based on your parameters, this block range should work: [0x112a880, 0x112a889]",
+      { code: -32600 },
+    );
+    expect(fault).toMatchObject({
+      reason: "RangeTooLarge",
+      suggested: { from: 0x112a880, to: 0x112a889 },
+      limit: 10,
+    });
+    const tuner = new LogsRangeTuner(10_000);
+    if (fault.reason !== "RangeTooLarge") throw new Error("not a range refusal");
+    expect(tuner.refused(fault, 500)).toBe(10);
+    for (let i = 0; i < 50; i++) tuner.answered(tuner.size, 3);
+    expect(tuner.size).toBe(10);
+  });
+
+  it("behavior: a range cap worded 'not supported' is a cap, not a method the node lacks", () => {
+    expect(logs("ranges over 10000 blocks are not supported on freetier", { code: -32600 })).toMatchObject({
+      reason: "RangeTooLarge",
+      limit: 10_000,
+    });
+    // The same words for another method still say the node lacks something.
+    expect(classifyRefusal(refusal({ message: "this method is not supported" }), NOW).reason).toBe(
+      "MethodUnavailable",
+    );
+  });
 });
 
 describe("classifyRefusal: rate limits, whatever code they carry", () => {
@@ -190,6 +219,8 @@ describe("classifyRefusal: batches, methods, history", () => {
       "state at block #100 is pruned",
       "missing trie node 8f2c7e4a (path ) state 0x8f2c is not available",
       "historical state 8f2c7e4a5b is not available",
+      // geth's trace of a block whose state the hash scheme no longer holds (eth/state_accessor.go).
+      "required historical state unavailable (reexec=128)",
       "header not found",
       "BlockOutOfRangeError: block height is 633 but requested was 1",
       "block range extends beyond current head block: requested 120, head 100",

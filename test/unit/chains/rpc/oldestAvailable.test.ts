@@ -1,6 +1,6 @@
 import { Effect } from "effect";
 import { describe, expect, it } from "vitest";
-import { oldestAvailable } from "../../../../src/chains/rpc/probeNode.js";
+import { logEvidenceBlocks, oldestAvailable } from "../../../../src/chains/rpc/probeNode.js";
 
 const search = (head: number, oldest: number | undefined) => {
   const asked: Array<number> = [];
@@ -40,5 +40,21 @@ describe("oldestAvailable: how far back a node keeps state or logs", () => {
 
   it("error: a node with nothing at all, not even its head", () => {
     expect(search(1_000, undefined).found).toBeUndefined();
+  });
+});
+
+describe("logEvidenceBlocks: the headers read for a block with logs", () => {
+  it("behavior: the 8 blocks from the one asked about, then pairs 4-fold apart up to 1/64 of the distance to the head", () => {
+    const blocks = [...logEvidenceBlocks(0, 25_000_000)];
+    expect(blocks.slice(0, 8)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(blocks.slice(8)).toEqual([
+      16, 17, 64, 65, 256, 257, 1_024, 1_025, 4_096, 4_097, 16_384, 16_385, 65_536, 65_537, 262_144, 262_145,
+    ]);
+  });
+
+  it("behavior: no further than the search's precision there, and never past the head", () => {
+    expect([...logEvidenceBlocks(0, 140)]).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect([...logEvidenceBlocks(0, 1_112)]).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 16, 17]);
+    expect([...logEvidenceBlocks(95, 100)]).toEqual([95, 96, 97, 98, 99, 100]);
   });
 });
