@@ -101,8 +101,25 @@ export const tracesNote = (
       ? { text: "traces configured, no endpoint serves them", alert: true }
       : { text: `traces ${chain.traces}`, alert: false };
 
-/** The blocks of history the follower skipped because no endpoint keeps their logs, if any. */
-export const skippedHistory = (chain: ChainRow): string | undefined =>
-  chain.history_skipped == null
-    ? undefined
-    : `history ${chain.history_skipped.from}-${chain.history_skipped.to} not read: no endpoint keeps its logs`;
+/**
+ * The blocks the follower skipped because no endpoint keeps them, a line each: history before its
+ * first start, and the last run of live blocks pruned before it got to them; and the last run it
+ * read without traces because their state was gone.
+ */
+export const skippedHistory = (chain: ChainRow): ReadonlyArray<string> => [
+  ...(chain.history_skipped == null
+    ? []
+    : [
+        `history ${chain.history_skipped.from}-${chain.history_skipped.to} not read: no endpoint keeps its logs`,
+      ]),
+  ...(chain.blocks_skipped === undefined
+    ? []
+    : [
+        `blocks ${chain.blocks_skipped.from}-${chain.blocks_skipped.to} not read: pruned before ingest got to them`,
+      ]),
+  ...(chain.blocks_untraced === undefined
+    ? []
+    : [
+        `blocks ${chain.blocks_untraced.from}-${chain.blocks_untraced.to} read without internal transfers: their state was gone`,
+      ]),
+];

@@ -9,6 +9,17 @@ import { ChainNodeStatus } from "./RpcStatus.js";
 export const ChainReachFields = {
   /** Blocks of history not read because no endpoint keeps their logs any more. */
   history_skipped: Schema.optional(Schema.NullOr(Schema.Struct({ from: Schema.Number, to: Schema.Number }))),
+  /**
+   * The last run of live blocks not read because every endpoint had pruned them when ingest got to
+   * them (it was stopped or behind for longer than the nodes keep receipts): the index lacks them.
+   */
+  blocks_skipped: Schema.optional(Schema.Struct({ from: Schema.Number, to: Schema.Number })),
+  /**
+   * The last run of live blocks read without internal native transfers: the nodes no longer kept the
+   * state to trace them when ingest got to them. Their logs are indexed; transfers of native value
+   * by contracts within them are missing from webhooks.
+   */
+  blocks_untraced: Schema.optional(Schema.Struct({ from: Schema.Number, to: Schema.Number })),
   /** The chain's RPC endpoints and what they can answer, as the ingest process following it sees them. */
   node: Schema.optional(ChainNodeStatus),
   /**

@@ -34,11 +34,16 @@ import { readVaultProbes } from "./readVaultProbes.js";
 /** Stream sequence of the last CHAIN_EVENTS message applied, written in the same batch as its effects. */
 export const STREAM_SEQ_KEY = `${PREFIX}seq`;
 
-/** CHAIN_EVENTS messages `from`..`to` (stream sequences) were dropped before the index applied them, found at `at` (ms). */
+/**
+ * What the index missed, found at `at` (ms): CHAIN_EVENTS messages `from`..`to` (stream sequences)
+ * dropped before the index applied them, or, with `chain_id`, that chain's blocks `from`..`to`,
+ * which ingest could not read (its nodes had pruned them) and never published.
+ */
 export interface IndexTrimmed {
   readonly from: number;
   readonly to: number;
   readonly at: number;
+  readonly chain_id?: number;
 }
 
 export interface IndexerOptions {
@@ -82,13 +87,18 @@ const lateReadsPerChain = (registry: ChainRegistry) => {
   };
 };
 
-/** The writes that apply one CHAIN_EVENTS message to the views, planned against `reads`. */
+/**
+ * The writes that apply one CHAIN_EVENTS message to the views, planned against `reads`. A block
+ * more than one above the chain's checkpoint follows blocks ingest never published: `missed` is
+ * told of them before the block is planned.
+ */
 const plan = async (
   options: IndexerOptions,
   lateOf: ReturnType<typeof lateReadsPerChain>,
   reads: IndexReads,
   subject: string,
   data: unknown,
+  missed: (chainId: number, from: number, to: number) => Promise<void>,
 ): Promise<ReadonlyArray<Operation>> => {
   const chainId = Number(subject.split(".")[1]);
   const chain = options.registry.byId.get(chainId);
@@ -98,6 +108,8 @@ const plan = async (
   const block = data as ChainBlock;
   // Already applied (a republish after an ingest restart): nothing to do.
   if (checkpoint !== undefined && block.number <= checkpoint.number) return [];
+  if (checkpoint !== undefined && block.number > checkpoint.number + 1)
+    await missed(chainId, checkpoint.number + 1, block.number - 1);
   const client = options.client(chainId);
   return planBlock(reads, chain, block, {
     metadata: (tokens) =>
@@ -124,6 +136,26 @@ const reportTrimmed = async (options: IndexerOptions, log: PromiseLog, from: num
   );
   await options.db.put(INDEX_TRIMMED_KEY, trimmed);
   options.onTrimmed?.(trimmed);
+};
+
+/**
+ * A chain's blocks that ingest never published (its nodes had pruned them by the time it read
+ * on, docs/ingestion.md): recorded and reported as trimmed messages are, so that discovery sweeps
+ * wallets again from the chain.
+ */
+const reportMissedBlocks = async (
+  options: IndexerOptions,
+  log: PromiseLog,
+  chainId: number,
+  from: number,
+  to: number,
+) => {
+  const missed: IndexTrimmed = { chain_id: chainId, from, to, at: Date.now() };
+  log.error(
+    `chain ${chainId}: blocks ${from}-${to} were never published (ingest's RPC nodes no longer kept them when it read on): the index lacks them, and wallets are discovered again from the chain`,
+  );
+  await options.db.put(INDEX_TRIMMED_KEY, missed);
+  options.onTrimmed?.(missed);
 };
 
 /**
@@ -182,6 +214,14 @@ export const runIndexer = (options: IndexerOptions) =>
       ((yield* Effect.tryPromise(() => options.db.get(STREAM_SEQ_KEY))) as number | undefined) ?? 0;
     const jsm = yield* Effect.tryPromise(() => jetstreamManager(options.nc));
     let accounted = yield* Effect.tryPromise(() => accountedUpTo(options, jsm, appliedSeq, log));
+    /**
+     * Chains whose next block may jump past their checkpoint because the stream dropped messages
+     * (already reported as such): every chain after a trim, until its first block after it.
+     */
+    const excused = new Set<number>(accounted > appliedSeq ? options.registry.byId.keys() : []);
+    const missed = async (chainId: number, from: number, to: number) => {
+      if (!excused.has(chainId)) await reportMissedBlocks(options, log, chainId, from, to);
+    };
     const consumer = yield* Effect.tryPromise(() =>
       jetstream(options.nc).consumers.get("CHAIN_EVENTS", {
         ...(appliedSeq === 0
@@ -257,7 +297,10 @@ export const runIndexer = (options: IndexerOptions) =>
     const apply = async (message: JsMsg) => {
       const data = assembler.push(message);
       // Sequences are consecutive unless the stream dropped messages the consumer never reached.
-      if (message.seq > accounted + 1) await reportTrimmed(options, log, accounted + 1, message.seq - 1);
+      if (message.seq > accounted + 1) {
+        await reportTrimmed(options, log, accounted + 1, message.seq - 1);
+        for (const chainId of options.registry.byId.keys()) excused.add(chainId);
+      }
       accounted = Math.max(accounted, message.seq);
       // A part of a split event: its sequence is recorded once the whole event is applied.
       if (data === undefined) return;
@@ -270,7 +313,8 @@ export const runIndexer = (options: IndexerOptions) =>
           reason: data instanceof UnreadableChainEvent ? data.reason : "not a chain event's shape",
         });
       } else {
-        const ops = await plan(options, lateOf, pending, message.subject, data);
+        const ops = await plan(options, lateOf, pending, message.subject, data, missed);
+        if (message.subject.endsWith(".block")) excused.delete((data as ChainBlock).chain_id);
         pending.add(ops);
         planned.push({ subject: message.subject, data, ops });
       }

@@ -1,5 +1,5 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
-import { Duration, Effect, Queue, Schedule } from "effect";
+import { Clock, Duration, Effect, Queue, Schedule } from "effect";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { ChainRpcError } from "../chains/rpc/ChainRpcError.js";
@@ -9,9 +9,11 @@ import { isStoreFull } from "../nats/storeFull.js";
 import type { Checkpoint } from "./CheckpointStore.js";
 import { encodeBlock } from "./encodedBlock.js";
 import { type FollowerStatus, RateMeter } from "./FollowerStatus.js";
+import { makeHeadPacer } from "./headPacer.js";
 import { headSignals } from "./headSignals.js";
 import { type HeldLease, LeaseLost } from "./lease/ChainLease.js";
 import { makeLiveRanges } from "./liveRanges.js";
+import { makeKeptFrom } from "./prunedLiveBlocks.js";
 import { makePublishedWindow } from "./publishedWindow.js";
 import { fetchHistoryBlocks } from "./rpc/fetchHistoryBlocks.js";
 
@@ -26,7 +28,10 @@ export interface FollowerOptions {
   /** Where to resume when the lease holds no checkpoint yet (one saved locally by an earlier version). */
   readonly legacyCheckpoint: Checkpoint | undefined;
   readonly status: FollowerStatus;
-  /** How often the head is polled; a WebSocket subscription wakes the loop sooner. */
+  /**
+   * How often the head is polled at most; less often between a regular chain's blocks (headPacer.ts).
+   * A WebSocket subscription wakes the loop sooner.
+   */
   readonly pollMs: number;
   /** Most blocks read per step while reading history (fewer while the node takes smaller log ranges). */
   readonly historyRange: number;
@@ -45,6 +50,12 @@ export interface FollowerOptions {
   /** The NATS server's max_payload: larger block messages are split. */
   readonly maxPayload: number;
 }
+
+/**
+ * Blocks below the head whose state a node that keeps any is sure to keep (geth's full node keeps 128,
+ * reth's about 10,000), with room for the chain to move while a range is read.
+ */
+const TRACEABLE_TAIL = 64;
 
 /** How long the follower waits for the first probe of the endpoints before reading history anyway. */
 const FIRST_PROBE_WAIT = "30 seconds";
@@ -74,6 +85,7 @@ export const followChain = (options: FollowerOptions) =>
     const chainId = chain.chain_id;
     const meter = new RateMeter();
     const wake = yield* headSignals(chain.ws_url);
+    const pacer = makeHeadPacer(options.pollMs);
 
     const headNumber = rpc
       .call<string>("eth_blockNumber", [], { head: true })
@@ -138,7 +150,44 @@ export const followChain = (options: FollowerOptions) =>
           }),
         )),
     );
-    const liveRanges = makeLiveRanges({ ...options, traces: () => traces });
+    /**
+     * Live blocks up to this one are read without traces: the nodes refused to trace one of them for
+     * want of its state, which a full node keeps for little (geth 128 blocks, reth about 10,000), and
+     * which a follower that fell behind meets. Their receipts are read as ever.
+     */
+    let untracedThrough = -1;
+    const liveRanges = makeLiveRanges({ ...options, traces: (number) => traces && number > untracedThrough });
+
+    /**
+     * Block `refused` could not be traced for want of its state: it and the blocks up to where the
+     * nodes keep state are read without traces. That is the probe's figure when it lies past the
+     * block; else (the window moved on since the probe) all but the newest TRACEABLE_TAIL blocks
+     * below the head; and for a refused block within those (a node keeping less), half the way
+     * from it to the head. Logged, and shown as `blocks_untraced`. Answers whether it did.
+     */
+    const untraceThrough = (refused: number, head: number) =>
+      Effect.gen(function* () {
+        const stateFrom = rpc.capabilities().stateFrom;
+        // With several endpoints a refusal is only the last one asked: while some endpoint's probe
+        // found the state kept (an archive, even one paused now), the trace is asked again later.
+        if (rpc.endpoints.length > 1 && (stateFrom === undefined || stateFrom <= refused)) return false;
+        const through =
+          stateFrom !== undefined && stateFrom > refused
+            ? stateFrom - 1
+            : refused < head - TRACEABLE_TAIL
+              ? head - TRACEABLE_TAIL
+              : refused + Math.floor((head - refused) / 2);
+        untracedThrough = Math.max(untracedThrough, through);
+        const earlier = status.blocks_untraced;
+        status.blocks_untraced =
+          earlier !== undefined && earlier.to + 1 >= refused
+            ? { from: earlier.from, to: Math.max(earlier.to, through) }
+            : { from: refused, to: through };
+        yield* Effect.logWarning(
+          `chain ${chain.name} (${chainId}): blocks ${refused}-${through} are read without internal native transfers: the nodes no longer keep the state to trace them`,
+        );
+        return true;
+      });
 
     /**
      * Whether the resume point has been checked against the chain. Until it has, the status stays
@@ -180,23 +229,45 @@ export const followChain = (options: FollowerOptions) =>
       });
 
     /**
+     * Whether a trace was refused because the nodes no longer keep the state it re-executes from (not
+     * a geth archive still indexing its state histories, which will serve it, nor a block unknown).
+     */
+    const stateGone = (failure: ChainRpcError) =>
+      failure.reason === "HistoryUnavailable" &&
+      failure.method.startsWith("debug_") &&
+      /prun|missing trie node|state/i.test(failure.detail ?? "") &&
+      !/not been fully indexed|haven't been fully indexed/i.test(failure.detail ?? "");
+
+    const keptFrom = makeKeptFrom(rpc);
+
+    /**
      * One range of live blocks from `from`: those read are published, a failure is retried from
      * there. Answers whether the window moved.
      */
     const liveStep = (from: number, head: number) =>
       Effect.gen(function* () {
-        const { blocks, failure } = yield* liveRanges.read(from, head);
+        const { blocks, failure, failedBlock } = yield* liveRanges.read(from, head);
         // Applying checks the first block's parent against the window: a fork is handled there.
         const moved = yield* published.apply(blocks);
         if (failure === undefined) return moved;
+        // The next block is pruned: read on from the first the nodes keep, if they say which.
+        const kept = blocks.length === 0 ? yield* keptFrom(failure, from, head) : undefined;
+        if (kept !== undefined) {
+          yield* published.skipLive(from, Math.min(kept, head + 1));
+          return true;
+        }
         if (failure.reason === "MethodUnavailable" && failure.method.startsWith("debug_"))
           yield* tracesUnavailable(`no RPC endpoint serves ${failure.method}`);
+        // Not a failure of the node: the block is read again on the next step, without its trace.
+        if (stateGone(failure) && failedBlock !== undefined && (yield* untraceThrough(failedBlock, head)))
+          return moved;
         return yield* Effect.fail(failure);
       });
 
     /** Reads and publishes what comes next; answers whether there was anything. */
     const step = Effect.gen(function* () {
       const head = yield* headNumber;
+      pacer.observe(head, yield* Clock.currentTimeMillis);
       status.head = head;
       const from = published.next();
       const phase = from <= published.historyUntil() ? "history" : "live";
@@ -230,6 +301,11 @@ export const followChain = (options: FollowerOptions) =>
       }
       status.events_per_second = meter.perSecond();
       status.updated_at = new Date().toISOString();
-      if (!progressed) yield* Effect.race(Queue.take(wake), Effect.sleep(Duration.millis(options.pollMs)));
+      if (!progressed) {
+        // A head the node named but whose block it did not serve yet is asked for at the base rate.
+        const behind = status.head !== null && (status.processed ?? -1) < status.head;
+        const waitMs = behind ? options.pollMs : pacer.delayMs(yield* Clock.currentTimeMillis);
+        yield* Effect.race(Queue.take(wake), Effect.sleep(Duration.millis(waitMs)));
+      }
     }
   });

@@ -41,6 +41,16 @@ export interface FollowerStatus {
   indexed_from?: number | undefined;
   /** Blocks of history not read because no endpoint keeps their logs any more. */
   history_skipped?: { from: number; to: number } | null | undefined;
+  /**
+   * The last run of live blocks not read because every endpoint had pruned them by the time the
+   * follower got to them (it was stopped, or behind, for longer than the nodes' retention).
+   */
+  blocks_skipped?: { from: number; to: number } | undefined;
+  /**
+   * The last run of live blocks read without internal native transfers: the nodes no longer kept the
+   * state to trace them when the follower got to them (their logs and receipts were read).
+   */
+  blocks_untraced?: { from: number; to: number } | undefined;
   /** The chain's RPC endpoints as this ingest process sees them. */
   node?: ChainNodeStatus | undefined;
 }

@@ -12,12 +12,14 @@ export interface RangeRead {
   /** Whether the node lacked some block of the range (not produced yet on the node asked). */
   readonly gaps: boolean;
   readonly failure: ChainRpcError | undefined;
+  /** The block whose read failed, with `failure`. */
+  readonly failedBlock?: number;
 }
 
 export interface LiveRangeOptions {
   readonly rpc: ChainRpc;
-  /** Whether internal native transfers are read with each block (they can be turned off while running). */
-  readonly traces: () => boolean;
+  /** Whether internal native transfers are read with block `number` (they can be turned off while running). */
+  readonly traces: (number: number) => boolean;
   /** Block reads in flight at most; fewer while the node times out (readsInFlight.ts). */
   readonly prefetch: number;
   /** Blocks read per range. */
@@ -45,7 +47,7 @@ export const makeLiveRanges = (options: LiveRangeOptions) => {
         Array.from({ length: to - from + 1 }, (_, i) => from + i),
         (number) =>
           Effect.either(
-            Effect.map(fetchLiveBlock(options.rpc, { number, traces: options.traces() }), (block) =>
+            Effect.map(fetchLiveBlock(options.rpc, { number, traces: options.traces(number) }), (block) =>
               block === undefined ? undefined : encodeBlock(block, options.maxPayload),
             ),
           ),
@@ -60,7 +62,12 @@ export const makeLiveRanges = (options: LiveRangeOptions) => {
         const blocks = read.flatMap((result) =>
           Either.isRight(result) && result.right !== undefined ? [result.right] : [],
         );
-        return { blocks, gaps: blocks.length < read.length, failure };
+        return {
+          blocks,
+          gaps: blocks.length < read.length,
+          failure,
+          ...(failedAt === -1 ? {} : { failedBlock: from + failedAt }),
+        };
       },
     );
 

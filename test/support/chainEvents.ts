@@ -2,6 +2,8 @@ import { jetstream } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { ChainBlock, ChainReorg } from "../../src/domain/ChainBlock.js";
 import { ChainEventAssembler } from "../../src/ingest/chainEventCodec.js";
+import type { FollowerStatus } from "../../src/ingest/FollowerStatus.js";
+import { eventually } from "./serviceHarness.js";
 
 export type ChainEvent = { readonly subject: string; readonly seq: number } & (
   | { readonly kind: "block"; readonly block: ChainBlock }
@@ -42,3 +44,24 @@ export const collectChainEvents = async (nc: NatsConnection) => {
 
 export const blocksOf = (events: ReadonlyArray<ChainEvent>) =>
   events.flatMap((event) => (event.kind === "block" ? [event.block] : []));
+
+/**
+ * Waits until the follower has published through `head` and the collector holds that block of
+ * `chainId` too: a follower counts a block processed once it is published, and the collector's copy
+ * comes a moment later.
+ */
+export const collectedThrough = async (
+  status: FollowerStatus,
+  events: ReadonlyArray<ChainEvent>,
+  chainId: number,
+  head: number,
+  timeoutMs: number,
+): Promise<void> => {
+  await eventually(
+    async () =>
+      status.processed === head &&
+      blocksOf(events).some((block) => block.chain_id === chainId && block.number === head),
+    timeoutMs,
+    "the follower at the new head",
+  );
+};

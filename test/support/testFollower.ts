@@ -1,11 +1,13 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
 import { Effect, Exit, Fiber, Scope } from "effect";
+import type { ChainRpc } from "../../src/chains/rpc/ChainRpc.js";
 import { followChain } from "../../src/ingest/ChainFollower.js";
-import { initialStatus } from "../../src/ingest/FollowerStatus.js";
+import { type FollowerStatus, initialStatus } from "../../src/ingest/FollowerStatus.js";
 import { acquireLease } from "../../src/ingest/lease/ChainLease.js";
 import { testChainConfig } from "./chainConfigFixture.js";
 import { directChainRpc } from "./chainRpc.js";
 import { memoryBucket } from "./memoryLeaseBucket.js";
+import { eventually } from "./serviceHarness.js";
 
 /**
  * One chain follower (Base-like, chain `chainId`) reading the node at `url` and publishing to `js`,
@@ -17,8 +19,16 @@ export const startTestFollower = (options: {
   readonly js: JetStreamClient;
   readonly chainId: number;
   readonly pollMs: number;
+  /**
+   * The chain's RPC handle, when the test needs one of its own (a monitored one, whose probes tell
+   * what the node keeps); by default a direct one to `url`, never probed. The follower closes it.
+   */
+  readonly rpc?: { readonly rpc: ChainRpc; readonly close: () => Promise<void> };
+  /** Read internal native transfers with each block (the node must serve debug_traceBlockByHash). */
+  readonly traces?: boolean;
 }) => {
-  const { rpc, close } = directChainRpc(options.url, { chainId: options.chainId, timeoutMs: 10_000 });
+  const { rpc, close } =
+    options.rpc ?? directChainRpc(options.url, { chainId: options.chainId, timeoutMs: 10_000 });
   const status = initialStatus(options.chainId, "base");
   const scope = Effect.runSync(Scope.make());
   const fiber = Effect.runFork(
@@ -27,9 +37,18 @@ export const startTestFollower = (options: {
         leaseMs: 60_000,
       });
       return yield* followChain({
-        chain: testChainConfig({ chain_id: options.chainId, name: "base", rpc_url: options.url }),
+        chain: testChainConfig({
+          chain_id: options.chainId,
+          name: "base",
+          rpc_url: options.url,
+          traces: options.traces ?? false,
+        }),
         rpc,
-        capabilities: Effect.succeed({ blockReceipts: true, traces: false, complete: true }),
+        capabilities: Effect.succeed({
+          blockReceipts: true,
+          traces: options.traces ?? false,
+          complete: true,
+        }),
         js: options.js,
         lease,
         legacyCheckpoint: undefined,
@@ -52,4 +71,14 @@ export const startTestFollower = (options: {
       await close();
     },
   };
+};
+
+/** Waits until the follower has published block `head` and follows the chain live; answers `head`. */
+export const followedToHead = async (status: FollowerStatus, head: number): Promise<number> => {
+  await eventually(
+    async () => status.processed === head && status.mode === "live",
+    30_000,
+    "the follower at the head",
+  );
+  return head;
 };

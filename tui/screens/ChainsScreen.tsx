@@ -55,7 +55,7 @@ export const ChainsScreen = ({ client, width, height }: ScreenProps) => {
   const endpoints = node?.endpoints ?? [];
   const problems = endpointProblems(endpoints).slice(0, MAX_ENDPOINT_PROBLEMS);
   const traces = selected === undefined ? undefined : tracesNote(selected);
-  const skipped = selected === undefined ? undefined : skippedHistory(selected);
+  const skipped = selected === undefined ? [] : skippedHistory(selected);
   const discovered = selected === undefined ? undefined : discoveryLine(selected);
   const backfill = selected === undefined ? undefined : registryLine(selected);
 
@@ -66,7 +66,7 @@ export const ChainsScreen = ({ client, width, height }: ScreenProps) => {
     height -
     5 -
     Math.min(failing.length, 3) -
-    (skipped === undefined ? 0 : 1) -
+    skipped.length -
     (discovered === undefined ? 0 : 1) -
     (backfill === undefined ? 0 : 1) -
     (node === undefined ? 0 : 2 + (endpoints.length > 1 ? 1 : 0) + problems.length);
@@ -154,11 +154,11 @@ export const ChainsScreen = ({ client, width, height }: ScreenProps) => {
           )}
         </Text>
       )}
-      {skipped === undefined ? null : (
-        <Text color="red" wrap="truncate">
-          {skipped}
+      {skipped.map((line) => (
+        <Text key={line} color="red" wrap="truncate">
+          {line}
         </Text>
-      )}
+      ))}
       {discovered === undefined ? null : (
         <Text wrap="truncate" {...(discovered.alert ? { color: "red" } : { dimColor: true })}>
           {discovered.text}

@@ -97,6 +97,8 @@ export const healthRoute = route(health, ({ query }) =>
               events_per_second: status.events_per_second,
               ...(status.traces === undefined ? {} : { traces: status.traces }),
               ...(status.history_skipped === undefined ? {} : { history_skipped: status.history_skipped }),
+              ...(status.blocks_skipped === undefined ? {} : { blocks_skipped: status.blocks_skipped }),
+              ...(status.blocks_untraced === undefined ? {} : { blocks_untraced: status.blocks_untraced }),
             }),
         node: facts.node,
         ...discoveryOf(facts.chainId),

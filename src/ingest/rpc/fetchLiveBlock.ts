@@ -68,7 +68,8 @@ export const fetchLiveBlock = (
       ? yield* rpc.call<ReadonlyArray<{ txHash?: string; result?: CallFrame }>>(
           "debug_traceBlockByHash",
           [block.hash, { tracer: "callTracer" }],
-          at,
+          // A trace re-executes the block from its parent's state: endpoints keeping it go first.
+          { ...at, reads: "state" },
         )
       : null;
     return normalizeLiveBlock(chainId, block, receipts, traces);

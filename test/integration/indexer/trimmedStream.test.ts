@@ -38,10 +38,10 @@ afterAll(async () => {
 });
 
 /**
- * Runs the indexer over `db` until it has applied the whole stream (its 200 messages), and answers
+ * Runs the indexer over `db` until it has applied the whole stream (its `last` message), and answers
  * what it reported as trimmed.
  */
-const indexToTheEnd = async (db: Db): Promise<ReadonlyArray<IndexTrimmed>> => {
+const indexToTheEnd = async (db: Db, last = 200): Promise<ReadonlyArray<IndexTrimmed>> => {
   const reported: Array<IndexTrimmed> = [];
   const indexer = Effect.runFork(
     runIndexer({
@@ -54,7 +54,7 @@ const indexToTheEnd = async (db: Db): Promise<ReadonlyArray<IndexTrimmed>> => {
   );
   try {
     await eventually(
-      async () => (await db.get(STREAM_SEQ_KEY)) === 200,
+      async () => (await db.get(STREAM_SEQ_KEY)) === last,
       15_000,
       "the stream indexed to its end",
     );
@@ -105,6 +105,18 @@ describe("an index behind a trimmed stream", { timeout: 60_000 }, () => {
     const first = await firstSeq();
     await withLevel("joining", async (db) => {
       expect(await indexToTheEnd(db)).toEqual([{ from: 1, to: first - 1, at: expect.any(Number) }]);
+    });
+  });
+
+  it("behavior: blocks ingest never published (its nodes had pruned them) are reported and recorded as the chain's", async () => {
+    const js = jetstream(await nats.connectAs("ingest"));
+    // Ingest read on from block 260: blocks 202-259 were pruned before it got to them.
+    for (const n of [201, 260, 261]) await js.publish("chain.1.block", JSON.stringify(blockWithLogs(n, [])));
+    await withLevel("index", async (db) => {
+      const reported = await indexToTheEnd(db, 203);
+      expect(reported).toEqual([{ chain_id: 1, from: 202, to: 259, at: expect.any(Number) }]);
+      expect(await db.get(INDEX_TRIMMED_KEY)).toEqual(reported[0]);
+      expect(await db.get(indexCheckpointKey(1))).toEqual({ number: 261, hash: blockHash(261) });
     });
   });
 });

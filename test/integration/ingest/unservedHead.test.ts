@@ -5,7 +5,7 @@ import { type ReplayNode, startReplayNode } from "../../../bench/replay/replayNo
 import { startBareNats } from "../../support/bareNats.js";
 import { startFlakyProxy } from "../../support/flakyProxy.js";
 import { eventually } from "../../support/serviceHarness.js";
-import { startTestFollower } from "../../support/testFollower.js";
+import { followedToHead, startTestFollower } from "../../support/testFollower.js";
 
 /*
  * A node whose head is ahead of the blocks it serves: eth_blockNumber names a block that
@@ -52,12 +52,7 @@ describe("ingest and a head the node does not serve yet", { timeout: 60_000 }, (
     });
     const { status } = follower;
     try {
-      const start = node.head();
-      await eventually(
-        async () => status.processed === start && status.mode === "live",
-        30_000,
-        "the follower at the head",
-      );
+      const start = await followedToHead(status, node.head());
       // The next block shows in eth_blockNumber, and eth_getBlockByNumber answers null for it.
       const hidden = start + 1;
       proxy.answerNullWhen((body) => {

@@ -52,6 +52,8 @@ const CHAINS: ChainRows = [
     ...follower(1, "ethereum"),
     traces: "on",
     history_skipped: { from: 0, to: 16_999_999 },
+    blocks_skipped: { from: 21_000_001, to: 21_000_400 },
+    blocks_untraced: { from: 21_000_401, to: 21_000_900 },
     indexed_from: 17_000_000,
     discovery: { queued: 3, sweeping: 1, scanning: 2, scan_queued: 5, complete: 40, failed: 0 },
     registry_backfill: {
@@ -170,6 +172,8 @@ describe("TUI Chains screen: RPC endpoints", () => {
 
     expect(text).toMatch(/Endpoints of ethereum · traces on\n/);
     expect(text).toMatch(/^history 0-16999999 not read: no endpoint keeps its logs$/m);
+    expect(text).toMatch(/^blocks 21000001-21000400 not read: pruned before ingest got to them$/m);
+    expect(text).toMatch(/^blocks 21000401-21000900 read without internal transfers: their state was gone$/m);
     expect(text).toMatch(
       /^discovery \(index from 17000000\): 40 complete · 3 queued · 1 sweeping · 2 scanning history · 5 waiting to scan · 0 failed$/m,
     );

@@ -1,0 +1,84 @@
+import { Effect } from "effect";
+import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
+import type { ChainRpcError } from "../chains/rpc/ChainRpcError.js";
+import { fetchLiveBlock } from "./rpc/fetchLiveBlock.js";
+
+/**
+ * Where a follower reads on after a live block it needs was refused as pruned history (it was
+ * stopped, or behind, for longer than its nodes keep receipts): `keptFrom(failure, from, head)`
+ * answers the first block to read, or undefined to fail the step and try again.
+ */
+export const makeKeptFrom = (rpc: ChainRpc) => {
+  /**
+   * Whether a read failed because the node pruned that block's receipts (not a lagging backend's
+   * "header not found", nor a trace whose state is gone while the block's receipts are kept).
+   */
+  const prunedRefusal = (failure: ChainRpcError) =>
+    failure.reason === "HistoryUnavailable" &&
+    /prun/i.test(failure.detail ?? "") &&
+    !failure.method.startsWith("debug_");
+
+  /**
+   * Whether block `n` is served now (its block and receipts, as a live read asks them): true when
+   * read, false when refused as pruned, undefined for anything else (a node that fails, a backend
+   * that does not know the block yet, another endpoint answering the last attempt).
+   */
+  const served = (n: number) =>
+    fetchLiveBlock(rpc, { number: n, traces: false }).pipe(
+      Effect.map((block) => (block === undefined ? undefined : true)),
+      Effect.catchAll((failure) => Effect.succeed(prunedRefusal(failure) ? false : undefined)),
+    );
+
+  /**
+   * The first block after `refused` the nodes serve now, searched by halves up to `head`, from a
+   * probe's `figure` (which is stale: the window moved on since, and it may stand up to 1/64 of its
+   * depth past the first block kept). About 20 reads of one block, in a step that is rare: the
+   * follower fell further behind than its nodes keep. Only a block found served is answered, with
+   * every block before it found refused; a read that tells neither ends the search with no answer,
+   * and the step fails and is tried again, rather than skip blocks a node may still serve.
+   */
+  const firstServed = (refused: number, figure: number | undefined, head: number) =>
+    Effect.gen(function* () {
+      let low = refused;
+      let high: number | undefined;
+      if (figure !== undefined && figure > refused && figure <= head) {
+        const atFigure = yield* served(figure);
+        if (atFigure === undefined) return undefined;
+        if (atFigure) high = figure;
+        else low = figure;
+      }
+      if (high === undefined) {
+        if (!(yield* served(head))) return undefined;
+        high = head;
+      }
+      while (high - low > 1) {
+        const middle = Math.floor((low + high) / 2);
+        const answer = yield* served(middle);
+        if (answer === undefined) return undefined;
+        if (answer) high = middle;
+        else low = middle;
+      }
+      return high;
+    });
+
+  /**
+   * Where to read on after block `from` was refused, if it is gone for good; only when the node
+   * said it pruned it.
+   * - One endpoint: the refusal is its own. The first block it keeps is the one it names (reth,
+   *   Erigon; current), else the first it serves now, searched from its probe's figure (geth names
+   *   none, and a probe's figure is stale by as much as the window moved since).
+   * - Several: a refusal is only the last one asked, so nothing is skipped while some endpoint (an
+   *   archive, even one down now) was found keeping `from` by its last probe; once every endpoint's
+   *   probe found it gone, the first block served now is searched from the lowest of their figures.
+   */
+  return (failure: ChainRpcError, from: number, head: number) =>
+    Effect.gen(function* () {
+      if (!prunedRefusal(failure)) return undefined;
+      const probed = rpc.capabilities().logsFrom;
+      if (rpc.endpoints.length === 1) {
+        const named = failure.earliest;
+        if (named !== undefined && named > from) return named;
+      } else if (probed === undefined || probed <= from) return undefined;
+      return yield* firstServed(from, probed, head);
+    });
+};

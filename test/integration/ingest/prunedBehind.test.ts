@@ -1,0 +1,170 @@
+import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BASE } from "../../../bench/replay/chainProfiles.js";
+import { type ReplayNode, startReplayNode } from "../../../bench/replay/replayNode.js";
+import { startBareNats } from "../../support/bareNats.js";
+import { blocksOf, collectChainEvents, collectedThrough } from "../../support/chainEvents.js";
+import { openTestChainRpc } from "../../support/chainRpc.js";
+import { type ProviderProxy, startProviderProxy } from "../../support/providerProxy.js";
+import { eventually } from "../../support/serviceHarness.js";
+import { followedToHead, startTestFollower } from "../../support/testFollower.js";
+
+/*
+ * A follower that falls further behind than its node keeps receipts: a reth full node keeps the
+ * last blocks only (here 40; 10,064 on a real one, half an hour of a 200 ms chain), so once ingest
+ * was stopped or slow for longer, the next block it needs is refused as pruned history. It must
+ * read on from the first block the node keeps and say which it left out, not ask for the pruned
+ * block forever while the chain runs away from it.
+ */
+
+const CHAIN_ID = 8453;
+const WINDOW = 40;
+let bare: Awaited<ReturnType<typeof startBareNats>>;
+let node: ReplayNode;
+let reth: ProviderProxy;
+/** The replay node's clock: its head moves only when the test moves it. */
+let clock = 1_800_000_000_000;
+
+beforeAll(async () => {
+  bare = await startBareNats();
+  node = await startReplayNode({
+    profile: BASE,
+    chainId: CHAIN_ID,
+    firstBlock: 5_000,
+    backlog: 1,
+    now: () => clock,
+  });
+  reth = await startProviderProxy({ target: node.url, style: "reth", prunedWindow: WINDOW });
+});
+
+afterAll(async () => {
+  await reth?.stop();
+  await node?.stop();
+  await bare?.stop();
+});
+
+describe("ingest behind a node's retention", { timeout: 60_000 }, () => {
+  it("behavior: the follower reads on from the first block the node keeps, and says which blocks it left out", async () => {
+    const jsm = await jetstreamManager(bare.nc);
+    await jsm.streams.add({ name: "CHAIN_EVENTS", subjects: ["chain.>"] });
+    // Never probed: the node's own refusal names the first block it keeps.
+    const follower = startTestFollower({
+      url: reth.url,
+      js: jetstream(bare.nc),
+      chainId: CHAIN_ID,
+      pollMs: 100,
+    });
+    const { status } = follower;
+    const events = await collectChainEvents(bare.nc);
+    try {
+      const start = await followedToHead(status, node.head());
+      // The chain moves 100 blocks at once: block start + 1 is already out of the node's window.
+      clock += 100 * BASE.blockTimeMs;
+      const head = node.head();
+      expect(head).toBe(start + 100);
+      await collectedThrough(status, events.events, CHAIN_ID, head, 30_000);
+      const kept = head - WINDOW;
+      expect(status.blocks_skipped).toEqual({ from: start + 1, to: kept - 1 });
+      const numbers = blocksOf(events.events).map((block) => block.number);
+      expect(numbers.filter((n) => n > start && n < kept)).toEqual([]);
+      expect(numbers.filter((n) => n >= kept)).toEqual(
+        Array.from({ length: WINDOW + 1 }, (_, i) => kept + i),
+      );
+      // The node did refuse the pruned blocks: the follower got past them, not around them.
+      expect(reth.stats().refusals.pruned).toBeGreaterThan(0);
+
+      // Followed again from there, block by block.
+      clock += BASE.blockTimeMs;
+      await eventually(async () => status.processed === head + 1, 10_000, "the next block");
+    } finally {
+      await events.stop();
+      await follower.stop();
+    }
+  });
+
+  it("behavior: behind a node that names no first block (geth), the follower finds the first it serves and reads on from there", async () => {
+    // A chain of its own, so that its blocks' message ids are new to the stream.
+    const own = await startReplayNode({
+      profile: BASE,
+      chainId: 10,
+      firstBlock: 9_000,
+      backlog: 1,
+      now: () => clock,
+    });
+    const geth = await startProviderProxy({ target: own.url, style: "geth", prunedWindow: WINDOW });
+    // Never probed, and geth's refusal names no block: only the node's answers can tell.
+    const follower = startTestFollower({ url: geth.url, js: jetstream(bare.nc), chainId: 10, pollMs: 100 });
+    const { status } = follower;
+    const events = await collectChainEvents(bare.nc);
+    try {
+      const start = await followedToHead(status, own.head());
+      clock += 100 * BASE.blockTimeMs;
+      const head = own.head();
+      await collectedThrough(status, events.events, 10, head, 10_000);
+      const kept = head - WINDOW;
+      expect(status.blocks_skipped).toEqual({ from: start + 1, to: kept - 1 });
+      const numbers = blocksOf(events.events)
+        .filter((block) => block.chain_id === 10)
+        .map((block) => block.number)
+        .filter((n) => n > start);
+      expect(numbers).toEqual(Array.from({ length: WINDOW + 1 }, (_, i) => kept + i));
+      expect(geth.stats().refusals.pruned).toBeGreaterThan(0);
+    } finally {
+      await events.stop();
+      await follower.stop();
+      await geth.stop();
+      await own.stop();
+    }
+  });
+
+  it("behavior: with an archive endpoint beside the pruned one, nothing is skipped, even while the archive is down", async () => {
+    const archive = await startProviderProxy({ target: node.url, style: "anvil" });
+    const rpc = await openTestChainRpc([reth.url, archive.url], {
+      chainId: CHAIN_ID,
+      probeIntervalMs: 300,
+      headPollMs: 200,
+    });
+    await rpc.firstProbe();
+    // Calls give up within a second, so that a read the archive cannot take fails with the pruned
+    // node's refusal (as any read does once the archive is down for longer than a call's budget).
+    const follower = startTestFollower({
+      url: reth.url,
+      js: jetstream(bare.nc),
+      chainId: CHAIN_ID,
+      pollMs: 100,
+      rpc: { rpc: rpc.rpc.forRequests(1_000), close: rpc.close },
+    });
+    const { status } = follower;
+    const events = await collectChainEvents(bare.nc);
+    try {
+      const start = await followedToHead(status, node.head());
+      // The archive goes away, and the chain moves past the pruned node's window.
+      await archive.down();
+      const refused = reth.stats().refusals.pruned;
+      clock += 100 * BASE.blockTimeMs;
+      const head = node.head();
+      await eventually(
+        async () => reth.stats().refusals.pruned > refused && status.rpc_errors > 0,
+        10_000,
+        "the pruned node's refusals, failing the follower's reads",
+      );
+      // Probed several times meanwhile: the archive's last known reach still stands for it.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(status.processed).toBe(start);
+      expect(status.blocks_skipped).toBeUndefined();
+      // Back, the archive serves every block.
+      await archive.up();
+      await collectedThrough(status, events.events, CHAIN_ID, head, 30_000);
+      const numbers = blocksOf(events.events)
+        .filter((block) => block.chain_id === CHAIN_ID)
+        .map((block) => block.number)
+        .filter((n) => n > start);
+      expect(numbers).toEqual(Array.from({ length: head - start }, (_, i) => start + 1 + i));
+      expect(status.blocks_skipped).toBeUndefined();
+    } finally {
+      await events.stop();
+      await follower.stop();
+      await archive.stop();
+    }
+  });
+});

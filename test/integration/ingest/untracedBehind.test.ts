@@ -1,0 +1,131 @@
+import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BASE } from "../../../bench/replay/chainProfiles.js";
+import { type ReplayNode, startReplayNode } from "../../../bench/replay/replayNode.js";
+import { startBareNats } from "../../support/bareNats.js";
+import { blocksOf, collectChainEvents, collectedThrough } from "../../support/chainEvents.js";
+import { openTestChainRpc } from "../../support/chainRpc.js";
+import { type ProviderProxy, startProviderProxy } from "../../support/providerProxy.js";
+import { eventually } from "../../support/serviceHarness.js";
+import { followedToHead, startTestFollower } from "../../support/testFollower.js";
+
+/*
+ * A follower reading internal native transfers (traces) behind a full node: geth keeps every receipt
+ * but the state of its last 128 blocks only, and a trace re-executes its block from that state. Once
+ * ingest was stopped or slow for longer, the block's trace is refused while its receipts are not: the
+ * follower must read such blocks without traces, say so, and trace again where the state is kept,
+ * rather than ask for the trace forever while the chain runs away from it.
+ */
+
+const CHAIN_ID = 8453;
+/** Blocks of state the node keeps below its head (geth: 128). */
+const STATE_WINDOW = 100;
+let bare: Awaited<ReturnType<typeof startBareNats>>;
+let node: ReplayNode;
+let geth: ProviderProxy;
+/** The replay node's clock: its head moves only when the test moves it. */
+let clock = 1_800_000_000_000;
+
+beforeAll(async () => {
+  bare = await startBareNats();
+  node = await startReplayNode({
+    profile: { ...BASE, traces: true },
+    chainId: CHAIN_ID,
+    firstBlock: 5_000,
+    backlog: 1,
+    now: () => clock,
+  });
+  geth = await startProviderProxy({ target: node.url, style: "geth", stateWindow: STATE_WINDOW });
+  const jsm = await jetstreamManager(bare.nc);
+  await jsm.streams.add({ name: "CHAIN_EVENTS", subjects: ["chain.>"] });
+});
+
+afterAll(async () => {
+  await geth?.stop();
+  await node?.stop();
+  await bare?.stop();
+});
+
+describe("ingest with traces behind a node's state window", { timeout: 60_000 }, () => {
+  it("behavior: blocks whose state is gone are read without traces and said so; the newest are traced again", async () => {
+    const follower = startTestFollower({
+      url: geth.url,
+      js: jetstream(bare.nc),
+      chainId: CHAIN_ID,
+      pollMs: 100,
+      traces: true,
+    });
+    const { status } = follower;
+    const events = await collectChainEvents(bare.nc);
+    try {
+      const start = await followedToHead(status, node.head());
+      // The chain moves 300 blocks at once: the state of block start + 1 is gone, its receipts are not.
+      clock += 300 * BASE.blockTimeMs;
+      const head = node.head();
+      await collectedThrough(status, events.events, CHAIN_ID, head, 30_000);
+      const untraced = status.blocks_untraced!;
+      expect(untraced.from).toBe(start + 1);
+      // Never probed: all but the newest 64 blocks below the head, which the node still traces.
+      expect(untraced.to).toBe(head - 64);
+      const blocks = blocksOf(events.events).filter((block) => block.number > start);
+      // Every block is published once, in order: none is skipped.
+      expect(blocks.map((block) => block.number)).toEqual(
+        Array.from({ length: head - start }, (_, i) => start + 1 + i),
+      );
+      for (const block of blocks)
+        expect(block.internal_transfers === null, `block ${block.number}`).toBe(block.number <= untraced.to);
+      expect(status.traces).toBe("on");
+      expect(geth.stats().refusals.pruned).toBeGreaterThan(0);
+    } finally {
+      await events.stop();
+      await follower.stop();
+    }
+  });
+
+  it("behavior: with an archive endpoint beside the full node, no block goes untraced, even while the archive is down", async () => {
+    const archive = await startProviderProxy({ target: node.url, style: "anvil" });
+    const rpc = await openTestChainRpc([geth.url, archive.url], {
+      chainId: CHAIN_ID,
+      probeIntervalMs: 300,
+      headPollMs: 200,
+    });
+    await rpc.firstProbe();
+    // Calls give up within a second, so that a trace the archive cannot take fails with the full
+    // node's refusal.
+    const follower = startTestFollower({
+      url: geth.url,
+      js: jetstream(bare.nc),
+      chainId: CHAIN_ID,
+      pollMs: 100,
+      traces: true,
+      rpc: { rpc: rpc.rpc.forRequests(1_000), close: rpc.close },
+    });
+    const { status } = follower;
+    const events = await collectChainEvents(bare.nc);
+    try {
+      const start = await followedToHead(status, node.head());
+      await archive.down();
+      const refused = geth.stats().refusals.pruned;
+      clock += 300 * BASE.blockTimeMs;
+      const head = node.head();
+      await eventually(
+        async () => geth.stats().refusals.pruned > refused && status.rpc_errors > 0,
+        10_000,
+        "the full node's refusals, failing the follower's reads",
+      );
+      expect(status.blocks_untraced).toBeUndefined();
+      await archive.up();
+      await collectedThrough(status, events.events, CHAIN_ID, head, 30_000);
+      const blocks = blocksOf(events.events).filter((block) => block.number > start);
+      expect(blocks.map((block) => block.number)).toEqual(
+        Array.from({ length: head - start }, (_, i) => start + 1 + i),
+      );
+      expect(blocks.filter((block) => block.internal_transfers === null)).toEqual([]);
+      expect(status.blocks_untraced).toBeUndefined();
+    } finally {
+      await events.stop();
+      await follower.stop();
+      await archive.stop();
+    }
+  });
+});
