@@ -1,10 +1,11 @@
-import { Context, Effect, Layer, Runtime } from "effect";
+import { Context, Effect, Layer, Option, Runtime } from "effect";
 import { ChainClients } from "../chains/ChainClients.js";
 import { Chains } from "../chains/Chains.js";
 import type { IndexTrimmed } from "../indexer/Indexer.js";
 import { Index } from "../indexer/IndexReader.js";
 import { INDEX_TRIMMED_KEY } from "../indexer/indexKeys.js";
 import { IngestStatusBook } from "../ingest/IngestStatusBook.js";
+import { FactoryPools } from "../pricing/FactoryPools.js";
 import { Level } from "../storage/Level.js";
 import { makeRegistryBackfill } from "./registryBackfill.js";
 import type { UniverseSources } from "./tokenUniverse.js";
@@ -78,8 +79,12 @@ export const layer = (
         // Stopping waits for the step under way; a slow node must not hold up the process's end.
         (backfill) => Effect.promise(() => backfill.stop()).pipe(Effect.timeout("3 seconds"), Effect.ignore),
       );
+      const pools = Option.getOrUndefined(yield* Effect.serviceOption(FactoryPools));
       const discovery = makeWalletDiscovery({
         registry,
+        ...(pools === undefined
+          ? {}
+          : { prefetchPools: (chain, tokens, block) => void pools.ensurePools(chain, tokens, block) }),
         db,
         cache: index.cache,
         rpc: (chainId) => clients.get(chainId),

@@ -121,6 +121,12 @@ export interface DiscoveryDeps {
   readonly finders: Finders;
   /** The chains' registry backfills: their pools and markets join the universe once read. */
   readonly registry?: RegistryBackfill;
+  /**
+   * Starts the factory pool lookups a first answer will need for the tokens a sweep found (the
+   * process's FactoryPools, whose in-flight lookups that answer's own then waits for), while the
+   * found tokens' metadata is read and written: one round trip off the answer's path.
+   */
+  readonly prefetchPools?: (chain: ChainConfig, tokens: ReadonlyArray<string>, block: BlockRef) => void;
   readonly settings: DiscoverySettings;
   readonly now: () => number;
   readonly warn: (message: string, chainId: number) => void;
@@ -401,6 +407,15 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     const universe = await universeOf(chain);
     const tokens = async () => {
       const swept = await sweepBalances(rpc, wallet, universe.tokens, block);
+      deps.prefetchPools?.(
+        chain,
+        [
+          ...swept.held.map(({ token }) => token),
+          ...chain.tokens,
+          ...(chain.wrapped_native === undefined ? [] : [chain.wrapped_native]),
+        ],
+        block,
+      );
       const held = await heldTokenOps(
         deps.db,
         rpc,

@@ -36,6 +36,32 @@ export interface WalletLogScansDeps {
   readonly saveRecord: (chainId: number, wallet: string, job: ScanJob) => Promise<void>;
 }
 
+/** How long a scan waits for the first probe of its chain's nodes (made as the service starts). */
+const PROBE_WAIT_MS = 30_000;
+
+const NOT_PROBED = "where the nodes' logs begin is not known yet (no probe has answered)";
+
+/** Chains whose wait for a probe ran out once: their scans fail at once until a probe answers. */
+const unprobed = new WeakSet<ChainRpc>();
+
+/**
+ * Resolves once a probe of the chain's nodes has said where their logs begin. Reading down to block
+ * 0 before that would take a node's empty answers for pruned blocks as history read, and a scan
+ * read to its end is not read again. The first scans wait for the probe made as the service starts;
+ * once a wait ran out, scans fail at once (and are tried again later) instead of each holding a
+ * scan slot for the whole wait.
+ */
+const probed = async (rpc: ChainRpc): Promise<void> => {
+  if (rpc.capabilities().logsFrom === undefined && unprobed.has(rpc)) throw new Error(NOT_PROBED);
+  for (let waited = 0; rpc.capabilities().logsFrom === undefined; waited += 100) {
+    if (waited >= PROBE_WAIT_MS) {
+      unprobed.add(rpc);
+      throw new Error(NOT_PROBED);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
 /**
  * The wallets' transfer-log scans over the history the index lacks and the nodes keep
  * (docs/real-chains.md, step 4): newest first, in stretches of `scanStretch` blocks, each wallet's
@@ -52,7 +78,9 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
     // Without it the range is unknown: the scan fails and is tried again on a later request.
     if (indexedFrom === undefined) throw new Error("where this chain's index starts is not known yet");
     if (indexedFrom === 0) return undefined;
-    const from = rpc.capabilities().logsFrom ?? 0;
+    // Unknown until a probe of the nodes answered (scans wait for one: `probed`).
+    const from = rpc.capabilities().logsFrom;
+    if (from === undefined) throw new Error(NOT_PROBED);
     return from <= indexedFrom - 1 ? { from, to: indexedFrom - 1 } : undefined;
   };
 
@@ -63,10 +91,9 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
     try {
       const range = scanRange(chainId, rpc);
       const scan = job.record.scan;
-      return (
-        range === undefined ||
-        (scan !== undefined && scan.from === range.from && scan.to === range.to && scan.below <= range.from)
-      );
+      // Read down to where the nodes' logs begin now: on a node keeping a window, that start moves up
+      // with every probe, and a scan read to an older, lower start has read what is kept and more.
+      return range === undefined || (scan !== undefined && scan.to === range.to && scan.below <= range.from);
     } catch {
       return false;
     }
@@ -84,16 +111,15 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
     entries: ReadonlyArray<ScanEntry>,
     settle: SettleScan<ScanEntry>,
   ) => {
+    await probed(rpc);
     const range = scanRange(chain.chain_id, rpc);
     if (range === undefined) return;
     const byStart = new Map<number, Array<ScanEntry>>();
     for (const entry of entries) {
       const previous = entry.job.record.scan;
-      // A scan of the same history resumes; a different range (the node's retention moved) starts over.
-      const below =
-        previous !== undefined && previous.from === range.from && previous.to === range.to
-          ? previous.below
-          : range.to + 1;
+      // A scan down from the same block resumes where it got, whichever start the nodes' logs had
+      // then (a window's moves up; an archive endpoint added moves it down, and the scan reads on).
+      const below = previous !== undefined && previous.to === range.to ? previous.below : range.to + 1;
       entry.job.record = { ...entry.job.record, scan: { ...range, below } };
       byStart.set(below, [...(byStart.get(below) ?? []), entry]);
     }

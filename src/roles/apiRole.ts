@@ -169,14 +169,13 @@ export const apiRole = Effect.gen(function* () {
     WatchedWallets.layer(nc),
   ).pipe(
     Layer.provideMerge(
-      // Discovery writes into the index and reads where each chain's index starts.
-      Layer.merge(
-        Discovery.layer(yield* discoveryParts, {
-          resweepMs: config.discoveryResweepHours * 3600_000,
-          universeMax: config.discoveryUniverseMax,
-        }),
-        FactoryPools.layer({ chainReadMs }),
-      ).pipe(
+      // Discovery writes into the index and reads where each chain's index starts; it starts the
+      // pool lookups of the tokens a sweep finds (FactoryPools).
+      Discovery.layer(yield* discoveryParts, {
+        resweepMs: config.discoveryResweepHours * 3600_000,
+        universeMax: config.discoveryUniverseMax,
+      }).pipe(
+        Layer.provideMerge(FactoryPools.layer({ chainReadMs })),
         Layer.provideMerge(
           Layer.mergeAll(
             IndexReader.layer({ cacheBytes: config.indexCacheMb * MB }),

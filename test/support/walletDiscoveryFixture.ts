@@ -15,15 +15,17 @@ export const UNPACED = Number.POSITIVE_INFINITY;
 /**
  * Wallet discovery over one node's `rpc` on a chain whose index starts at block 1,000 (its
  * checkpoint), sweeping `listed`, with no position finders, log scans read 300 blocks a stretch,
- * and a clock that stands still; `overrides` replace any of that.
+ * and a clock that stands still; `overrides` replace any of that. A node never probed is taken as
+ * probed and keeping every log (log scans wait for a probe).
  */
 export const discoveryOverNode = (
   db: Db,
   rpc: ChainRpc,
   listed: ReadonlyArray<string>,
   overrides: Partial<DiscoveryDeps> = {},
-) =>
-  makeWalletDiscovery({
+) => {
+  for (const endpoint of rpc.endpoints) endpoint.health.capabilities ??= { logsFrom: 0 };
+  return makeWalletDiscovery({
     db,
     cache: undefined,
     rpc: () => rpc,
@@ -36,3 +38,4 @@ export const discoveryOverNode = (
     warn: () => undefined,
     ...overrides,
   });
+};

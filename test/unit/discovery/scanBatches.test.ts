@@ -363,6 +363,49 @@ describe("a webhook's wallets' log scans", () => {
     }
   });
 
+  it("behavior: a log scan waits for a probe to say where the node's logs begin, then reads down to there only", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const node = transfersNode(1);
+    const discovery = oneScanAtATime(db, node);
+    // Not probed yet: its logs may begin anywhere, and an empty answer would prove nothing.
+    node.rpc.endpoints[0]!.health.capabilities = undefined;
+    node.open();
+    discovery.prefetch([chain], [wallet(0)]);
+    await until(() => discovery.progress(chain, wallet(0)).state === "scanning");
+    for (let turn = 0; turn < 50; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(node.asked.logs).toBe(0);
+    node.rpc.endpoints[0]!.health.capabilities = { logsFrom: 400 };
+    await until(() => discovery.progress(chain, wallet(0)).state === "complete");
+    // Blocks 999-400: two stretches of four filters.
+    expect(node.asked.logs).toBe(2 * 4);
+  });
+
+  it("behavior: once the node's logs begin later (a window that moved on), a finished scan stays finished and an unfinished one resumes where it got", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const node = transfersNode(2);
+    const swept = { swept_block: 1_000, swept_at: 0 };
+    // Both read while the node kept every log: the first to the end, the second down to block 700.
+    await db.put(discoveryRecordKey(chain.chain_id, wallet(0)), {
+      ...swept,
+      scan: { from: 0, to: 999, below: 0 },
+    });
+    await db.put(discoveryRecordKey(chain.chain_id, wallet(1)), {
+      ...swept,
+      scan: { from: 0, to: 999, below: 700 },
+    });
+    // The node's logs now begin at block 200.
+    node.rpc.endpoints[0]!.health.capabilities = { logsFrom: 200 };
+    const discovery = oneScanAtATime(db, node);
+    node.open();
+    discovery.prefetch([chain], [wallet(0), wallet(1)]);
+    await until(() => [0, 1].every((i) => discovery.progress(chain, wallet(i)).state === "complete"));
+    // Only the second's blocks 699-200 were read: two stretches of four filters.
+    expect(node.asked.logs).toBe(2 * 4);
+    expect(await db.get(discoveryRecordKey(chain.chain_id, wallet(1)))).toMatchObject({
+      scan: { from: 200, to: 999, below: 200 },
+    });
+  });
+
   it("edge: a wallet swept again after resweepMs, its history read already, is complete without waiting behind other wallets' scans", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     const node = transfersNode(2);

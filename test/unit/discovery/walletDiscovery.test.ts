@@ -89,6 +89,8 @@ const walletNode = (options: { failLogsBelow?: number; failSweep?: boolean } = {
     kind: "answers",
     answers: requests.map((request) => answer(request.method, request.params)),
   }));
+  // Probed: it keeps every log.
+  rpc.endpoints[0]!.health.capabilities = { logsFrom: 0 };
   return { rpc, ranges };
 };
 
@@ -218,6 +220,28 @@ describe("wallet discovery", () => {
     finder.open();
     expect(["scanning", "complete"]).toContain((await positions).state);
     expect(await settled(discovery)).toBe("complete");
+  });
+
+  it("behavior: the pool lookups of the tokens a sweep found start before their metadata is written, with the chain's own tokens", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const prefetched: Array<{ tokens: ReadonlyArray<string>; storedThen: ReadonlyArray<string> }> = [];
+    const discovery = discoveryOver(db, walletNode(), {
+      prefetchPools: (_chain, tokens) => {
+        void walletTokens(db).then((storedThen) => prefetched.push({ tokens, storedThen }));
+      },
+    });
+    await discovery.settle(chain, WALLET, 5_000, "tokens");
+    await drain();
+    expect(prefetched).toHaveLength(1);
+    expect(prefetched[0]!.tokens).toEqual(
+      expect.arrayContaining([
+        SWEPT,
+        ...chain.tokens,
+        ...(chain.wrapped_native === undefined ? [] : [chain.wrapped_native]),
+      ]),
+    );
+    // Asked while the sweep's tokens were still to be written: off the first answer's path.
+    expect(prefetched[0]!.storedThen).toEqual([]);
   });
 
   it("behavior: what discovery wrote for a wallet since a version is known while the sweep's write is the only one, and unknown once anything else was written", async () => {
