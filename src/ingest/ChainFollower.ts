@@ -285,6 +285,7 @@ export const followChain = (options: FollowerOptions) =>
     });
 
     for (;;) {
+      const publishedBefore = status.blocks_published + status.reorgs;
       const progressed = yield* step.pipe(
         Effect.tapError(onFailure),
         Effect.retry({
@@ -294,8 +295,9 @@ export const followChain = (options: FollowerOptions) =>
           while: (error) => !(error instanceof LeaseLost),
         }),
       );
-      // A step that went through published what it had: the store took it.
-      if (progressed && status.store_full === true) {
+      // A step that published something got it into the store. Not one that only moved past
+      // blocks the nodes pruned (skipLive saves to the lease bucket, not the stream).
+      if (status.blocks_published + status.reorgs > publishedBefore && status.store_full === true) {
         status.store_full = false;
         yield* Effect.logInfo(`chain ${chain.name} (${chainId}): CHAIN_EVENTS takes its blocks again`);
       }

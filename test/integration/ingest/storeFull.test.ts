@@ -9,8 +9,9 @@ import { BASE } from "../../../bench/replay/chainProfiles.js";
 import { type ReplayNode, startReplayNode } from "../../../bench/replay/replayNode.js";
 import { ChainEventAssembler } from "../../../src/ingest/chainEventCodec.js";
 import { freePort } from "../../../src/lib/freePort.js";
+import { startProviderProxy } from "../../support/providerProxy.js";
 import { eventually } from "../../support/serviceHarness.js";
-import { startTestFollower } from "../../support/testFollower.js";
+import { followedToHead, startTestFollower } from "../../support/testFollower.js";
 
 /*
  * Ingest against a real nats-server whose JetStream store another stream filled: CHAIN_EVENTS
@@ -99,6 +100,60 @@ describe("ingest and a full JetStream store", { timeout: 90_000 }, () => {
       expect(numbers[0]).toBeLessThanOrEqual(refusedAt);
     } finally {
       await follower.stop();
+    }
+  });
+
+  it("behavior: moving past blocks its node pruned while the store is full does not count as the store taking blocks", async () => {
+    const jsm = await jetstreamManager(nc);
+    const js = jetstream(nc);
+    let clock = 1_800_000_000_000;
+    const own = await startReplayNode({
+      profile: BASE,
+      chainId: 10,
+      firstBlock: 7_000,
+      backlog: 1,
+      now: () => clock,
+    });
+    const reth = await startProviderProxy({ target: own.url, style: "reth", prunedWindow: 40 });
+    const follower = startTestFollower({ url: reth.url, js, chainId: 10, pollMs: 100 });
+    const { status } = follower;
+    // Every value the follower gives store_full, in order: a false between two trues is a false
+    // "CHAIN_EVENTS takes its blocks again" in the log and /healthz.
+    const storeFull: Array<boolean | undefined> = [];
+    let current = status.store_full;
+    Object.defineProperty(status, "store_full", {
+      get: () => current,
+      set: (value: boolean | undefined) => {
+        storeFull.push(value);
+        current = value;
+      },
+    });
+    try {
+      await followedToHead(status, own.head());
+      for (let full = false; !full; )
+        await js.publish("other.x", new Uint8Array(512 * 1024)).catch(() => {
+          full = true;
+        });
+      clock += BASE.blockTimeMs;
+      await eventually(async () => status.store_full === true, 30_000, "the follower names the full store");
+      // The chain runs past the node's window while the block waits for room.
+      clock += 100 * BASE.blockTimeMs;
+      const head = own.head();
+      await eventually(async () => status.blocks_skipped !== undefined, 30_000, "the pruned blocks skipped");
+      const seen = storeFull.length;
+      await eventually(async () => storeFull.length > seen, 30_000, "a publish after the skip");
+      expect(storeFull).not.toContain(false);
+      expect(status.blocks_skipped).toEqual({ from: head - 100, to: head - 41 });
+      await jsm.streams.purge("OTHER");
+      await eventually(
+        async () => status.store_full === false && status.processed === head,
+        30_000,
+        "blocks published again",
+      );
+    } finally {
+      await follower.stop();
+      await reth.stop();
+      await own.stop();
     }
   });
 });
