@@ -1,7 +1,17 @@
 import { Effect } from "effect";
+import { askEndpoint } from "../chains/rpc/askEndpoint.js";
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { ChainRpcError } from "../chains/rpc/ChainRpcError.js";
 import { fetchLiveBlock } from "./rpc/fetchLiveBlock.js";
+
+/** How long one endpoint is given to say whether it keeps a block's receipts. */
+const ASK_ENDPOINT_MS = 5_000;
+
+const hex = (n: number) => `0x${n.toString(16)}`;
+
+/** A refusal that says the node pruned the block, not that it failed or does not know it yet. */
+const saysPruned = (reason: string, detail: string | undefined) =>
+  reason === "HistoryUnavailable" && /prun/i.test(detail ?? "");
 
 /**
  * Where a follower reads on after a live block it needs was refused as pruned history (it was
@@ -14,9 +24,28 @@ export const makeKeptFrom = (rpc: ChainRpc) => {
    * "header not found", nor a trace whose state is gone while the block's receipts are kept).
    */
   const prunedRefusal = (failure: ChainRpcError) =>
-    failure.reason === "HistoryUnavailable" &&
-    /prun/i.test(failure.detail ?? "") &&
-    !failure.method.startsWith("debug_");
+    saysPruned(failure.reason, failure.detail) && !failure.method.startsWith("debug_");
+
+  /**
+   * Whether no endpoint keeps block `n`'s receipts now, each judged on its own: by its last probe
+   * where that puts its first block past `n`, else by its own answer for the block's receipts (a
+   * probe is up to probe_interval_s old, and a window moves on meanwhile). An endpoint that fails,
+   * serves the receipts, or cannot be asked for them by block keeps the block as far as anyone can
+   * tell, and nothing is skipped.
+   */
+  const prunedEverywhere = (n: number) =>
+    Effect.forEach(
+      rpc.endpoints,
+      (endpoint) => {
+        const figure = endpoint.health.capabilities?.logsFrom;
+        if (figure !== undefined && figure > n) return Effect.succeed(true);
+        return Effect.map(
+          askEndpoint(endpoint, "eth_getBlockReceipts", [hex(n)], ASK_ENDPOINT_MS),
+          (asked) => !asked.ok && saysPruned(asked.fault.reason, asked.fault.detail),
+        );
+      },
+      { concurrency: "unbounded" },
+    ).pipe(Effect.map((pruned) => pruned.every(Boolean)));
 
   /**
    * Whether block `n` is served now (its block and receipts, as a live read asks them): true when
@@ -68,8 +97,9 @@ export const makeKeptFrom = (rpc: ChainRpc) => {
    *   Erigon; current), else the first it serves now, searched from its probe's figure (geth names
    *   none, and a probe's figure is stale by as much as the window moved since).
    * - Several: a refusal is only the last one asked, so nothing is skipped while some endpoint (an
-   *   archive, even one down now) was found keeping `from` by its last probe; once every endpoint's
-   *   probe found it gone, the first block served now is searched from the lowest of their figures.
+   *   archive, even one down now) may keep `from`; once every endpoint's probe found it gone, or
+   *   each endpoint refused it as pruned when asked alone (the probes being older than the window's
+   *   last move), the first block served now is searched from the lowest of their figures.
    */
   return (failure: ChainRpcError, from: number, head: number) =>
     Effect.gen(function* () {
@@ -78,7 +108,8 @@ export const makeKeptFrom = (rpc: ChainRpc) => {
       if (rpc.endpoints.length === 1) {
         const named = failure.earliest;
         if (named !== undefined && named > from) return named;
-      } else if (probed === undefined || probed <= from) return undefined;
+      } else if ((probed === undefined || probed <= from) && !(yield* prunedEverywhere(from)))
+        return undefined;
       return yield* firstServed(from, probed, head);
     });
 };

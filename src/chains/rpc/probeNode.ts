@@ -1,4 +1,5 @@
 import { Clock, Effect } from "effect";
+import { type Asked, askEndpoint } from "./askEndpoint.js";
 import type { RpcFaultDetail } from "./ChainRpcError.js";
 import type { NodeCapabilities } from "./NodeCapabilities.js";
 import type { RpcEndpoint } from "./RpcEndpoint.js";
@@ -12,15 +13,9 @@ const BLOOM_LOOKAHEAD = 8;
 
 const hex = (n: number) => `0x${n.toString(16)}`;
 
-type Asked =
-  | { readonly ok: true; readonly result: unknown }
-  | { readonly ok: false; readonly fault: RpcFaultDetail };
-
-/** One call to this endpoint only, bypassing the chain's choice of endpoint. */
+/** One call to this endpoint only, within a probe's budget for a call. */
 const ask = (endpoint: RpcEndpoint, method: string, params: ReadonlyArray<unknown>): Effect.Effect<Asked> =>
-  Effect.map(endpoint.send([{ method, params }], PROBE_CALL_MS), ({ outcome }) =>
-    outcome.kind === "fault" ? { ok: false, fault: outcome.fault } : outcome.answers[0]!,
-  );
+  askEndpoint(endpoint, method, params, PROBE_CALL_MS);
 
 /** A probe step whose answer was neither yes nor no (the node failed): the probe stops there. */
 class Inconclusive {

@@ -117,6 +117,54 @@ describe("ingest behind a node's retention", { timeout: 60_000 }, () => {
     }
   });
 
+  it("behavior: behind two pruned endpoints probed before the window moved, the follower asks each and reads on at once", async () => {
+    const own = await startReplayNode({
+      profile: BASE,
+      chainId: 42161,
+      firstBlock: 11_000,
+      backlog: 1,
+      now: () => clock,
+    });
+    const pruned = [
+      await startProviderProxy({ target: own.url, style: "reth", prunedWindow: WINDOW }),
+      await startProviderProxy({ target: own.url, style: "geth", prunedWindow: WINDOW }),
+    ];
+    // Probed once, at the start: the probes' figures lie below every block the follower will miss.
+    const rpc = await openTestChainRpc(
+      pruned.map((proxy) => proxy.url),
+      { chainId: 42161, probeIntervalMs: 600_000, headPollMs: 200 },
+    );
+    await rpc.firstProbe();
+    const follower = startTestFollower({
+      url: pruned[0]!.url,
+      js: jetstream(bare.nc),
+      chainId: 42161,
+      pollMs: 100,
+      rpc: { rpc: rpc.rpc.forRequests(1_000), close: rpc.close },
+    });
+    const { status } = follower;
+    const events = await collectChainEvents(bare.nc);
+    try {
+      const start = await followedToHead(status, own.head());
+      clock += 100 * BASE.blockTimeMs;
+      const head = own.head();
+      // Within seconds, not at the next probe ten minutes on.
+      await collectedThrough(status, events.events, 42161, head, 10_000);
+      const kept = head - WINDOW;
+      expect(status.blocks_skipped).toEqual({ from: start + 1, to: kept - 1 });
+      const numbers = blocksOf(events.events)
+        .filter((block) => block.chain_id === 42161)
+        .map((block) => block.number)
+        .filter((n) => n > start);
+      expect(numbers).toEqual(Array.from({ length: WINDOW + 1 }, (_, i) => kept + i));
+    } finally {
+      await events.stop();
+      await follower.stop();
+      for (const proxy of pruned) await proxy.stop();
+      await own.stop();
+    }
+  });
+
   it("behavior: with an archive endpoint beside the pruned one, nothing is skipped, even while the archive is down", async () => {
     const archive = await startProviderProxy({ target: node.url, style: "anvil" });
     const rpc = await openTestChainRpc([reth.url, archive.url], {
