@@ -9,6 +9,7 @@ import { isStoreFull } from "../nats/storeFull.js";
 import type { Checkpoint } from "./CheckpointStore.js";
 import { encodeBlock } from "./encodedBlock.js";
 import { type FollowerStatus, RateMeter } from "./FollowerStatus.js";
+import { goneFromEveryEndpoint, saysStateGone } from "./goneFromEveryEndpoint.js";
 import { makeHeadPacer } from "./headPacer.js";
 import { headSignals } from "./headSignals.js";
 import { type HeldLease, LeaseLost } from "./lease/ChainLease.js";
@@ -168,9 +169,14 @@ export const followChain = (options: FollowerOptions) =>
     const untraceThrough = (refused: number, head: number) =>
       Effect.gen(function* () {
         const stateFrom = rpc.capabilities().stateFrom;
-        // With several endpoints a refusal is only the last one asked: while some endpoint's probe
-        // found the state kept (an archive, even one paused now), the trace is asked again later.
-        if (rpc.endpoints.length > 1 && (stateFrom === undefined || stateFrom <= refused)) return false;
+        // With several endpoints a refusal is only the last one asked: while some endpoint may keep
+        // the state (an archive, even one paused now), the trace is asked again later.
+        if (
+          rpc.endpoints.length > 1 &&
+          (stateFrom === undefined || stateFrom <= refused) &&
+          !(yield* goneFromEveryEndpoint(rpc, refused, "state"))
+        )
+          return false;
         const through =
           stateFrom !== undefined && stateFrom > refused
             ? stateFrom - 1
@@ -233,10 +239,7 @@ export const followChain = (options: FollowerOptions) =>
      * a geth archive still indexing its state histories, which will serve it, nor a block unknown).
      */
     const stateGone = (failure: ChainRpcError) =>
-      failure.reason === "HistoryUnavailable" &&
-      failure.method.startsWith("debug_") &&
-      /prun|missing trie node|state/i.test(failure.detail ?? "") &&
-      !/not been fully indexed|haven't been fully indexed/i.test(failure.detail ?? "");
+      failure.method.startsWith("debug_") && saysStateGone(failure.reason, failure.detail);
 
     const keptFrom = makeKeptFrom(rpc);
 

@@ -1,17 +1,8 @@
 import { Effect } from "effect";
-import { askEndpoint } from "../chains/rpc/askEndpoint.js";
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { ChainRpcError } from "../chains/rpc/ChainRpcError.js";
+import { goneFromEveryEndpoint, saysPruned } from "./goneFromEveryEndpoint.js";
 import { fetchLiveBlock } from "./rpc/fetchLiveBlock.js";
-
-/** How long one endpoint is given to say whether it keeps a block's receipts. */
-const ASK_ENDPOINT_MS = 5_000;
-
-const hex = (n: number) => `0x${n.toString(16)}`;
-
-/** A refusal that says the node pruned the block, not that it failed or does not know it yet. */
-const saysPruned = (reason: string, detail: string | undefined) =>
-  reason === "HistoryUnavailable" && /prun/i.test(detail ?? "");
 
 /**
  * Where a follower reads on after a live block it needs was refused as pruned history (it was
@@ -25,27 +16,6 @@ export const makeKeptFrom = (rpc: ChainRpc) => {
    */
   const prunedRefusal = (failure: ChainRpcError) =>
     saysPruned(failure.reason, failure.detail) && !failure.method.startsWith("debug_");
-
-  /**
-   * Whether no endpoint keeps block `n`'s receipts now, each judged on its own: by its last probe
-   * where that puts its first block past `n`, else by its own answer for the block's receipts (a
-   * probe is up to probe_interval_s old, and a window moves on meanwhile). An endpoint that fails,
-   * serves the receipts, or cannot be asked for them by block keeps the block as far as anyone can
-   * tell, and nothing is skipped.
-   */
-  const prunedEverywhere = (n: number) =>
-    Effect.forEach(
-      rpc.endpoints,
-      (endpoint) => {
-        const figure = endpoint.health.capabilities?.logsFrom;
-        if (figure !== undefined && figure > n) return Effect.succeed(true);
-        return Effect.map(
-          askEndpoint(endpoint, "eth_getBlockReceipts", [hex(n)], ASK_ENDPOINT_MS),
-          (asked) => !asked.ok && saysPruned(asked.fault.reason, asked.fault.detail),
-        );
-      },
-      { concurrency: "unbounded" },
-    ).pipe(Effect.map((pruned) => pruned.every(Boolean)));
 
   /**
    * Whether block `n` is served now (its block and receipts, as a live read asks them): true when
@@ -108,7 +78,10 @@ export const makeKeptFrom = (rpc: ChainRpc) => {
       if (rpc.endpoints.length === 1) {
         const named = failure.earliest;
         if (named !== undefined && named > from) return named;
-      } else if ((probed === undefined || probed <= from) && !(yield* prunedEverywhere(from)))
+      } else if (
+        (probed === undefined || probed <= from) &&
+        !(yield* goneFromEveryEndpoint(rpc, from, "logs"))
+      )
         return undefined;
       return yield* firstServed(from, probed, head);
     });

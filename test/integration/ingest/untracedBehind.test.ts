@@ -67,7 +67,9 @@ describe("ingest with traces behind a node's state window", { timeout: 60_000 },
       expect(untraced.from).toBe(start + 1);
       // Never probed: all but the newest 64 blocks below the head, which the node still traces.
       expect(untraced.to).toBe(head - 64);
-      const blocks = blocksOf(events.events).filter((block) => block.number > start);
+      const blocks = blocksOf(events.events).filter(
+        (block) => block.chain_id === CHAIN_ID && block.number > start,
+      );
       // Every block is published once, in order: none is skipped.
       expect(blocks.map((block) => block.number)).toEqual(
         Array.from({ length: head - start }, (_, i) => start + 1 + i),
@@ -79,6 +81,55 @@ describe("ingest with traces behind a node's state window", { timeout: 60_000 },
     } finally {
       await events.stop();
       await follower.stop();
+    }
+  });
+
+  it("behavior: behind two full nodes probed before the window moved, each is asked and the follower reads on at once", async () => {
+    const own = await startReplayNode({
+      profile: { ...BASE, traces: true },
+      chainId: 10,
+      firstBlock: 9_000,
+      backlog: 1,
+      now: () => clock,
+    });
+    const full = [
+      await startProviderProxy({ target: own.url, style: "geth", stateWindow: STATE_WINDOW }),
+      await startProviderProxy({ target: own.url, style: "geth", stateWindow: STATE_WINDOW }),
+    ];
+    // Probed once, at the start: the probes' figures lie below every block the follower will trace.
+    const rpc = await openTestChainRpc(
+      full.map((proxy) => proxy.url),
+      { chainId: 10, probeIntervalMs: 600_000, headPollMs: 200 },
+    );
+    await rpc.firstProbe();
+    const follower = startTestFollower({
+      url: full[0]!.url,
+      js: jetstream(bare.nc),
+      chainId: 10,
+      pollMs: 100,
+      traces: true,
+      rpc: { rpc: rpc.rpc.forRequests(1_000), close: rpc.close },
+    });
+    const { status } = follower;
+    const events = await collectChainEvents(bare.nc);
+    try {
+      const start = await followedToHead(status, own.head());
+      clock += 300 * BASE.blockTimeMs;
+      const head = own.head();
+      // Within seconds, not at the next probe ten minutes on.
+      await collectedThrough(status, events.events, 10, head, 15_000);
+      expect(status.blocks_untraced).toEqual({ from: start + 1, to: head - 64 });
+      const blocks = blocksOf(events.events).filter((block) => block.chain_id === 10 && block.number > start);
+      expect(blocks.map((block) => block.number)).toEqual(
+        Array.from({ length: head - start }, (_, i) => start + 1 + i),
+      );
+      for (const block of blocks)
+        expect(block.internal_transfers === null, `block ${block.number}`).toBe(block.number <= head - 64);
+    } finally {
+      await events.stop();
+      await follower.stop();
+      for (const proxy of full) await proxy.stop();
+      await own.stop();
     }
   });
 
@@ -116,7 +167,9 @@ describe("ingest with traces behind a node's state window", { timeout: 60_000 },
       expect(status.blocks_untraced).toBeUndefined();
       await archive.up();
       await collectedThrough(status, events.events, CHAIN_ID, head, 30_000);
-      const blocks = blocksOf(events.events).filter((block) => block.number > start);
+      const blocks = blocksOf(events.events).filter(
+        (block) => block.chain_id === CHAIN_ID && block.number > start,
+      );
       expect(blocks.map((block) => block.number)).toEqual(
         Array.from({ length: head - start }, (_, i) => start + 1 + i),
       );
