@@ -9,7 +9,7 @@ import { isStoreFull } from "../nats/storeFull.js";
 import type { Checkpoint } from "./CheckpointStore.js";
 import { encodeBlock } from "./encodedBlock.js";
 import { type FollowerStatus, RateMeter } from "./FollowerStatus.js";
-import { goneFromEveryEndpoint, saysStateGone } from "./goneFromEveryEndpoint.js";
+import { firstKeptAfter, goneFromEveryEndpoint, saysStateGone } from "./goneFromEveryEndpoint.js";
 import { makeHeadPacer } from "./headPacer.js";
 import { headSignals } from "./headSignals.js";
 import { type HeldLease, LeaseLost } from "./lease/ChainLease.js";
@@ -51,12 +51,6 @@ export interface FollowerOptions {
   /** The NATS server's max_payload: larger block messages are split. */
   readonly maxPayload: number;
 }
-
-/**
- * Blocks below the head whose state a node that keeps any is sure to keep (geth's full node keeps 128,
- * reth's about 10,000), with room for the chain to move while a range is read.
- */
-const TRACEABLE_TAIL = 64;
 
 /** How long the follower waits for the first probe of the endpoints before reading history anyway. */
 const FIRST_PROBE_WAIT = "30 seconds";
@@ -119,6 +113,12 @@ export const followChain = (options: FollowerOptions) =>
     if (chain.traces && capabilities.traces === false)
       yield* tracesUnavailable("no RPC endpoint serves debug_traceBlockByHash");
 
+    /**
+     * Blocks and reorgs published when the step began or the store last refused a write: a step
+     * clears `store_full` only by publishing past it (not by moving past pruned blocks, nor by an
+     * attempt that published before a later one found the store full again).
+     */
+    let publishedBefore = 0;
     const onFailure = (error: ChainRpcError | { readonly message: string }) =>
       Effect.gen(function* () {
         if (error instanceof LeaseLost) return;
@@ -127,6 +127,7 @@ export const followChain = (options: FollowerOptions) =>
           status.rpc_errors++;
           return;
         }
+        publishedBefore = status.blocks_published + status.reorgs;
         // Said once per episode: the step is retried on its schedule, and the store stays full
         // until an operator frees it.
         if (status.store_full !== true)
@@ -160,29 +161,20 @@ export const followChain = (options: FollowerOptions) =>
     const liveRanges = makeLiveRanges({ ...options, traces: (number) => traces && number > untracedThrough });
 
     /**
-     * Block `refused` could not be traced for want of its state: it and the blocks up to where the
-     * nodes keep state are read without traces. That is the probe's figure when it lies past the
-     * block; else (the window moved on since the probe) all but the newest TRACEABLE_TAIL blocks
-     * below the head; and for a refused block within those (a node keeping less), half the way
-     * from it to the head. Logged, and shown as `blocks_untraced`. Answers whether it did.
+     * Block `refused` could not be traced for want of its state: it and the blocks up to the first
+     * whose state some endpoint keeps now (searched by halves, each endpoint asked alone: a probe's
+     * figure is up to probe_interval_s old, and geth beside reth keep windows 80 times apart) are
+     * read without traces. That first block is untraced too: its trace re-executes it from its
+     * parent's state. Where no endpoint keeps even the head's state, half the way to the head.
+     * Logged, and shown as `blocks_untraced`. Answers whether it did.
      */
     const untraceThrough = (refused: number, head: number) =>
       Effect.gen(function* () {
-        const stateFrom = rpc.capabilities().stateFrom;
         // With several endpoints a refusal is only the last one asked: while some endpoint may keep
         // the state (an archive, even one paused now), the trace is asked again later.
-        if (
-          rpc.endpoints.length > 1 &&
-          (stateFrom === undefined || stateFrom <= refused) &&
-          !(yield* goneFromEveryEndpoint(rpc, refused, "state"))
-        )
-          return false;
-        const through =
-          stateFrom !== undefined && stateFrom > refused
-            ? stateFrom - 1
-            : refused < head - TRACEABLE_TAIL
-              ? head - TRACEABLE_TAIL
-              : refused + Math.floor((head - refused) / 2);
+        if (rpc.endpoints.length > 1 && !(yield* goneFromEveryEndpoint(rpc, refused, "state"))) return false;
+        const kept = yield* firstKeptAfter(rpc, refused, head, "state");
+        const through = kept ?? refused + Math.floor((head - refused) / 2);
         untracedThrough = Math.max(untracedThrough, through);
         const earlier = status.blocks_untraced;
         status.blocks_untraced =
@@ -288,7 +280,7 @@ export const followChain = (options: FollowerOptions) =>
     });
 
     for (;;) {
-      const publishedBefore = status.blocks_published + status.reorgs;
+      publishedBefore = status.blocks_published + status.reorgs;
       const progressed = yield* step.pipe(
         Effect.tapError(onFailure),
         Effect.retry({
@@ -298,8 +290,7 @@ export const followChain = (options: FollowerOptions) =>
           while: (error) => !(error instanceof LeaseLost),
         }),
       );
-      // A step that published something got it into the store. Not one that only moved past
-      // blocks the nodes pruned (skipLive saves to the lease bucket, not the stream).
+      // A step that published something got it into the store (see publishedBefore).
       if (status.blocks_published + status.reorgs > publishedBefore && status.store_full === true) {
         status.store_full = false;
         yield* Effect.logInfo(`chain ${chain.name} (${chainId}): CHAIN_EVENTS takes its blocks again`);

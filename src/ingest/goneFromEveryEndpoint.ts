@@ -43,7 +43,8 @@ const questions = {
  */
 export const goneFromEveryEndpoint = (rpc: ChainRpc, n: number, what: "logs" | "state") =>
   Effect.forEach(
-    rpc.endpoints,
+    // An endpoint serving another chain is never used, and its answers are about that chain.
+    rpc.endpoints.filter((endpoint) => endpoint.health.wrongChain === undefined),
     (endpoint) => {
       const question = questions[what];
       const figure = endpoint.health.capabilities?.[question.figure];
@@ -56,3 +57,22 @@ export const goneFromEveryEndpoint = (rpc: ChainRpc, n: number, what: "logs" | "
     },
     { concurrency: "unbounded" },
   ).pipe(Effect.map((gone) => gone.every(Boolean)));
+
+/**
+ * The first block after `gone` (one no endpoint keeps) that some endpoint keeps, up to `head`,
+ * searched by halves: about 14 rounds of one call per endpoint for a window of 10,000 blocks, in a
+ * step that is rare. An endpoint that tells neither counts as keeping the block, so the answer errs
+ * early (fewer blocks given up). Undefined when even the head is gone from every endpoint.
+ */
+export const firstKeptAfter = (rpc: ChainRpc, gone: number, head: number, what: "logs" | "state") =>
+  Effect.gen(function* () {
+    if (yield* goneFromEveryEndpoint(rpc, head, what)) return undefined;
+    let low = gone;
+    let high = head;
+    while (high - low > 1) {
+      const middle = Math.floor((low + high) / 2);
+      if (yield* goneFromEveryEndpoint(rpc, middle, what)) low = middle;
+      else high = middle;
+    }
+    return high;
+  });

@@ -24,8 +24,15 @@ export const makeKeptFrom = (rpc: ChainRpc) => {
    */
   const served = (n: number) =>
     fetchLiveBlock(rpc, { number: n, traces: false }).pipe(
-      Effect.map((block) => (block === undefined ? undefined : true)),
+      Effect.map((block): boolean | undefined => (block === undefined ? undefined : true)),
       Effect.catchAll((failure) => Effect.succeed(prunedRefusal(failure) ? false : undefined)),
+      // With several endpoints a refusal is only the one asked last: the block counts as pruned
+      // only if every endpoint says so asked alone (one that is paused may keep it).
+      Effect.flatMap((answer) =>
+        answer === false && rpc.endpoints.length > 1
+          ? Effect.map(goneFromEveryEndpoint(rpc, n, "logs"), (gone) => (gone ? false : undefined))
+          : Effect.succeed(answer),
+      ),
     );
 
   /**
@@ -67,9 +74,10 @@ export const makeKeptFrom = (rpc: ChainRpc) => {
    *   Erigon; current), else the first it serves now, searched from its probe's figure (geth names
    *   none, and a probe's figure is stale by as much as the window moved since).
    * - Several: a refusal is only the last one asked, so nothing is skipped while some endpoint (an
-   *   archive, even one down now) may keep `from`; once every endpoint's probe found it gone, or
-   *   each endpoint refused it as pruned when asked alone (the probes being older than the window's
-   *   last move), the first block served now is searched from the lowest of their figures.
+   *   archive, even one down now, or one never probed) may keep `from`: each endpoint counts as not
+   *   keeping it when its probe says so or, where the probe is older than the window's last move,
+   *   when it refuses the block's receipts as pruned asked alone. Then the first block served now is
+   *   searched from the lowest of their figures, each block refused confirmed the same way.
    */
   return (failure: ChainRpcError, from: number, head: number) =>
     Effect.gen(function* () {
@@ -78,11 +86,7 @@ export const makeKeptFrom = (rpc: ChainRpc) => {
       if (rpc.endpoints.length === 1) {
         const named = failure.earliest;
         if (named !== undefined && named > from) return named;
-      } else if (
-        (probed === undefined || probed <= from) &&
-        !(yield* goneFromEveryEndpoint(rpc, from, "logs"))
-      )
-        return undefined;
+      } else if (!(yield* goneFromEveryEndpoint(rpc, from, "logs"))) return undefined;
       return yield* firstServed(from, probed, head);
     });
 };

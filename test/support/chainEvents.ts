@@ -45,6 +45,12 @@ export const collectChainEvents = async (nc: NatsConnection) => {
 export const blocksOf = (events: ReadonlyArray<ChainEvent>) =>
   events.flatMap((event) => (event.kind === "block" ? [event.block] : []));
 
+/** The numbers of chain `chainId`'s blocks above `after` among `events`, in the order published. */
+export const blockNumbersOf = (events: ReadonlyArray<ChainEvent>, chainId: number, after: number) =>
+  blocksOf(events)
+    .filter((block) => block.chain_id === chainId && block.number > after)
+    .map((block) => block.number);
+
 /**
  * Waits until the follower has published through `head` and the collector holds that block of
  * `chainId` too: a follower counts a block processed once it is published, and the collector's copy

@@ -5,7 +5,7 @@ import { followChain } from "../../src/ingest/ChainFollower.js";
 import { type FollowerStatus, initialStatus } from "../../src/ingest/FollowerStatus.js";
 import { acquireLease } from "../../src/ingest/lease/ChainLease.js";
 import { testChainConfig } from "./chainConfigFixture.js";
-import { directChainRpc } from "./chainRpc.js";
+import { directChainRpc, openTestChainRpc } from "./chainRpc.js";
 import { memoryBucket } from "./memoryLeaseBucket.js";
 import { eventually } from "./serviceHarness.js";
 
@@ -81,4 +81,33 @@ export const followedToHead = async (status: FollowerStatus, head: number): Prom
     "the follower at the head",
   );
   return head;
+};
+
+/**
+ * A follower reading through several endpoints (`urls`, the first named as the chain's URL), each
+ * probed once before it starts and then every `probeIntervalMs`. Its calls give up within a second,
+ * so that a read one endpoint cannot take (it is down) fails with another's refusal, as any read
+ * does once an endpoint is down for longer than a call's budget.
+ */
+export const startProbedFollower = async (options: {
+  readonly urls: ReadonlyArray<string>;
+  readonly js: JetStreamClient;
+  readonly chainId: number;
+  readonly probeIntervalMs: number;
+  readonly traces?: boolean;
+}) => {
+  const rpc = await openTestChainRpc(options.urls, {
+    chainId: options.chainId,
+    probeIntervalMs: options.probeIntervalMs,
+    headPollMs: 200,
+  });
+  await rpc.firstProbe();
+  return startTestFollower({
+    url: options.urls[0]!,
+    js: options.js,
+    chainId: options.chainId,
+    pollMs: 100,
+    ...(options.traces === undefined ? {} : { traces: options.traces }),
+    rpc: { rpc: rpc.rpc.forRequests(1_000), close: rpc.close },
+  });
 };

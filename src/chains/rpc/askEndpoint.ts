@@ -17,6 +17,8 @@ export const askEndpoint = (
   params: ReadonlyArray<unknown>,
   timeoutMs: number,
 ): Effect.Effect<Asked> =>
-  Effect.map(endpoint.send([{ method, params }], timeoutMs), ({ outcome }) =>
+  // The wait for the endpoint's rate budget and a free slot counts against the same time: a
+  // provider that asked for a pause of minutes must not hold the asker that long.
+  Effect.map(endpoint.send([{ method, params }], timeoutMs, timeoutMs), ({ outcome }) =>
     outcome.kind === "fault" ? { ok: false, fault: outcome.fault } : outcome.answers[0]!,
   );

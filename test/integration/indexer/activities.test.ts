@@ -37,6 +37,12 @@ const waitIndexed = async (block: bigint) => {
     30_000,
     "index caught up",
   );
+  // The test's own copy of the stream comes through another consumer, which may be a moment behind.
+  await eventually(
+    async () => blocksOf(events).some((b) => b.chain_id === 1 && b.number >= Number(block)),
+    30_000,
+    `block ${block} collected`,
+  );
 };
 const touched = async (wallet: string) =>
   (await Effect.runPromise(callAdmin(await admin(), adminIndexWallet, { wallet }))).tokens;

@@ -2,12 +2,17 @@ import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASE } from "../../../bench/replay/chainProfiles.js";
 import { type ReplayNode, startReplayNode } from "../../../bench/replay/replayNode.js";
+import type { FollowerStatus } from "../../../src/ingest/FollowerStatus.js";
 import { startBareNats } from "../../support/bareNats.js";
-import { blocksOf, collectChainEvents, collectedThrough } from "../../support/chainEvents.js";
-import { openTestChainRpc } from "../../support/chainRpc.js";
+import {
+  blockNumbersOf,
+  type ChainEvent,
+  collectChainEvents,
+  collectedThrough,
+} from "../../support/chainEvents.js";
 import { type ProviderProxy, startProviderProxy } from "../../support/providerProxy.js";
 import { eventually } from "../../support/serviceHarness.js";
-import { followedToHead, startTestFollower } from "../../support/testFollower.js";
+import { followedToHead, startProbedFollower, startTestFollower } from "../../support/testFollower.js";
 
 /*
  * A follower that falls further behind than its node keeps receipts: a reth full node keeps the
@@ -24,6 +29,28 @@ let node: ReplayNode;
 let reth: ProviderProxy;
 /** The replay node's clock: its head moves only when the test moves it. */
 let clock = 1_800_000_000_000;
+
+/** A chain of its own on the test's clock, so that its blocks' message ids are new to the stream. */
+const ownChain = (chainId: number, firstBlock: number) =>
+  startReplayNode({ profile: BASE, chainId, firstBlock, backlog: 1, now: () => clock });
+
+/**
+ * The follower, at `start` when the chain moved on to `head`, skipped every block the node's window
+ * had dropped by then, said so, and published each block of the window once, in order.
+ */
+const expectReadOnFromWindow = (
+  status: FollowerStatus,
+  events: ReadonlyArray<ChainEvent>,
+  chainId: number,
+  start: number,
+  head: number,
+) => {
+  const kept = head - WINDOW;
+  expect(status.blocks_skipped).toEqual({ from: start + 1, to: kept - 1 });
+  expect(blockNumbersOf(events, chainId, start)).toEqual(
+    Array.from({ length: WINDOW + 1 }, (_, i) => kept + i),
+  );
+};
 
 beforeAll(async () => {
   bare = await startBareNats();
@@ -63,13 +90,7 @@ describe("ingest behind a node's retention", { timeout: 60_000 }, () => {
       const head = node.head();
       expect(head).toBe(start + 100);
       await collectedThrough(status, events.events, CHAIN_ID, head, 30_000);
-      const kept = head - WINDOW;
-      expect(status.blocks_skipped).toEqual({ from: start + 1, to: kept - 1 });
-      const numbers = blocksOf(events.events).map((block) => block.number);
-      expect(numbers.filter((n) => n > start && n < kept)).toEqual([]);
-      expect(numbers.filter((n) => n >= kept)).toEqual(
-        Array.from({ length: WINDOW + 1 }, (_, i) => kept + i),
-      );
+      expectReadOnFromWindow(status, events.events, CHAIN_ID, start, head);
       // The node did refuse the pruned blocks: the follower got past them, not around them.
       expect(reth.stats().refusals.pruned).toBeGreaterThan(0);
 
@@ -83,14 +104,7 @@ describe("ingest behind a node's retention", { timeout: 60_000 }, () => {
   });
 
   it("behavior: behind a node that names no first block (geth), the follower finds the first it serves and reads on from there", async () => {
-    // A chain of its own, so that its blocks' message ids are new to the stream.
-    const own = await startReplayNode({
-      profile: BASE,
-      chainId: 10,
-      firstBlock: 9_000,
-      backlog: 1,
-      now: () => clock,
-    });
+    const own = await ownChain(10, 9_000);
     const geth = await startProviderProxy({ target: own.url, style: "geth", prunedWindow: WINDOW });
     // Never probed, and geth's refusal names no block: only the node's answers can tell.
     const follower = startTestFollower({ url: geth.url, js: jetstream(bare.nc), chainId: 10, pollMs: 100 });
@@ -101,13 +115,7 @@ describe("ingest behind a node's retention", { timeout: 60_000 }, () => {
       clock += 100 * BASE.blockTimeMs;
       const head = own.head();
       await collectedThrough(status, events.events, 10, head, 10_000);
-      const kept = head - WINDOW;
-      expect(status.blocks_skipped).toEqual({ from: start + 1, to: kept - 1 });
-      const numbers = blocksOf(events.events)
-        .filter((block) => block.chain_id === 10)
-        .map((block) => block.number)
-        .filter((n) => n > start);
-      expect(numbers).toEqual(Array.from({ length: WINDOW + 1 }, (_, i) => kept + i));
+      expectReadOnFromWindow(status, events.events, 10, start, head);
       expect(geth.stats().refusals.pruned).toBeGreaterThan(0);
     } finally {
       await events.stop();
@@ -118,29 +126,17 @@ describe("ingest behind a node's retention", { timeout: 60_000 }, () => {
   });
 
   it("behavior: behind two pruned endpoints probed before the window moved, the follower asks each and reads on at once", async () => {
-    const own = await startReplayNode({
-      profile: BASE,
-      chainId: 42161,
-      firstBlock: 11_000,
-      backlog: 1,
-      now: () => clock,
-    });
+    const own = await ownChain(42161, 11_000);
     const pruned = [
       await startProviderProxy({ target: own.url, style: "reth", prunedWindow: WINDOW }),
       await startProviderProxy({ target: own.url, style: "geth", prunedWindow: WINDOW }),
     ];
     // Probed once, at the start: the probes' figures lie below every block the follower will miss.
-    const rpc = await openTestChainRpc(
-      pruned.map((proxy) => proxy.url),
-      { chainId: 42161, probeIntervalMs: 600_000, headPollMs: 200 },
-    );
-    await rpc.firstProbe();
-    const follower = startTestFollower({
-      url: pruned[0]!.url,
+    const follower = await startProbedFollower({
+      urls: pruned.map((proxy) => proxy.url),
       js: jetstream(bare.nc),
       chainId: 42161,
-      pollMs: 100,
-      rpc: { rpc: rpc.rpc.forRequests(1_000), close: rpc.close },
+      probeIntervalMs: 600_000,
     });
     const { status } = follower;
     const events = await collectChainEvents(bare.nc);
@@ -150,13 +146,7 @@ describe("ingest behind a node's retention", { timeout: 60_000 }, () => {
       const head = own.head();
       // Within seconds, not at the next probe ten minutes on.
       await collectedThrough(status, events.events, 42161, head, 10_000);
-      const kept = head - WINDOW;
-      expect(status.blocks_skipped).toEqual({ from: start + 1, to: kept - 1 });
-      const numbers = blocksOf(events.events)
-        .filter((block) => block.chain_id === 42161)
-        .map((block) => block.number)
-        .filter((n) => n > start);
-      expect(numbers).toEqual(Array.from({ length: WINDOW + 1 }, (_, i) => kept + i));
+      expectReadOnFromWindow(status, events.events, 42161, start, head);
     } finally {
       await events.stop();
       await follower.stop();
@@ -165,54 +155,51 @@ describe("ingest behind a node's retention", { timeout: 60_000 }, () => {
     }
   });
 
-  it("behavior: with an archive endpoint beside the pruned one, nothing is skipped, even while the archive is down", async () => {
-    const archive = await startProviderProxy({ target: node.url, style: "anvil" });
-    const rpc = await openTestChainRpc([reth.url, archive.url], {
-      chainId: CHAIN_ID,
-      probeIntervalMs: 300,
-      headPollMs: 200,
-    });
-    await rpc.firstProbe();
-    // Calls give up within a second, so that a read the archive cannot take fails with the pruned
-    // node's refusal (as any read does once the archive is down for longer than a call's budget).
-    const follower = startTestFollower({
-      url: reth.url,
-      js: jetstream(bare.nc),
-      chainId: CHAIN_ID,
-      pollMs: 100,
-      rpc: { rpc: rpc.rpc.forRequests(1_000), close: rpc.close },
-    });
-    const { status } = follower;
-    const events = await collectChainEvents(bare.nc);
-    try {
-      const start = await followedToHead(status, node.head());
-      // The archive goes away, and the chain moves past the pruned node's window.
-      await archive.down();
-      const refused = reth.stats().refusals.pruned;
-      clock += 100 * BASE.blockTimeMs;
-      const head = node.head();
-      await eventually(
-        async () => reth.stats().refusals.pruned > refused && status.rpc_errors > 0,
-        10_000,
-        "the pruned node's refusals, failing the follower's reads",
-      );
-      // Probed several times meanwhile: the archive's last known reach still stands for it.
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      expect(status.processed).toBe(start);
-      expect(status.blocks_skipped).toBeUndefined();
-      // Back, the archive serves every block.
-      await archive.up();
-      await collectedThrough(status, events.events, CHAIN_ID, head, 30_000);
-      const numbers = blocksOf(events.events)
-        .filter((block) => block.chain_id === CHAIN_ID)
-        .map((block) => block.number)
-        .filter((n) => n > start);
-      expect(numbers).toEqual(Array.from({ length: head - start }, (_, i) => start + 1 + i));
-      expect(status.blocks_skipped).toBeUndefined();
-    } finally {
-      await events.stop();
-      await follower.stop();
-      await archive.stop();
-    }
-  });
+  it.each([
+    { when: "while the archive is down", downFromStart: false },
+    { when: "when the archive was down since the start and never probed", downFromStart: true },
+  ])(
+    "behavior: with an archive endpoint beside the pruned one, nothing is skipped, $when",
+    async ({ downFromStart }) => {
+      const archive = await startProviderProxy({ target: node.url, style: "anvil" });
+      // Never probed, the archive has no figure: only asking it can tell it may keep the blocks.
+      if (downFromStart) await archive.down();
+      const follower = await startProbedFollower({
+        urls: [reth.url, archive.url],
+        js: jetstream(bare.nc),
+        chainId: CHAIN_ID,
+        probeIntervalMs: 300,
+      });
+      const { status } = follower;
+      const events = await collectChainEvents(bare.nc);
+      try {
+        const start = await followedToHead(status, node.head());
+        // The archive goes away, and the chain moves past the pruned node's window.
+        if (!downFromStart) await archive.down();
+        const refused = reth.stats().refusals.pruned;
+        clock += 100 * BASE.blockTimeMs;
+        const head = node.head();
+        await eventually(
+          async () => reth.stats().refusals.pruned > refused && status.rpc_errors > 0,
+          10_000,
+          "the pruned node's refusals, failing the follower's reads",
+        );
+        // Probed several times meanwhile: the archive may keep the blocks, so none is skipped.
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        expect(status.processed).toBe(start);
+        expect(status.blocks_skipped).toBeUndefined();
+        // Back, the archive serves every block.
+        await archive.up();
+        await collectedThrough(status, events.events, CHAIN_ID, head, 30_000);
+        expect(blockNumbersOf(events.events, CHAIN_ID, start)).toEqual(
+          Array.from({ length: head - start }, (_, i) => start + 1 + i),
+        );
+        expect(status.blocks_skipped).toBeUndefined();
+      } finally {
+        await events.stop();
+        await follower.stop();
+        await archive.stop();
+      }
+    },
+  );
 });

@@ -4,10 +4,9 @@ import { BASE } from "../../../bench/replay/chainProfiles.js";
 import { type ReplayNode, startReplayNode } from "../../../bench/replay/replayNode.js";
 import { startBareNats } from "../../support/bareNats.js";
 import { blocksOf, collectChainEvents, collectedThrough } from "../../support/chainEvents.js";
-import { openTestChainRpc } from "../../support/chainRpc.js";
 import { type ProviderProxy, startProviderProxy } from "../../support/providerProxy.js";
 import { eventually } from "../../support/serviceHarness.js";
-import { followedToHead, startTestFollower } from "../../support/testFollower.js";
+import { followedToHead, startProbedFollower, startTestFollower } from "../../support/testFollower.js";
 
 /*
  * A follower reading internal native transfers (traces) behind a full node: geth keeps every receipt
@@ -65,8 +64,8 @@ describe("ingest with traces behind a node's state window", { timeout: 60_000 },
       await collectedThrough(status, events.events, CHAIN_ID, head, 30_000);
       const untraced = status.blocks_untraced!;
       expect(untraced.from).toBe(start + 1);
-      // Never probed: all but the newest 64 blocks below the head, which the node still traces.
-      expect(untraced.to).toBe(head - 64);
+      // Never probed: up to the first block whose state the node keeps, found by asking it.
+      expect(untraced.to).toBe(head - STATE_WINDOW);
       const blocks = blocksOf(events.events).filter(
         (block) => block.chain_id === CHAIN_ID && block.number > start,
       );
@@ -84,7 +83,7 @@ describe("ingest with traces behind a node's state window", { timeout: 60_000 },
     }
   });
 
-  it("behavior: behind two full nodes probed before the window moved, each is asked and the follower reads on at once", async () => {
+  it("behavior: behind two full nodes probed before their windows moved, each is asked, and only what neither keeps goes untraced", async () => {
     const own = await startReplayNode({
       profile: { ...BASE, traces: true },
       chainId: 10,
@@ -92,23 +91,18 @@ describe("ingest with traces behind a node's state window", { timeout: 60_000 },
       backlog: 1,
       now: () => clock,
     });
+    // geth keeps little state, reth (here) twice as much: blocks go untraced only below reth's window.
     const full = [
       await startProviderProxy({ target: own.url, style: "geth", stateWindow: STATE_WINDOW }),
-      await startProviderProxy({ target: own.url, style: "geth", stateWindow: STATE_WINDOW }),
+      await startProviderProxy({ target: own.url, style: "reth", stateWindow: 2 * STATE_WINDOW }),
     ];
     // Probed once, at the start: the probes' figures lie below every block the follower will trace.
-    const rpc = await openTestChainRpc(
-      full.map((proxy) => proxy.url),
-      { chainId: 10, probeIntervalMs: 600_000, headPollMs: 200 },
-    );
-    await rpc.firstProbe();
-    const follower = startTestFollower({
-      url: full[0]!.url,
+    const follower = await startProbedFollower({
+      urls: full.map((proxy) => proxy.url),
       js: jetstream(bare.nc),
       chainId: 10,
-      pollMs: 100,
+      probeIntervalMs: 600_000,
       traces: true,
-      rpc: { rpc: rpc.rpc.forRequests(1_000), close: rpc.close },
     });
     const { status } = follower;
     const events = await collectChainEvents(bare.nc);
@@ -118,13 +112,15 @@ describe("ingest with traces behind a node's state window", { timeout: 60_000 },
       const head = own.head();
       // Within seconds, not at the next probe ten minutes on.
       await collectedThrough(status, events.events, 10, head, 15_000);
-      expect(status.blocks_untraced).toEqual({ from: start + 1, to: head - 64 });
+      expect(status.blocks_untraced).toEqual({ from: start + 1, to: head - 2 * STATE_WINDOW });
       const blocks = blocksOf(events.events).filter((block) => block.chain_id === 10 && block.number > start);
       expect(blocks.map((block) => block.number)).toEqual(
         Array.from({ length: head - start }, (_, i) => start + 1 + i),
       );
       for (const block of blocks)
-        expect(block.internal_transfers === null, `block ${block.number}`).toBe(block.number <= head - 64);
+        expect(block.internal_transfers === null, `block ${block.number}`).toBe(
+          block.number <= head - 2 * STATE_WINDOW,
+        );
     } finally {
       await events.stop();
       await follower.stop();
@@ -135,21 +131,12 @@ describe("ingest with traces behind a node's state window", { timeout: 60_000 },
 
   it("behavior: with an archive endpoint beside the full node, no block goes untraced, even while the archive is down", async () => {
     const archive = await startProviderProxy({ target: node.url, style: "anvil" });
-    const rpc = await openTestChainRpc([geth.url, archive.url], {
-      chainId: CHAIN_ID,
-      probeIntervalMs: 300,
-      headPollMs: 200,
-    });
-    await rpc.firstProbe();
-    // Calls give up within a second, so that a trace the archive cannot take fails with the full
-    // node's refusal.
-    const follower = startTestFollower({
-      url: geth.url,
+    const follower = await startProbedFollower({
+      urls: [geth.url, archive.url],
       js: jetstream(bare.nc),
       chainId: CHAIN_ID,
-      pollMs: 100,
+      probeIntervalMs: 300,
       traces: true,
-      rpc: { rpc: rpc.rpc.forRequests(1_000), close: rpc.close },
     });
     const { status } = follower;
     const events = await collectChainEvents(bare.nc);
