@@ -9,7 +9,7 @@ import { isStoreFull } from "../nats/storeFull.js";
 import type { Checkpoint } from "./CheckpointStore.js";
 import { encodeBlock } from "./encodedBlock.js";
 import { type FollowerStatus, RateMeter } from "./FollowerStatus.js";
-import { firstKeptAfter, goneFromEveryEndpoint, saysStateGone } from "./goneFromEveryEndpoint.js";
+import { endpointVerdicts, firstKeptAfter, saysStateGone } from "./goneFromEveryEndpoint.js";
 import { makeHeadPacer } from "./headPacer.js";
 import { headSignals } from "./headSignals.js";
 import { type HeldLease, LeaseLost } from "./lease/ChainLease.js";
@@ -17,6 +17,7 @@ import { makeLiveRanges } from "./liveRanges.js";
 import { makeKeptFrom } from "./prunedLiveBlocks.js";
 import { makePublishedWindow } from "./publishedWindow.js";
 import { fetchHistoryBlocks } from "./rpc/fetchHistoryBlocks.js";
+import { makeUntraceHold } from "./untraceHold.js";
 
 export interface FollowerOptions {
   readonly chain: ChainConfig;
@@ -50,7 +51,15 @@ export interface FollowerOptions {
   readonly catchUpRange: number;
   /** The NATS server's max_payload: larger block messages are split. */
   readonly maxPayload: number;
+  /** How long a refused trace waits on endpoints that say nothing (default UNTRACE_HOLD_MS). */
+  readonly untraceHoldMs?: number;
 }
+
+/**
+ * How long a refused trace waits on endpoints that did not say whether they keep its state before
+ * its blocks are read without traces (untraceHold.ts): at Base's 5 blocks a second, 300 blocks.
+ */
+const UNTRACE_HOLD_MS = 60_000;
 
 /** How long the follower waits for the first probe of the endpoints before reading history anyway. */
 const FIRST_PROBE_WAIT = "30 seconds";
@@ -160,21 +169,35 @@ export const followChain = (options: FollowerOptions) =>
     let untracedThrough = -1;
     const liveRanges = makeLiveRanges({ ...options, traces: (number) => traces && number > untracedThrough });
 
+    const hold = makeUntraceHold(options.untraceHoldMs ?? UNTRACE_HOLD_MS);
+
     /**
-     * Block `refused` could not be traced for want of its state: it and the blocks up to the first
-     * whose state some endpoint keeps now (searched by halves, each endpoint asked alone: a probe's
-     * figure is up to probe_interval_s old, and geth beside reth keep windows 80 times apart) are
-     * read without traces. That first block is untraced too: its trace re-executes it from its
-     * parent's state. Where no endpoint keeps even the head's state, half the way to the head.
-     * Logged, and shown as `blocks_untraced`. Answers whether it did.
+     * Block `refused` could not be traced for want of its state (its trace re-executes it from the
+     * state after the block before): it and the blocks up to the first whose state some endpoint
+     * keeps now are read without traces. That block too, since its parent's state is gone. The
+     * search goes by halves, each endpoint asked alone (a probe's figure is up to probe_interval_s
+     * old, and geth beside reth keep windows 80 times apart). With several endpoints a refusal is
+     * only the last one asked: for UNTRACE_HOLD_MS nothing is untraced while one keeps the state or
+     * says neither (an archive that is down, which then counts as not keeping it). Where an
+     * endpoint keeps the state yet the trace is still refused (a provider whose debug backend keeps
+     * less than its others), half the way to the head; where no endpoint keeps even the head's
+     * state, up to the head. Logged, and shown as `blocks_untraced`. Answers whether it did.
      */
     const untraceThrough = (refused: number, head: number) =>
       Effect.gen(function* () {
-        // With several endpoints a refusal is only the last one asked: while some endpoint may keep
-        // the state (an archive, even one paused now), the trace is asked again later.
-        if (rpc.endpoints.length > 1 && !(yield* goneFromEveryEndpoint(rpc, refused, "state"))) return false;
-        const kept = yield* firstKeptAfter(rpc, refused, head, "state");
-        const through = kept ?? refused + Math.floor((head - refused) / 2);
+        const parent = refused - 1;
+        const verdicts = (yield* endpointVerdicts(rpc, parent, "state")).map(({ verdict }) => verdict);
+        const silent = verdicts.includes("unknown");
+        // An endpoint keeps the state the trace was refused for: another endpoint answered last.
+        const contradicted = verdicts.includes("kept");
+        if (
+          (silent || (contradicted && rpc.endpoints.length > 1)) &&
+          !hold.over(refused, yield* Clock.currentTimeMillis)
+        )
+          return false;
+        const through = contradicted
+          ? refused + Math.floor((head - refused) / 2)
+          : ((yield* firstKeptAfter(rpc, parent, head, "state", silent ? "gone" : "kept")) ?? head);
         untracedThrough = Math.max(untracedThrough, through);
         const earlier = status.blocks_untraced;
         status.blocks_untraced =

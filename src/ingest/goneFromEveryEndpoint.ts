@@ -1,8 +1,9 @@
 import { Effect } from "effect";
 import { askEndpoint } from "../chains/rpc/askEndpoint.js";
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
+import type { RpcEndpoint } from "../chains/rpc/RpcEndpoint.js";
 
-/** How long one endpoint is given to say whether it keeps a block's receipts or state. */
+/** How long one endpoint is given (its rate budget's wait included) to say what it keeps of a block. */
 const ASK_ENDPOINT_MS = 5_000;
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
@@ -21,57 +22,106 @@ export const saysStateGone = (reason: string, detail: string | undefined) =>
   /prun|missing trie node|state/i.test(detail ?? "") &&
   !/not been fully indexed|haven't been fully indexed/i.test(detail ?? "");
 
+/** What one endpoint keeps of a block: said it keeps it, said it has not, or said neither. */
+export type Verdict = "kept" | "gone" | "unknown";
+
+/**
+ * The two questions: a block's receipts (`logs`: can a live read take it) and the state after it
+ * (`state`: can the next block be traced). Only endpoints that can trace answer the second: one
+ * that keeps the state but serves no debug_traceBlockByHash cannot take a trace however old.
+ */
 const questions = {
   logs: {
     figure: "logsFrom",
+    asks: (_endpoint: RpcEndpoint) => true,
     ask: (n: number) => ["eth_getBlockReceipts", [hex(n)]] as const,
     gone: saysPruned,
   },
   state: {
     figure: "stateFrom",
+    asks: (endpoint: RpcEndpoint) =>
+      endpoint.health.capabilities?.traces !== false && !endpoint.health.lacks.has("debug_traceBlockByHash"),
     ask: (n: number) => ["eth_getBalance", [ZERO_ADDRESS, hex(n)]] as const,
     gone: saysStateGone,
   },
 } as const;
 
 /**
- * Whether no endpoint of the chain keeps block `n`'s receipts (`logs`) or state (`state`) now,
- * each judged on its own: by its last probe where that puts its first block past `n`, else by its
- * own answer when asked alone (a probe is up to probe_interval_s old, and a pruning window moves on
- * meanwhile). An endpoint that fails, answers, or lacks the method keeps the block as far as anyone
- * can tell: an archive that is down holds back whatever the caller would give up.
+ * Whether the endpoint's last probe shows block `n` gone: the probe's figure is a block found kept,
+ * searched to within 1/64 of its depth, so only blocks that far below it are known to be gone.
  */
-export const goneFromEveryEndpoint = (rpc: ChainRpc, n: number, what: "logs" | "state") =>
+const probedGone = (endpoint: RpcEndpoint, n: number, what: "logs" | "state") => {
+  const capabilities = endpoint.health.capabilities;
+  const figure = capabilities?.[questions[what].figure];
+  if (figure === undefined) return false;
+  const depth = Math.max(0, (capabilities?.head ?? figure) - figure);
+  return n <= figure - Math.max(1, Math.ceil(depth / 64));
+};
+
+/**
+ * What each endpoint of the chain keeps of block `n`'s receipts (`logs`) or state (`state`) now,
+ * each judged on its own: gone where its last probe shows it, else by its own answer when asked
+ * alone (a probe is up to probe_interval_s old, and a pruning window moves on meanwhile). An
+ * endpoint serving another chain is never used and not asked.
+ */
+export const endpointVerdicts = (rpc: ChainRpc, n: number, what: "logs" | "state") =>
   Effect.forEach(
-    // An endpoint serving another chain is never used, and its answers are about that chain.
-    rpc.endpoints.filter((endpoint) => endpoint.health.wrongChain === undefined),
+    rpc.endpoints.filter(
+      (endpoint) => endpoint.health.wrongChain === undefined && questions[what].asks(endpoint),
+    ),
     (endpoint) => {
-      const question = questions[what];
-      const figure = endpoint.health.capabilities?.[question.figure];
-      if (figure !== undefined && figure > n) return Effect.succeed(true);
-      const [method, params] = question.ask(n);
-      return Effect.map(
-        askEndpoint(endpoint, method, params, ASK_ENDPOINT_MS),
-        (asked) => !asked.ok && question.gone(asked.fault.reason, asked.fault.detail),
-      );
+      if (probedGone(endpoint, n, what)) return Effect.succeed({ endpoint, verdict: "gone" as Verdict });
+      const [method, params] = questions[what].ask(n);
+      return Effect.map(askEndpoint(endpoint, method, params, ASK_ENDPOINT_MS, ASK_ENDPOINT_MS), (asked) => ({
+        endpoint,
+        verdict: (asked.ok
+          ? "kept"
+          : questions[what].gone(asked.fault.reason, asked.fault.detail)
+            ? "gone"
+            : "unknown") as Verdict,
+      }));
     },
     { concurrency: "unbounded" },
-  ).pipe(Effect.map((gone) => gone.every(Boolean)));
+  );
+
+/**
+ * Whether no endpoint keeps block `n`'s receipts or state now. An endpoint that said neither (it
+ * failed, lacks the method) keeps the block as far as anyone can tell, unless `unknown` is "gone":
+ * an archive that is down holds back whatever the caller would give up. None to ask: not gone.
+ */
+export const goneFromEveryEndpoint = (
+  rpc: ChainRpc,
+  n: number,
+  what: "logs" | "state",
+  unknown: "kept" | "gone" = "kept",
+) =>
+  Effect.map(
+    endpointVerdicts(rpc, n, what),
+    (verdicts) =>
+      verdicts.length > 0 &&
+      verdicts.every(({ verdict }) => verdict === "gone" || (verdict === "unknown" && unknown === "gone")),
+  );
 
 /**
  * The first block after `gone` (one no endpoint keeps) that some endpoint keeps, up to `head`,
  * searched by halves: about 14 rounds of one call per endpoint for a window of 10,000 blocks, in a
- * step that is rare. An endpoint that tells neither counts as keeping the block, so the answer errs
- * early (fewer blocks given up). Undefined when even the head is gone from every endpoint.
+ * step that is rare. An endpoint that says neither counts as `unknown` says (by default keeping the
+ * block, so the answer errs early: fewer blocks given up). Undefined when even the head is gone.
  */
-export const firstKeptAfter = (rpc: ChainRpc, gone: number, head: number, what: "logs" | "state") =>
+export const firstKeptAfter = (
+  rpc: ChainRpc,
+  gone: number,
+  head: number,
+  what: "logs" | "state",
+  unknown: "kept" | "gone" = "kept",
+) =>
   Effect.gen(function* () {
-    if (yield* goneFromEveryEndpoint(rpc, head, what)) return undefined;
+    if (yield* goneFromEveryEndpoint(rpc, head, what, unknown)) return undefined;
     let low = gone;
     let high = head;
     while (high - low > 1) {
       const middle = Math.floor((low + high) / 2);
-      if (yield* goneFromEveryEndpoint(rpc, middle, what)) low = middle;
+      if (yield* goneFromEveryEndpoint(rpc, middle, what, unknown)) low = middle;
       else high = middle;
     }
     return high;

@@ -1,7 +1,7 @@
 import { Effect } from "effect";
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { ChainRpcError } from "../chains/rpc/ChainRpcError.js";
-import { goneFromEveryEndpoint, saysPruned } from "./goneFromEveryEndpoint.js";
+import { endpointVerdicts, goneFromEveryEndpoint, saysPruned } from "./goneFromEveryEndpoint.js";
 import { fetchLiveBlock } from "./rpc/fetchLiveBlock.js";
 
 /**
@@ -79,6 +79,9 @@ export const makeKeptFrom = (rpc: ChainRpc) => {
    *   when it refuses the block's receipts as pruned asked alone. Then the first block served now is
    *   searched from the lowest of their figures, each block refused confirmed the same way.
    */
+  /** The block whose skip endpoints that said nothing were last named as holding back (logged once). */
+  let heldBackAt: number | undefined;
+
   return (failure: ChainRpcError, from: number, head: number) =>
     Effect.gen(function* () {
       if (!prunedRefusal(failure)) return undefined;
@@ -86,7 +89,21 @@ export const makeKeptFrom = (rpc: ChainRpc) => {
       if (rpc.endpoints.length === 1) {
         const named = failure.earliest;
         if (named !== undefined && named > from) return named;
-      } else if (!(yield* goneFromEveryEndpoint(rpc, from, "logs"))) return undefined;
+      } else {
+        const verdicts = yield* endpointVerdicts(rpc, from, "logs");
+        if (verdicts.length === 0 || verdicts.some(({ verdict }) => verdict === "kept")) return undefined;
+        const silent = verdicts.filter(({ verdict }) => verdict === "unknown");
+        if (silent.length > 0) {
+          // Waited on for as long as it takes: skipped blocks are lost for good, and an archive
+          // that comes back serves them. Said once, so an operator knows which endpoint to mend.
+          if (heldBackAt !== from)
+            yield* Effect.logWarning(
+              `chain ${rpc.chainId}: block ${from} is pruned on the other RPC endpoints; ingest waits for ${silent.map(({ endpoint }) => endpoint.label).join(", ")}, which did not answer whether it keeps it, rather than skip blocks it may serve`,
+            );
+          heldBackAt = from;
+          return undefined;
+        }
+      }
       return yield* firstServed(from, probed, head);
     });
 };

@@ -60,16 +60,27 @@ export const openTestChainRpc = async (
 export const fakeChainRpc = (
   answer: (requests: ReadonlyArray<RpcRequest>) => ExchangeOutcome | Promise<ExchangeOutcome>,
   chainId = 31337,
+): ChainRpc => fakeChainRpcOf([answer], chainId);
+
+/** A ChainRpc over several fake endpoints, `http://fake-<i>.invalid`, each answering as its function does. */
+export const fakeChainRpcOf = (
+  answers: ReadonlyArray<(requests: ReadonlyArray<RpcRequest>) => ExchangeOutcome | Promise<ExchangeOutcome>>,
+  chainId = 31337,
 ): ChainRpc => {
-  const settings = testRpcSettings(["http://fake.invalid"], { chainId });
-  const slots = Effect.runSync(Effect.makeSemaphore(16));
-  const endpoint = new RpcEndpoint(
-    "http://fake.invalid",
-    settings.endpoints[0]!,
-    (requests) => Effect.promise(async () => answer(requests)),
-    slots,
+  const urls = answers.map((_, i) =>
+    answers.length === 1 ? "http://fake.invalid" : `http://fake-${i}.invalid`,
   );
-  return new ChainRpc(settings.chain, [endpoint], Effect.runSync(Effect.runtime<never>()));
+  const settings = testRpcSettings(urls, { chainId });
+  const endpoints = answers.map((answer, i) => {
+    const slots = Effect.runSync(Effect.makeSemaphore(16));
+    return new RpcEndpoint(
+      urls[i]!,
+      settings.endpoints[i]!,
+      (requests) => Effect.promise(async () => answer(requests)),
+      slots,
+    );
+  });
+  return new ChainRpc(settings.chain, endpoints, Effect.runSync(Effect.runtime<never>()));
 };
 
 /**

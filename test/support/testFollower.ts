@@ -26,6 +26,8 @@ export const startTestFollower = (options: {
   readonly rpc?: { readonly rpc: ChainRpc; readonly close: () => Promise<void> };
   /** Read internal native transfers with each block (the node must serve debug_traceBlockByHash). */
   readonly traces?: boolean;
+  /** How long a refused trace waits on endpoints that say nothing (the follower's default: 60 s). */
+  readonly untraceHoldMs?: number;
 }) => {
   const { rpc, close } =
     options.rpc ?? directChainRpc(options.url, { chainId: options.chainId, timeoutMs: 10_000 });
@@ -58,6 +60,7 @@ export const startTestFollower = (options: {
         prefetch: 8,
         catchUpRange: 32,
         maxPayload: 1024 * 1024,
+        ...(options.untraceHoldMs === undefined ? {} : { untraceHoldMs: options.untraceHoldMs }),
       });
     }).pipe(Scope.extend(scope)),
   );
@@ -95,6 +98,7 @@ export const startProbedFollower = async (options: {
   readonly chainId: number;
   readonly probeIntervalMs: number;
   readonly traces?: boolean;
+  readonly untraceHoldMs?: number;
 }) => {
   const rpc = await openTestChainRpc(options.urls, {
     chainId: options.chainId,
@@ -108,6 +112,7 @@ export const startProbedFollower = async (options: {
     chainId: options.chainId,
     pollMs: 100,
     ...(options.traces === undefined ? {} : { traces: options.traces }),
+    ...(options.untraceHoldMs === undefined ? {} : { untraceHoldMs: options.untraceHoldMs }),
     rpc: { rpc: rpc.rpc.forRequests(1_000), close: rpc.close },
   });
 };

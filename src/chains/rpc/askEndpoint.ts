@@ -16,9 +16,13 @@ export const askEndpoint = (
   method: string,
   params: ReadonlyArray<unknown>,
   timeoutMs: number,
+  /**
+   * How long the call may wait for the endpoint's rate budget and a free slot, the exchange
+   * included (then a Timeout fault): a provider that asked for a pause of minutes must not hold a
+   * question that has a deadline. Unbounded by default: a probe waits its turn.
+   */
+  queueMs = Number.POSITIVE_INFINITY,
 ): Effect.Effect<Asked> =>
-  // The wait for the endpoint's rate budget and a free slot counts against the same time: a
-  // provider that asked for a pause of minutes must not hold the asker that long.
-  Effect.map(endpoint.send([{ method, params }], timeoutMs, timeoutMs), ({ outcome }) =>
+  Effect.map(endpoint.send([{ method, params }], timeoutMs, queueMs), ({ outcome }) =>
     outcome.kind === "fault" ? { ok: false, fault: outcome.fault } : outcome.answers[0]!,
   );

@@ -168,4 +168,42 @@ describe("ingest with traces behind a node's state window", { timeout: 60_000 },
       await archive.stop();
     }
   });
+
+  it("behavior: an endpoint that never answers holds a refused trace back for the hold only, then what the others lack goes untraced", async () => {
+    const broken = await startProviderProxy({ target: node.url, style: "anvil" });
+    // Down since the start: never probed, it never says whether it keeps the state. With the hold
+    // at 0 the follower reads on at once; the case above shows the default hold waiting.
+    await broken.down();
+    const follower = await startProbedFollower({
+      urls: [geth.url, broken.url],
+      js: jetstream(bare.nc),
+      chainId: CHAIN_ID,
+      probeIntervalMs: 600_000,
+      traces: true,
+      untraceHoldMs: 0,
+    });
+    const { status } = follower;
+    const events = await collectChainEvents(bare.nc);
+    try {
+      const start = await followedToHead(status, node.head());
+      clock += 300 * BASE.blockTimeMs;
+      const head = node.head();
+      await collectedThrough(status, events.events, CHAIN_ID, head, 30_000);
+      expect(status.blocks_untraced).toEqual({ from: start + 1, to: head - STATE_WINDOW });
+      const blocks = blocksOf(events.events).filter(
+        (block) => block.chain_id === CHAIN_ID && block.number > start,
+      );
+      expect(blocks.map((block) => block.number)).toEqual(
+        Array.from({ length: head - start }, (_, i) => start + 1 + i),
+      );
+      for (const block of blocks)
+        expect(block.internal_transfers === null, `block ${block.number}`).toBe(
+          block.number <= head - STATE_WINDOW,
+        );
+    } finally {
+      await events.stop();
+      await follower.stop();
+      await broken.stop();
+    }
+  });
 });

@@ -1,0 +1,104 @@
+import { Effect } from "effect";
+import { describe, expect, it } from "vitest";
+import type { ExchangeOutcome } from "../../../src/chains/rpc/jsonRpcExchange.js";
+import type { RpcRequest } from "../../../src/chains/rpc/RpcRequest.js";
+import {
+  endpointVerdicts,
+  firstKeptAfter,
+  goneFromEveryEndpoint,
+} from "../../../src/ingest/goneFromEveryEndpoint.js";
+import { fakeChainRpcOf } from "../../support/chainRpc.js";
+
+const blockOf = (request: RpcRequest) => {
+  const params = request.params as ReadonlyArray<string>;
+  return Number.parseInt(request.method === "eth_getBalance" ? params[1]! : params[0]!, 16);
+};
+
+/** A node keeping receipts and state from block `from` on, refusing older ones as reth does. */
+const keepsFrom =
+  (from: number, asked: Array<number> = []) =>
+  (requests: ReadonlyArray<RpcRequest>): ExchangeOutcome => {
+    const n = blockOf(requests[0]!);
+    asked.push(n);
+    return n >= from
+      ? { kind: "answers", answers: [{ ok: true, result: "0x0" }] }
+      : {
+          kind: "answers",
+          answers: [
+            {
+              ok: false,
+              fault: {
+                reason: "HistoryUnavailable",
+                detail:
+                  requests[0]!.method === "eth_getBalance"
+                    ? `state at block #${n + 1} is pruned`
+                    : `pruned history unavailable: requested ${n}, earliest available ${from}`,
+              },
+            },
+          ],
+        };
+  };
+
+/** A node that is down: every exchange fails. */
+const down = (): ExchangeOutcome => ({
+  kind: "fault",
+  fault: { reason: "Unavailable", detail: "connection refused" },
+});
+
+const run = <A>(effect: Effect.Effect<A>) => Effect.runPromise(effect);
+
+describe("goneFromEveryEndpoint", () => {
+  it("behavior: a block is gone only when every endpoint says so; one that says nothing keeps it unless told otherwise", async () => {
+    const rpc = fakeChainRpcOf([keepsFrom(500), down]);
+    expect(await run(goneFromEveryEndpoint(rpc, 400, "logs"))).toBe(false);
+    expect(await run(goneFromEveryEndpoint(rpc, 400, "logs", "gone"))).toBe(true);
+    expect(await run(goneFromEveryEndpoint(rpc, 600, "logs", "gone"))).toBe(false);
+    const both = fakeChainRpcOf([keepsFrom(500), keepsFrom(300)]);
+    expect(await run(goneFromEveryEndpoint(both, 400, "state"))).toBe(false);
+    expect(await run(goneFromEveryEndpoint(both, 200, "state"))).toBe(true);
+  });
+
+  it("behavior: an endpoint that cannot trace is not asked about state, one serving another chain about anything", async () => {
+    const asked: Array<number> = [];
+    const rpc = fakeChainRpcOf([keepsFrom(500), keepsFrom(0, asked)]);
+    rpc.endpoints[1]!.health.capabilities = { traces: false };
+    expect(await run(goneFromEveryEndpoint(rpc, 400, "state"))).toBe(true);
+    expect(await run(goneFromEveryEndpoint(rpc, 400, "logs"))).toBe(false);
+    rpc.endpoints[1]!.health.wrongChain = 5;
+    expect(await run(goneFromEveryEndpoint(rpc, 400, "logs"))).toBe(true);
+    expect(asked).toEqual([400]);
+    // Nobody left to ask: nothing is known gone.
+    rpc.endpoints[0]!.health.wrongChain = 5;
+    expect(await run(goneFromEveryEndpoint(rpc, 400, "logs"))).toBe(false);
+  });
+
+  it("behavior: a probe's figure settles only blocks below its precision; nearer ones are asked", async () => {
+    const asked: Array<number> = [];
+    const rpc = fakeChainRpcOf([keepsFrom(995, asked)]);
+    // Probed at head 1,640: kept from 1,000, searched to within 1/64 of 640 blocks (10).
+    rpc.endpoints[0]!.health.capabilities = { logsFrom: 1_000, head: 1_640 };
+    expect(await run(endpointVerdicts(rpc, 990, "logs"))).toMatchObject([{ verdict: "gone" }]);
+    expect(asked).toEqual([]);
+    expect(await run(endpointVerdicts(rpc, 996, "logs"))).toMatchObject([{ verdict: "kept" }]);
+    expect(asked).toEqual([996]);
+  });
+});
+
+describe("firstKeptAfter", () => {
+  it("behavior: the first block some endpoint keeps, searched by halves; undefined when even the head is gone", async () => {
+    const rpc = fakeChainRpcOf([keepsFrom(500), keepsFrom(731)]);
+    expect(await run(firstKeptAfter(rpc, 100, 1_000, "state"))).toBe(500);
+    const later = fakeChainRpcOf([keepsFrom(731)]);
+    expect(await run(firstKeptAfter(later, 100, 1_000, "state"))).toBe(731);
+    expect(await run(firstKeptAfter(later, 730, 731, "state"))).toBe(731);
+    expect(
+      await run(firstKeptAfter(fakeChainRpcOf([keepsFrom(2_000)]), 100, 1_000, "state")),
+    ).toBeUndefined();
+  });
+
+  it("behavior: an endpoint that says nothing keeps every block by default, none when counted gone", async () => {
+    const rpc = fakeChainRpcOf([keepsFrom(731), down]);
+    expect(await run(firstKeptAfter(rpc, 100, 1_000, "state"))).toBe(101);
+    expect(await run(firstKeptAfter(rpc, 100, 1_000, "state", "gone"))).toBe(731);
+  });
+});
