@@ -170,34 +170,44 @@ export const followChain = (options: FollowerOptions) =>
     const liveRanges = makeLiveRanges({ ...options, traces: (number) => traces && number > untracedThrough });
 
     const hold = makeUntraceHold(options.untraceHoldMs ?? UNTRACE_HOLD_MS);
+    /**
+     * Untraced a few blocks at a time where no search can say how far the state is gone: the last
+     * such run's end and length, each run following on twice as long as the one before.
+     */
+    let stepped = { through: -1, size: 0 };
 
     /**
      * Block `refused` could not be traced for want of its state (its trace re-executes it from the
      * state after the block before): it and the blocks up to the first whose state some endpoint
-     * keeps now are read without traces. That block too, since its parent's state is gone. The
-     * search goes by halves, each endpoint asked alone (a probe's figure is up to probe_interval_s
-     * old, and geth beside reth keep windows 80 times apart). With several endpoints a refusal is
-     * only the last one asked: for UNTRACE_HOLD_MS nothing is untraced while one keeps the state or
-     * says neither (an archive that is down, which then counts as not keeping it). Where an
+     * keeps now are read without traces, that block included, since its parent's state is gone.
+     * The search goes by halves, each endpoint that can trace asked alone (a probe's figure is up to
+     * probe_interval_s old, and geth beside reth keep windows 80 times apart). With several
+     * endpoints a refusal is only the last one asked: for UNTRACE_HOLD_MS (untraceHold.ts) nothing
+     * is untraced while an endpoint says it keeps the state or says nothing (an archive that is
+     * down; those silent then count as not keeping it, others briefly silent still do). Where an
      * endpoint keeps the state yet the trace is still refused (a provider whose debug backend keeps
-     * less than its others), half the way to the head; where no endpoint keeps even the head's
-     * state, up to the head. Logged, and shown as `blocks_untraced`. Answers whether it did.
+     * less than its others), or no endpoint keeps even the head's, a few blocks at a time, twice as
+     * many each time the refusals follow on. Logged, and shown as `blocks_untraced`. Answers
+     * whether it did.
      */
     const untraceThrough = (refused: number, head: number) =>
       Effect.gen(function* () {
         const parent = refused - 1;
-        const verdicts = (yield* endpointVerdicts(rpc, parent, "state")).map(({ verdict }) => verdict);
-        const silent = verdicts.includes("unknown");
-        // An endpoint keeps the state the trace was refused for: another endpoint answered last.
-        const contradicted = verdicts.includes("kept");
-        if (
-          (silent || (contradicted && rpc.endpoints.length > 1)) &&
-          !hold.over(refused, yield* Clock.currentTimeMillis)
+        const verdicts = yield* endpointVerdicts(rpc, parent, "state");
+        const silent = new Set(verdicts.flatMap((v) => (v.verdict === "unknown" ? [v.endpoint] : [])));
+        const contradicted = verdicts.some((v) => v.verdict === "kept");
+        if (silent.size === 0 && !contradicted) hold.reset();
+        else if (
+          (silent.size > 0 || rpc.endpoints.length > 1) &&
+          !hold.over(silent.size > 0 ? "silent" : "kept", yield* Clock.currentTimeMillis)
         )
           return false;
-        const through = contradicted
-          ? refused + Math.floor((head - refused) / 2)
-          : ((yield* firstKeptAfter(rpc, parent, head, "state", silent ? "gone" : "kept")) ?? head);
+        const searched = contradicted
+          ? undefined
+          : yield* firstKeptAfter(rpc, parent, head, "state", (endpoint) => silent.has(endpoint));
+        const size = searched !== undefined ? 0 : stepped.through + 1 === refused ? stepped.size * 2 : 1;
+        const through = searched ?? Math.min(head, refused + size - 1);
+        stepped = searched === undefined ? { through, size } : { through: -1, size: 0 };
         untracedThrough = Math.max(untracedThrough, through);
         const earlier = status.blocks_untraced;
         status.blocks_untraced =

@@ -53,9 +53,9 @@ const questions = {
 const probedGone = (endpoint: RpcEndpoint, n: number, what: "logs" | "state") => {
   const capabilities = endpoint.health.capabilities;
   const figure = capabilities?.[questions[what].figure];
-  if (figure === undefined) return false;
-  const depth = Math.max(0, (capabilities?.head ?? figure) - figure);
-  return n <= figure - Math.max(1, Math.ceil(depth / 64));
+  // Past the probe's head: the probe found no block kept, which one "no" at the head can mean.
+  if (figure === undefined || capabilities?.head === undefined || figure > capabilities.head) return false;
+  return n <= figure - Math.max(1, Math.ceil((capabilities.head - figure) / 64));
 };
 
 /**
@@ -84,44 +84,49 @@ export const endpointVerdicts = (rpc: ChainRpc, n: number, what: "logs" | "state
     { concurrency: "unbounded" },
   );
 
+/** Which endpoints that say neither count as not keeping a block (by default none). */
+export type SilentGone = (endpoint: RpcEndpoint) => boolean;
+
 /**
  * Whether no endpoint keeps block `n`'s receipts or state now. An endpoint that said neither (it
- * failed, lacks the method) keeps the block as far as anyone can tell, unless `unknown` is "gone":
+ * failed, lacks the method) keeps the block as far as anyone can tell, unless `silentGone` names it:
  * an archive that is down holds back whatever the caller would give up. None to ask: not gone.
  */
 export const goneFromEveryEndpoint = (
   rpc: ChainRpc,
   n: number,
   what: "logs" | "state",
-  unknown: "kept" | "gone" = "kept",
+  silentGone: SilentGone = () => false,
 ) =>
   Effect.map(
     endpointVerdicts(rpc, n, what),
     (verdicts) =>
       verdicts.length > 0 &&
-      verdicts.every(({ verdict }) => verdict === "gone" || (verdict === "unknown" && unknown === "gone")),
+      verdicts.every(
+        ({ endpoint, verdict }) => verdict === "gone" || (verdict === "unknown" && silentGone(endpoint)),
+      ),
   );
 
 /**
  * The first block after `gone` (one no endpoint keeps) that some endpoint keeps, up to `head`,
  * searched by halves: about 14 rounds of one call per endpoint for a window of 10,000 blocks, in a
- * step that is rare. An endpoint that says neither counts as `unknown` says (by default keeping the
- * block, so the answer errs early: fewer blocks given up). Undefined when even the head is gone.
+ * step that is rare. An endpoint that says neither keeps the block unless `silentGone` names it, so
+ * the answer errs early (fewer blocks given up). Undefined when even the head is gone.
  */
 export const firstKeptAfter = (
   rpc: ChainRpc,
   gone: number,
   head: number,
   what: "logs" | "state",
-  unknown: "kept" | "gone" = "kept",
+  silentGone: SilentGone = () => false,
 ) =>
   Effect.gen(function* () {
-    if (yield* goneFromEveryEndpoint(rpc, head, what, unknown)) return undefined;
+    if (yield* goneFromEveryEndpoint(rpc, head, what, silentGone)) return undefined;
     let low = gone;
     let high = head;
     while (high - low > 1) {
       const middle = Math.floor((low + high) / 2);
-      if (yield* goneFromEveryEndpoint(rpc, middle, what, unknown)) low = middle;
+      if (yield* goneFromEveryEndpoint(rpc, middle, what, silentGone)) low = middle;
       else high = middle;
     }
     return high;

@@ -51,8 +51,8 @@ describe("goneFromEveryEndpoint", () => {
   it("behavior: a block is gone only when every endpoint says so; one that says nothing keeps it unless told otherwise", async () => {
     const rpc = fakeChainRpcOf([keepsFrom(500), down]);
     expect(await run(goneFromEveryEndpoint(rpc, 400, "logs"))).toBe(false);
-    expect(await run(goneFromEveryEndpoint(rpc, 400, "logs", "gone"))).toBe(true);
-    expect(await run(goneFromEveryEndpoint(rpc, 600, "logs", "gone"))).toBe(false);
+    expect(await run(goneFromEveryEndpoint(rpc, 400, "logs", () => true))).toBe(true);
+    expect(await run(goneFromEveryEndpoint(rpc, 600, "logs", () => true))).toBe(false);
     const both = fakeChainRpcOf([keepsFrom(500), keepsFrom(300)]);
     expect(await run(goneFromEveryEndpoint(both, 400, "state"))).toBe(false);
     expect(await run(goneFromEveryEndpoint(both, 200, "state"))).toBe(true);
@@ -81,6 +81,10 @@ describe("goneFromEveryEndpoint", () => {
     expect(asked).toEqual([]);
     expect(await run(endpointVerdicts(rpc, 996, "logs"))).toMatchObject([{ verdict: "kept" }]);
     expect(asked).toEqual([996]);
+    // A probe that found no block kept (its figure past its head) settles nothing.
+    rpc.endpoints[0]!.health.capabilities = { logsFrom: 1_641, head: 1_640 };
+    expect(await run(endpointVerdicts(rpc, 1_200, "logs"))).toMatchObject([{ verdict: "kept" }]);
+    expect(asked).toEqual([996, 1_200]);
   });
 });
 
@@ -99,6 +103,9 @@ describe("firstKeptAfter", () => {
   it("behavior: an endpoint that says nothing keeps every block by default, none when counted gone", async () => {
     const rpc = fakeChainRpcOf([keepsFrom(731), down]);
     expect(await run(firstKeptAfter(rpc, 100, 1_000, "state"))).toBe(101);
-    expect(await run(firstKeptAfter(rpc, 100, 1_000, "state", "gone"))).toBe(731);
+    expect(await run(firstKeptAfter(rpc, 100, 1_000, "state", () => true))).toBe(731);
+    // Only the endpoints named count as gone when silent: another one's silence still keeps.
+    const flaky = fakeChainRpcOf([keepsFrom(731), down]);
+    expect(await run(firstKeptAfter(flaky, 100, 1_000, "state", (e) => e === flaky.endpoints[0]))).toBe(101);
   });
 });
