@@ -198,15 +198,15 @@ export const followChain = (options: FollowerOptions) =>
         const contradicted = verdicts.some((v) => v.verdict === "kept");
         if (silent.size === 0 && !contradicted) hold.reset();
         else if (
-          (silent.size > 0 || rpc.endpoints.length > 1) &&
+          (silent.size > 0 || verdicts.length > 1) &&
           !hold.over(silent.size > 0 ? "silent" : "kept", yield* Clock.currentTimeMillis)
         )
           return false;
         const searched = contradicted
           ? undefined
           : yield* firstKeptAfter(rpc, parent, head, "state", (endpoint) => silent.has(endpoint));
-        const size = searched !== undefined ? 0 : stepped.through + 1 === refused ? stepped.size * 2 : 1;
-        const through = searched ?? Math.min(head, refused + size - 1);
+        const size = stepped.through + 1 === refused ? Math.max(1, stepped.size * 2) : 1;
+        const through = Math.max(refused, searched ?? Math.min(head, refused + size - 1));
         stepped = searched === undefined ? { through, size } : { through: -1, size: 0 };
         untracedThrough = Math.max(untracedThrough, through);
         const earlier = status.blocks_untraced;

@@ -64,13 +64,19 @@ const probedGone = (endpoint: RpcEndpoint, n: number, what: "logs" | "state") =>
  * alone (a probe is up to probe_interval_s old, and a pruning window moves on meanwhile). An
  * endpoint serving another chain is never used and not asked.
  */
-export const endpointVerdicts = (rpc: ChainRpc, n: number, what: "logs" | "state") =>
+export const endpointVerdicts = (
+  rpc: ChainRpc,
+  n: number,
+  what: "logs" | "state",
+  givenUp: (endpoint: RpcEndpoint) => boolean = () => false,
+) =>
   Effect.forEach(
     rpc.endpoints.filter(
       (endpoint) => endpoint.health.wrongChain === undefined && questions[what].asks(endpoint),
     ),
     (endpoint) => {
-      if (probedGone(endpoint, n, what)) return Effect.succeed({ endpoint, verdict: "gone" as Verdict });
+      if (givenUp(endpoint) || probedGone(endpoint, n, what))
+        return Effect.succeed({ endpoint, verdict: "gone" as Verdict });
       const [method, params] = questions[what].ask(n);
       return Effect.map(askEndpoint(endpoint, method, params, ASK_ENDPOINT_MS, ASK_ENDPOINT_MS), (asked) => ({
         endpoint,
@@ -84,33 +90,32 @@ export const endpointVerdicts = (rpc: ChainRpc, n: number, what: "logs" | "state
     { concurrency: "unbounded" },
   );
 
-/** Which endpoints that say neither count as not keeping a block (by default none). */
-export type SilentGone = (endpoint: RpcEndpoint) => boolean;
+/**
+ * Endpoints the caller gave up on (they said nothing for as long as it waits): counted as not
+ * keeping any block, and not asked again (one that does not answer costs a call's whole budget).
+ */
+export type GivenUp = (endpoint: RpcEndpoint) => boolean;
 
 /**
  * Whether no endpoint keeps block `n`'s receipts or state now. An endpoint that said neither (it
- * failed, lacks the method) keeps the block as far as anyone can tell, unless `silentGone` names it:
+ * failed, lacks the method) keeps the block as far as anyone can tell, unless `givenUp` names it:
  * an archive that is down holds back whatever the caller would give up. None to ask: not gone.
  */
 export const goneFromEveryEndpoint = (
   rpc: ChainRpc,
   n: number,
   what: "logs" | "state",
-  silentGone: SilentGone = () => false,
+  givenUp: GivenUp = () => false,
 ) =>
   Effect.map(
-    endpointVerdicts(rpc, n, what),
-    (verdicts) =>
-      verdicts.length > 0 &&
-      verdicts.every(
-        ({ endpoint, verdict }) => verdict === "gone" || (verdict === "unknown" && silentGone(endpoint)),
-      ),
+    endpointVerdicts(rpc, n, what, givenUp),
+    (verdicts) => verdicts.length > 0 && verdicts.every(({ verdict }) => verdict === "gone"),
   );
 
 /**
  * The first block after `gone` (one no endpoint keeps) that some endpoint keeps, up to `head`,
  * searched by halves: about 14 rounds of one call per endpoint for a window of 10,000 blocks, in a
- * step that is rare. An endpoint that says neither keeps the block unless `silentGone` names it, so
+ * step that is rare. An endpoint that says neither keeps the block unless `givenUp` names it, so
  * the answer errs early (fewer blocks given up). Undefined when even the head is gone.
  */
 export const firstKeptAfter = (
@@ -118,15 +123,15 @@ export const firstKeptAfter = (
   gone: number,
   head: number,
   what: "logs" | "state",
-  silentGone: SilentGone = () => false,
+  givenUp: GivenUp = () => false,
 ) =>
   Effect.gen(function* () {
-    if (yield* goneFromEveryEndpoint(rpc, head, what, silentGone)) return undefined;
+    if (yield* goneFromEveryEndpoint(rpc, head, what, givenUp)) return undefined;
     let low = gone;
     let high = head;
     while (high - low > 1) {
       const middle = Math.floor((low + high) / 2);
-      if (yield* goneFromEveryEndpoint(rpc, middle, what, silentGone)) low = middle;
+      if (yield* goneFromEveryEndpoint(rpc, middle, what, givenUp)) low = middle;
       else high = middle;
     }
     return high;

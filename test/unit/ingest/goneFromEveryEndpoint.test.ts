@@ -51,8 +51,9 @@ describe("goneFromEveryEndpoint", () => {
   it("behavior: a block is gone only when every endpoint says so; one that says nothing keeps it unless told otherwise", async () => {
     const rpc = fakeChainRpcOf([keepsFrom(500), down]);
     expect(await run(goneFromEveryEndpoint(rpc, 400, "logs"))).toBe(false);
-    expect(await run(goneFromEveryEndpoint(rpc, 400, "logs", () => true))).toBe(true);
-    expect(await run(goneFromEveryEndpoint(rpc, 600, "logs", () => true))).toBe(false);
+    const downOne = (e: unknown) => e === rpc.endpoints[1];
+    expect(await run(goneFromEveryEndpoint(rpc, 400, "logs", downOne))).toBe(true);
+    expect(await run(goneFromEveryEndpoint(rpc, 600, "logs", downOne))).toBe(false);
     const both = fakeChainRpcOf([keepsFrom(500), keepsFrom(300)]);
     expect(await run(goneFromEveryEndpoint(both, 400, "state"))).toBe(false);
     expect(await run(goneFromEveryEndpoint(both, 200, "state"))).toBe(true);
@@ -103,9 +104,19 @@ describe("firstKeptAfter", () => {
   it("behavior: an endpoint that says nothing keeps every block by default, none when counted gone", async () => {
     const rpc = fakeChainRpcOf([keepsFrom(731), down]);
     expect(await run(firstKeptAfter(rpc, 100, 1_000, "state"))).toBe(101);
-    expect(await run(firstKeptAfter(rpc, 100, 1_000, "state", () => true))).toBe(731);
-    // Only the endpoints named count as gone when silent: another one's silence still keeps.
-    const flaky = fakeChainRpcOf([keepsFrom(731), down]);
-    expect(await run(firstKeptAfter(flaky, 100, 1_000, "state", (e) => e === flaky.endpoints[0]))).toBe(101);
+    // The endpoint given up on is not asked again; another that says nothing still keeps.
+    const asked: Array<number> = [];
+    let downAsked = 0;
+    const named = fakeChainRpcOf([
+      keepsFrom(731, asked),
+      () => {
+        downAsked++;
+        return down();
+      },
+    ]);
+    expect(await run(firstKeptAfter(named, 100, 1_000, "state", (e) => e === named.endpoints[1]))).toBe(731);
+    expect(downAsked).toBe(0);
+    expect(asked.length).toBeGreaterThan(5);
+    expect(await run(firstKeptAfter(named, 100, 1_000, "state", (e) => e === named.endpoints[0]))).toBe(101);
   });
 });
