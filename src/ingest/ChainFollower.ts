@@ -60,6 +60,8 @@ export interface FollowerOptions {
  * its blocks are read without traces (untraceHold.ts): at Base's 5 blocks a second, 300 blocks.
  */
 const UNTRACE_HOLD_MS = 60_000;
+/** The untrace wait on endpoints that say they keep the state a trace was still refused for. */
+const KEPT = "endpoints keeping the state";
 
 /** How long the follower waits for the first probe of the endpoints before reading history anyway. */
 const FIRST_PROBE_WAIT = "30 seconds";
@@ -182,29 +184,33 @@ export const followChain = (options: FollowerOptions) =>
      * keeps now are read without traces, that block included, since its parent's state is gone.
      * The search goes by halves, each endpoint that can trace asked alone (a probe's figure is up to
      * probe_interval_s old, and geth beside reth keep windows 80 times apart). With several
-     * endpoints a refusal is only the last one asked: for UNTRACE_HOLD_MS (untraceHold.ts) nothing
-     * is untraced while an endpoint says it keeps the state or says nothing (an archive that is
-     * down; those silent then count as not keeping it, others briefly silent still do). Where an
-     * endpoint keeps the state yet the trace is still refused (a provider whose debug backend keeps
-     * less than its others), or no endpoint keeps even the head's, a few blocks at a time, twice as
-     * many each time the refusals follow on. Logged, and shown as `blocks_untraced`. Answers
-     * whether it did.
+     * endpoints a refusal is only the last one asked: nothing is untraced while an endpoint says
+     * nothing (an archive that is down) for less than UNTRACE_HOLD_MS from its first silence, then
+     * it counts as not keeping the state and is not asked in the search; nor, for as long, while
+     * endpoints say they keep it (untraceHold.ts). Where an endpoint keeps the state yet the trace
+     * is still refused (a provider whose debug backend keeps less than its others), or no endpoint
+     * keeps even the head's, a few blocks at a time, twice as many each time the refusals follow
+     * on. Logged, and shown as `blocks_untraced`. Answers whether it did.
      */
     const untraceThrough = (refused: number, head: number) =>
       Effect.gen(function* () {
         const parent = refused - 1;
         const verdicts = yield* endpointVerdicts(rpc, parent, "state");
-        const silent = new Set(verdicts.flatMap((v) => (v.verdict === "unknown" ? [v.endpoint] : [])));
+        const now = yield* Clock.currentTimeMillis;
+        for (const { endpoint, verdict } of verdicts) if (verdict !== "unknown") hold.clear(endpoint.label);
         const contradicted = verdicts.some((v) => v.verdict === "kept");
-        if (silent.size === 0 && !contradicted) hold.reset();
-        else if (
-          (silent.size > 0 || verdicts.length > 1) &&
-          !hold.over(silent.size > 0 ? "silent" : "kept", yield* Clock.currentTimeMillis)
-        )
-          return false;
+        // Only when every endpoint says the state is gone: an archive flapping between silent and
+        // kept keeps this wait running, so it ends at last.
+        if (verdicts.every((v) => v.verdict === "gone")) hold.clear(KEPT);
+        // Each silent endpoint is waited on from its own first silence (all asked, so every wait runs).
+        const silent = verdicts.flatMap((v) => (v.verdict === "unknown" ? [v.endpoint] : []));
+        const waited = silent.map((endpoint) => hold.over(endpoint.label, now));
+        if (waited.includes(false)) return false;
+        if (contradicted && verdicts.length > 1 && !hold.over(KEPT, now)) return false;
+        const givenUp = new Set(silent);
         const searched = contradicted
           ? undefined
-          : yield* firstKeptAfter(rpc, parent, head, "state", (endpoint) => silent.has(endpoint));
+          : yield* firstKeptAfter(rpc, parent, head, "state", (endpoint) => givenUp.has(endpoint));
         const size = stepped.through + 1 === refused ? Math.max(1, stepped.size * 2) : 1;
         const through = Math.max(refused, searched ?? Math.min(head, refused + size - 1));
         stepped = searched === undefined ? { through, size } : { through: -1, size: 0 };

@@ -1,32 +1,29 @@
 /**
- * How long a follower waits, once its nodes refuse a trace for want of state, on endpoints that do
- * not say whether they keep it (an archive that is down, one that always fails) or say they keep
- * it while the trace is still refused, before reading on without traces: a block's internal
- * transfers are worth a wait, not a chain that stops.
+ * How long a follower waits, once its nodes refuse a trace for want of state, on each endpoint that
+ * does not say whether it keeps that state (an archive that is down, one that always fails), and
+ * on endpoints that say they keep it while the trace is still refused, before reading on without
+ * traces: a block's internal transfers are worth a wait, not a chain that stops.
  *
- * The wait is per episode, not per block: once over, later refusals read on at once (at the
- * window's edge the next block is often refused a moment later, and waiting again each time would
- * keep the follower there). An episode ends when no refusal came for `holdMs`. Within one, a new
- * reason (an archive back, saying it keeps the state, after it said nothing) waits anew, but the
- * episode as a whole waits twice `holdMs` at most, so an endpoint flapping between the two cannot
- * hold the chain.
+ * Each wait (one per endpoint, one for "kept") runs from the first of a run of refusals, not per
+ * block: once over, later refusals read on at once (at the window's edge the next block is often
+ * refused a moment later, and waiting again each time would keep the follower there). It ends when
+ * its endpoint answers plainly, or when no refusal came for twice `holdMs` (traces went through
+ * meanwhile, and a new outage gets its own wait). An endpoint that was slow once is waited on, not
+ * given up at once, however long another endpoint has been silent.
  */
 export const makeUntraceHold = (holdMs: number) => {
-  let episode:
-    | { readonly since: number; readonly reason: string; readonly reasonSince: number; last: number }
-    | undefined;
+  const waits = new Map<string, { readonly since: number; readonly last: number }>();
   return {
-    /** Whether the wait for `reason` is over at `now` (ms); a refusal after a quiet `holdMs` starts an episode. */
-    over: (reason: string, now: number): boolean => {
-      if (episode === undefined || now - episode.last > holdMs)
-        episode = { since: now, reason, reasonSince: now, last: now };
-      else if (episode.reason !== reason) episode = { ...episode, reason, reasonSince: now };
-      episode.last = now;
-      return now - episode.reasonSince >= holdMs || now - episode.since >= 2 * holdMs;
+    /** Whether the wait on `key` is over at `now` (ms); the first refusal of a run starts it. */
+    over: (key: string, now: number): boolean => {
+      const wait = waits.get(key);
+      const since = wait === undefined || now - wait.last > 2 * holdMs ? now : wait.since;
+      waits.set(key, { since, last: now });
+      return now - since >= holdMs;
     },
-    /** Every endpoint answered plainly: the episode ends, and the next one waits anew. */
-    reset: (): void => {
-      episode = undefined;
+    /** `key` answered plainly: its next wait starts anew. */
+    clear: (key: string): void => {
+      waits.delete(key);
     },
   };
 };
