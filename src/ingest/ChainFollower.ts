@@ -184,10 +184,10 @@ export const followChain = (options: FollowerOptions) =>
      * keeps now are read without traces, that block included, since its parent's state is gone.
      * The search goes by halves, each endpoint that can trace asked alone (a probe's figure is up to
      * probe_interval_s old, and geth beside reth keep windows 80 times apart). With several
-     * endpoints a refusal is only the last one asked: nothing is untraced while an endpoint says
-     * nothing (an archive that is down) for less than UNTRACE_HOLD_MS from its first silence, then
-     * it counts as not keeping the state and is not asked in the search; nor, for as long, while
-     * endpoints say they keep it (untraceHold.ts). Where an endpoint keeps the state yet the trace
+     * endpoints a refusal is only the last one asked: nothing is untraced while an endpoint has
+     * said nothing (an archive that is down) for less than UNTRACE_HOLD_MS, counted per endpoint
+     * from the first of a run of such refusals (untraceHold.ts); then it counts as not keeping the
+     * state and is not asked in the search. Endpoints that say they keep the state get as long. Where an endpoint keeps the state yet the trace
      * is still refused (a provider whose debug backend keeps less than its others), or no endpoint
      * keeps even the head's, a few blocks at a time, twice as many each time the refusals follow
      * on. Logged, and shown as `blocks_untraced`. Answers whether it did.
@@ -197,14 +197,10 @@ export const followChain = (options: FollowerOptions) =>
         const parent = refused - 1;
         const verdicts = yield* endpointVerdicts(rpc, parent, "state");
         const now = yield* Clock.currentTimeMillis;
-        for (const { endpoint, verdict } of verdicts) if (verdict !== "unknown") hold.clear(endpoint.label);
         const contradicted = verdicts.some((v) => v.verdict === "kept");
-        // Only when every endpoint says the state is gone: an archive flapping between silent and
-        // kept keeps this wait running, so it ends at last.
-        if (verdicts.every((v) => v.verdict === "gone")) hold.clear(KEPT);
         // Each silent endpoint is waited on from its own first silence (all asked, so every wait runs).
         const silent = verdicts.flatMap((v) => (v.verdict === "unknown" ? [v.endpoint] : []));
-        const waited = silent.map((endpoint) => hold.over(endpoint.label, now));
+        const waited = silent.map((endpoint) => hold.over(endpoint, now));
         if (waited.includes(false)) return false;
         if (contradicted && verdicts.length > 1 && !hold.over(KEPT, now)) return false;
         const givenUp = new Set(silent);
