@@ -60,6 +60,8 @@ export interface FollowerOptions {
  * its blocks are read without traces (untraceHold.ts): at Base's 5 blocks a second, 300 blocks.
  */
 const UNTRACE_HOLD_MS = 60_000;
+/** A run of refusals ends after this long without one (untraceHold.ts says why it is this long). */
+const UNTRACE_QUIET_MS = 120_000;
 /** The untrace wait on endpoints that say they keep the state a trace was still refused for. */
 const KEPT = "endpoints keeping the state";
 
@@ -171,7 +173,7 @@ export const followChain = (options: FollowerOptions) =>
     let untracedThrough = -1;
     const liveRanges = makeLiveRanges({ ...options, traces: (number) => traces && number > untracedThrough });
 
-    const hold = makeUntraceHold(options.untraceHoldMs ?? UNTRACE_HOLD_MS);
+    const hold = makeUntraceHold(options.untraceHoldMs ?? UNTRACE_HOLD_MS, UNTRACE_QUIET_MS);
     /**
      * Untraced a few blocks at a time where no search can say how far the state is gone: the last
      * such run's end and length, each run following on twice as long as the one before.

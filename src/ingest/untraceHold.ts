@@ -7,17 +7,20 @@
  * Each wait (one per endpoint, one for those that keep the state) runs from the first of a run of
  * refusals that meet it, not per block: once over, later refusals read on at once (at the window's
  * edge the next block is often refused a moment later, and waiting again each time would keep the
- * follower there). A run ends when half `holdMs` passes without the wait being met; an answer in
- * between does not end it, so an endpoint that alternates between failing and answering is given
- * up once its run is `holdMs` long, and one throttled once an hour is waited on each time.
+ * follower there). A run ends after `quietMs` without the wait being met. That must be longer than
+ * the most a follower's attempts can lie apart: while a down archive's pause is shorter than a
+ * call's 30 s budget, a trace waits for it and fails with its error, not the full node's refusal,
+ * so the wait is met only every 30-45 s. An answer in between does not end a run either, so an
+ * endpoint that alternates between failing and answering is given up once its run is `holdMs`
+ * long.
  */
-export const makeUntraceHold = (holdMs: number) => {
+export const makeUntraceHold = (holdMs: number, quietMs: number) => {
   const waits = new Map<unknown, { readonly since: number; readonly last: number }>();
   return {
-    /** Whether the wait on `key` is over at `now` (ms); a refusal after a quiet half hold starts a run. */
+    /** Whether the wait on `key` is over at `now` (ms); a refusal after a quiet `quietMs` starts a run. */
     over: (key: unknown, now: number): boolean => {
       const wait = waits.get(key);
-      const since = wait === undefined || now - wait.last > holdMs / 2 ? now : wait.since;
+      const since = wait === undefined || now - wait.last > quietMs ? now : wait.since;
       waits.set(key, { since, last: now });
       return now - since >= holdMs;
     },

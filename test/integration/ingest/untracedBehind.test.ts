@@ -171,8 +171,10 @@ describe("ingest with traces behind a node's state window", { timeout: 60_000 },
 
   it("behavior: an endpoint that never answers holds a refused trace back for the hold only, then what the others lack goes untraced", async () => {
     const broken = await startProviderProxy({ target: node.url, style: "anvil" });
-    // Down since the start: never probed, it never says whether it keeps the state. With the hold
-    // at 0 the follower reads on at once; the case above shows the default hold waiting.
+    // Down since the start: never probed, it never says whether it keeps the state. A hold of 3 s
+    // (60 s by default, which the case above shows waiting) over retries that come further apart
+    // each time (200 ms doubling): they must add up to one wait, not restart it.
+    const HOLD_MS = 3_000;
     await broken.down();
     const follower = await startProbedFollower({
       urls: [geth.url, broken.url],
@@ -180,14 +182,20 @@ describe("ingest with traces behind a node's state window", { timeout: 60_000 },
       chainId: CHAIN_ID,
       probeIntervalMs: 600_000,
       traces: true,
-      untraceHoldMs: 0,
+      untraceHoldMs: HOLD_MS,
     });
     const { status } = follower;
     const events = await collectChainEvents(bare.nc);
     try {
       const start = await followedToHead(status, node.head());
+      const refused = geth.stats().refusals.pruned;
       clock += 300 * BASE.blockTimeMs;
       const head = node.head();
+      await eventually(async () => geth.stats().refusals.pruned > refused, 10_000, "the first refusal");
+      const firstRefusalSeen = Date.now();
+      await eventually(async () => status.blocks_untraced !== undefined, 30_000, "blocks untraced");
+      // Not before the hold (less the 50 ms the refusal may have been seen late).
+      expect(Date.now() - firstRefusalSeen).toBeGreaterThanOrEqual(HOLD_MS - 100);
       await collectedThrough(status, events.events, CHAIN_ID, head, 30_000);
       expect(status.blocks_untraced).toEqual({ from: start + 1, to: head - STATE_WINDOW });
       const blocks = blocksOf(events.events).filter(
