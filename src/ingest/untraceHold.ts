@@ -8,11 +8,11 @@
  * refusals that meet it, not per block: once over, later refusals read on at once (at the window's
  * edge the next block is often refused a moment later, and waiting again each time would keep the
  * follower there). A run ends after `quietMs` without the wait being met. That must be longer than
- * the most a follower's attempts can lie apart: while a down archive's pause is shorter than a
- * call's 30 s budget, a trace waits for it and fails with its error, not the full node's refusal,
- * so the wait is met only every 30-45 s. An answer in between does not end a run either, so an
- * endpoint that alternates between failing and answering is given up once its run is `holdMs`
- * long.
+ * the most a follower's attempts can lie apart: a down archive is paused for up to 60 s after each
+ * failure, a trace started in the last 30 s of a pause (a call's budget) waits it out and fails
+ * with the archive's error, not the full node's refusal, and so the wait is met with gaps of up to
+ * about a minute. An answer in between does not end a run either, so an endpoint that alternates
+ * between failing and answering is given up once its run is `holdMs` long.
  */
 export const makeUntraceHold = (holdMs: number, quietMs: number) => {
   const waits = new Map<unknown, { readonly since: number; readonly last: number }>();
