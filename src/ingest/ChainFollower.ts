@@ -189,10 +189,11 @@ export const followChain = (options: FollowerOptions) =>
      * endpoints a refusal is only the last one asked: nothing is untraced while an endpoint has
      * said nothing (an archive that is down) for less than UNTRACE_HOLD_MS, counted per endpoint
      * from the first of a run of such refusals (untraceHold.ts); then it counts as not keeping the
-     * state and is not asked in the search. Endpoints that say they keep the state get as long. Where an endpoint keeps the state yet the trace
-     * is still refused (a provider whose debug backend keeps less than its others), or no endpoint
-     * keeps even the head's, a few blocks at a time, twice as many each time the refusals follow
-     * on. Logged, and shown as `blocks_untraced`. Answers whether it did.
+     * state and is not asked in the search. Endpoints that say they keep the state get as long.
+     * Where an endpoint keeps the state yet the trace is still refused (a provider whose debug
+     * backend keeps less than its others), or no endpoint keeps even the head's, a few blocks at a
+     * time, twice as many each time the refusals follow on. Logged, and shown as
+     * `blocks_untraced`. Answers whether it did.
      */
     const untraceThrough = (refused: number, head: number) =>
       Effect.gen(function* () {
@@ -200,7 +201,8 @@ export const followChain = (options: FollowerOptions) =>
         const verdicts = yield* endpointVerdicts(rpc, parent, "state");
         const now = yield* Clock.currentTimeMillis;
         const contradicted = verdicts.some((v) => v.verdict === "kept");
-        // Each silent endpoint is waited on from its own first silence (all asked, so every wait runs).
+        // Each silent endpoint is waited on from its own first silence (every wait is met, not just
+        // up to the first that is not over, so each one's run goes on).
         const silent = verdicts.flatMap((v) => (v.verdict === "unknown" ? [v.endpoint] : []));
         const waited = silent.map((endpoint) => hold.over(endpoint, now));
         if (waited.includes(false)) return false;

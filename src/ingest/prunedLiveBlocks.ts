@@ -67,6 +67,9 @@ export const makeKeptFrom = (rpc: ChainRpc) => {
       return high;
     });
 
+  /** The block whose skip endpoints that said nothing were last named as holding back (logged once). */
+  let heldBackAt: number | undefined;
+
   /**
    * Where to read on after block `from` was refused, if it is gone for good; only when the node
    * said it pruned it.
@@ -79,9 +82,6 @@ export const makeKeptFrom = (rpc: ChainRpc) => {
    *   when it refuses the block's receipts as pruned asked alone. Then the first block served now is
    *   searched from the lowest of their figures, each block refused confirmed the same way.
    */
-  /** The block whose skip endpoints that said nothing were last named as holding back (logged once). */
-  let heldBackAt: number | undefined;
-
   return (failure: ChainRpcError, from: number, head: number) =>
     Effect.gen(function* () {
       if (!prunedRefusal(failure)) return undefined;
