@@ -14,6 +14,7 @@ import { makeHeadPacer } from "./headPacer.js";
 import { headSignals } from "./headSignals.js";
 import { type HeldLease, LeaseLost } from "./lease/ChainLease.js";
 import { makeLiveRanges } from "./liveRanges.js";
+import { makeHistoryKept } from "./prunedHistory.js";
 import { makeKeptFrom } from "./prunedLiveBlocks.js";
 import { makePublishedWindow } from "./publishedWindow.js";
 import { fetchHistoryBlocks } from "./rpc/fetchHistoryBlocks.js";
@@ -249,19 +250,27 @@ export const followChain = (options: FollowerOptions) =>
         return false;
       });
 
+    const historyKept = makeHistoryKept(rpc);
+
     /** One range of history from `from`, in bulk through logs, or skipped where the nodes keep none. */
     const historyStep = (from: number) =>
       Effect.gen(function* () {
         const historyUntil = published.historyUntil();
+        // Skipped only as far as every endpoint agrees (prunedHistory.ts); else read as usual.
+        const skipTo = (kept: number) =>
+          Effect.map(historyKept(from, Math.min(kept, historyUntil + 1)), (until) =>
+            until !== undefined && until > from ? until : undefined,
+          );
         const kept = rpc.capabilities().logsFrom ?? 0;
-        if (from < kept) return yield* published.skipHistory(from, Math.min(kept, historyUntil + 1));
+        const probedSkip = from < kept ? yield* skipTo(kept) : undefined;
+        if (probedSkip !== undefined) return yield* published.skipHistory(from, probedSkip);
         const to = Math.min(historyUntil, from + Math.min(options.historyRange, rpc.logsRange.size) - 1);
         const read = yield* Effect.either(fetchHistoryBlocks(rpc, { from, to }));
         if (read._tag === "Right")
           return yield* published.apply(read.right.map((block) => encodeBlock(block, options.maxPayload)));
         const earliest = read.left.reason === "HistoryUnavailable" ? read.left.earliest : undefined;
-        if (earliest !== undefined && earliest > from)
-          return yield* published.skipHistory(from, Math.min(earliest, historyUntil + 1));
+        const refusedSkip = earliest !== undefined && earliest > from ? yield* skipTo(earliest) : undefined;
+        if (refusedSkip !== undefined) return yield* published.skipHistory(from, refusedSkip);
         return yield* Effect.fail(read.left);
       });
 

@@ -28,6 +28,8 @@ export const startTestFollower = (options: {
   readonly traces?: boolean;
   /** How long a refused trace waits on endpoints that say nothing (the follower's default: 60 s). */
   readonly untraceHoldMs?: number;
+  /** The chain's `start_block`: history from there is read first (by default the follower starts at the head). */
+  readonly startBlock?: number;
 }) => {
   const { rpc, close } =
     options.rpc ?? directChainRpc(options.url, { chainId: options.chainId, timeoutMs: 10_000 });
@@ -44,6 +46,7 @@ export const startTestFollower = (options: {
           name: "base",
           rpc_url: options.url,
           traces: options.traces ?? false,
+          ...(options.startBlock === undefined ? {} : { start_block: options.startBlock }),
         }),
         rpc,
         capabilities: Effect.succeed({
@@ -99,6 +102,7 @@ export const startProbedFollower = async (options: {
   readonly probeIntervalMs: number;
   readonly traces?: boolean;
   readonly untraceHoldMs?: number;
+  readonly startBlock?: number;
 }) => {
   const rpc = await openTestChainRpc(options.urls, {
     chainId: options.chainId,
@@ -113,6 +117,7 @@ export const startProbedFollower = async (options: {
     pollMs: 100,
     ...(options.traces === undefined ? {} : { traces: options.traces }),
     ...(options.untraceHoldMs === undefined ? {} : { untraceHoldMs: options.untraceHoldMs }),
+    ...(options.startBlock === undefined ? {} : { startBlock: options.startBlock }),
     rpc: { rpc: rpc.rpc.forRequests(1_000), close: rpc.close },
   });
 };

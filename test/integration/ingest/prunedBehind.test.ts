@@ -54,6 +54,8 @@ const expectReadOnFromWindow = (
 
 beforeAll(async () => {
   bare = await startBareNats();
+  // Every test's follower publishes here, each on a chain of its own.
+  await (await jetstreamManager(bare.nc)).streams.add({ name: "CHAIN_EVENTS", subjects: ["chain.>"] });
   node = await startReplayNode({
     profile: BASE,
     chainId: CHAIN_ID,
@@ -72,8 +74,6 @@ afterAll(async () => {
 
 describe("ingest behind a node's retention", { timeout: 60_000 }, () => {
   it("behavior: the follower reads on from the first block the node keeps, and says which blocks it left out", async () => {
-    const jsm = await jetstreamManager(bare.nc);
-    await jsm.streams.add({ name: "CHAIN_EVENTS", subjects: ["chain.>"] });
     // Never probed: the node's own refusal names the first block it keeps.
     const follower = startTestFollower({
       url: reth.url,
@@ -202,4 +202,84 @@ describe("ingest behind a node's retention", { timeout: 60_000 }, () => {
       }
     },
   );
+});
+
+describe("history from a start block below the nodes' retention", { timeout: 60_000 }, () => {
+  /** A chain of its own that has made 150 blocks: history for a start block 100 below its head. */
+  const chainWithHistory = async (chainId: number, firstBlock: number) => {
+    const own = await ownChain(chainId, firstBlock);
+    clock += 150 * BASE.blockTimeMs;
+    return own;
+  };
+
+  it("behavior: behind two pruned endpoints the history they both dropped is skipped, and said so; the rest is read", async () => {
+    const own = await chainWithHistory(43114, 15_000);
+    const pruned = [
+      await startProviderProxy({ target: own.url, style: "reth", prunedWindow: WINDOW }),
+      await startProviderProxy({ target: own.url, style: "geth", prunedWindow: WINDOW }),
+    ];
+    const head = own.head();
+    const start = head - 100;
+    const follower = await startProbedFollower({
+      urls: pruned.map((proxy) => proxy.url),
+      js: jetstream(bare.nc),
+      chainId: 43114,
+      probeIntervalMs: 600_000,
+      startBlock: start,
+    });
+    const { status } = follower;
+    const events = await collectChainEvents(bare.nc);
+    try {
+      await collectedThrough(status, events.events, 43114, head, 15_000);
+      expect(status.history_skipped).toEqual({ from: start, to: head - WINDOW - 1 });
+      expect(status.indexed_from).toBe(head - WINDOW);
+      expect(blockNumbersOf(events.events, 43114, start - 1)).toEqual(
+        Array.from({ length: WINDOW + 1 }, (_, i) => head - WINDOW + i),
+      );
+    } finally {
+      await events.stop();
+      await follower.stop();
+      for (const proxy of pruned) await proxy.stop();
+      await own.stop();
+    }
+  });
+
+  it("behavior: with an archive endpoint beside the pruned one, down since the start and never probed, no history is skipped; it is read whole once the archive is back", async () => {
+    const own = await chainWithHistory(137, 17_000);
+    const pruned = await startProviderProxy({ target: own.url, style: "reth", prunedWindow: WINDOW });
+    const archive = await startProviderProxy({ target: own.url, style: "anvil" });
+    await archive.down();
+    const head = own.head();
+    const start = head - 100;
+    const follower = await startProbedFollower({
+      urls: [pruned.url, archive.url],
+      js: jetstream(bare.nc),
+      chainId: 137,
+      probeIntervalMs: 300,
+      startBlock: start,
+    });
+    const { status } = follower;
+    const events = await collectChainEvents(bare.nc);
+    try {
+      // The pruned endpoint's probe says its logs begin 100 blocks after the start block; the
+      // archive, never probed, may keep them all.
+      await eventually(async () => status.rpc_errors > 0, 10_000, "the history reads failing");
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(status.history_skipped).toBeUndefined();
+      expect(status.processed ?? start - 1).toBeLessThan(start);
+      await archive.up();
+      await collectedThrough(status, events.events, 137, head, 30_000);
+      expect(blockNumbersOf(events.events, 137, start - 1)).toEqual(
+        Array.from({ length: head - start + 1 }, (_, i) => start + i),
+      );
+      expect(status.history_skipped).toBeUndefined();
+      expect(status.indexed_from).toBe(start);
+    } finally {
+      await events.stop();
+      await follower.stop();
+      await archive.stop();
+      await pruned.stop();
+      await own.stop();
+    }
+  });
 });
