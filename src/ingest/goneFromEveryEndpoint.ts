@@ -91,6 +91,29 @@ export const endpointVerdicts = (
   );
 
 /**
+ * Whether a skip of logs from block `n` may go ahead, each endpoint asked alone: `kept` when one
+ * keeps the block (or there is none to ask), `silent` (naming them) when the others pruned it but
+ * some said nothing, `gone` when every one pruned it. Skipped blocks are never read again, so a
+ * silent endpoint (an archive that is down, or was never probed) holds a skip back.
+ */
+export const skipFrom = (rpc: ChainRpc, n: number) =>
+  Effect.map(
+    endpointVerdicts(rpc, n, "logs"),
+    (
+      verdicts,
+    ):
+      | { readonly kind: "kept" | "gone" }
+      | { readonly kind: "silent"; readonly labels: ReadonlyArray<string> } => {
+      if (verdicts.length === 0 || verdicts.some(({ verdict }) => verdict === "kept"))
+        return { kind: "kept" };
+      const silent = verdicts.filter(({ verdict }) => verdict === "unknown");
+      return silent.length === 0
+        ? { kind: "gone" }
+        : { kind: "silent", labels: silent.map(({ endpoint }) => endpoint.label) };
+    },
+  );
+
+/**
  * Endpoints the caller gave up on (they said nothing for as long as it waits): counted as not
  * keeping any block, and not asked again (one that does not answer costs a call's whole budget).
  */

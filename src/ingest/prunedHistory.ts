@@ -1,6 +1,6 @@
 import { Effect } from "effect";
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
-import { endpointVerdicts, firstKeptAfter } from "./goneFromEveryEndpoint.js";
+import { firstKeptAfter, skipFrom } from "./goneFromEveryEndpoint.js";
 
 /**
  * How far a history read skips when the nodes say they no longer keep the logs of block `from`
@@ -22,13 +22,12 @@ export const makeHistoryKept = (rpc: ChainRpc) => {
   return (from: number, upTo: number) =>
     Effect.gen(function* () {
       if (rpc.endpoints.length === 1) return upTo;
-      const verdicts = yield* endpointVerdicts(rpc, from, "logs");
-      if (verdicts.length === 0 || verdicts.some(({ verdict }) => verdict === "kept")) return from;
-      const silent = verdicts.filter(({ verdict }) => verdict === "unknown");
-      if (silent.length > 0) {
+      const skip = yield* skipFrom(rpc, from);
+      if (skip.kind === "kept") return from;
+      if (skip.kind === "silent") {
         if (heldBackAt !== from)
           yield* Effect.logWarning(
-            `chain ${rpc.chainId}: history from block ${from} is pruned on the other RPC endpoints; ingest waits for ${silent.map(({ endpoint }) => endpoint.label).join(", ")}, which did not answer whether it keeps it, rather than skip history it may serve`,
+            `chain ${rpc.chainId}: history from block ${from} is pruned on the other RPC endpoints; ingest waits for ${skip.labels.join(", ")}, which did not answer whether it keeps it, rather than skip history it may serve`,
           );
         heldBackAt = from;
         return undefined;

@@ -1,7 +1,7 @@
 import { Effect } from "effect";
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { ChainRpcError } from "../chains/rpc/ChainRpcError.js";
-import { endpointVerdicts, goneFromEveryEndpoint, saysPruned } from "./goneFromEveryEndpoint.js";
+import { goneFromEveryEndpoint, saysPruned, skipFrom } from "./goneFromEveryEndpoint.js";
 import { fetchLiveBlock } from "./rpc/fetchLiveBlock.js";
 
 /**
@@ -90,15 +90,14 @@ export const makeKeptFrom = (rpc: ChainRpc) => {
         const named = failure.earliest;
         if (named !== undefined && named > from) return named;
       } else {
-        const verdicts = yield* endpointVerdicts(rpc, from, "logs");
-        if (verdicts.length === 0 || verdicts.some(({ verdict }) => verdict === "kept")) return undefined;
-        const silent = verdicts.filter(({ verdict }) => verdict === "unknown");
-        if (silent.length > 0) {
+        const skip = yield* skipFrom(rpc, from);
+        if (skip.kind === "kept") return undefined;
+        if (skip.kind === "silent") {
           // Waited on for as long as it takes: skipped blocks are lost for good, and an archive
           // that comes back serves them. Said once, so an operator knows which endpoint to mend.
           if (heldBackAt !== from)
             yield* Effect.logWarning(
-              `chain ${rpc.chainId}: block ${from} is pruned on the other RPC endpoints; ingest waits for ${silent.map(({ endpoint }) => endpoint.label).join(", ")}, which did not answer whether it keeps it, rather than skip blocks it may serve`,
+              `chain ${rpc.chainId}: block ${from} is pruned on the other RPC endpoints; ingest waits for ${skip.labels.join(", ")}, which did not answer whether it keeps it, rather than skip blocks it may serve`,
             );
           heldBackAt = from;
           return undefined;

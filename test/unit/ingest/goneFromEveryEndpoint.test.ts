@@ -1,49 +1,12 @@
 import { Effect } from "effect";
 import { describe, expect, it } from "vitest";
-import type { ExchangeOutcome } from "../../../src/chains/rpc/jsonRpcExchange.js";
-import type { RpcRequest } from "../../../src/chains/rpc/RpcRequest.js";
 import {
   endpointVerdicts,
   firstKeptAfter,
   goneFromEveryEndpoint,
 } from "../../../src/ingest/goneFromEveryEndpoint.js";
 import { fakeChainRpcOf } from "../../support/chainRpc.js";
-
-const blockOf = (request: RpcRequest) => {
-  const params = request.params as ReadonlyArray<string>;
-  return Number.parseInt(request.method === "eth_getBalance" ? params[1]! : params[0]!, 16);
-};
-
-/** A node keeping receipts and state from block `from` on, refusing older ones as reth does. */
-const keepsFrom =
-  (from: number, asked: Array<number> = []) =>
-  (requests: ReadonlyArray<RpcRequest>): ExchangeOutcome => {
-    const n = blockOf(requests[0]!);
-    asked.push(n);
-    return n >= from
-      ? { kind: "answers", answers: [{ ok: true, result: "0x0" }] }
-      : {
-          kind: "answers",
-          answers: [
-            {
-              ok: false,
-              fault: {
-                reason: "HistoryUnavailable",
-                detail:
-                  requests[0]!.method === "eth_getBalance"
-                    ? `state at block #${n + 1} is pruned`
-                    : `pruned history unavailable: requested ${n}, earliest available ${from}`,
-              },
-            },
-          ],
-        };
-  };
-
-/** A node that is down: every exchange fails. */
-const down = (): ExchangeOutcome => ({
-  kind: "fault",
-  fault: { reason: "Unavailable", detail: "connection refused" },
-});
+import { down, keepsFrom } from "../../support/prunedFakeNodes.js";
 
 const run = <A>(effect: Effect.Effect<A>) => Effect.runPromise(effect);
 

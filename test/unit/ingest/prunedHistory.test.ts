@@ -1,35 +1,8 @@
 import { Effect } from "effect";
 import { describe, expect, it } from "vitest";
-import type { ExchangeOutcome } from "../../../src/chains/rpc/jsonRpcExchange.js";
-import type { RpcRequest } from "../../../src/chains/rpc/RpcRequest.js";
 import { makeHistoryKept } from "../../../src/ingest/prunedHistory.js";
 import { fakeChainRpcOf } from "../../support/chainRpc.js";
-
-/** A node keeping receipts from block `from` on, refusing older ones as reth does. */
-const keepsFrom =
-  (from: number) =>
-  (requests: ReadonlyArray<RpcRequest>): ExchangeOutcome => {
-    const n = Number.parseInt((requests[0]!.params as ReadonlyArray<string>)[0]!, 16);
-    return n >= from
-      ? { kind: "answers", answers: [{ ok: true, result: [] }] }
-      : {
-          kind: "answers",
-          answers: [
-            {
-              ok: false,
-              fault: {
-                reason: "HistoryUnavailable",
-                detail: `pruned history unavailable: requested ${n}, earliest available ${from}`,
-              },
-            },
-          ],
-        };
-  };
-
-const down = (): ExchangeOutcome => ({
-  kind: "fault",
-  fault: { reason: "Unavailable", detail: "connection refused" },
-});
+import { down, keepsFrom } from "../../support/prunedFakeNodes.js";
 
 const run = <A>(effect: Effect.Effect<A>) => Effect.runPromise(effect);
 
