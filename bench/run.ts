@@ -1,4 +1,7 @@
 import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { balancesBench } from "./balancesBench.js";
 import { blockNumberBench } from "./blockNumberBench.js";
 import { chainScaleBench } from "./chainScaleBench.js";
@@ -60,11 +63,22 @@ const benches = Object.entries(all)
 /** The 1-minute load average: figures on a shared machine mean little without it. */
 const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ")[0];
 
-for (const bench of benches) {
-  const before = loadAverage();
-  const result = await bench();
-  process.stdout.write(
-    `\n== ${result.name} == (load average ${before} at the start, ${loadAverage()} at the end)\n${result.lines.join("\n")}\n`,
-  );
+/**
+ * The run's temporary files (service data directories, chains files, NATS stores: a chain-scale
+ * run writes hundreds of MB) go under one directory, removed when the run ends, as children
+ * inherit TMPDIR. The devnet's seed, named at import, stays where later runs find it.
+ */
+const runTmp = await mkdtemp(join(tmpdir(), "svc-bench-run-"));
+process.env.TMPDIR = runTmp;
+try {
+  for (const bench of benches) {
+    const before = loadAverage();
+    const result = await bench();
+    process.stdout.write(
+      `\n== ${result.name} == (load average ${before} at the start, ${loadAverage()} at the end)\n${result.lines.join("\n")}\n`,
+    );
+  }
+} finally {
+  await rm(runTmp, { recursive: true, force: true });
 }
 process.exit(0);
