@@ -16,8 +16,40 @@ export type ExchangeOutcome =
 interface JsonRpcReply {
   readonly id?: unknown;
   readonly result?: unknown;
-  readonly error?: { readonly code?: number; readonly message?: string; readonly data?: unknown };
+  readonly error?: unknown;
 }
+
+/** A reply's error as the classifier reads it; undefined where there is none (absent, or `null`). */
+interface ReplyError {
+  readonly code: number | undefined;
+  readonly message: string;
+  readonly data: unknown;
+}
+
+/**
+ * The node's `error`, whatever it put there: JSON-RPC says an object with a numeric `code` and a
+ * string `message`, but a node or proxy may send `null` (read as no error, as some send it beside
+ * a result), a bare string, or fields of other types, and none of that may throw here.
+ */
+const errorOf = (reply: JsonRpcReply): ReplyError | undefined => {
+  const error = reply.error;
+  if (error === undefined || error === null) return undefined;
+  if (typeof error !== "object") return { code: undefined, message: String(error), data: undefined };
+  const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
+  return {
+    code: typeof code === "number" ? code : undefined,
+    message:
+      typeof message === "string"
+        ? message
+        : message === undefined
+          ? "(no message)"
+          : JSON.stringify(message),
+    data,
+  };
+};
+
+/** A parsed answer that is an object (a reply), not `null`, a number, a string or a boolean. */
+const isReply = (value: unknown): value is JsonRpcReply => typeof value === "object" && value !== null;
 
 const rangeOf = (request: RpcRequest) => {
   if (request.method !== "eth_getLogs") return undefined;
@@ -96,19 +128,33 @@ export const exchange = async (
           : classifyRefusal({ ...refusal, message: words || "(empty body)" }, options.nowMs()),
     };
   }
+  if (!Array.isArray(parsed) && !isReply(parsed)) {
+    const words = text.trim().slice(0, 120);
+    return {
+      kind: "fault",
+      fault:
+        status === 200
+          ? { reason: "BadResponse", detail: `the answer is not a JSON-RPC object: ${words}` }
+          : classifyRefusal(
+              { method: requests[0]!.method, httpStatus: status, retryAfter, batch, message: words },
+              options.nowMs(),
+            ),
+    };
+  }
   // One object for the whole exchange: the answer to a single request, or a refusal of the batch.
   if (!Array.isArray(parsed)) {
-    const reply = parsed as JsonRpcReply;
-    if (reply.error !== undefined || batch || status !== 200) {
+    const reply = parsed;
+    const error = errorOf(reply);
+    if (error !== undefined || batch || status !== 200) {
       const fault = classifyRefusal(
         {
           method: requests[0]!.method,
           ...rangeField(batch ? undefined : requests[0]!),
           httpStatus: status,
           retryAfter,
-          code: reply.error?.code,
-          message: reply.error?.message ?? (reply.error === undefined ? "no result" : "(no message)"),
-          data: reply.error?.data,
+          code: error?.code,
+          message: error?.message ?? "no result",
+          data: error?.data,
           batch,
         },
         options.nowMs(),
@@ -130,14 +176,15 @@ export const exchange = async (
       ),
     };
   const byId = new Map<number, JsonRpcReply>();
-  for (const reply of parsed as ReadonlyArray<JsonRpcReply>) {
-    if (typeof reply?.id === "number") byId.set(reply.id, reply);
+  for (const reply of parsed as ReadonlyArray<unknown>) {
+    if (isReply(reply) && typeof reply.id === "number") byId.set(reply.id, reply);
   }
   const answers = requests.map((request, i): RpcAnswer => {
     const reply = byId.get(firstId + i);
     if (reply === undefined)
       return { ok: false, fault: { reason: "BadResponse", detail: "the batch answer lacks this element" } };
-    if (reply.error !== undefined)
+    const error = errorOf(reply);
+    if (error !== undefined)
       return {
         ok: false,
         fault: classifyRefusal(
@@ -146,9 +193,9 @@ export const exchange = async (
             ...rangeField(request),
             httpStatus: status,
             retryAfter,
-            code: reply.error.code,
-            message: reply.error.message ?? "(no message)",
-            data: reply.error.data,
+            code: error.code,
+            message: error.message,
+            data: error.data,
             batch,
           },
           options.nowMs(),

@@ -42,7 +42,17 @@ export const leadChain = (options: LeadChainOptions): Effect.Effect<never> =>
             : `chain ${options.chainId}: following it from block ${lease.checkpoint.window.at(-1)?.number ?? lease.checkpoint.start - 1}, where its lease left off`,
         );
         yield* options.onLeading(true);
-        const ended = yield* Effect.raceFirst(Effect.flip(options.follow(lease)), lease.lost).pipe(
+        // A defect (a bug, or a node's answer no code expected) fails the follower as any failure
+        // does: uncaught, it would end this fiber and the chain would go unfollowed, with nothing
+        // said above debug level, for the process's life.
+        const following = options.follow(lease).pipe(
+          Effect.catchAllDefect((defect) =>
+            Effect.fail({
+              message: `defect: ${defect instanceof Error ? defect.message : String(defect)}`,
+            }),
+          ),
+        );
+        const ended = yield* Effect.raceFirst(Effect.flip(following), lease.lost).pipe(
           Effect.ensuring(options.onLeading(false)),
         );
         if (ended instanceof LeaseLost) {

@@ -242,6 +242,39 @@ describe("leading a chain", () => {
         expect(reads).toBe(2);
       }),
     ));
+
+  it("error: a follower that dies of a defect (a bug, an answer no code expected) hands the lease back and is tried again", () =>
+    run(
+      Effect.gen(function* () {
+        const bucket = memoryBucket();
+        let starts = 0;
+        const leading: Array<boolean> = [];
+        yield* Effect.fork(
+          leadChain({
+            store: bucket.view().store,
+            chainId: 1,
+            owner: "a",
+            timing,
+            follow: () =>
+              Effect.suspend(() => {
+                starts++;
+                return starts === 1
+                  ? Effect.die(new TypeError("Cannot read properties of null (reading 'error')"))
+                  : Effect.never;
+              }),
+            onLeading: (now) => Effect.sync(() => leading.push(now)),
+          }),
+        );
+        yield* TestClock.adjust(1);
+        expect(starts).toBe(1);
+        expect(leading).toEqual([true, false]);
+        // The chain is followed again after a lease period, not given up for the process's life.
+        yield* TestClock.adjust(LEASE_MS + 1);
+        expect(starts).toBe(2);
+        expect(leading).toEqual([true, false, true]);
+        expect(bucket.owner("1")).toBe("a");
+      }),
+    ));
 });
 
 describe("silence watch", () => {
