@@ -1,5 +1,6 @@
 import type { KV } from "@nats-io/kv";
 import { Data, Effect, Schema } from "effect";
+import { leaderReads } from "../../nats/leaderReads.js";
 import { isRevisionConflict } from "../../nats/revisionConflict.js";
 import type { Checkpoint } from "../CheckpointStore.js";
 
@@ -83,17 +84,27 @@ const write = (key: string, attempt: () => Promise<number>) =>
       isRevisionConflict(cause) ? new LeaseConflict({ key }) : new LeaseStoreError({ key, cause }),
   });
 
-/** Leases in the `chain_leases` KV bucket, revision-checked by JetStream itself. */
-export const kvLeaseStore = (kv: KV): LeaseStore => ({
-  read: (key) =>
-    Effect.tryPromise({
-      try: async () => {
-        const entry = await kv.get(key);
-        if (entry === null || entry.operation !== "PUT") return undefined;
-        return { record: decodeRecord(entry.string()), revision: entry.revision };
-      },
-      catch: (cause) => new LeaseStoreError({ key, cause }),
-    }),
-  create: (key, record) => write(key, () => kv.create(key, encodeRecord(record))),
-  update: (key, record, revision) => write(key, () => kv.update(key, encodeRecord(record), revision)),
-});
+/**
+ * Leases in a KV bucket (`chain_leases`, the outbox partitions' in `webhook_outbox`),
+ * revision-checked by JetStream itself. Read from the stream's leader (leaderReads.ts): a standby
+ * judges a holder silent by the revision it reads and takes over by writing against that revision,
+ * so a direct get answered by a replica that lags (a node restarting or catching up) would name
+ * an old revision, every takeover would be refused as a conflict, and a dead holder's lease would
+ * go untaken for as long as that replica lags.
+ */
+export const kvLeaseStore = (kv: KV): LeaseStore => {
+  const leader = leaderReads(kv);
+  return {
+    read: (key) =>
+      Effect.tryPromise({
+        try: async () => {
+          const entry = await leader.get(key);
+          if (entry === null || entry.operation !== "PUT") return undefined;
+          return { record: decodeRecord(entry.string()), revision: entry.revision };
+        },
+        catch: (cause) => new LeaseStoreError({ key, cause }),
+      }),
+    create: (key, record) => write(key, () => kv.create(key, encodeRecord(record))),
+    update: (key, record, revision) => write(key, () => kv.update(key, encodeRecord(record), revision)),
+  };
+};
