@@ -94,16 +94,41 @@ const write = (key: string, attempt: () => Promise<number>) =>
  */
 export const kvLeaseStore = (kv: KV): LeaseStore => {
   const leader = leaderReads(kv);
+  /**
+   * Set once the user may not read from the leader (a nats.conf from before the ingest user was
+   * granted STREAM.MSG.GET on KV_chain_leases): leases are then read by direct gets, as before,
+   * and the operator is told once, rather than the lease never being read and the chain never
+   * followed.
+   */
+  let leaderDenied = false;
+  const readFrom = (source: KV, key: string) =>
+    Effect.tryPromise({
+      try: async () => {
+        const entry = await source.get(key);
+        if (entry === null || entry.operation !== "PUT") return undefined;
+        return { record: decodeRecord(entry.string()), revision: entry.revision };
+      },
+      catch: (cause) => new LeaseStoreError({ key, cause }),
+    });
   return {
     read: (key) =>
-      Effect.tryPromise({
-        try: async () => {
-          const entry = await leader.get(key);
-          if (entry === null || entry.operation !== "PUT") return undefined;
-          return { record: decodeRecord(entry.string()), revision: entry.revision };
-        },
-        catch: (cause) => new LeaseStoreError({ key, cause }),
-      }),
+      leaderDenied
+        ? readFrom(kv, key)
+        : readFrom(leader, key).pipe(
+            Effect.catchIf(
+              (error) => /permissions violation/i.test(error.message),
+              (error) =>
+                Effect.zipRight(
+                  Effect.suspend(() => {
+                    leaderDenied = true;
+                    return Effect.logWarning(
+                      `${error.message}: leases are read by direct gets, which a lagging replica may answer with an old revision and so hold up a takeover; grant the user STREAM.MSG.GET on the bucket's stream (nats.conf of this version)`,
+                    );
+                  }),
+                  readFrom(kv, key),
+                ),
+            ),
+          ),
     create: (key, record) => write(key, () => kv.create(key, encodeRecord(record))),
     update: (key, record, revision) => write(key, () => kv.update(key, encodeRecord(record), revision)),
   };

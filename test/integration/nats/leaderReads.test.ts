@@ -1,6 +1,6 @@
 import type { Bucket } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { Effect } from "effect";
+import { Effect, Logger } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kvLeaseStore } from "../../../src/ingest/lease/LeaseStore.js";
 import { openBucket } from "../../../src/nats/JetStreamSetup.js";
@@ -33,22 +33,32 @@ describe("reads from a bucket's leader", () => {
     }
   });
 
-  it("behavior: leases are read through the stream leader, as the ingest user (chain_leases) and the api user (the outbox partitions') may", async () => {
+  it("behavior: leases are read through the stream leader, as the ingest user (chain_leases) and the api user (the outbox partitions') may; a user denied that reads them by direct gets and is told once", async () => {
+    const warnings: Array<string> = [];
+    const logger = Logger.make(({ logLevel, message }) => {
+      if (logLevel._tag === "Warning") warnings.push(String(message));
+    });
+    const run = <A, E>(effect: Effect.Effect<A, E>) =>
+      Effect.runPromise(effect.pipe(Effect.provide(Logger.replace(Logger.defaultLogger, logger))));
+    const record = { owner: "probe", renewed_at: new Date(0).toISOString(), checkpoint: null };
     const ingest = await nats.connectAs("ingest");
     try {
       for (const [nc, name, key] of [
         [ingest, "chain_leases", "probe"],
         [api, "webhook_outbox", "lease.probe"],
+        // The api user may read webhook_blocks by direct gets only (nats.conf): the fallback.
+        [api, "webhook_blocks", "lease.probe"],
       ] as const) {
-        const store = kvLeaseStore(await Effect.runPromise(openBucket(nc, name)));
-        const record = { owner: "probe", renewed_at: new Date(0).toISOString(), checkpoint: null };
-        const revision = await Effect.runPromise(store.create(key, record));
-        // Denied STREAM.MSG.GET on the bucket's stream, this read fails: it goes to the leader.
-        expect(await Effect.runPromise(store.read(key))).toEqual({ record, revision });
-        expect(await Effect.runPromise(store.read(`${key}.absent`))).toBeUndefined();
+        const store = kvLeaseStore(await run(openBucket(nc, name)));
+        const revision = await run(store.create(key, record));
+        expect(await run(store.read(key))).toEqual({ record, revision });
+        expect(await run(store.read(`${key}.absent`))).toBeUndefined();
       }
     } finally {
       await ingest.close();
     }
+    // Only the bucket whose leader the user may not ask said so, once.
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("STREAM.MSG.GET.KV_webhook_blocks");
   });
 });
