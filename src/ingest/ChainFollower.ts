@@ -9,6 +9,7 @@ import { isStoreFull } from "../nats/storeFull.js";
 import type { Checkpoint } from "./CheckpointStore.js";
 import { encodeBlock } from "./encodedBlock.js";
 import { type FollowerStatus, RateMeter } from "./FollowerStatus.js";
+import { makeFailureStreak } from "./failureStreak.js";
 import { endpointVerdicts, firstKeptAfter, saysStateGone } from "./goneFromEveryEndpoint.js";
 import { makeHeadPacer } from "./headPacer.js";
 import { headSignals } from "./headSignals.js";
@@ -327,10 +328,12 @@ export const followChain = (options: FollowerOptions) =>
       return moved;
     });
 
+    const streak = makeFailureStreak(`chain ${chain.name} (${chainId})`);
     for (;;) {
       publishedBefore = status.blocks_published + status.reorgs;
       const progressed = yield* step.pipe(
         Effect.tapError(onFailure),
+        Effect.tapError((error) => (error instanceof LeaseLost ? Effect.void : streak.failed(error.message))),
         Effect.retry({
           schedule: retrySchedule,
           // Every failure is tried again (and shown in the status): a follower never stops on
@@ -338,6 +341,7 @@ export const followChain = (options: FollowerOptions) =>
           while: (error) => !(error instanceof LeaseLost),
         }),
       );
+      yield* streak.succeeded;
       // A step that published something got it into the store (see publishedBefore).
       if (status.blocks_published + status.reorgs > publishedBefore && status.store_full === true) {
         status.store_full = false;
