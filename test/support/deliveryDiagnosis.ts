@@ -1,7 +1,9 @@
 import { jetstreamManager } from "@nats-io/jetstream";
+import type { KvEntry } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Effect } from "effect";
 import { openBucket } from "../../src/nats/JetStreamSetup.js";
+import { leaderReads } from "../../src/nats/leaderReads.js";
 import { chainListKey } from "../../src/webhooks/notifier/kvBlockRecords.js";
 import { NOTIFIER_DURABLE } from "../../src/webhooks/notifier/Notifier.js";
 import { listOutboxKeys } from "../../src/webhooks/outbox/listOutboxKeys.js";
@@ -19,6 +21,23 @@ export interface OwedBlock {
 }
 
 const orSay = <A>(what: Promise<A>) => what.catch((error: unknown) => `(${String(error)})`);
+
+/** A stored delivery's state and attempts (the body, written first, would hide them in a cut). */
+const deliveryState = (text: string): string => {
+  try {
+    const d = JSON.parse(text) as {
+      state?: string;
+      attempts?: number;
+      next_attempt_at?: number;
+      last_error?: string | null;
+    };
+    const due =
+      d.next_attempt_at === undefined ? "" : `, next attempt in ${d.next_attempt_at - Date.now()} ms`;
+    return `${d.state ?? "?"}, ${d.attempts ?? "?"} attempts${due}${d.last_error ? `, last error ${d.last_error}` : ""}`;
+  } catch {
+    return text.slice(0, 160);
+  }
+};
 
 /**
  * Where the blocks a webhook never received stopped, read from the cluster (as the `api` user): how
@@ -41,9 +60,19 @@ export const diagnoseUndelivered = async (
   );
   const outbox = await Effect.runPromise(openBucket(api, "webhook_outbox"));
   const blocks = await Effect.runPromise(openBucket(api, "webhook_blocks"));
-  const lease = await orSay(outbox.get(leaseKey(partitionOf(webhookId))));
+  // The lease as a replica's direct get shows it and as the stream's leader holds it: takeovers are
+  // written against the revision read, so the two disagreeing explains a partition nobody takes.
+  const partitionLease = leaseKey(partitionOf(webhookId));
+  const leaseLine = (entry: KvEntry | null | string) =>
+    typeof entry === "string"
+      ? entry
+      : entry === null
+        ? "none"
+        : `r${entry.revision}, ${entry.string()}, written ${Date.now() - entry.created.getTime()} ms before this`;
+  const direct = await orSay(outbox.get(partitionLease));
+  const atLeader = await orSay(leaderReads(outbox).get(partitionLease));
   lines.push(
-    `partition ${partitionOf(webhookId)} lease: ${typeof lease === "string" ? lease : (lease?.string() ?? "none")}`,
+    `partition ${partitionOf(webhookId)} lease: ${leaseLine(direct)}; at the leader: ${leaseLine(atLeader)}`,
   );
   // Listed as the service lists them (the stream's subjects, answered by its leader).
   const listed = await orSay(listOutboxKeys(await jetstreamManager(api))(webhookDeliveriesFilter(webhookId)));
@@ -63,11 +92,18 @@ export const diagnoseUndelivered = async (
         ? "no outbox key"
         : typeof entry === "string" || entry === null
           ? `outbox: ${entry}`
-          : `outbox ${entry.operation} r${entry.revision}: ${entry.string().slice(0, 160)}`;
+          : `outbox ${entry.operation} r${entry.revision}: ${deliveryState(entry.string())}`;
     const record = recorded.find((r) => r.hash === block.hash);
-    lines.push(
-      `block ${block.number} (seq ${block.seq}): ${record === undefined ? "not in the records" : `recorded, released ${record.released}`}; ${state}`,
-    );
+    // The records keep the newest blocks only (finality depth plus confirmations): older ones are
+    // not in them by design, and deliveries never read them.
+    const oldest = recorded.length === 0 ? undefined : Math.min(...recorded.map((r) => r.number));
+    const where =
+      record !== undefined
+        ? `recorded, released ${record.released}`
+        : oldest !== undefined && block.number < oldest
+          ? "older than the records' window"
+          : "not in the records";
+    lines.push(`block ${block.number} (seq ${block.seq}): ${where}; ${state}`);
   }
   return lines.join("\n");
 };

@@ -103,7 +103,8 @@ const processLogs = () =>
     .map(({ name, process }) => {
       const lines = process.output().split("\n");
       const warnings = lines.filter((l) => /level=(WARN|ERROR|FATAL)/.test(l)).slice(-30);
-      return `\n--- ${name}: warnings and errors ---\n${warnings.join("\n")}\n--- ${name}: last lines ---\n${lines.slice(-15).join("\n")}`;
+      // Its pid names it in the leases' owners (host:pid:id).
+      return `\n--- ${name} (pid ${process.pid() ?? "none"}): warnings and errors ---\n${warnings.join("\n")}\n--- ${name}: last lines ---\n${lines.slice(-15).join("\n")}`;
     })
     .join("");
 
