@@ -1,5 +1,6 @@
 import { Effect, Exit, Scope } from "effect";
 import { ChainRpc } from "../../src/chains/rpc/ChainRpc.js";
+import { FairSlots } from "../../src/chains/rpc/fairSlots.js";
 import type { ExchangeOutcome } from "../../src/chains/rpc/jsonRpcExchange.js";
 import { openChainRpc } from "../../src/chains/rpc/openChainRpc.js";
 import { type EndpointSettings, httpEndpoint, RpcEndpoint } from "../../src/chains/rpc/RpcEndpoint.js";
@@ -72,7 +73,7 @@ export const fakeChainRpcOf = (
   );
   const settings = testRpcSettings(urls, { chainId });
   const endpoints = answers.map((answer, i) => {
-    const slots = Effect.runSync(Effect.makeSemaphore(16));
+    const slots = new FairSlots(16);
     return new RpcEndpoint(
       urls[i]!,
       settings.endpoints[i]!,
@@ -112,7 +113,7 @@ export const directChainRpc = (
             for (const request of requests) onRequest(request);
             return http.transport(requests, timeoutMs);
           },
-          Effect.runSync(Effect.makeSemaphore(16)),
+          new FairSlots(16),
         );
   const rpc = new ChainRpc(settings.chain, [endpoint], Effect.runSync(Effect.runtime<never>()));
   return { rpc, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) };

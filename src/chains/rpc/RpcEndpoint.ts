@@ -1,6 +1,7 @@
 import { Clock, Effect, Option, type Scope } from "effect";
 import { Pool } from "undici";
 import { EndpointHealth } from "./EndpointHealth.js";
+import { FairSlots } from "./fairSlots.js";
 import { type ExchangeOutcome, exchange } from "./jsonRpcExchange.js";
 import { maskRpcUrl } from "./maskRpcUrl.js";
 import { RateBudget } from "./RateBudget.js";
@@ -48,7 +49,8 @@ export class RpcEndpoint {
     readonly label: string,
     readonly settings: EndpointSettings,
     readonly transport: EndpointTransport,
-    private readonly slots: Effect.Semaphore,
+    /** Its connections (`maxConcurrency`), handed out in the order calls asked. */
+    private readonly slots: FairSlots,
   ) {
     this.budget = new RateBudget(settings.maxRps);
     this.maxBatch = settings.maxBatch;
@@ -66,7 +68,7 @@ export class RpcEndpoint {
     queueMs = Number.POSITIVE_INFINITY,
   ): Effect.Effect<SentExchange> =>
     Effect.flatMap(
-      this.slots.withPermitsIfAvailable(1)(
+      this.slots.ifFree(
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
           this.budget.tryTake(requests.length, now) === 0
             ? Effect.map(this.#exchange(requests, timeoutMs, now), Option.some)
@@ -74,8 +76,8 @@ export class RpcEndpoint {
         ),
       ),
       (sent) =>
-        Option.isSome(sent) && Option.isSome(sent.value)
-          ? Effect.succeed(sent.value.value)
+        sent !== undefined && Option.isSome(sent)
+          ? Effect.succeed(sent.value)
           : this.#queued(requests, timeoutMs, queueMs),
     );
 
@@ -91,7 +93,7 @@ export class RpcEndpoint {
     timeoutMs: number,
     queueMs: number,
   ): Effect.Effect<SentExchange> {
-    const waited = this.slots.withPermits(1)(
+    const waited = this.slots.withSlot(
       Effect.gen(this, function* () {
         yield* this.budget.take(requests.length);
         return yield* this.#exchange(requests, timeoutMs, yield* Clock.currentTimeMillis);
@@ -159,6 +161,10 @@ export const httpEndpoint = (settings: EndpointSettings): Effect.Effect<RpcEndpo
     const target = { dispatcher: pool, path: `${url.pathname}${url.search}`, headers };
     const transport: EndpointTransport = (requests, timeoutMs) =>
       cutAfter(timeoutMs, (signal) => exchange(target, requests, { signal, nowMs: Date.now }));
-    const slots = yield* Effect.makeSemaphore(settings.maxConcurrency);
-    return new RpcEndpoint(maskRpcUrl(settings.url), settings, transport, slots);
+    return new RpcEndpoint(
+      maskRpcUrl(settings.url),
+      settings,
+      transport,
+      new FairSlots(settings.maxConcurrency),
+    );
   });

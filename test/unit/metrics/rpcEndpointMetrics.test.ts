@@ -2,6 +2,7 @@ import { Effect } from "effect";
 import { describe, expect, it } from "vitest";
 import { ChainRpc } from "../../../src/chains/rpc/ChainRpc.js";
 import type { RpcFaultDetail } from "../../../src/chains/rpc/ChainRpcError.js";
+import { FairSlots } from "../../../src/chains/rpc/fairSlots.js";
 import { RpcEndpoint } from "../../../src/chains/rpc/RpcEndpoint.js";
 import { makeMetrics } from "../../../src/metrics/Metrics.js";
 import { fakeChainRpc } from "../../support/chainRpc.js";
@@ -23,7 +24,7 @@ const idleEndpoint = (label: string, maxRps?: number) =>
       ...(maxRps === undefined ? {} : { maxRps }),
     },
     () => Effect.die("not sent anything in this test"),
-    Effect.runSync(Effect.makeSemaphore(4)),
+    new FairSlots(4),
   );
 
 const chainOf = (chainId: number, name: string, endpoints: ReadonlyArray<RpcEndpoint>) =>

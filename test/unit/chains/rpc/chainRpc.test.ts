@@ -2,6 +2,7 @@ import { Effect, Exit, Fiber, Random, TestClock, TestContext } from "effect";
 import { describe, expect, it } from "vitest";
 import { ChainRpc } from "../../../../src/chains/rpc/ChainRpc.js";
 import type { RpcFaultDetail } from "../../../../src/chains/rpc/ChainRpcError.js";
+import { FairSlots } from "../../../../src/chains/rpc/fairSlots.js";
 import { getLogs } from "../../../../src/chains/rpc/getLogs.js";
 import type { ExchangeOutcome, RpcAnswer } from "../../../../src/chains/rpc/jsonRpcExchange.js";
 import { RpcEndpoint } from "../../../../src/chains/rpc/RpcEndpoint.js";
@@ -38,7 +39,7 @@ const makeRpc = (
             ? Effect.as(Effect.sleep(timeoutMs), whole({ reason: "Timeout", detail: "no answer in time" }))
             : Effect.succeed(outcome);
         }),
-      Effect.runSync(Effect.makeSemaphore(options.connections ?? 4)),
+      new FairSlots(options.connections ?? 4),
     );
   });
   const rpc = new ChainRpc(

@@ -1,0 +1,85 @@
+import { Effect } from "effect";
+
+interface Waiter {
+  granted: boolean;
+  readonly resume: (effect: Effect.Effect<void>) => void;
+}
+
+/**
+ * An endpoint's connections, handed out first come, first served. Effect's Semaphore wakes a
+ * waiter a task after a release, and a call that asks in between takes the connection, sending the
+ * waiter to the back of the line: under steady load (a webhook's discovery scans beside ingest)
+ * a call could wait out its whole budget. Here a release hands the connection straight to the
+ * first in line, and a call finds one free only when nobody waits.
+ */
+export class FairSlots {
+  #free: number;
+  readonly #line: Array<Waiter> = [];
+
+  constructor(readonly size: number) {
+    this.#free = size;
+  }
+
+  /** Takes a connection if one is free and nobody waits for one. */
+  tryTake(): boolean {
+    if (this.#free === 0 || this.#line.length > 0) return false;
+    this.#free--;
+    return true;
+  }
+
+  /**
+   * Waits in line for a connection. Interrupted while waiting, it leaves the line; interrupted just
+   * after one was handed to it, it hands that one on.
+   */
+  readonly take: Effect.Effect<void> = Effect.async<void>((resume) => {
+    if (this.tryTake()) {
+      resume(Effect.void);
+      return;
+    }
+    const waiter: Waiter = { granted: false, resume };
+    this.#line.push(waiter);
+    return Effect.sync(() => {
+      const at = this.#line.indexOf(waiter);
+      if (at >= 0) this.#line.splice(at, 1);
+      else if (waiter.granted) this.release();
+    });
+  });
+
+  /** Gives a connection back: to the first in line, else to the free ones. */
+  release(): void {
+    const next = this.#line.shift();
+    if (next === undefined) {
+      this.#free++;
+      return;
+    }
+    next.granted = true;
+    next.resume(Effect.void);
+  }
+
+  /** Runs `effect` holding a connection, waiting in line for one. */
+  withSlot<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> {
+    return Effect.uninterruptibleMask((restore) =>
+      Effect.zipRight(
+        restore(this.take),
+        Effect.ensuring(
+          restore(effect),
+          Effect.sync(() => this.release()),
+        ),
+      ),
+    );
+  }
+
+  /** Runs `effect` holding a connection if one is free now (and nobody waits); none otherwise. */
+  ifFree<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A | undefined, E, R> {
+    return Effect.uninterruptibleMask((restore) =>
+      Effect.suspend(() =>
+        this.tryTake()
+          ? Effect.ensuring(
+              restore(effect),
+              Effect.sync(() => this.release()),
+            )
+          : Effect.succeed(undefined),
+      ),
+    );
+  }
+}

@@ -1,0 +1,69 @@
+import { Deferred, Effect, Fiber } from "effect";
+import { describe, expect, it } from "vitest";
+import { FairSlots } from "../../../../src/chains/rpc/fairSlots.js";
+import type { ExchangeOutcome } from "../../../../src/chains/rpc/jsonRpcExchange.js";
+import { RpcEndpoint } from "../../../../src/chains/rpc/RpcEndpoint.js";
+import type { RpcRequest } from "../../../../src/chains/rpc/RpcRequest.js";
+
+const answered: ExchangeOutcome = { kind: "answers", answers: [{ ok: true, result: "0x1" }] };
+
+describe("an endpoint's connections", () => {
+  it("behavior: a call waiting for a connection gets the next one free, before a call that comes after it", () =>
+    Effect.runPromise(
+      Effect.gen(function* () {
+        const order: Array<string> = [];
+        const gates = new Map<string, Deferred.Deferred<void>>();
+        const endpoint = new RpcEndpoint(
+          "http://node",
+          { url: "http://node", maxConcurrency: 1, maxBatch: 10, timeoutMs: 10_000 },
+          (requests: ReadonlyArray<RpcRequest>) =>
+            Effect.gen(function* () {
+              const name = requests[0]!.method;
+              order.push(name);
+              const gate = gates.get(name);
+              if (gate !== undefined) yield* Deferred.await(gate);
+              return answered;
+            }),
+          new FairSlots(1),
+        );
+        const call = (name: string) => endpoint.send([{ method: name, params: [] }], 10_000);
+        const first = yield* Deferred.make<void>();
+        gates.set("first", first);
+        const holding = yield* Effect.fork(call("first"));
+        yield* Effect.yieldNow();
+        // The only connection is busy: this one waits in line.
+        const waiting = yield* Effect.fork(call("waiting"));
+        yield* Effect.yieldNow();
+        expect(order).toEqual(["first"]);
+        // The connection comes free, and a new call arrives at that very moment.
+        yield* Deferred.succeed(first, undefined);
+        yield* Fiber.join(holding);
+        const late = yield* Effect.fork(call("late"));
+        yield* Fiber.join(waiting);
+        yield* Fiber.join(late);
+        expect(order).toEqual(["first", "waiting", "late"]);
+      }),
+    ));
+
+  it("behavior: a call that stops waiting (its budget spent) leaves the line, and the connection goes to the next", () =>
+    Effect.runPromise(
+      Effect.gen(function* () {
+        const slots = new FairSlots(1);
+        const got: Array<string> = [];
+        const holder = yield* Deferred.make<void>();
+        const hold = yield* Effect.fork(slots.withSlot(Deferred.await(holder)));
+        yield* Effect.yieldNow();
+        const impatient = yield* Effect.fork(slots.withSlot(Effect.sync(() => got.push("impatient"))));
+        const patient = yield* Effect.fork(slots.withSlot(Effect.sync(() => got.push("patient"))));
+        yield* Effect.yieldNow();
+        yield* Fiber.interrupt(impatient);
+        yield* Deferred.succeed(holder, undefined);
+        yield* Fiber.join(hold);
+        yield* Fiber.join(patient);
+        expect(got).toEqual(["patient"]);
+        // Every connection is back: one is free for whoever asks.
+        expect(slots.tryTake()).toBe(true);
+        expect(slots.tryTake()).toBe(false);
+      }),
+    ));
+});
