@@ -1,8 +1,8 @@
-import { Effect } from "effect";
+import { Deferred, Effect, Exit, FiberId } from "effect";
 
 interface Waiter {
   granted: boolean;
-  readonly resume: (effect: Effect.Effect<void>) => void;
+  readonly gate: Deferred.Deferred<void>;
 }
 
 /**
@@ -28,22 +28,26 @@ export class FairSlots {
   }
 
   /**
-   * Waits in line for a connection. Interrupted while waiting, it leaves the line; interrupted just
-   * after one was handed to it, it hands that one on.
+   * Waits in line for a connection. Joining the line cannot be interrupted (no call is left in
+   * line without a fiber behind it, nor a connection taken by none); the wait itself can: an
+   * interrupted waiter leaves the line, or hands on the connection given to it just then.
    */
-  readonly take: Effect.Effect<void> = Effect.async<void>((resume) => {
-    if (this.tryTake()) {
-      resume(Effect.void);
-      return;
-    }
-    const waiter: Waiter = { granted: false, resume };
-    this.#line.push(waiter);
-    return Effect.sync(() => {
-      const at = this.#line.indexOf(waiter);
-      if (at >= 0) this.#line.splice(at, 1);
-      else if (waiter.granted) this.release();
-    });
-  });
+  readonly take: Effect.Effect<void> = Effect.uninterruptibleMask((restore) =>
+    Effect.suspend(() => {
+      if (this.tryTake()) return Effect.void;
+      const waiter: Waiter = { granted: false, gate: Deferred.unsafeMake<void>(FiberId.none) };
+      this.#line.push(waiter);
+      return restore(Deferred.await(waiter.gate)).pipe(
+        Effect.onInterrupt(() => Effect.sync(() => this.#leave(waiter))),
+      );
+    }),
+  );
+
+  #leave(waiter: Waiter): void {
+    const at = this.#line.indexOf(waiter);
+    if (at >= 0) this.#line.splice(at, 1);
+    else if (waiter.granted) this.release();
+  }
 
   /** Gives a connection back: to the first in line, else to the free ones. */
   release(): void {
@@ -53,7 +57,12 @@ export class FairSlots {
       return;
     }
     next.granted = true;
-    next.resume(Effect.void);
+    Deferred.unsafeDone(next.gate, Exit.void);
+  }
+
+  /** Calls waiting in line (for tests and metrics). */
+  get waiting(): number {
+    return this.#line.length;
   }
 
   /** Runs `effect` holding a connection, waiting in line for one. */

@@ -56,7 +56,9 @@ describe("an endpoint's connections", () => {
         const impatient = yield* Effect.fork(slots.withSlot(Effect.sync(() => got.push("impatient"))));
         const patient = yield* Effect.fork(slots.withSlot(Effect.sync(() => got.push("patient"))));
         yield* Effect.yieldNow();
+        expect(slots.waiting).toBe(2);
         yield* Fiber.interrupt(impatient);
+        expect(slots.waiting).toBe(1);
         yield* Deferred.succeed(holder, undefined);
         yield* Fiber.join(hold);
         yield* Fiber.join(patient);
@@ -64,6 +66,29 @@ describe("an endpoint's connections", () => {
         // Every connection is back: one is free for whoever asks.
         expect(slots.tryTake()).toBe(true);
         expect(slots.tryTake()).toBe(false);
+      }),
+    ));
+
+  it("behavior: a waiter interrupted as the connection is handed to it passes it on; none is lost", () =>
+    Effect.runPromise(
+      Effect.gen(function* () {
+        const slots = new FairSlots(1);
+        const got: Array<string> = [];
+        for (let round = 0; round < 50; round++) {
+          got.length = 0;
+          expect(slots.tryTake()).toBe(true);
+          const first = yield* Effect.fork(slots.withSlot(Effect.sync(() => got.push("first"))));
+          const second = yield* Effect.fork(slots.withSlot(Effect.sync(() => got.push("second"))));
+          yield* Effect.yieldNow();
+          // Handed to the first in line, which is interrupted before (or after) it runs.
+          slots.release();
+          yield* Fiber.interrupt(first);
+          yield* Fiber.join(second);
+          expect(got.at(-1)).toBe("second");
+          expect(slots.waiting).toBe(0);
+          expect(slots.tryTake()).toBe(true);
+          slots.release();
+        }
       }),
     ));
 });
