@@ -15,7 +15,7 @@ import { makeHeadPacer } from "./headPacer.js";
 import { headSignals } from "./headSignals.js";
 import { type HeldLease, LeaseLost } from "./lease/ChainLease.js";
 import { makeLiveRanges } from "./liveRanges.js";
-import { makeHistoryKept } from "./prunedHistory.js";
+import { HISTORY_HOLD_MS, makeHistoryKept } from "./prunedHistory.js";
 import { makeKeptFrom } from "./prunedLiveBlocks.js";
 import { makePublishedWindow } from "./publishedWindow.js";
 import { fetchHistoryBlocks } from "./rpc/fetchHistoryBlocks.js";
@@ -55,6 +55,8 @@ export interface FollowerOptions {
   readonly maxPayload: number;
   /** How long a refused trace waits on endpoints that say nothing (default UNTRACE_HOLD_MS). */
   readonly untraceHoldMs?: number;
+  /** How long a history skip waits on endpoints that hold it back (default HISTORY_HOLD_MS). */
+  readonly historyHoldMs?: number;
 }
 
 /**
@@ -251,26 +253,27 @@ export const followChain = (options: FollowerOptions) =>
         return false;
       });
 
-    const historyKept = makeHistoryKept(rpc);
+    const historyKept = makeHistoryKept(rpc, options.historyHoldMs ?? HISTORY_HOLD_MS);
 
     /** One range of history from `from`, in bulk through logs, or skipped where the nodes keep none. */
     const historyStep = (from: number) =>
       Effect.gen(function* () {
         const historyUntil = published.historyUntil();
         // Skipped only as far as every endpoint agrees (prunedHistory.ts); else read as usual.
-        const skipTo = (kept: number) =>
-          Effect.map(historyKept(from, Math.min(kept, historyUntil + 1)), (until) =>
+        const skipTo = (kept: number, refused: boolean) =>
+          Effect.map(historyKept(from, Math.min(kept, historyUntil + 1), refused), (until) =>
             until !== undefined && until > from ? until : undefined,
           );
         const kept = rpc.capabilities().logsFrom ?? 0;
-        const probedSkip = from < kept ? yield* skipTo(kept) : undefined;
+        const probedSkip = from < kept ? yield* skipTo(kept, false) : undefined;
         if (probedSkip !== undefined) return yield* published.skipHistory(from, probedSkip);
         const to = Math.min(historyUntil, from + Math.min(options.historyRange, rpc.logsRange.size) - 1);
         const read = yield* Effect.either(fetchHistoryBlocks(rpc, { from, to }));
         if (read._tag === "Right")
           return yield* published.apply(read.right.map((block) => encodeBlock(block, options.maxPayload)));
         const earliest = read.left.reason === "HistoryUnavailable" ? read.left.earliest : undefined;
-        const refusedSkip = earliest !== undefined && earliest > from ? yield* skipTo(earliest) : undefined;
+        const refusedSkip =
+          earliest !== undefined && earliest > from ? yield* skipTo(earliest, true) : undefined;
         if (refusedSkip !== undefined) return yield* published.skipHistory(from, refusedSkip);
         return yield* Effect.fail(read.left);
       });
@@ -333,7 +336,10 @@ export const followChain = (options: FollowerOptions) =>
       publishedBefore = status.blocks_published + status.reorgs;
       const progressed = yield* step.pipe(
         Effect.tapError(onFailure),
-        Effect.tapError((error) => (error instanceof LeaseLost ? Effect.void : streak.failed(error.message))),
+        // A full store is said once per episode (onFailure), not every minute it lasts.
+        Effect.tapError((error) =>
+          error instanceof LeaseLost || isStoreFull(error) ? Effect.void : streak.failed(error.message),
+        ),
         Effect.retry({
           schedule: retrySchedule,
           // Every failure is tried again (and shown in the status): a follower never stops on

@@ -1,39 +1,68 @@
-import { Effect } from "effect";
+import { Clock, Effect } from "effect";
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
-import { firstKeptAfter, skipFrom } from "./goneFromEveryEndpoint.js";
+import type { RpcEndpoint } from "../chains/rpc/RpcEndpoint.js";
+import { endpointVerdicts, firstKeptAfter } from "./goneFromEveryEndpoint.js";
+
+/**
+ * How long a history skip waits on endpoints that hold it back (they said nothing, or said they
+ * keep a block whose read was refused as pruned) before it goes ahead without them. Unlike a live
+ * block, skipped history is not lost to clients: discovery reads a wallet's history from whichever
+ * node serves it (docs/real-chains.md); while the follower waits, the chain is not followed at all.
+ */
+export const HISTORY_HOLD_MS = 10 * 60_000;
 
 /**
  * How far a history read skips when the nodes say they no longer keep the logs of block `from`
- * (a probe's figure, or a refusal naming the first block kept): `historyKept(from, upTo)` answers
- * the first block to read, at most `upTo`, or undefined while an endpoint that may keep `from`
- * said nothing (the read is then tried as usual, and retried while it fails).
+ * (a probe's figure, or a refusal naming the first block kept; `refused` says which):
+ * `historyKept(from, upTo, refused)` answers the first block to read, at most `upTo`, or
+ * undefined while the skip is held back (the read is then tried as usual, and retried while it
+ * fails).
  *
  * - One endpoint: its own figure or refusal is the whole answer, `upTo`.
  * - Several: the figure is the lowest of those probed so far, and a refusal is only the endpoint
  *   asked last; an archive never probed (down since the start) or one down now may keep every
- *   block. So each endpoint is asked alone, as a live read's skip asks them (prunedLiveBlocks.ts):
- *   nothing is skipped while one keeps `from` or says nothing, and otherwise the skip ends at the
- *   first block some endpoint keeps, found by halves. Skipped history is never read again.
+ *   block. So each endpoint is asked alone, as a live read's skip asks them (prunedLiveBlocks.ts).
+ *   One that keeps `from` is read from. Once all say it is gone, the skip ends at the first block
+ *   some endpoint keeps, found by halves. One that says nothing, or says it keeps a block whose
+ *   read was just refused (a node without eth_getBlockReceipts, one answering pruned receipts
+ *   empty), holds the skip back for `holdMs`, then is left out of it.
  */
-export const makeHistoryKept = (rpc: ChainRpc) => {
-  /** The block whose skip silent endpoints were last named as holding back (logged once). */
-  let heldBackAt: number | undefined;
+export const makeHistoryKept = (rpc: ChainRpc, holdMs = HISTORY_HOLD_MS) => {
+  /** The block whose skip is held back, and since when (this process's clock). */
+  let held: { readonly from: number; readonly since: number } | undefined;
 
-  return (from: number, upTo: number) =>
+  return (from: number, upTo: number, refused: boolean) =>
     Effect.gen(function* () {
       if (rpc.endpoints.length === 1) return upTo;
-      const skip = yield* skipFrom(rpc, from);
-      if (skip.kind === "kept") return from;
-      if (skip.kind === "silent") {
-        if (heldBackAt !== from)
-          yield* Effect.logWarning(
-            `chain ${rpc.chainId}: history from block ${from} is pruned on the other RPC endpoints; ingest waits for ${skip.labels.join(", ")}, which did not answer whether it keeps it, rather than skip history it may serve`,
-          );
-        heldBackAt = from;
-        return undefined;
+      const verdicts = yield* endpointVerdicts(rpc, from, "logs");
+      if (verdicts.length === 0) return from;
+      const holders = verdicts.filter(({ verdict }) => verdict !== "gone");
+      if (holders.length === 0) {
+        held = undefined;
+        return (yield* firstKeptAfter(rpc, from, upTo, "logs")) ?? upTo;
       }
-      // Every endpoint said `from` is gone: the skip runs to the first block one keeps (or says
-      // nothing of), or to `upTo` when even that is gone everywhere.
-      return (yield* firstKeptAfter(rpc, from, upTo, "logs")) ?? upTo;
+      if (!refused && holders.some(({ verdict }) => verdict === "kept")) return from;
+      const now = yield* Clock.currentTimeMillis;
+      const names = holders
+        .map(
+          ({ endpoint, verdict }) =>
+            `${endpoint.label} (${verdict === "kept" ? "says it keeps it" : "said nothing"})`,
+        )
+        .join(", ");
+      if (held?.from !== from) {
+        held = { from, since: now };
+        yield* Effect.logWarning(
+          `chain ${rpc.chainId}: history from block ${from} is not served where asked; ingest waits up to ${Math.round(holdMs / 1000)} s for ${names} rather than skip history it may serve`,
+        );
+      }
+      const waitedMs = now - held.since;
+      if (waitedMs < holdMs) return undefined;
+      const givenUp = new Set<RpcEndpoint>(holders.map(({ endpoint }) => endpoint));
+      const until = (yield* firstKeptAfter(rpc, from, upTo, "logs", (e) => givenUp.has(e))) ?? upTo;
+      held = undefined;
+      yield* Effect.logWarning(
+        `chain ${rpc.chainId}: waited ${Math.round(waitedMs / 1000)} s for ${names}; history is read from block ${until} on instead of ${from}, and discovery reads wallets' history before it from whichever node serves it`,
+      );
+      return until;
     });
 };

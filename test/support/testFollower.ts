@@ -30,6 +30,8 @@ export const startTestFollower = (options: {
   readonly untraceHoldMs?: number;
   /** The chain's `start_block`: history from there is read first (by default the follower starts at the head). */
   readonly startBlock?: number;
+  /** How long a history skip waits on endpoints that hold it back (the follower's default: 10 min). */
+  readonly historyHoldMs?: number;
 }) => {
   const { rpc, close } =
     options.rpc ?? directChainRpc(options.url, { chainId: options.chainId, timeoutMs: 10_000 });
@@ -64,6 +66,7 @@ export const startTestFollower = (options: {
         catchUpRange: 32,
         maxPayload: 1024 * 1024,
         ...(options.untraceHoldMs === undefined ? {} : { untraceHoldMs: options.untraceHoldMs }),
+        ...(options.historyHoldMs === undefined ? {} : { historyHoldMs: options.historyHoldMs }),
       });
     }).pipe(Scope.extend(scope)),
   );
@@ -103,6 +106,7 @@ export const startProbedFollower = async (options: {
   readonly traces?: boolean;
   readonly untraceHoldMs?: number;
   readonly startBlock?: number;
+  readonly historyHoldMs?: number;
 }) => {
   const rpc = await openTestChainRpc(options.urls, {
     chainId: options.chainId,
@@ -118,6 +122,7 @@ export const startProbedFollower = async (options: {
     ...(options.traces === undefined ? {} : { traces: options.traces }),
     ...(options.untraceHoldMs === undefined ? {} : { untraceHoldMs: options.untraceHoldMs }),
     ...(options.startBlock === undefined ? {} : { startBlock: options.startBlock }),
+    ...(options.historyHoldMs === undefined ? {} : { historyHoldMs: options.historyHoldMs }),
     rpc: { rpc: rpc.rpc.forRequests(1_000), close: rpc.close },
   });
 };

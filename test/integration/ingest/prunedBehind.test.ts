@@ -244,6 +244,42 @@ describe("history from a start block below the nodes' retention", { timeout: 60_
     }
   });
 
+  it("behavior: an archive endpoint that stays down holds history back for the hold only; then what the others pruned is skipped, and said so", async () => {
+    const own = await chainWithHistory(250, 19_000);
+    const pruned = await startProviderProxy({ target: own.url, style: "reth", prunedWindow: WINDOW });
+    const archive = await startProviderProxy({ target: own.url, style: "anvil" });
+    await archive.down();
+    const head = own.head();
+    const start = head - 100;
+    const holdMs = 2_000;
+    const startedAt = Date.now();
+    const follower = await startProbedFollower({
+      urls: [pruned.url, archive.url],
+      js: jetstream(bare.nc),
+      chainId: 250,
+      probeIntervalMs: 300,
+      startBlock: start,
+      historyHoldMs: holdMs,
+    });
+    const { status } = follower;
+    const events = await collectChainEvents(bare.nc);
+    try {
+      await collectedThrough(status, events.events, 250, head, 30_000);
+      // Not before the hold: the archive might have come back meanwhile.
+      expect(Date.now() - startedAt).toBeGreaterThanOrEqual(holdMs);
+      expect(status.history_skipped).toEqual({ from: start, to: head - WINDOW - 1 });
+      expect(blockNumbersOf(events.events, 250, start - 1)).toEqual(
+        Array.from({ length: WINDOW + 1 }, (_, i) => head - WINDOW + i),
+      );
+    } finally {
+      await events.stop();
+      await follower.stop();
+      await archive.stop();
+      await pruned.stop();
+      await own.stop();
+    }
+  });
+
   it("behavior: with an archive endpoint beside the pruned one, down since the start and never probed, no history is skipped; it is read whole once the archive is back", async () => {
     const own = await chainWithHistory(137, 17_000);
     const pruned = await startProviderProxy({ target: own.url, style: "reth", prunedWindow: WINDOW });
