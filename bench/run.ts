@@ -79,6 +79,7 @@ try {
     );
   }
 } finally {
-  await rm(runTmp, { recursive: true, force: true });
+  // A child still writing as the run ends may leave a directory behind: never a failed run for it.
+  await rm(runTmp, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
 }
 process.exit(0);

@@ -32,7 +32,9 @@ const deliveryState = (text: string): string => {
       last_error?: string | null;
     };
     const due =
-      d.next_attempt_at === undefined ? "" : `, next attempt in ${d.next_attempt_at - Date.now()} ms`;
+      d.next_attempt_at === undefined || d.next_attempt_at <= 0
+        ? ""
+        : `, next attempt in ${d.next_attempt_at - Date.now()} ms`;
     return `${d.state ?? "?"}, ${d.attempts ?? "?"} attempts${due}${d.last_error ? `, last error ${d.last_error}` : ""}`;
   } catch {
     return text.slice(0, 160);

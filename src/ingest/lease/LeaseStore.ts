@@ -120,9 +120,11 @@ export const kvLeaseStore = (kv: KV): LeaseStore => {
               (error) =>
                 Effect.zipRight(
                   Effect.suspend(() => {
+                    // Every chain's first read may be refused at once: said by the first only.
+                    if (leaderDenied) return Effect.void;
                     leaderDenied = true;
                     return Effect.logWarning(
-                      `${error.message}: leases are read by direct gets, which a lagging replica may answer with an old revision and so hold up a takeover; grant the user STREAM.MSG.GET on the bucket's stream (nats.conf of this version)`,
+                      `${error.message}: leases are read by direct gets, which a lagging replica may answer with an old revision and so hold up a takeover; grant the user STREAM.MSG.GET on the bucket's stream (nats.conf of this version) and restart the process`,
                     );
                   }),
                   readFrom(kv, key),

@@ -1,4 +1,4 @@
-import { Effect, type Scope } from "effect";
+import { Cause, Effect, type Scope } from "effect";
 import { acquireLease, type HeldLease, LeaseLost, type LeaseTiming } from "./ChainLease.js";
 import type { LeaseStore } from "./LeaseStore.js";
 
@@ -46,6 +46,11 @@ export const leadChain = (options: LeadChainOptions): Effect.Effect<never> =>
         // does: uncaught, it would end this fiber and the chain would go unfollowed, with nothing
         // said above debug level, for the process's life.
         const following = options.follow(lease).pipe(
+          Effect.tapDefect((cause) =>
+            Effect.logError(
+              `chain ${options.chainId}: the follower died of a defect\n${Cause.pretty(cause)}`,
+            ),
+          ),
           Effect.catchAllDefect((defect) =>
             Effect.fail({
               message: `defect: ${defect instanceof Error ? defect.message : String(defect)}`,
