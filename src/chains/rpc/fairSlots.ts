@@ -28,20 +28,24 @@ export class FairSlots {
   }
 
   /**
-   * Waits in line for a connection. Joining the line cannot be interrupted (no call is left in
-   * line without a fiber behind it, nor a connection taken by none); the wait itself can: an
-   * interrupted waiter leaves the line, or hands on the connection given to it just then.
+   * Joins the line for a connection and waits, given the `restore` of the caller's
+   * uninterruptibleMask: joining cannot be interrupted, the wait can. An interrupted waiter leaves
+   * the line, or hands on the connection given to it just then. No mask of its own: ending one
+   * checks for a pending interruption, which would fail the caller between taking a connection
+   * and guarding its release.
    */
-  readonly take: Effect.Effect<void> = Effect.uninterruptibleMask((restore) =>
-    Effect.suspend(() => {
+  #acquire(
+    restore: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>,
+  ): Effect.Effect<void> {
+    return Effect.suspend(() => {
       if (this.tryTake()) return Effect.void;
       const waiter: Waiter = { granted: false, gate: Deferred.unsafeMake<void>(FiberId.none) };
       this.#line.push(waiter);
       return restore(Deferred.await(waiter.gate)).pipe(
         Effect.onInterrupt(() => Effect.sync(() => this.#leave(waiter))),
       );
-    }),
-  );
+    });
+  }
 
   #leave(waiter: Waiter): void {
     const at = this.#line.indexOf(waiter);
@@ -69,7 +73,7 @@ export class FairSlots {
   withSlot<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> {
     return Effect.uninterruptibleMask((restore) =>
       Effect.zipRight(
-        restore(this.take),
+        this.#acquire(restore),
         Effect.ensuring(
           restore(effect),
           Effect.sync(() => this.release()),

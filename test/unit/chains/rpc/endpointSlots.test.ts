@@ -91,4 +91,21 @@ describe("an endpoint's connections", () => {
         }
       }),
     ));
+
+  it("behavior: calls interrupted at any point, while waiting, taking or holding, give every connection back", () =>
+    Effect.runPromise(
+      Effect.gen(function* () {
+        const slots = new FairSlots(2);
+        for (let round = 0; round < 300; round++) {
+          // Interrupted after a different number of turns each round: holding, waiting, or in between.
+          const calls = yield* Effect.forEach([0, 1, 2, 3], () => Effect.fork(slots.withSlot(Effect.never)));
+          for (let i = 0; i < round % 7; i++) yield* Effect.yieldNow();
+          yield* Effect.forEach(calls, (call) => Fiber.interrupt(call));
+          expect(slots.waiting).toBe(0);
+          expect([slots.tryTake(), slots.tryTake(), slots.tryTake()]).toEqual([true, true, false]);
+          slots.release();
+          slots.release();
+        }
+      }),
+    ));
 });
