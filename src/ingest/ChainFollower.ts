@@ -271,7 +271,14 @@ export const followChain = (options: FollowerOptions) =>
         const read = yield* Effect.either(fetchHistoryBlocks(rpc, { from, to }));
         if (read._tag === "Right")
           return yield* published.apply(read.right.map((block) => encodeBlock(block, options.maxPayload)));
-        const earliest = read.left.reason === "HistoryUnavailable" ? read.left.earliest : undefined;
+        const pruned = read.left.reason === "HistoryUnavailable";
+        // A refusal that names no first block kept (geth; a node answering pruned logs empty, which
+        // the bloom check refuses) still asks each endpoint where several serve the chain: else a
+        // node that claims the block would hold the skip back for good without a hold begun.
+        const earliest = pruned
+          ? (read.left.earliest ??
+            (rpc.endpoints.length > 1 ? (from < kept ? kept : historyUntil + 1) : undefined))
+          : undefined;
         const refusedSkip =
           earliest !== undefined && earliest > from ? yield* skipTo(earliest, true) : undefined;
         if (refusedSkip !== undefined) return yield* published.skipHistory(from, refusedSkip);

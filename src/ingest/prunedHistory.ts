@@ -30,16 +30,25 @@ export const HISTORY_HOLD_MS = 10 * 60_000;
 export const makeHistoryKept = (rpc: ChainRpc, holdMs = HISTORY_HOLD_MS) => {
   /** The block whose skip is held back, and since when (this process's clock). */
   let held: { readonly from: number; readonly since: number } | undefined;
+  /**
+   * Endpoints waited on for a whole hold: left out of later skips too (each would otherwise wait
+   * a new hold while a pruned node's window moves on), until a probe finds they keep the block.
+   */
+  const givenUp = new Set<RpcEndpoint>();
+  const leftOut = (endpoint: RpcEndpoint) => givenUp.has(endpoint);
 
   return (from: number, upTo: number, refused: boolean) =>
     Effect.gen(function* () {
       if (rpc.endpoints.length === 1) return upTo;
-      const verdicts = yield* endpointVerdicts(rpc, from, "logs");
+      for (const endpoint of givenUp)
+        if ((endpoint.health.capabilities?.logsFrom ?? Number.POSITIVE_INFINITY) <= from)
+          givenUp.delete(endpoint);
+      const verdicts = yield* endpointVerdicts(rpc, from, "logs", leftOut);
       if (verdicts.length === 0) return from;
       const holders = verdicts.filter(({ verdict }) => verdict !== "gone");
       if (holders.length === 0) {
         held = undefined;
-        return (yield* firstKeptAfter(rpc, from, upTo, "logs")) ?? upTo;
+        return (yield* firstKeptAfter(rpc, from, upTo, "logs", leftOut)) ?? upTo;
       }
       if (!refused && holders.some(({ verdict }) => verdict === "kept")) return from;
       const now = yield* Clock.currentTimeMillis;
@@ -57,8 +66,8 @@ export const makeHistoryKept = (rpc: ChainRpc, holdMs = HISTORY_HOLD_MS) => {
       }
       const waitedMs = now - held.since;
       if (waitedMs < holdMs) return undefined;
-      const givenUp = new Set<RpcEndpoint>(holders.map(({ endpoint }) => endpoint));
-      const until = (yield* firstKeptAfter(rpc, from, upTo, "logs", (e) => givenUp.has(e))) ?? upTo;
+      for (const { endpoint } of holders) givenUp.add(endpoint);
+      const until = (yield* firstKeptAfter(rpc, from, upTo, "logs", leftOut)) ?? upTo;
       held = undefined;
       yield* Effect.logWarning(
         `chain ${rpc.chainId}: waited ${Math.round(waitedMs / 1000)} s for ${names}; history is read from block ${until} on instead of ${from}, and discovery reads wallets' history before it from whichever node serves it`,

@@ -50,4 +50,19 @@ describe("makeHistoryKept", () => {
         expect(yield* kept(100, 900, true)).toBe(900);
       }),
     ));
+
+  it("behavior: an endpoint waited on for a whole hold is left out of later skips, while the pruned node's window moves on", () =>
+    run(
+      Effect.gen(function* () {
+        let window = 900;
+        const pruned = (requests: ReadonlyArray<RpcRequest>) => keepsFrom(window)(requests);
+        const kept = makeHistoryKept(fakeChainRpcOf([pruned, down]), 60_000);
+        expect(yield* kept(100, 900, true)).toBeUndefined();
+        yield* TestClock.adjust(60_000);
+        expect(yield* kept(100, 900, true)).toBe(900);
+        // Block 900 was pruned before it was read: the skip goes on at once, not after another hold.
+        window = 950;
+        expect(yield* kept(900, 1_000, true)).toBe(950);
+      }),
+    ));
 });
