@@ -51,6 +51,10 @@ export const makeHistoryKept = (rpc: ChainRpc, holdMs = HISTORY_HOLD_MS) => {
         return (yield* firstKeptAfter(rpc, from, upTo, "logs", leftOut)) ?? upTo;
       }
       if (!refused && holders.some(({ verdict }) => verdict === "kept")) return from;
+      // Nobody asked says the block is gone: the refusals are something else than pruning (or every
+      // endpoint is down), and nothing is skipped; the read is tried again on its schedule.
+      if (!verdicts.some(({ endpoint, verdict }) => verdict === "gone" && !leftOut(endpoint)))
+        return undefined;
       const now = yield* Clock.currentTimeMillis;
       const names = holders
         .map(

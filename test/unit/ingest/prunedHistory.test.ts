@@ -65,4 +65,17 @@ describe("makeHistoryKept", () => {
         expect(yield* kept(900, 1_000, true)).toBe(950);
       }),
     ));
+
+  it("behavior: when no endpoint says the block is gone (all down, or refusals of another kind), nothing is ever skipped", () =>
+    run(
+      Effect.gen(function* () {
+        const silent = makeHistoryKept(fakeChainRpcOf([down, down]), 60_000);
+        const claiming = makeHistoryKept(fakeChainRpcOf([answersEmpty, answersEmpty]), 60_000);
+        for (const kept of [silent, claiming]) {
+          expect(yield* kept(100, 900, true)).toBeUndefined();
+          yield* TestClock.adjust(600_000);
+          expect(yield* kept(100, 900, true)).toBeUndefined();
+        }
+      }),
+    ));
 });
