@@ -244,33 +244,42 @@ describe("history from a start block below the nodes' retention", { timeout: 60_
     }
   });
 
-  it("behavior: an archive endpoint that stays down holds history back for the hold only; then what the others pruned is skipped, and said so", async () => {
-    const own = await chainWithHistory(250, 19_000);
+  /**
+   * A follower from 100 blocks below the head of a chain of its own, behind a reth-style pruned
+   * endpoint and an archive endpoint that is down from the start (never probed); `check` runs with
+   * the archive, the follower's status, its collected events and the chain's head and start.
+   */
+  const behindDownArchive = async (
+    chainId: number,
+    firstBlock: number,
+    historyHoldMs: number | undefined,
+    check: (run: {
+      readonly archive: ProviderProxy;
+      readonly status: FollowerStatus;
+      readonly events: ReadonlyArray<ChainEvent>;
+      readonly head: number;
+      readonly start: number;
+      readonly startedAt: number;
+    }) => Promise<void>,
+  ) => {
+    const own = await chainWithHistory(chainId, firstBlock);
     const pruned = await startProviderProxy({ target: own.url, style: "reth", prunedWindow: WINDOW });
     const archive = await startProviderProxy({ target: own.url, style: "anvil" });
     await archive.down();
     const head = own.head();
     const start = head - 100;
-    const holdMs = 2_000;
     const startedAt = Date.now();
     const follower = await startProbedFollower({
       urls: [pruned.url, archive.url],
       js: jetstream(bare.nc),
-      chainId: 250,
+      chainId,
       probeIntervalMs: 300,
       startBlock: start,
-      historyHoldMs: holdMs,
+      ...(historyHoldMs === undefined ? {} : { historyHoldMs }),
     });
-    const { status } = follower;
     const events = await collectChainEvents(bare.nc);
     try {
-      await collectedThrough(status, events.events, 250, head, 30_000);
-      // Not before the hold: the archive might have come back meanwhile.
-      expect(Date.now() - startedAt).toBeGreaterThanOrEqual(holdMs);
-      expect(status.history_skipped).toEqual({ from: start, to: head - WINDOW - 1 });
-      expect(blockNumbersOf(events.events, 250, start - 1)).toEqual(
-        Array.from({ length: WINDOW + 1 }, (_, i) => head - WINDOW + i),
-      );
+      await check({ archive, status: follower.status, events: events.events, head, start, startedAt });
     } finally {
       await events.stop();
       await follower.stop();
@@ -278,25 +287,21 @@ describe("history from a start block below the nodes' retention", { timeout: 60_
       await pruned.stop();
       await own.stop();
     }
-  });
+  };
 
-  it("behavior: with an archive endpoint beside the pruned one, down since the start and never probed, no history is skipped; it is read whole once the archive is back", async () => {
-    const own = await chainWithHistory(137, 17_000);
-    const pruned = await startProviderProxy({ target: own.url, style: "reth", prunedWindow: WINDOW });
-    const archive = await startProviderProxy({ target: own.url, style: "anvil" });
-    await archive.down();
-    const head = own.head();
-    const start = head - 100;
-    const follower = await startProbedFollower({
-      urls: [pruned.url, archive.url],
-      js: jetstream(bare.nc),
-      chainId: 137,
-      probeIntervalMs: 300,
-      startBlock: start,
-    });
-    const { status } = follower;
-    const events = await collectChainEvents(bare.nc);
-    try {
+  it("behavior: an archive endpoint that stays down holds history back for the hold only; then what the others pruned is skipped, and said so", () =>
+    behindDownArchive(250, 19_000, 2_000, async ({ status, events, head, start, startedAt }) => {
+      await collectedThrough(status, events, 250, head, 30_000);
+      // Not before the hold: the archive might have come back meanwhile.
+      expect(Date.now() - startedAt).toBeGreaterThanOrEqual(2_000);
+      expect(status.history_skipped).toEqual({ from: start, to: head - WINDOW - 1 });
+      expect(blockNumbersOf(events, 250, start - 1)).toEqual(
+        Array.from({ length: WINDOW + 1 }, (_, i) => head - WINDOW + i),
+      );
+    }));
+
+  it("behavior: with an archive endpoint beside the pruned one, down since the start and never probed, no history is skipped; it is read whole once the archive is back", () =>
+    behindDownArchive(137, 17_000, undefined, async ({ archive, status, events, head, start }) => {
       // The pruned endpoint's probe says its logs begin 100 blocks after the start block; the
       // archive, never probed, may keep them all.
       await eventually(async () => status.rpc_errors > 0, 10_000, "the history reads failing");
@@ -304,18 +309,11 @@ describe("history from a start block below the nodes' retention", { timeout: 60_
       expect(status.history_skipped).toBeUndefined();
       expect(status.processed ?? start - 1).toBeLessThan(start);
       await archive.up();
-      await collectedThrough(status, events.events, 137, head, 30_000);
-      expect(blockNumbersOf(events.events, 137, start - 1)).toEqual(
+      await collectedThrough(status, events, 137, head, 30_000);
+      expect(blockNumbersOf(events, 137, start - 1)).toEqual(
         Array.from({ length: head - start + 1 }, (_, i) => start + i),
       );
       expect(status.history_skipped).toBeUndefined();
       expect(status.indexed_from).toBe(start);
-    } finally {
-      await events.stop();
-      await follower.stop();
-      await archive.stop();
-      await pruned.stop();
-      await own.stop();
-    }
-  });
+    }));
 });
