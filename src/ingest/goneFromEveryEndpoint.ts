@@ -77,17 +77,55 @@ export const endpointVerdicts = (
     (endpoint) => {
       if (givenUp(endpoint) || probedGone(endpoint, n, what))
         return Effect.succeed({ endpoint, verdict: "gone" as Verdict });
+      if (what === "logs" && lacksBlockReceipts(endpoint))
+        return Effect.map(logsVerdict(endpoint, n), (verdict) => ({ endpoint, verdict }));
       const [method, params] = questions[what].ask(n);
-      return Effect.map(askEndpoint(endpoint, method, params, ASK_ENDPOINT_MS, ASK_ENDPOINT_MS), (asked) => ({
-        endpoint,
-        verdict: (asked.ok
-          ? "kept"
-          : questions[what].gone(asked.fault.reason, asked.fault.detail)
-            ? "gone"
-            : "unknown") as Verdict,
-      }));
+      return Effect.flatMap(
+        askEndpoint(endpoint, method, params, ASK_ENDPOINT_MS, ASK_ENDPOINT_MS),
+        (asked) =>
+          // A node without eth_getBlockReceipts (its live reads take receipts one by one) is asked
+          // for the block's logs instead, rather than held for silent for good.
+          what === "logs" && !asked.ok && asked.fault.reason === "MethodUnavailable"
+            ? Effect.map(logsVerdict(endpoint, n), (verdict) => ({ endpoint, verdict }))
+            : Effect.succeed({
+                endpoint,
+                verdict: (asked.ok
+                  ? "kept"
+                  : questions[what].gone(asked.fault.reason, asked.fault.detail)
+                    ? "gone"
+                    : "unknown") as Verdict,
+              }),
+      );
     },
     { concurrency: "unbounded" },
+  );
+
+/** Whether the endpoint is known not to serve eth_getBlockReceipts (its probe, or a refusal). */
+const lacksBlockReceipts = (endpoint: RpcEndpoint) =>
+  endpoint.health.lacks.has("eth_getBlockReceipts") || endpoint.health.capabilities?.blockReceipts === false;
+
+/**
+ * Block `n`'s logs as an endpoint without eth_getBlockReceipts tells what it keeps: kept when it
+ * answers some, gone when it refuses them as pruned. An empty answer says neither (a block without
+ * logs, or a node answering pruned history empty).
+ */
+const logsVerdict = (endpoint: RpcEndpoint, n: number): Effect.Effect<Verdict> =>
+  Effect.map(
+    askEndpoint(
+      endpoint,
+      "eth_getLogs",
+      [{ fromBlock: hex(n), toBlock: hex(n) }],
+      ASK_ENDPOINT_MS,
+      ASK_ENDPOINT_MS,
+    ),
+    (asked): Verdict =>
+      asked.ok
+        ? Array.isArray(asked.result) && asked.result.length > 0
+          ? "kept"
+          : "unknown"
+        : saysPruned(asked.fault.reason, asked.fault.detail)
+          ? "gone"
+          : "unknown",
   );
 
 /**

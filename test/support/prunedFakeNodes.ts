@@ -40,3 +40,40 @@ export const down = (): ExchangeOutcome => ({
   kind: "fault",
   fault: { reason: "Unavailable", detail: "connection refused" },
 });
+
+/**
+ * A fake endpoint without eth_getBlockReceipts (as some nodes and proxies are), keeping logs from
+ * block `from` on: older ones refused as pruned, kept ones answered with one log each. The blocks
+ * asked about by eth_getLogs are pushed to `asked`.
+ */
+export const noBlockReceiptsKeepsFrom =
+  (from: number, asked: Array<number> = []) =>
+  (requests: ReadonlyArray<RpcRequest>): ExchangeOutcome => {
+    const request = requests[0]!;
+    if (request.method !== "eth_getLogs")
+      return {
+        kind: "answers",
+        answers: [
+          {
+            ok: false,
+            fault: { reason: "MethodUnavailable", detail: `the method ${request.method} does not exist` },
+          },
+        ],
+      };
+    const n = Number.parseInt((request.params[0] as { fromBlock: string }).fromBlock, 16);
+    asked.push(n);
+    return n >= from
+      ? { kind: "answers", answers: [{ ok: true, result: [{ blockNumber: request.params }] }] }
+      : {
+          kind: "answers",
+          answers: [
+            {
+              ok: false,
+              fault: {
+                reason: "HistoryUnavailable",
+                detail: `pruned history unavailable: requested ${n}, earliest available ${from}`,
+              },
+            },
+          ],
+        };
+  };

@@ -6,7 +6,7 @@ import {
   goneFromEveryEndpoint,
 } from "../../../src/ingest/goneFromEveryEndpoint.js";
 import { fakeChainRpcOf } from "../../support/chainRpc.js";
-import { down, keepsFrom } from "../../support/prunedFakeNodes.js";
+import { down, keepsFrom, noBlockReceiptsKeepsFrom } from "../../support/prunedFakeNodes.js";
 
 const run = <A>(effect: Effect.Effect<A>) => Effect.runPromise(effect);
 
@@ -81,5 +81,20 @@ describe("firstKeptAfter", () => {
     expect(downAsked).toBe(0);
     expect(asked.length).toBeGreaterThan(5);
     expect(await run(firstKeptAfter(named, 100, 1_000, "state", (e) => e === named.endpoints[0]))).toBe(101);
+  });
+
+  it("behavior: a node without eth_getBlockReceipts is asked for the block's logs instead, and so is not held silent for good", async () => {
+    const asked: Array<number> = [];
+    const rpc = fakeChainRpcOf([keepsFrom(500), noBlockReceiptsKeepsFrom(731, asked)]);
+    expect(await run(goneFromEveryEndpoint(rpc, 400, "logs"))).toBe(true);
+    expect(await run(goneFromEveryEndpoint(rpc, 800, "logs"))).toBe(false);
+    expect(await run(firstKeptAfter(rpc, 100, 1_000, "logs"))).toBe(500);
+    // Once it is known to lack the method, its logs are asked at once.
+    rpc.endpoints[1]!.health.lacks.add("eth_getBlockReceipts");
+    expect(await run(endpointVerdicts(rpc, 600, "logs"))).toEqual([
+      { endpoint: rpc.endpoints[0], verdict: "kept" },
+      { endpoint: rpc.endpoints[1], verdict: "gone" },
+    ]);
+    expect(asked).toContain(600);
   });
 });
