@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -70,6 +70,11 @@ const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ")[0];
  */
 const runTmp = await mkdtemp(join(tmpdir(), "svc-bench-run-"));
 process.env.TMPDIR = runTmp;
+// Stopped with Ctrl-C (the children get it too): the run's files go as they would at its end.
+process.once("SIGINT", () => {
+  rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
+  process.exit(130);
+});
 try {
   for (const bench of benches) {
     const before = loadAverage();
