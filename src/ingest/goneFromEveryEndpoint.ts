@@ -1,5 +1,5 @@
 import { Effect } from "effect";
-import { askEndpoint } from "../chains/rpc/askEndpoint.js";
+import { type Asked, askEndpoint } from "../chains/rpc/askEndpoint.js";
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { RpcEndpoint } from "../chains/rpc/RpcEndpoint.js";
 
@@ -25,24 +25,57 @@ export const saysStateGone = (reason: string, detail: string | undefined) =>
 /** What one endpoint keeps of a block: said it keeps it, said it has not, or said neither. */
 export type Verdict = "kept" | "gone" | "unknown";
 
+/** A question answered by one endpoint asked alone (ASK_ENDPOINT_MS at most, its wait included). */
+const ask = (endpoint: RpcEndpoint, method: string, params: ReadonlyArray<unknown>) =>
+  askEndpoint(endpoint, method, params, ASK_ENDPOINT_MS, ASK_ENDPOINT_MS);
+
+/** An answer judged: kept when answered, gone when refused with `gone`'s words, else unknown. */
+const judged = (asked: Asked, gone: (reason: string, detail: string | undefined) => boolean): Verdict =>
+  asked.ok ? "kept" : gone(asked.fault.reason, asked.fault.detail) ? "gone" : "unknown";
+
+/**
+ * Block `n`'s logs as an endpoint without eth_getBlockReceipts tells what it keeps (its live reads
+ * take receipts one by one): kept when it answers some, gone when it refuses them as pruned. An
+ * empty answer says neither (a block without logs, or a node answering pruned history empty).
+ */
+const logsVerdict = (endpoint: RpcEndpoint, n: number): Effect.Effect<Verdict> =>
+  Effect.map(ask(endpoint, "eth_getLogs", [{ fromBlock: hex(n), toBlock: hex(n) }]), (asked) =>
+    asked.ok && !(Array.isArray(asked.result) && asked.result.length > 0)
+      ? "unknown"
+      : judged(asked, saysPruned),
+  );
+
+/** Whether the endpoint is known not to serve eth_getBlockReceipts (its probe, or a refusal). */
+const lacksBlockReceipts = (endpoint: RpcEndpoint) =>
+  endpoint.health.lacks.has("eth_getBlockReceipts") || endpoint.health.capabilities?.blockReceipts === false;
+
 /**
  * The two questions: a block's receipts (`logs`: can a live read take it) and the state after it
  * (`state`: can the next block be traced). Only endpoints that can trace answer the second: one
- * that keeps the state but serves no debug_traceBlockByHash cannot take a trace however old.
+ * that keeps the state but serves no debug_traceBlockByHash cannot take a trace however old. An
+ * endpoint without eth_getBlockReceipts is asked for the block's logs instead.
  */
 const questions = {
   logs: {
     figure: "logsFrom",
     asks: (_endpoint: RpcEndpoint) => true,
-    ask: (n: number) => ["eth_getBlockReceipts", [hex(n)]] as const,
-    gone: saysPruned,
+    verdict: (endpoint: RpcEndpoint, n: number): Effect.Effect<Verdict> =>
+      lacksBlockReceipts(endpoint)
+        ? logsVerdict(endpoint, n)
+        : Effect.flatMap(ask(endpoint, "eth_getBlockReceipts", [hex(n)]), (asked) =>
+            !asked.ok && asked.fault.reason === "MethodUnavailable"
+              ? logsVerdict(endpoint, n)
+              : Effect.succeed(judged(asked, saysPruned)),
+          ),
   },
   state: {
     figure: "stateFrom",
     asks: (endpoint: RpcEndpoint) =>
       endpoint.health.capabilities?.traces !== false && !endpoint.health.lacks.has("debug_traceBlockByHash"),
-    ask: (n: number) => ["eth_getBalance", [ZERO_ADDRESS, hex(n)]] as const,
-    gone: saysStateGone,
+    verdict: (endpoint: RpcEndpoint, n: number): Effect.Effect<Verdict> =>
+      Effect.map(ask(endpoint, "eth_getBalance", [ZERO_ADDRESS, hex(n)]), (asked) =>
+        judged(asked, saysStateGone),
+      ),
   },
 } as const;
 
@@ -77,55 +110,9 @@ export const endpointVerdicts = (
     (endpoint) => {
       if (givenUp(endpoint) || probedGone(endpoint, n, what))
         return Effect.succeed({ endpoint, verdict: "gone" as Verdict });
-      if (what === "logs" && lacksBlockReceipts(endpoint))
-        return Effect.map(logsVerdict(endpoint, n), (verdict) => ({ endpoint, verdict }));
-      const [method, params] = questions[what].ask(n);
-      return Effect.flatMap(
-        askEndpoint(endpoint, method, params, ASK_ENDPOINT_MS, ASK_ENDPOINT_MS),
-        (asked) =>
-          // A node without eth_getBlockReceipts (its live reads take receipts one by one) is asked
-          // for the block's logs instead, rather than held for silent for good.
-          what === "logs" && !asked.ok && asked.fault.reason === "MethodUnavailable"
-            ? Effect.map(logsVerdict(endpoint, n), (verdict) => ({ endpoint, verdict }))
-            : Effect.succeed({
-                endpoint,
-                verdict: (asked.ok
-                  ? "kept"
-                  : questions[what].gone(asked.fault.reason, asked.fault.detail)
-                    ? "gone"
-                    : "unknown") as Verdict,
-              }),
-      );
+      return Effect.map(questions[what].verdict(endpoint, n), (verdict) => ({ endpoint, verdict }));
     },
     { concurrency: "unbounded" },
-  );
-
-/** Whether the endpoint is known not to serve eth_getBlockReceipts (its probe, or a refusal). */
-const lacksBlockReceipts = (endpoint: RpcEndpoint) =>
-  endpoint.health.lacks.has("eth_getBlockReceipts") || endpoint.health.capabilities?.blockReceipts === false;
-
-/**
- * Block `n`'s logs as an endpoint without eth_getBlockReceipts tells what it keeps: kept when it
- * answers some, gone when it refuses them as pruned. An empty answer says neither (a block without
- * logs, or a node answering pruned history empty).
- */
-const logsVerdict = (endpoint: RpcEndpoint, n: number): Effect.Effect<Verdict> =>
-  Effect.map(
-    askEndpoint(
-      endpoint,
-      "eth_getLogs",
-      [{ fromBlock: hex(n), toBlock: hex(n) }],
-      ASK_ENDPOINT_MS,
-      ASK_ENDPOINT_MS,
-    ),
-    (asked): Verdict =>
-      asked.ok
-        ? Array.isArray(asked.result) && asked.result.length > 0
-          ? "kept"
-          : "unknown"
-        : saysPruned(asked.fault.reason, asked.fault.detail)
-          ? "gone"
-          : "unknown",
   );
 
 /**
