@@ -260,14 +260,34 @@ export class ChainRpc {
             : yield* Effect.forEach(chunks, sendChunk, { concurrency: "unbounded" });
         const stillPending: Array<number> = [];
         for (const [c, chunk] of chunks.entries()) {
-          const { outcome, latencyMs } = sent[c]!;
+          const { outcome, latencyMs, givenMs } = sent[c]!;
           if (outcome.kind === "fault") {
             last = faultError(self.chainId, requests[chunk[0]!]!.method, outcome.fault, endpoint.label);
-            if (outcome.fault.reason === "Timeout" && options.timeoutIsTooHeavy === true) {
+            // Never sent: the call waited out its time in this process's own line for the
+            // endpoint, which says nothing of the node (blamed, it would be left alone for a
+            // while, and a busy process would stall every call of the chain on itself).
+            if (givenMs === 0) {
+              stillPending.push(...chunk);
+              continue;
+            }
+            // Timed out with less time than planned (the rest went to the wait): no measure of
+            // the request's weight, nor of the node unless it had the time it is blamed after.
+            const judged =
+              givenMs < timeoutMs
+                ? {
+                    ...round,
+                    blameTimeouts: givenMs >= Math.min(BLAME_AFTER_MS, endpoint.settings.timeoutMs),
+                  }
+                : round;
+            if (
+              outcome.fault.reason === "Timeout" &&
+              options.timeoutIsTooHeavy === true &&
+              givenMs === timeoutMs
+            ) {
               endpoint.health.refused(outcome.fault, now);
               return yield* Effect.fail(last);
             }
-            if ((yield* self.#judge(round, outcome.fault, method, chunk.length)) === "fail")
+            if ((yield* self.#judge(judged, outcome.fault, method, chunk.length)) === "fail")
               return yield* Effect.fail(last);
             stillPending.push(...chunk);
             continue;

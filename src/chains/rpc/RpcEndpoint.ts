@@ -32,6 +32,12 @@ export type EndpointTransport = (
 export interface SentExchange {
   readonly outcome: ExchangeOutcome;
   readonly latencyMs: number;
+  /**
+   * How long the exchange itself was given: its timeout, less what a wait for a connection or the
+   * rate budget took of the call's queue time; 0 when that wait took it all and nothing was sent,
+   * which says nothing of the endpoint.
+   */
+  readonly givenMs: number;
 }
 
 /**
@@ -58,7 +64,8 @@ export class RpcEndpoint {
 
   /**
    * Sends `requests` as one exchange once the budget and a free slot allow it, waiting for them
-   * `queueMs` at most (then a Timeout fault, without sending). Most calls find both free: they go
+   * `queueMs` at most (then a Timeout fault, without sending); an exchange sent after a wait is
+   * given what is left of `queueMs`, up to `timeoutMs`, so the wait never cuts it. Most calls find both free: they go
    * at once, without the fiber and timer a wait needs (with the single-exchange path of ChainRpc,
    * one eth_call's CPU in this layer fell from 0.43-0.64 ms to 0.20-0.32 ms, measured on anvil).
    */
@@ -83,31 +90,51 @@ export class RpcEndpoint {
 
   #exchange(requests: ReadonlyArray<RpcRequest>, timeoutMs: number, started: number) {
     return Effect.flatMap(this.transport(requests, timeoutMs), (outcome) =>
-      Effect.map(Clock.currentTimeMillis, (now): SentExchange => ({ outcome, latencyMs: now - started })),
+      Effect.map(
+        Clock.currentTimeMillis,
+        (now): SentExchange => ({ outcome, latencyMs: now - started, givenMs: timeoutMs }),
+      ),
     );
   }
 
-  /** The slow path: wait for a slot and the budget, within `queueMs`. */
+  /**
+   * The slow path: wait for a slot, then the budget, together within `queueMs`; only the wait is
+   * timed by it. Out of time, the outcome is a Timeout fault never sent (`givenMs` 0): the line
+   * was this process's, so no caller may count it against the endpoint.
+   */
   #queued(
     requests: ReadonlyArray<RpcRequest>,
     timeoutMs: number,
     queueMs: number,
   ): Effect.Effect<SentExchange> {
-    const waited = this.slots.withSlot(
-      Effect.gen(this, function* () {
-        yield* this.budget.take(requests.length);
-        return yield* this.#exchange(requests, timeoutMs, yield* Clock.currentTimeMillis);
-      }),
-    );
-    if (!Number.isFinite(queueMs)) return waited;
-    return waited.pipe(
-      Effect.timeoutTo({
-        duration: queueMs,
-        onSuccess: (exchanged) => exchanged,
-        onTimeout: (): SentExchange => ({
-          outcome: { kind: "fault", fault: { reason: "Timeout", detail: "no free connection in time" } },
-          latencyMs: queueMs,
+    const unsent = (detail: string): SentExchange => ({
+      outcome: { kind: "fault", fault: { reason: "Timeout", detail: `${detail} within ${queueMs} ms` } },
+      latencyMs: queueMs,
+      givenMs: 0,
+    });
+    return Effect.flatMap(Clock.currentTimeMillis, (askedAt) =>
+      this.slots.withSlotWithin(
+        queueMs,
+        Effect.gen(this, function* () {
+          const budgeted = yield* this.#budgetWithin(requests.length, askedAt + queueMs);
+          const now = yield* Clock.currentTimeMillis;
+          const givenMs = Math.min(timeoutMs, askedAt + queueMs - now);
+          if (!budgeted || givenMs <= 0) return unsent("no room in the endpoint's rate budget");
+          return yield* this.#exchange(requests, givenMs, now);
         }),
+        () => unsent("no free connection"),
+      ),
+    );
+  }
+
+  /** Waits for the rate budget to allow `cost` elements, until `deadline` at most: whether it did. */
+  #budgetWithin(cost: number, deadline: number): Effect.Effect<boolean> {
+    if (!Number.isFinite(deadline)) return Effect.as(this.budget.take(cost), true);
+    return Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      Effect.timeoutTo(this.budget.take(cost), {
+        duration: Math.max(0, deadline - now),
+        onSuccess: () => true,
+        onTimeout: () => false,
       }),
     );
   }

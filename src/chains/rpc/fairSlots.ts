@@ -28,21 +28,28 @@ export class FairSlots {
   }
 
   /**
-   * Joins the line for a connection and waits, given the `restore` of the caller's
-   * uninterruptibleMask: joining cannot be interrupted, the wait can. An interrupted waiter leaves
-   * the line, or hands on the connection given to it just then. No mask of its own: ending one
-   * checks for a pending interruption, which would fail the caller between taking a connection
-   * and guarding its release.
+   * Joins the line for a connection and waits, `withinMs` at most, given the `restore` of the
+   * caller's uninterruptibleMask: joining cannot be interrupted, the wait can. Answers whether it
+   * got one. A waiter interrupted or out of time leaves the line, or hands on the connection given
+   * to it just then. No mask of its own: ending one checks for a pending interruption, which would
+   * fail the caller between taking a connection and guarding its release.
    */
   #acquire(
     restore: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>,
-  ): Effect.Effect<void> {
+    withinMs: number,
+  ): Effect.Effect<boolean> {
     return Effect.suspend(() => {
-      if (this.tryTake()) return Effect.void;
+      if (this.tryTake()) return Effect.succeed(true);
+      if (withinMs <= 0) return Effect.succeed(false);
       const waiter: Waiter = { granted: false, gate: Deferred.unsafeMake<void>(FiberId.none) };
       this.#line.push(waiter);
-      return restore(Deferred.await(waiter.gate)).pipe(
+      const awaited = Deferred.await(waiter.gate);
+      const wait = Number.isFinite(withinMs)
+        ? Effect.timeoutTo(awaited, { duration: withinMs, onSuccess: () => true, onTimeout: () => false })
+        : Effect.as(awaited, true);
+      return restore(wait).pipe(
         Effect.onInterrupt(() => Effect.sync(() => this.#leave(waiter))),
+        Effect.tap((got) => (got ? Effect.void : Effect.sync(() => this.#leave(waiter)))),
       );
     });
   }
@@ -71,13 +78,28 @@ export class FairSlots {
 
   /** Runs `effect` holding a connection, waiting in line for one. */
   withSlot<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> {
+    return this.withSlotWithin(Number.POSITIVE_INFINITY, effect, () => {
+      throw new Error("a wait without a limit ran out");
+    });
+  }
+
+  /**
+   * Runs `effect` holding a connection, waiting in line for one `withinMs` at most; out of time,
+   * answers `onTimeout()` instead, holding none.
+   */
+  withSlotWithin<A, E, R>(
+    withinMs: number,
+    effect: Effect.Effect<A, E, R>,
+    onTimeout: () => A,
+  ): Effect.Effect<A, E, R> {
     return Effect.uninterruptibleMask((restore) =>
-      Effect.zipRight(
-        this.#acquire(restore),
-        Effect.ensuring(
-          restore(effect),
-          Effect.sync(() => this.release()),
-        ),
+      Effect.flatMap(this.#acquire(restore, withinMs), (got) =>
+        got
+          ? Effect.ensuring(
+              restore(effect),
+              Effect.sync(() => this.release()),
+            )
+          : Effect.sync(onTimeout),
       ),
     );
   }

@@ -5,7 +5,7 @@ import type { ChainRpc } from "../../chains/rpc/ChainRpc.js";
  * eth_calls in flight at once for one read: half of an endpoint's default connections (16), the
  * rest left to requests. A full read of 100,000 wallets in four markets is about 190 eth_calls:
  * sent at once, the last ones waited for a connection longer than their budget and the whole read
- * failed ("no free connection in time"), so the block could never be planned.
+ * failed ("no free connection within ... ms"), so the block could never be planned.
  */
 export const CALLS_IN_FLIGHT = 8;
 

@@ -89,7 +89,39 @@ describe("ChainRpc: connections", () => {
         ? queued.cause.error
         : undefined;
     expect(error?.reason).toBe("Timeout");
-    expect(error?.message).toMatch(/no free connection in time/);
+    expect(error?.message).toMatch(/no free connection within 500 ms/);
+    expect(sent()).toHaveLength(1);
+  });
+
+  it("behavior: a call that waits out a long budget in this process's own line leaves its endpoint in good standing", async () => {
+    // The budget is long enough that a timeout of the node's own would mark it failing.
+    const { rpc, sent } = makeRpc([(_, exchange) => (exchange === 0 ? "hang" : answers([ok("0x1")]))], {
+      connections: 1,
+      timeoutMs: 10_000,
+    });
+    const health = rpc.endpoints[0]!.health;
+    const exits = await onTestClock(
+      Effect.all(
+        [
+          Effect.exit(rpc.call("eth_call", [], { budgetMs: 10_000 })),
+          Effect.zipRight(
+            Effect.sleep("10 millis"),
+            Effect.map(Effect.exit(rpc.call("eth_call", [], { budgetMs: 5_000 })), (exit) => ({
+              exit,
+              failures: health.failures,
+              lastError: health.lastError,
+            })),
+          ),
+        ],
+        { concurrency: "unbounded" },
+      ),
+    );
+    const queued = Exit.isSuccess(exits) ? exits.value[1] : undefined;
+    expect(queued !== undefined && Exit.isFailure(queued.exit)).toBe(true);
+    expect(String(queued?.exit)).toMatch(/no free connection within 5000 ms/);
+    // Nothing was sent for it, and nothing is held against the node: it is not left alone.
+    expect(queued?.failures).toBe(0);
+    expect(queued?.lastError).toBeUndefined();
     expect(sent()).toHaveLength(1);
   });
 

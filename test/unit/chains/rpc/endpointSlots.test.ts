@@ -1,4 +1,4 @@
-import { Deferred, Effect, Fiber } from "effect";
+import { Deferred, Effect, Fiber, TestClock, TestContext } from "effect";
 import { describe, expect, it } from "vitest";
 import { FairSlots } from "../../../../src/chains/rpc/fairSlots.js";
 import type { ExchangeOutcome } from "../../../../src/chains/rpc/jsonRpcExchange.js";
@@ -43,6 +43,90 @@ describe("an endpoint's connections", () => {
         yield* Fiber.join(late);
         expect(order).toEqual(["first", "waiting", "late"]);
       }),
+    ));
+
+  it("behavior: an exchange sent after a wait for a connection gets what is left of the wait's time, and is not cut by it", () =>
+    Effect.runPromise(
+      Effect.gen(function* () {
+        const given: Array<number> = [];
+        const endpoint = new RpcEndpoint(
+          "http://node",
+          { url: "http://node", maxConcurrency: 1, maxBatch: 10, timeoutMs: 10_000 },
+          (requests: ReadonlyArray<RpcRequest>, timeoutMs: number) =>
+            Effect.gen(function* () {
+              given.push(timeoutMs);
+              // The first holds the connection 300 ms; the second takes 650 ms to answer.
+              yield* Effect.sleep(requests[0]!.method === "first" ? 300 : 650);
+              return answered;
+            }),
+          new FairSlots(1),
+        );
+        const first = yield* Effect.fork(endpoint.send([{ method: "first", params: [] }], 1_000));
+        yield* Effect.yieldNow();
+        const second = yield* Effect.fork(endpoint.send([{ method: "second", params: [] }], 1_000, 1_000));
+        yield* Effect.yieldNow();
+        yield* TestClock.adjust("300 millis");
+        yield* Fiber.join(first);
+        yield* TestClock.adjust("650 millis");
+        const sent = yield* Fiber.join(second);
+        // 300 ms went to the wait: the exchange had the other 700, and answered within them.
+        expect(given).toEqual([1_000, 700]);
+        expect(sent.givenMs).toBe(700);
+        expect(sent.outcome).toEqual(answered);
+      }).pipe(Effect.provide(TestContext.TestContext)),
+    ));
+
+  it("behavior: a call out of time in line is answered unsent, as a timeout given no time", () =>
+    Effect.runPromise(
+      Effect.gen(function* () {
+        const slots = new FairSlots(1);
+        const endpoint = new RpcEndpoint(
+          "http://node",
+          { url: "http://node", maxConcurrency: 1, maxBatch: 10, timeoutMs: 10_000 },
+          () => Effect.as(Effect.sleep("1 second"), answered),
+          slots,
+        );
+        const first = yield* Effect.fork(endpoint.send([{ method: "first", params: [] }], 1_000));
+        yield* Effect.yieldNow();
+        const second = yield* Effect.fork(endpoint.send([{ method: "second", params: [] }], 1_000, 200));
+        yield* Effect.yieldNow();
+        yield* TestClock.adjust("200 millis");
+        const late = yield* Fiber.join(second);
+        expect(late.givenMs).toBe(0);
+        expect(late.outcome).toEqual({
+          kind: "fault",
+          fault: { reason: "Timeout", detail: "no free connection within 200 ms" },
+        });
+        expect(slots.waiting).toBe(0);
+        yield* TestClock.adjust("800 millis");
+        yield* Fiber.join(first);
+        // The connection is back and free.
+        expect(slots.tryTake()).toBe(true);
+      }).pipe(Effect.provide(TestContext.TestContext)),
+    ));
+
+  it("behavior: a wait that runs out as the connection is handed to it passes it on; none is lost", () =>
+    Effect.runPromise(
+      Effect.gen(function* () {
+        const slots = new FairSlots(1);
+        const outcomes = new Set<string>();
+        for (let round = 0; round < 50; round++) {
+          expect(slots.tryTake()).toBe(true);
+          const waiting = yield* Effect.fork(
+            slots.withSlotWithin(10, Effect.succeed("ran"), () => "out of time"),
+          );
+          yield* Effect.yieldNow();
+          // The connection comes back in the same instant the wait runs out.
+          if (round % 2 === 0) slots.release();
+          yield* TestClock.adjust("10 millis");
+          if (round % 2 === 1) slots.release();
+          outcomes.add(yield* Fiber.join(waiting));
+          expect(slots.waiting).toBe(0);
+          expect(slots.tryTake()).toBe(true);
+          slots.release();
+        }
+        expect(outcomes.has("out of time")).toBe(true);
+      }).pipe(Effect.provide(TestContext.TestContext)),
     ));
 
   it("behavior: a call that stops waiting (its budget spent) leaves the line, and the connection goes to the next", () =>
