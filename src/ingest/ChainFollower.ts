@@ -102,11 +102,14 @@ export const followChain = (options: FollowerOptions) =>
     const headNumber = rpc
       .call<string>("eth_blockNumber", [], { head: true })
       .pipe(Effect.map((head) => Number.parseInt(head, 16)));
+    // Asked of the endpoints at the head (one stalled on an orphaned block is not), as the head is.
     const canonicalHash = (n: number) =>
-      rpc.request<RpcBlock<string> | null>("eth_getBlockByNumber", [hex(n), false], { block: n }).then(
-        (block) => block?.hash.toLowerCase(),
-        () => undefined,
-      );
+      rpc
+        .request<RpcBlock<string> | null>("eth_getBlockByNumber", [hex(n), false], { block: n, head: true })
+        .then(
+          (block) => block?.hash.toLowerCase(),
+          () => undefined,
+        );
 
     // What the endpoints can answer decides where history can be read and whether traces can.
     const capabilities = yield* options.capabilities.pipe(

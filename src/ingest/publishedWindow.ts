@@ -75,6 +75,17 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
             "a reorg's common ancestor could not be found: the node named no block at a height of the window",
         }),
       );
+    // The node names the window's tip as canonical although a block that does not build on it was
+    // just read: two endpoints (or a load balancer's backends) on different forks. There is nothing
+    // to remove; publishing an empty reorg would only loop. The step fails and is tried again,
+    // by when the nodes agree (a new block's parent hash, or the tip replaced, settles it).
+    if (search !== undefined && search.removed.length === 0)
+      return yield* Effect.fail(
+        faultError(chainId, "eth_getBlockByNumber", {
+          reason: "Unavailable",
+          detail: `a block that does not build on block ${search.ancestor.number} was read, but the node names that block canonical: endpoints on different forks`,
+        }),
+      );
     const found = search ?? {
       ancestor: { number: oldest.number - 1, hash: oldest.parentHash, parentHash: "" },
       removed: [...window].reverse(),
