@@ -639,7 +639,8 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     if (job !== undefined) {
       const retry = retryDue(job);
       const stale = job.state === "complete" && sweepStale(chain.chain_id, job.record);
-      if (!retry && !stale) {
+      const widened = job.state === "complete" && logScans.widened(chain.chain_id, job);
+      if (!retry && !stale && !widened) {
         if (job.state === "complete" || job.state === "failed") keepSettled(key);
         return Promise.resolve(job);
       }

@@ -209,7 +209,8 @@ export const makeRegistryBackfill = (deps: RegistryBackfillDeps): RegistryBackfi
       );
       const end = Math.min(record.to, record.next + blocks - 1);
       const filter = registryFilter(sources, end);
-      const logs = filter === undefined ? [] : await run(getLogs(rpc, filter, record.next, end));
+      const logs =
+        filter === undefined ? [] : await run(getLogs(rpc, filter, record.next, end, { keptOnly: true }));
       const planned = await planRegistryLogs(deps.db, job.chain, logs, reads);
       // The first PairCreated of each V2 factory in the range bounds the pairs older than the node's logs.
       let firstPairCount = record.firstPairCount;

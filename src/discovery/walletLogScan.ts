@@ -175,9 +175,13 @@ export const scanWalletsStretch = (
   const scanBatch = (batch: ReadonlyArray<string>, offset: number): Effect.Effect<BatchOutcome> =>
     Effect.gen(function* () {
       const answers = yield* Effect.either(
-        Effect.forEach(walletTransferFilters(batch), (filter) => getLogs(rpc, filter, from, to), {
-          concurrency: "unbounded",
-        }),
+        Effect.forEach(
+          walletTransferFilters(batch),
+          (filter) => getLogs(rpc, filter, from, to, { keptOnly: true }),
+          {
+            concurrency: "unbounded",
+          },
+        ),
       );
       if (answers._tag === "Right")
         return { found: attribute(answers.right, batch, nftContracts), refused: new Map() };

@@ -41,25 +41,28 @@ const PROBE_WAIT_MS = 30_000;
 
 const NOT_PROBED = "where the nodes' logs begin is not known yet (no probe has answered)";
 
-/** Chains whose wait for a probe ran out once: their scans fail at once until a probe answers. */
-const unprobed = new WeakSet<ChainRpc>();
+/** Chains whose wait for their probes ran out once: their scans no longer wait for them. */
+const waitedOut = new WeakSet<ChainRpc>();
 
 /**
- * Resolves once a probe of the chain's nodes has said where their logs begin. Reading down to block
- * 0 before that would take a node's empty answers for pruned blocks as history read, and a scan
- * read to its end is not read again. The first scans wait for the probe made as the service starts;
- * once a wait ran out, scans fail at once (and are tried again later) instead of each holding a
- * scan slot for the whole wait.
+ * Resolves once the probes of the chain's nodes have said where their logs begin: every node's, or
+ * at least one once `PROBE_WAIT_MS` went by. Reading down to block 0 before any answered would take
+ * a node's empty answers for pruned blocks as history read; starting on the first to answer (a
+ * full node's, quicker than an archive's) would read only that node's window. The first scans
+ * wait for the probes made as the service starts; once a wait ran out, scans go on what is known,
+ * or fail at once (and are tried again later) while nothing is, instead of each holding a scan
+ * slot for the whole wait. A node probed later that keeps older logs widens finished scans
+ * (`widened`).
  */
 const probed = async (rpc: ChainRpc): Promise<void> => {
-  if (rpc.capabilities().logsFrom === undefined && unprobed.has(rpc)) throw new Error(NOT_PROBED);
-  for (let waited = 0; rpc.capabilities().logsFrom === undefined; waited += 100) {
-    if (waited >= PROBE_WAIT_MS) {
-      unprobed.add(rpc);
-      throw new Error(NOT_PROBED);
+  for (let waited = 0; !rpc.capabilities().complete; waited += 100) {
+    if (waitedOut.has(rpc) || waited >= PROBE_WAIT_MS) {
+      waitedOut.add(rpc);
+      break;
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  if (rpc.capabilities().logsFrom === undefined) throw new Error(NOT_PROBED);
 };
 
 /**
@@ -226,6 +229,21 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
       readToEnd(chain.chain_id, job) ? Promise.resolve() : scans.add(chain.chain_id, { chain, wallet, job }),
     /** Whether the job's scan has read all the history there is to read (false when that is not known yet). */
     finished: (chainId: number, job: ScanJob): boolean => readToEnd(chainId, job),
+    /**
+     * Whether the nodes now keep older logs than the job's finished scan read down to (a node whose
+     * probe answered after the scan, an archive added): it is read further down.
+     */
+    widened: (chainId: number, job: ScanJob): boolean => {
+      const rpc = deps.rpc(chainId);
+      const scan = job.record.scan;
+      if (rpc === undefined || scan === undefined) return false;
+      try {
+        const range = scanRange(chainId, rpc);
+        return range !== undefined && scan.to === range.to && scan.below > range.from;
+      } catch {
+        return false;
+      }
+    },
     /** Whether the wallet's scan on the chain waits for a batch to take it. */
     isQueued: (chainId: number, wallet: string): boolean =>
       scans.isWaiting(chainId, queueKey(chainId, wallet)),

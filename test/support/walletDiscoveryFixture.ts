@@ -24,7 +24,7 @@ export const discoveryOverNode = (
   listed: ReadonlyArray<string>,
   overrides: Partial<DiscoveryDeps> = {},
 ) => {
-  for (const endpoint of rpc.endpoints) endpoint.health.capabilities ??= { logsFrom: 0 };
+  for (const endpoint of rpc.endpoints) endpoint.health.capabilities ??= { logsFrom: 0, probedAt: 0 };
   return makeWalletDiscovery({
     db,
     cache: undefined,

@@ -21,6 +21,12 @@ export interface CallOptions {
   readonly block?: number;
   /** What it reads at `block`: endpoints known to keep it are asked first. */
   readonly reads?: "state" | "logs";
+  /**
+   * The oldest block a logs read must find kept (a range's first): only endpoints known to keep
+   * it are asked while any of them can be, since some nodes (reth) answer a pruned block's logs
+   * with nothing instead of an error.
+   */
+  readonly from?: number;
   /** Give up after this long, rather than wait longer for an endpoint to recover. */
   readonly budgetMs?: number;
   /**
@@ -217,6 +223,7 @@ export class ChainRpc {
             avoidFailing: options.failFast === true,
             ...(options.block === undefined ? {} : { block: options.block }),
             ...(options.reads === undefined ? {} : { reads: options.reads }),
+            ...(options.from === undefined ? {} : { from: options.from }),
           },
           now,
           self.settings.maxHeadLag,

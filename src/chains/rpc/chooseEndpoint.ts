@@ -9,6 +9,11 @@ export interface CallNeed {
   readonly block?: number;
   /** What it reads at `block`: state (eth_call) or logs and receipts. */
   readonly reads?: "state" | "logs";
+  /**
+   * The oldest block a logs read needs kept (a range's first). Given, only endpoints known to keep
+   * it are asked while any of them can be, even later; otherwise `block` only ranks them.
+   */
+  readonly from?: number;
   /** Endpoints (by index) that refused this very call as not theirs to answer. */
   readonly excluded: ReadonlySet<number>;
   /**
@@ -48,12 +53,22 @@ export const chooseEndpoint = (
   now: number,
   maxHeadLag: number,
 ): EndpointChoice => {
-  const candidates = endpoints
+  const allowed = endpoints
     .map((endpoint, index) => ({ ...endpoint, index }))
     .filter(
       ({ health, index }) =>
         health.wrongChain === undefined && !health.lacks.has(need.method) && !need.excluded.has(index),
     );
+  const oldest = need.from ?? need.block;
+  // Logs are read only from an endpoint that keeps them while one that does can be asked, even
+  // later: some nodes (reth) answer a pruned block's logs with nothing instead of an error, which
+  // would pass for a range read and found empty.
+  const mustKeep = need.reads === "logs" ? need.from : undefined;
+  const keepingLogs =
+    mustKeep === undefined
+      ? allowed
+      : allowed.filter(({ health }) => (health.capabilities?.logsFrom ?? 0) <= mustKeep);
+  const candidates = keepingLogs.length > 0 ? keepingLogs : allowed;
   let bestHead: number | undefined;
   let fastest: number | undefined;
   for (const { health } of candidates) {
@@ -81,10 +96,10 @@ export const chooseEndpoint = (
   const penalty = ({ health }: (typeof able)[number]): number => {
     let score = 0;
     const caps = health.capabilities;
-    if (need.block !== undefined && caps !== undefined) {
+    if (oldest !== undefined && caps !== undefined) {
       const from =
         need.reads === "state" ? caps.stateFrom : need.reads === "logs" ? caps.logsFrom : undefined;
-      if (from !== undefined && need.block < from) score += 8;
+      if (from !== undefined && oldest < from) score += 8;
     }
     if (now - health.lastErrorAt < RECENT_ERROR_MS) score += 4;
     if (fastest !== undefined && health.latencyMs !== undefined && health.latencyMs > 3 * fastest + 50)

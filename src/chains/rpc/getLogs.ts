@@ -61,6 +61,13 @@ export const getLogs = (
   filter: LogFilter,
   from: number,
   to: number,
+  /**
+   * Only from endpoints known to keep each range's first block (while any can be asked): for
+   * reads that take an empty answer as "nothing there" for good (a wallet's scan, a registry's
+   * backfill), where a node that answers its pruned blocks with nothing would lose what they hold.
+   * Ingest leaves it off: its history read tells pruned blocks by the nodes' refusals.
+   */
+  options: { readonly keptOnly?: boolean } = {},
 ): Effect.Effect<ReadonlyArray<RpcLog>, ChainRpcError> =>
   Effect.gen(function* () {
     const logs: Array<RpcLog> = [];
@@ -75,7 +82,12 @@ export const getLogs = (
           "eth_getLogs",
           [{ ...filter, fromBlock: hex(cursor), toBlock: hex(end) }],
           // A range that times out is asked again in halves, below; a single block as any call.
-          { block: end, reads: "logs", ...(blocks > 1 ? { timeoutIsTooHeavy: true } : {}) },
+          {
+            block: end,
+            reads: "logs",
+            ...(options.keptOnly === true ? { from: cursor } : {}),
+            ...(blocks > 1 ? { timeoutIsTooHeavy: true } : {}),
+          },
         ),
       );
       if (answer._tag === "Right") {

@@ -374,7 +374,7 @@ describe("a webhook's wallets' log scans", () => {
     await until(() => discovery.progress(chain, wallet(0)).state === "scanning");
     for (let turn = 0; turn < 50; turn++) await new Promise((resolve) => setImmediate(resolve));
     expect(node.asked.logs).toBe(0);
-    node.rpc.endpoints[0]!.health.capabilities = { logsFrom: 400 };
+    node.rpc.endpoints[0]!.health.capabilities = { logsFrom: 400, probedAt: 0 };
     await until(() => discovery.progress(chain, wallet(0)).state === "complete");
     // Blocks 999-400: two stretches of four filters.
     expect(node.asked.logs).toBe(2 * 4);
@@ -394,7 +394,7 @@ describe("a webhook's wallets' log scans", () => {
       scan: { from: 0, to: 999, below: 700 },
     });
     // The node's logs now begin at block 200.
-    node.rpc.endpoints[0]!.health.capabilities = { logsFrom: 200 };
+    node.rpc.endpoints[0]!.health.capabilities = { logsFrom: 200, probedAt: 0 };
     const discovery = oneScanAtATime(db, node);
     node.open();
     discovery.prefetch([chain], [wallet(0), wallet(1)]);

@@ -90,7 +90,7 @@ const walletNode = (options: { failLogsBelow?: number; failSweep?: boolean } = {
     answers: requests.map((request) => answer(request.method, request.params)),
   }));
   // Probed: it keeps every log.
-  rpc.endpoints[0]!.health.capabilities = { logsFrom: 0 };
+  rpc.endpoints[0]!.health.capabilities = { logsFrom: 0, probedAt: 0 };
   return { rpc, ranges };
 };
 
@@ -435,6 +435,28 @@ describe("wallet discovery", () => {
     expect(await settled(after)).toBe("complete");
     expect(Math.max(...healthy.ranges.map(([, to]) => to))).toBe(399);
     expect(await walletTokens(db)).toEqual([SCANNED, SWEPT].sort());
+  });
+
+  it("behavior: a finished scan is read further down once the nodes keep older logs (a node probed later), on the wallet's next request", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const node = walletNode();
+    // The first probe to answer was a full node's: logs from block 500 on.
+    node.rpc.endpoints[0]!.health.capabilities = { logsFrom: 500, probedAt: 0 };
+    const discovery = discoveryOver(db, node);
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(await settled(discovery)).toBe("complete");
+    expect(await walletTokens(db)).toEqual([SWEPT]);
+    // An archive's probe answers later: the chain's logs now begin at block 0.
+    node.rpc.endpoints[0]!.health.capabilities = { logsFrom: 0, probedAt: 1 };
+    const asked = node.ranges.length;
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(await settled(discovery)).toBe("complete");
+    // Only what the first scan could not read, and the transfer there is found.
+    expect(Math.max(...node.ranges.slice(asked).map(([, to]) => to))).toBe(499);
+    expect(await walletTokens(db)).toEqual([SCANNED, SWEPT].sort());
+    expect(await db.get(discoveryRecordKey(chain.chain_id, WALLET))).toMatchObject({
+      scan: { from: 0, to: 999, below: 0 },
+    });
   });
 
   it("behavior: a wallet an earlier process discovered in full is complete on its first request in a new process, reading nothing of the node", async () => {

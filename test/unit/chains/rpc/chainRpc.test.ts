@@ -381,6 +381,25 @@ describe("getLogs through ChainRpc", () => {
         }),
       );
 
+  it("behavior: read as kept only, a range below a full node's window goes to the archive, not to the node that answers it empty", async () => {
+    // Endpoint 0 keeps logs from block 60 and, as reth does, answers older blocks' logs with
+    // nothing; endpoint 1 is an archive and holds the wallet's one transfer, at block 45.
+    const transfer = {
+      blockNumber: "0x2d",
+      address: "0x00000000000000000000000000000000000000aa",
+      topics: [],
+    };
+    const { rpc, sent } = makeRpc([
+      (requests) => answers(requests.map(() => ok([]))),
+      (requests) => answers(requests.map(() => ok([transfer]))),
+    ]);
+    rpc.endpoints[0]!.health.capabilities = { stateFrom: 60, logsFrom: 60, probedAt: 0 };
+    rpc.endpoints[1]!.health.capabilities = { stateFrom: 0, logsFrom: 0, probedAt: 0 };
+    const exit = await onTestClock(getLogs(rpc, {}, 40, 90, { keptOnly: true }));
+    expect(Exit.isSuccess(exit) && exit.value).toEqual([transfer]);
+    expect(sent().map((s) => s.endpoint)).toEqual([1]);
+  });
+
   it("behavior: a stated cap of 50 blocks costs one refusal; the rest of 5,000 blocks is read in 50-block ranges", async () => {
     const { rpc, sent } = makeRpc([
       cappedNode(50, () => ({

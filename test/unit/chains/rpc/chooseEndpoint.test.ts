@@ -112,6 +112,36 @@ describe("chooseEndpoint", () => {
     });
   });
 
+  it("behavior: a range of logs goes by its first block: only to endpoints that keep it, waiting for one rather than asking a pruned one", () => {
+    // A full node keeping logs from block 60 (reth answers older blocks' logs with nothing), and
+    // an archive.
+    const full = () =>
+      endpoint((h) => {
+        h.capabilities = { stateFrom: 60, logsFrom: 60, probedAt: NOW };
+      });
+    const archive = (pausedUntil = 0) =>
+      endpoint((h) => {
+        h.capabilities = { stateFrom: 0, logsFrom: 0, probedAt: NOW };
+      }, pausedUntil);
+    const range = need({ method: "eth_getLogs", block: 90, from: 40, reads: "logs" });
+    // The range's last block is in the full node's window: it is still not asked.
+    expect(chooseEndpoint([full(), archive()], range, NOW, 5)).toEqual({ kind: "use", index: 1 });
+    // The archive paused for rate: the call waits for it.
+    expect(chooseEndpoint([full(), archive(NOW + 400)], range, NOW, 5)).toEqual({
+      kind: "wait",
+      index: 1,
+      untilMs: NOW + 400,
+      failing: false,
+    });
+    // A range the full node keeps whole goes to it as to any.
+    expect(chooseEndpoint([full(), archive()], { ...range, from: 70 }, NOW, 5)).toEqual({
+      kind: "use",
+      index: 0,
+    });
+    // No endpoint known to keep it: each is asked as before, to refuse it.
+    expect(chooseEndpoint([full(), full()], range, NOW, 5)).toEqual({ kind: "use", index: 0 });
+  });
+
   it("behavior: endpoints that lack the method, serve another chain or refused this call are never chosen", () => {
     const lacks = endpoint((h) => h.lacks.add("debug_traceBlockByHash"));
     const wrong = endpoint((h) => {
