@@ -21,6 +21,11 @@ export interface DiscoveryRecord {
   readonly registry_pending?: true;
   /** What the sweep found it could not read in full (a universe over its cap, a finder's cap). */
   readonly truncated?: ReadonlyArray<string>;
+  /**
+   * What the log scan could not keep in full (stretches that moved more tokens than a stretch
+   * keeps): apart from the sweep's, since a resweep does not read the history again.
+   */
+  readonly scan_truncated?: ReadonlyArray<string>;
 }
 
 export const discoveryRecordKey = (chainId: number, wallet: string) =>

@@ -492,8 +492,13 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   const saveScan = (chainId: number, wallet: string, scanned: { readonly record: DiscoveryRecord }) => {
     const current = jobs.get(jobKey(chainId, wallet));
     if (current === undefined || current === scanned) return saveRecord(chainId, wallet, scanned);
-    const scan = scanned.record.scan;
-    if (scan !== undefined) current.record = { ...current.record, scan };
+    const { scan, scan_truncated } = scanned.record;
+    if (scan !== undefined)
+      current.record = {
+        ...current.record,
+        scan,
+        ...(scan_truncated === undefined ? {} : { scan_truncated }),
+      };
     return saveRecord(chainId, wallet, current);
   };
 
@@ -715,7 +720,9 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       ...(scan === undefined ? {} : { scan }),
       ...(logScans.isQueued(chain.chain_id, wallet) ? { scan_queued: true } : {}),
       ...(job.error === undefined ? {} : { error: job.error }),
-      ...(job.truncated.length === 0 ? {} : { truncated: [...job.truncated] }),
+      ...(job.truncated.length === 0 && job.record.scan_truncated === undefined
+        ? {}
+        : { truncated: [...job.truncated, ...(job.record.scan_truncated ?? [])] }),
     };
   };
 

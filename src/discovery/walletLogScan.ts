@@ -2,7 +2,7 @@ import { Effect } from "effect";
 import { toEventSelector } from "viem";
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import { ChainRpcError } from "../chains/rpc/ChainRpcError.js";
-import { getLogs, type LogFilter } from "../chains/rpc/getLogs.js";
+import { eachLogs, type LogFilter } from "../chains/rpc/getLogs.js";
 import type { RpcLog } from "../chains/rpc/RpcTypes.js";
 import type { FoundToken } from "./heldTokenOps.js";
 
@@ -31,18 +31,29 @@ export const walletTransferFilters = (wallets: ReadonlyArray<string>): ReadonlyA
   ];
 };
 
+/**
+ * Most tokens one stretch keeps for a wallet. A busy address (the zero address, an exchange's hot
+ * wallet, a router) can move hundreds of thousands of tokens in a stretch; each found token costs
+ * a metadata read and a key. Past this, the stretch's further tokens are left out and the wallet's
+ * answers say so (`capped`).
+ */
+export const MAX_STRETCH_TOKENS = 10_000;
+
 /** What one stretch of a wallet's history showed. */
 export interface ScannedStretch {
   readonly tokens: ReadonlyArray<FoundToken>;
   /** Token ids the wallet received from each of `nftContracts` (lower-case address -> ids). */
   readonly nftIds: ReadonlyMap<string, ReadonlyArray<bigint>>;
   readonly logs: number;
+  /** Tokens were left out past {@link MAX_STRETCH_TOKENS}. */
+  readonly capped: boolean;
 }
 
 interface Finds {
   readonly tokens: Map<string, FoundToken>;
   readonly nftIds: Map<string, Array<bigint>>;
   logs: number;
+  capped: boolean;
 }
 
 const standardOf = (log: RpcLog): FoundToken["standard"] | undefined => {
@@ -57,21 +68,26 @@ const standardOf = (log: RpcLog): FoundToken["standard"] | undefined => {
 const partiesOf = (standard: FoundToken["standard"]): ReadonlyArray<number> =>
   standard === "erc1155" ? [2, 3] : [1, 2];
 
-/** Splits the answers of a batch's filters by wallet; a log two filters both returned counts once. */
-const attribute = (
-  answers: ReadonlyArray<ReadonlyArray<RpcLog>>,
-  wallets: ReadonlyArray<string>,
-  nftContracts: ReadonlySet<string>,
-): Map<string, ScannedStretch> => {
+/**
+ * The topic a filter of {@link walletTransferFilters} (by its index) shares its logs with: a log
+ * whose that topic names a wallet of the batch was also answered to the filter before, and is
+ * counted there.
+ */
+const SHARED_WITH_EARLIER: ReadonlyArray<number | undefined> = [undefined, 1, undefined, 2];
+
+/**
+ * Splits the answers of a batch's filters by wallet as they come, keeping only what it finds (the
+ * tokens, the NFT ids): a log two filters both return counts once, by the filters' order instead
+ * of a set of every log seen, so a busy address's stretch costs memory for its finds, not its logs.
+ */
+const makeAttribution = (wallets: ReadonlyArray<string>, nftContracts: ReadonlySet<string>) => {
   const byTopic = new Map<string, Finds>();
   for (const wallet of wallets)
-    byTopic.set(topicOf(wallet), { tokens: new Map(), nftIds: new Map(), logs: 0 });
-  const seen = new Set<string>();
-  for (const logs of answers)
+    byTopic.set(topicOf(wallet), { tokens: new Map(), nftIds: new Map(), logs: 0, capped: false });
+  const add = (filterIndex: number, logs: ReadonlyArray<RpcLog>) => {
+    const shared = SHARED_WITH_EARLIER[filterIndex];
     for (const log of logs) {
-      const id = `${log.blockHash}:${log.logIndex}`;
-      if (seen.has(id)) continue;
-      seen.add(id);
+      if (shared !== undefined && byTopic.has(log.topics[shared]?.toLowerCase() ?? "")) continue;
       const standard = standardOf(log);
       if (standard === undefined) continue;
       const token = log.address.toLowerCase();
@@ -83,7 +99,9 @@ const attribute = (
         if (finds === undefined) continue;
         finds.logs++;
         const known = finds.tokens.get(token);
-        if (known === undefined || block < known.block) finds.tokens.set(token, { token, standard, block });
+        if (known === undefined && finds.tokens.size >= MAX_STRETCH_TOKENS) finds.capped = true;
+        else if (known === undefined || block < known.block)
+          finds.tokens.set(token, { token, standard, block });
         if (standard === "erc721" && nftContracts.has(token) && log.topics[2]?.toLowerCase() === party) {
           const ids = finds.nftIds.get(token) ?? [];
           ids.push(BigInt(log.topics[3]!));
@@ -91,12 +109,21 @@ const attribute = (
         }
       }
     }
-  const out = new Map<string, ScannedStretch>();
-  for (const wallet of wallets) {
-    const finds = byTopic.get(topicOf(wallet))!;
-    out.set(wallet, { tokens: [...finds.tokens.values()], nftIds: finds.nftIds, logs: finds.logs });
-  }
-  return out;
+  };
+  const found = (): Map<string, ScannedStretch> => {
+    const out = new Map<string, ScannedStretch>();
+    for (const wallet of wallets) {
+      const finds = byTopic.get(topicOf(wallet))!;
+      out.set(wallet, {
+        tokens: [...finds.tokens.values()],
+        nftIds: finds.nftIds,
+        logs: finds.logs,
+        capped: finds.capped,
+      });
+    }
+    return out;
+  };
+  return { add, found };
 };
 
 /**
@@ -174,17 +201,16 @@ export const scanWalletsStretch = (
     outcome.refused.size === 0 && outcome.stopped === undefined;
   const scanBatch = (batch: ReadonlyArray<string>, offset: number): Effect.Effect<BatchOutcome> =>
     Effect.gen(function* () {
+      const attribution = makeAttribution(batch, nftContracts);
       const answers = yield* Effect.either(
         Effect.forEach(
           walletTransferFilters(batch),
-          (filter) => getLogs(rpc, filter, from, to, { keptOnly: true }),
-          {
-            concurrency: "unbounded",
-          },
+          (filter, i) =>
+            eachLogs(rpc, filter, from, to, (logs) => attribution.add(i, logs), { keptOnly: true }),
+          { concurrency: "unbounded", discard: true },
         ),
       );
-      if (answers._tag === "Right")
-        return { found: attribute(answers.right, batch, nftContracts), refused: new Map() };
+      if (answers._tag === "Right") return { found: attribution.found(), refused: new Map() };
       const stop = { found: new Map(), refused: new Map(), stopped: { at: offset, error: answers.left } };
       if (!mayBeTooWide(answers.left)) return stop;
       if (batch.length === 1)

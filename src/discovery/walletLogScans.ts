@@ -6,7 +6,13 @@ import type { DiscoveryRecord } from "./DiscoveryRecord.js";
 import { heldTokenOps } from "./heldTokenOps.js";
 import { makeScanBatches, type SettleScan } from "./scanBatches.js";
 import type { DiscoverySettings, FinderContext, Finders } from "./WalletDiscovery.js";
-import { type FilterWidth, filterWidth, type ScannedStretch, scanWalletsStretch } from "./walletLogScan.js";
+import {
+  type FilterWidth,
+  filterWidth,
+  MAX_STRETCH_TOKENS,
+  type ScannedStretch,
+  scanWalletsStretch,
+} from "./walletLogScan.js";
 
 /** What a log scan reads and writes of a wallet's discovery job: its record (where the scan stands). */
 export interface ScanJob {
@@ -40,6 +46,10 @@ export interface WalletLogScansDeps {
 const PROBE_WAIT_MS = 30_000;
 
 const NOT_PROBED = "where the nodes' logs begin is not known yet (no probe has answered)";
+
+/** What a wallet's answers say of a stretch it moved more tokens in than a stretch keeps. */
+const cappedNote = (from: number, to: number) =>
+  `more than ${MAX_STRETCH_TOKENS} tokens moved in blocks ${from} to ${to}; only the first ${MAX_STRETCH_TOKENS} found there are listed`;
 
 /** Chains whose wait for their probes ran out once: their scans no longer wait for them. */
 const waitedOut = new WeakSet<ChainRpc>();
@@ -162,7 +172,14 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
           try {
             const stretch = found.get(entry.wallet);
             if (stretch !== undefined) await writeStretch(chain, entry.wallet, context, stretch, rpc);
-            entry.job.record = { ...entry.job.record, scan: { ...range, below: from } };
+            const record = entry.job.record;
+            entry.job.record = {
+              ...record,
+              scan: { ...range, below: from },
+              ...(stretch?.capped === true
+                ? { scan_truncated: [...(record.scan_truncated ?? []), cappedNote(from, below - 1)] }
+                : {}),
+            };
             await deps.saveRecord(chain.chain_id, entry.wallet, entry.job);
           } catch (error) {
             failed.add(entry);

@@ -61,6 +61,28 @@ export const getLogs = (
   filter: LogFilter,
   from: number,
   to: number,
+  /** `keptOnly`: as for {@link eachLogs}. */
+  options: { readonly keptOnly?: boolean } = {},
+): Effect.Effect<ReadonlyArray<RpcLog>, ChainRpcError> =>
+  Effect.suspend(() => {
+    const logs: Array<RpcLog> = [];
+    const gather = (answered: ReadonlyArray<RpcLog>) => {
+      for (const log of answered) logs.push(log);
+    };
+    return Effect.as(eachLogs(rpc, filter, from, to, gather, options), logs);
+  });
+
+/**
+ * As {@link getLogs}, handing each range's logs to `each` as it is answered instead of gathering
+ * them: a reader that keeps only what it needs of them (a busy address's scan, millions of logs
+ * over a stretch) holds one answer at a time.
+ */
+export const eachLogs = (
+  rpc: ChainRpc,
+  filter: LogFilter,
+  from: number,
+  to: number,
+  each: (logs: ReadonlyArray<RpcLog>) => void,
   /**
    * Only from endpoints known to keep each range's first block (while any can be asked): for
    * reads that take an empty answer as "nothing there" for good (a wallet's scan, a registry's
@@ -68,9 +90,8 @@ export const getLogs = (
    * Ingest leaves it off: its history read tells pruned blocks by the nodes' refusals.
    */
   options: { readonly keptOnly?: boolean } = {},
-): Effect.Effect<ReadonlyArray<RpcLog>, ChainRpcError> =>
+): Effect.Effect<void, ChainRpcError> =>
   Effect.gen(function* () {
-    const logs: Array<RpcLog> = [];
     let cursor = from;
     let next: number | undefined;
     while (cursor <= to) {
@@ -91,7 +112,7 @@ export const getLogs = (
         ),
       );
       if (answer._tag === "Right") {
-        for (const log of answer.right) logs.push(log);
+        each(answer.right);
         rpc.logsRange.answered(blocks, answer.right.length);
         cursor = end + 1;
         continue;
@@ -109,11 +130,10 @@ export const getLogs = (
       if (blocks === 1) {
         const fromReceipts = yield* logsFromReceipts(rpc, filter, cursor);
         if (fromReceipts === undefined) return yield* Effect.fail(error);
-        for (const log of fromReceipts) logs.push(log);
+        each(fromReceipts);
         cursor = end + 1;
         continue;
       }
       next = rpc.logsRange.refused(error, blocks);
     }
-    return logs;
   });

@@ -7,6 +7,7 @@ import type { RpcLog } from "../../../src/chains/rpc/RpcTypes.js";
 import {
   type FilterWidth,
   filterWidth,
+  MAX_STRETCH_TOKENS,
   RAISE_AFTER,
   scanWalletsStretch,
 } from "../../../src/discovery/walletLogScan.js";
@@ -119,6 +120,23 @@ describe("a batch of wallets' log scan", () => {
     expect(read.found.get(b)?.nftIds).toEqual(new Map([[token(1), [5n]]]));
     expect(read.found.get(a)?.nftIds.size).toBe(0);
     expect(read.found.get(c)?.logs).toBe(3);
+  });
+
+  it("edge: a busy address keeps at most MAX_STRETCH_TOKENS tokens of a stretch and says it left some out; its batch-mates are whole", async () => {
+    const [busy, quiet, outsider] = [wallet(1), wallet(2), wallet(9)];
+    const many = Array.from({ length: MAX_STRETCH_TOKENS + 5 }, (_, i) =>
+      log(token(100 + i), 10 + (i % 50), [TRANSFER, word(outsider), word(busy)]),
+    );
+    const node = logsNode([
+      ...many,
+      log(token(1), 20, [TRANSFER, word(outsider), word(quiet)]),
+      log(token(2), 30, [TRANSFER, word(quiet), word(busy)]),
+    ]);
+    const read = await scan(node, [busy, quiet], { to: 100 });
+    expect(read.found.get(busy)?.tokens).toHaveLength(MAX_STRETCH_TOKENS);
+    expect(read.found.get(busy)?.capped).toBe(true);
+    expect(tokensOf(read, quiet)).toEqual([`${token(1)}@20:erc20`, `${token(2)}@30:erc20`].sort());
+    expect(read.found.get(quiet)?.capped).toBe(false);
   });
 
   it("behavior: a node that refuses the batch's width is asked in halves, and the next stretch goes at the width it took", async () => {
