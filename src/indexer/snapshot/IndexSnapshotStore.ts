@@ -98,10 +98,14 @@ export const writeSnapshot = async (
   }
 };
 
-/** The stored snapshot's bytes and description, or undefined when there is none. */
+/**
+ * The stored snapshot's bytes and description, or undefined when there is none. The bytes come
+ * through a consumer that ends only once the object's last chunk arrives: read them through
+ * untilStalled, and cancel them when they are not read.
+ */
 export const readSnapshot = async (
   store: ObjectStore,
-): Promise<{ readonly info: SnapshotInfo; readonly data: AsyncIterable<Uint8Array> } | undefined> => {
+): Promise<{ readonly info: SnapshotInfo; readonly data: ReadableStream<Uint8Array> } | undefined> => {
   const result = await store.get(SNAPSHOT_OBJECT);
   if (result === null) return undefined;
   const info = describe(result.info);
@@ -109,5 +113,41 @@ export const readSnapshot = async (
     await result.data.cancel();
     return undefined;
   }
-  return { info, data: result.data as unknown as AsyncIterable<Uint8Array> };
+  return { info, data: result.data };
+};
+
+/** No chunk of a snapshot came for a while: its download is given up. */
+export class SnapshotStalled extends Error {}
+
+/**
+ * The chunks of `data`, failing with SnapshotStalled when `stallMs` pass without one after it is
+ * asked for the next (the time its reader spends on a chunk does not count). The store client's
+ * download ends only on the object's last chunk, and a snapshot replaced meanwhile has its chunks
+ * purged: that end never comes. Cancels `data` (stopping its consumer) however it ends.
+ */
+export async function* untilStalled(
+  data: ReadableStream<Uint8Array>,
+  stallMs: number,
+): AsyncGenerator<Uint8Array> {
+  const reader = data.getReader();
+  try {
+    for (;;) {
+      const next = await withinMs(reader.read(), stallMs);
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+const withinMs = <A>(promise: Promise<A>, ms: number): Promise<A> => {
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new SnapshotStalled(`no chunk of the index snapshot came for ${ms / 1000} s`)),
+      ms,
+    );
+  });
+  return Promise.race([promise, stalled]).finally(() => clearTimeout(timer));
 };

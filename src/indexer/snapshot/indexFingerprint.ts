@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ChainRegistry } from "../../chains/ChainRegistry.js";
+import type { Db } from "../../storage/Level.js";
+import { PREFIX } from "../indexKeys.js";
 
 /**
  * Bumped whenever the index's keys or records change shape: a snapshot written by an older
@@ -32,3 +34,16 @@ export const indexFingerprint = (registry: ChainRegistry): string =>
     )
     .digest("hex")
     .slice(0, 16);
+
+/**
+ * The fingerprint the index in this LevelDB was built under: `idx!fingerprint` -> string, part of
+ * the index (cleared and restored with it). An index kept across a change of config or format is
+ * still the old one's, whatever the process's fingerprint is now: only an index whose record
+ * equals the process's is written as a snapshot (snapshotSchedule.ts). Recorded at start
+ * (settleIndexFingerprint, restoreIndex.ts).
+ */
+export const INDEX_FINGERPRINT_KEY = `${PREFIX}fingerprint`;
+
+/** The fingerprint recorded for the index in `db`, undefined when none is. */
+export const recordedFingerprint = async (db: Db): Promise<string | undefined> =>
+  (await db.get(INDEX_FINGERPRINT_KEY)) as string | undefined;

@@ -4,8 +4,15 @@ import { Effect } from "effect";
 import type { Db } from "../../storage/Level.js";
 import { STREAM_SEQ_KEY } from "../Indexer.js";
 import { PREFIX } from "../indexKeys.js";
-import { readSnapshot, readSnapshotInfo, type SnapshotInfo } from "./IndexSnapshotStore.js";
-import { INDEX_END, restoreSnapshot } from "./snapshotFormat.js";
+import {
+  readSnapshot,
+  readSnapshotInfo,
+  type SnapshotInfo,
+  SnapshotStalled,
+  untilStalled,
+} from "./IndexSnapshotStore.js";
+import { INDEX_FINGERPRINT_KEY, recordedFingerprint } from "./indexFingerprint.js";
+import { clearIndex, INDEX_END, RESTORING_KEY, restoreSnapshot } from "./snapshotFormat.js";
 
 /** Where this worker's index stands against CHAIN_EVENTS, and what the store offers. */
 export interface RestoreSituation {
@@ -56,20 +63,59 @@ export type RestoreOutcome =
       readonly records: number;
       readonly bytes: number;
       readonly ms: number;
+      /** Downloads given up before this one, for want of chunks. */
+      readonly stalls: number;
     }
   | { readonly restored: false; readonly reason: string; readonly applied: number };
+
+/**
+ * How long a download may go without a chunk (1 MiB each, sent as fast as the server reads them)
+ * before it is given up: long enough for a server busy with other streams.
+ */
+const STALL_MS = 30_000;
+
+/** Downloads tried, each from a fresh read of what is stored, before the worker replays instead. */
+const DOWNLOAD_ATTEMPTS = 3;
+
+export interface RestoreOptions {
+  /** STALL_MS; tests shorten it. */
+  readonly stallMs?: number;
+  /** DOWNLOAD_ATTEMPTS. */
+  readonly attempts?: number;
+}
 
 /**
  * Before the indexer starts: replaces this worker's index with the stored snapshot when
  * decideRestore says so, leaving the indexer to read the stream from the message after the
  * snapshot's. A snapshot that changed between its description and its bytes is used only if it
- * still qualifies.
+ * still qualifies. A download that stalls (the snapshot was replaced under it) is tried again from
+ * the store's new description, `attempts` times in all; then the stall is thrown, the index empty.
  */
 export const restoreIndexIfBehind = async (
   db: Db,
   store: ObjectStore,
   jsm: JetStreamManager,
   fingerprint: string,
+  options: RestoreOptions = {},
+): Promise<RestoreOutcome> => {
+  const attempts = options.attempts ?? DOWNLOAD_ATTEMPTS;
+  for (let stalls = 0; ; stalls++) {
+    try {
+      const outcome = await restoreOnce(db, store, jsm, fingerprint, options.stallMs ?? STALL_MS);
+      return outcome.restored ? { ...outcome, stalls } : outcome;
+    } catch (error) {
+      if (!(error instanceof SnapshotStalled) || stalls + 1 >= attempts) throw error;
+    }
+  }
+};
+
+/** One look at the store and, when it qualifies, one download of its snapshot into `db`. */
+const restoreOnce = async (
+  db: Db,
+  store: ObjectStore,
+  jsm: JetStreamManager,
+  fingerprint: string,
+  stallMs: number,
 ): Promise<RestoreOutcome> => {
   const applied = ((await db.get(STREAM_SEQ_KEY)) as number | undefined) ?? 0;
   const stream = await jsm.streams.info("CHAIN_EVENTS");
@@ -85,52 +131,125 @@ export const restoreIndexIfBehind = async (
   const started = performance.now();
   const snapshot = await readSnapshot(store);
   const decision = decideRestore(situation(snapshot?.info));
-  if (!decision.restore || snapshot === undefined)
+  if (!decision.restore || snapshot === undefined) {
+    await snapshot?.data.cancel();
     return {
       restored: false,
       reason: decision.restore ? "the snapshot went away" : decision.reason,
       applied,
     };
-  let records: number;
-  let restored: number;
+  }
   try {
-    records = await restoreSnapshot(db, snapshot.data, STREAM_SEQ_KEY);
-    restored = ((await db.get(STREAM_SEQ_KEY)) as number | undefined) ?? 0;
+    // The fingerprint it was built under comes with the index (settleIndexFingerprint).
+    const records = await restoreSnapshot(db, untilStalled(snapshot.data, stallMs), STREAM_SEQ_KEY, {
+      [INDEX_FINGERPRINT_KEY]: snapshot.info.fingerprint,
+    });
+    const restored = ((await db.get(STREAM_SEQ_KEY)) as number | undefined) ?? 0;
     if (restored !== snapshot.info.seq)
       throw new Error(
         `the index snapshot says it holds stream message ${snapshot.info.seq} but its records end at ${restored}`,
       );
+    return {
+      restored: true,
+      seq: restored,
+      records,
+      bytes: snapshot.info.bytes,
+      ms: performance.now() - started,
+      stalls: 0,
+    };
   } catch (error) {
+    // Bytes never read still hold a consumer (a locked stream's cancel fails: its reader cancelled it).
+    await snapshot.data.cancel().catch(() => undefined);
     // Part of a snapshot must not meet a replay from the stream's start (its checkpoints would make
     // the indexer skip blocks): the index is left empty, as a worker that never had one.
-    await db.clear({ gte: PREFIX, lt: INDEX_END });
+    await clearIndex(db);
     throw error;
   }
-  return {
-    restored: true,
-    seq: restored,
-    records,
-    bytes: snapshot.info.bytes,
-    ms: performance.now() - started,
-  };
 };
 
 /**
- * restoreIndexIfBehind at an API worker's start, said in the log. A store that cannot be read
- * ends nothing: the worker replays the stream, as it would without snapshots.
+ * A restore killed partway (RESTORING_KEY still there) left part of a snapshot: cleared before
+ * anything reads the index, which then starts empty. Answers whether there was one.
  */
-export const startFromSnapshot = (db: Db, store: ObjectStore, jsm: JetStreamManager, fingerprint: string) =>
-  Effect.tryPromise(() => restoreIndexIfBehind(db, store, jsm, fingerprint)).pipe(
-    Effect.tap((outcome) =>
-      outcome.restored
-        ? Effect.logInfo(
-            `index started from the snapshot at stream message ${outcome.seq} (${outcome.records} records, ${(outcome.bytes / 1024 / 1024).toFixed(1)} MiB, ${(outcome.ms / 1000).toFixed(1)} s): replaying the stream after it`,
-          )
-        : outcome.applied === 0
-          ? Effect.logInfo(`index starts empty and replays the stream: ${outcome.reason}`)
-          : Effect.logDebug(`index resumes from stream message ${outcome.applied}: ${outcome.reason}`),
-    ),
-    Effect.catchAll((cause) =>
-      Effect.logWarning("the index snapshot could not be read; replaying the stream instead", cause),
-    ),
-  );
+export const discardInterruptedRestore = async (db: Db): Promise<boolean> => {
+  if ((await db.get(RESTORING_KEY)) === undefined) return false;
+  await clearIndex(db);
+  return true;
+};
+
+/** What settleIndexFingerprint found. */
+export type FingerprintSettled =
+  | { readonly settled: "same" | "recorded" | "adopted" }
+  | { readonly settled: "other"; readonly recorded: string };
+
+/**
+ * After the start-up restore (or none): records the fingerprint an index is built under when it
+ * starts empty (one restored has its snapshot's already). An index with a record of another keeps
+ * it: it was built under another config or format, and the record keeps it from being written as a
+ * snapshot. An index with no record was built by a version that kept none: it is taken, once, to be
+ * of the current fingerprint ("adopted", said in the log), as the workers of that version stamped
+ * their snapshots; one whose config changed in the same restart is then mistaken for this config's.
+ */
+export const settleIndexFingerprint = async (db: Db, fingerprint: string): Promise<FingerprintSettled> => {
+  const recorded = await recordedFingerprint(db);
+  if (recorded === fingerprint) return { settled: "same" };
+  const empty = !(await holdsIndex(db));
+  if (!empty && recorded !== undefined) return { settled: "other", recorded };
+  await db.put(INDEX_FINGERPRINT_KEY, fingerprint);
+  return { settled: empty ? "recorded" : "adopted" };
+};
+
+/** Whether `db` holds an index key other than its fingerprint record. */
+const holdsIndex = async (db: Db): Promise<boolean> => {
+  const keys = await db.keys({ gte: PREFIX, lt: INDEX_END, limit: 2 }).all();
+  return keys.some((key) => key !== INDEX_FINGERPRINT_KEY);
+};
+
+const logSettled = (settled: FingerprintSettled, fingerprint: string) => {
+  switch (settled.settled) {
+    case "adopted":
+      return Effect.logInfo(
+        `the index has no record of the config it was built under (an earlier version kept none): taken to be this one's (fingerprint ${fingerprint})`,
+      );
+    case "other":
+      return Effect.logWarning(
+        `the index was built under other chains, protocols or index format (fingerprint ${settled.recorded}, now ${fingerprint}): this worker writes no index snapshots until its DATA_DIR is emptied and the index built again`,
+      );
+    default:
+      return Effect.void;
+  }
+};
+
+/**
+ * An API worker's start: clears what an interrupted restore left, then restoreIndexIfBehind, said in
+ * the log, then settleIndexFingerprint. A store that cannot be read ends nothing: the worker replays
+ * the stream, as it would without snapshots. A LevelDB that cannot be read ends start-up.
+ */
+export const startFromSnapshot = (
+  db: Db,
+  store: ObjectStore,
+  jsm: JetStreamManager,
+  fingerprint: string,
+  options: RestoreOptions = {},
+) =>
+  Effect.gen(function* () {
+    if (yield* Effect.promise(() => discardInterruptedRestore(db)))
+      yield* Effect.logWarning(
+        "the index held part of a snapshot whose restore was interrupted: cleared, the index starts empty",
+      );
+    yield* Effect.tryPromise(() => restoreIndexIfBehind(db, store, jsm, fingerprint, options)).pipe(
+      Effect.tap((outcome) =>
+        outcome.restored
+          ? Effect.logInfo(
+              `index started from the snapshot at stream message ${outcome.seq} (${outcome.records} records, ${(outcome.bytes / 1024 / 1024).toFixed(1)} MiB, ${(outcome.ms / 1000).toFixed(1)} s${outcome.stalls > 0 ? `, after ${outcome.stalls} stalled downloads` : ""}): replaying the stream after it`,
+            )
+          : outcome.applied === 0
+            ? Effect.logInfo(`index starts empty and replays the stream: ${outcome.reason}`)
+            : Effect.logDebug(`index resumes from stream message ${outcome.applied}: ${outcome.reason}`),
+      ),
+      Effect.catchAll((cause) =>
+        Effect.logWarning("the index snapshot could not be read; replaying the stream instead", cause),
+      ),
+    );
+    yield* logSettled(yield* Effect.promise(() => settleIndexFingerprint(db, fingerprint)), fingerprint);
+  });

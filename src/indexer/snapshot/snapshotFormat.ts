@@ -1,4 +1,4 @@
-import { Readable } from "node:stream";
+import { pipeline, Readable } from "node:stream";
 import { createGunzip, createGzip } from "node:zlib";
 import type { Db } from "../../storage/Level.js";
 import { PREFIX } from "../indexKeys.js";
@@ -11,6 +11,29 @@ import { PREFIX } from "../indexKeys.js";
 
 /** The first key after every `idx!` key. */
 export const INDEX_END = `${PREFIX.slice(0, -1)}${String.fromCharCode(PREFIX.charCodeAt(PREFIX.length - 1) + 1)}`;
+
+/**
+ * Present from before a restore clears the index until the batch that writes the restored stream
+ * position: a store holding it holds part of a snapshot (the restore was killed), which must never
+ * be taken for an index. Its checkpoints sort before most views, so a replay from the stream's
+ * start would skip every block they name while the views those blocks wrote are missing.
+ */
+export const RESTORING_KEY = `${PREFIX}restoring`;
+
+/**
+ * Deletes every `idx!` key, RESTORING_KEY last: a clear is many writes, and one killed partway
+ * leaves the marker for the next start to finish it. Keys outside the index (the webhook outbox's,
+ * ingest's checkpoints) are kept.
+ */
+export const clearIndex = async (db: Db): Promise<void> => {
+  await clearIndexButMarker(db);
+  await db.del(RESTORING_KEY);
+};
+
+const clearIndexButMarker = async (db: Db): Promise<void> => {
+  await db.clear({ gte: PREFIX, lt: RESTORING_KEY });
+  await db.clear({ gt: RESTORING_KEY, lt: INDEX_END });
+};
 
 /** Records written per LevelDB batch when a snapshot is restored. */
 const RESTORE_BATCH = 5_000;
@@ -74,16 +97,20 @@ export class CorruptSnapshot extends Error {}
 
 /**
  * Writes the records of a gzipped snapshot into `db`, in batches, after clearing every `idx!` key.
- * `lastKey`'s record, when the snapshot has one, is written last, in the final batch: it is the
- * index's stream position, and a restore interrupted before it leaves an index without one, which
- * the next start treats as empty and restores again. Answers the number of records written.
+ * RESTORING_KEY is written before the clear and deleted in the final batch, with `lastKey`'s record
+ * (the index's stream position) and `alsoLast` (records the caller adds, replacing the snapshot's):
+ * a restore interrupted before it leaves the marker, and the next start clears what was copied. A
+ * snapshot without `lastKey` is refused, the marker left for the caller to clear. Answers the
+ * number of records written.
  */
 export const restoreSnapshot = async (
   db: Db,
   source: AsyncIterable<Uint8Array>,
   lastKey: string,
+  alsoLast: Readonly<Record<string, unknown>> = {},
 ): Promise<number> => {
-  await db.clear({ gte: PREFIX, lt: INDEX_END });
+  await db.put(RESTORING_KEY, true);
+  await clearIndexButMarker(db);
   let batch: Array<{ type: "put"; key: string; value: string }> = [];
   let last: string | undefined;
   let records = 0;
@@ -102,7 +129,8 @@ export const restoreSnapshot = async (
       batch = [];
     }
   };
-  const gunzip = Readable.from(source).pipe(createGunzip());
+  // pipeline, not pipe: an error of the source (a download given up) must end the loop below.
+  const gunzip = pipeline(Readable.from(source), createGunzip(), () => {});
   gunzip.setEncoding("utf8");
   for await (const text of gunzip as AsyncIterable<string>) {
     const lines = (rest + text).split("\n");
@@ -110,7 +138,10 @@ export const restoreSnapshot = async (
     for (const line of lines) await put(line);
   }
   if (rest.length > 0) throw new CorruptSnapshot("the snapshot ends inside a record");
-  if (last !== undefined) batch.push({ type: "put", key: lastKey, value: last });
-  if (batch.length > 0) await db.batch(batch, { valueEncoding: "utf8" });
+  if (last === undefined) throw new CorruptSnapshot(`the snapshot has no ${lastKey} record`);
+  batch.push({ type: "put", key: lastKey, value: last });
+  for (const [key, value] of Object.entries(alsoLast))
+    batch.push({ type: "put", key, value: JSON.stringify(value) });
+  await db.batch([...batch, { type: "del", key: RESTORING_KEY }], { valueEncoding: "utf8" });
   return records;
 };

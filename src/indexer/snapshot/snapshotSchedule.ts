@@ -4,6 +4,7 @@ import { Clock, Duration, Effect, Random } from "effect";
 import type { Db } from "../../storage/Level.js";
 import { STREAM_SEQ_KEY } from "../Indexer.js";
 import { readSnapshotInfo, SnapshotRace, writeSnapshot } from "./IndexSnapshotStore.js";
+import { recordedFingerprint } from "./indexFingerprint.js";
 
 export interface SnapshotScheduleOptions {
   readonly db: Db;
@@ -28,11 +29,22 @@ export type SnapshotLook =
 /**
  * Writes a snapshot of this worker's index unless the store already holds a recent one of the same
  * stream and chains, or one at least as far along. Every API worker looks now and then; the write
- * names the revision it read, so when two look at once only one snapshot is stored.
+ * names the revision it read, so when two look at once only one snapshot is stored. An index built
+ * under another fingerprint than the process's (kept across a change of config or format) is never
+ * written: a worker of the new config would take it for one of its own.
  */
 export const snapshotIfDue = async (options: SnapshotScheduleOptions, now: number): Promise<SnapshotLook> => {
   const applied = ((await options.db.get(STREAM_SEQ_KEY)) as number | undefined) ?? 0;
   if (applied === 0) return { wrote: false, reason: "the index has applied nothing yet" };
+  const builtUnder = await recordedFingerprint(options.db);
+  if (builtUnder !== options.fingerprint)
+    return {
+      wrote: false,
+      reason:
+        builtUnder === undefined
+          ? "the index has no record of the config it was built under"
+          : "the index was built under other chains, protocols or index format",
+    };
   const streamCreated = (await options.jsm.streams.info("CHAIN_EVENTS")).created;
   const { snapshot, revision } = await readSnapshotInfo(options.store);
   const comparable =
@@ -49,7 +61,7 @@ export const snapshotIfDue = async (options: SnapshotScheduleOptions, now: numbe
     const { info, records } = await writeSnapshot(
       options.store,
       options.db,
-      { streamCreated, fingerprint: options.fingerprint },
+      { streamCreated, fingerprint: builtUnder },
       revision,
     );
     return { wrote: true, seq: info.seq, bytes: info.bytes, records, ms: performance.now() - started };

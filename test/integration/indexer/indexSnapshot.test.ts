@@ -12,7 +12,7 @@ import { type IndexTrimmed, runIndexer, STREAM_SEQ_KEY } from "../../../src/inde
 import { PREFIX } from "../../../src/indexer/indexKeys.js";
 import { readSnapshotInfo } from "../../../src/indexer/snapshot/IndexSnapshotStore.js";
 import { indexFingerprint } from "../../../src/indexer/snapshot/indexFingerprint.js";
-import { restoreIndexIfBehind } from "../../../src/indexer/snapshot/restoreIndex.js";
+import { restoreIndexIfBehind, settleIndexFingerprint } from "../../../src/indexer/snapshot/restoreIndex.js";
 import { INDEX_END } from "../../../src/indexer/snapshot/snapshotFormat.js";
 import { snapshotIfDue } from "../../../src/indexer/snapshot/snapshotSchedule.js";
 import { provisionJetStream } from "../../../src/nats/provisionJetStream.js";
@@ -119,6 +119,8 @@ describe("API workers that join from a snapshot", { timeout: 120_000 }, () => {
     await publish(1, 30);
     a = await openLevel("a");
     behind = await openLevel("behind");
+    // As at an API worker's start: an empty index is recorded as built under this config.
+    expect(await settleIndexFingerprint(a, fingerprint)).toEqual({ settled: "recorded" });
     await indexUntil(behind, 30);
     await publish(31, 100);
     await indexUntil(a, 100);
@@ -197,6 +199,7 @@ describe("API workers that join from a snapshot", { timeout: 120_000 }, () => {
 
   it("behavior: of two workers writing at once, one snapshot is stored and no chunk of the other is left", async () => {
     const db = await openLevel("fresh");
+    await settleIndexFingerprint(db, fingerprint);
     await indexUntil(db, 5);
     const options = { db, store: await store(), jsm: await jsm(), fingerprint, intervalMs: HOUR };
     const other = { ...options, store: await store() };
