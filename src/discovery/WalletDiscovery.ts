@@ -67,6 +67,13 @@ export interface DiscoverySettings {
   readonly answerGraceMs: number;
   /** Sweeps (wallet and chain) and batches of log scans running at once in this process. */
   readonly sweeps: number;
+  /**
+   * Most first sweeps waiting for one of those: a client asking about ever new addresses faster
+   * than the nodes answer would otherwise grow the line, and this process's memory, without bound,
+   * and every real wallet's first answer would wait behind it. A wallet asked beyond it fails its
+   * discovery at once (its answers name the chain in their errors) and is tried on its next request.
+   */
+  readonly sweepQueueMax: number;
   readonly scans: number;
   /**
    * Most wallets one batch of log scans names in its filters (walletTransferFilters). geth takes
@@ -91,6 +98,15 @@ export interface DiscoverySettings {
   readonly keptSettled: number;
 }
 
+/** A wallet's first sweep turned away: `sweepQueueMax` others already wait for theirs. */
+class SweepLineFull extends Error {
+  constructor(max: number) {
+    super(
+      `${max} wallets already wait for their first sweep on this worker; this one is swept when asked again`,
+    );
+  }
+}
+
 export const DISCOVERY_DEFAULTS: DiscoverySettings = {
   resweepMs: 24 * 3600_000,
   universeMax: 50_000,
@@ -99,6 +115,7 @@ export const DISCOVERY_DEFAULTS: DiscoverySettings = {
   holdMaxMs: 2_000,
   answerGraceMs: 10,
   sweeps: 8,
+  sweepQueueMax: 10_000,
   scans: 2,
   scanBatch: 200,
   retryMs: 30_000,
@@ -280,6 +297,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
    */
   const pendingSweeps = new Map<string, ReadonlyArray<string>>();
   const sweepSlots = makePromiseSlots(deps.settings.sweeps);
+  let lineFullSaidAt = Number.NEGATIVE_INFINITY;
   const chainFinds = new Map<number, { at: number; done: Promise<ReadonlyArray<Operation>> }>();
 
   /** When the index last found it had missed chain events (indexTrimmed): sweeps from before are stale. */
@@ -529,6 +547,11 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       job.failedAt = deps.now();
       const key = jobKey(chain.chain_id, wallet);
       if (jobs.get(key) === job) keepSettled(key);
+      // A full line turns wallets away by the thousand: said once a minute, not for each.
+      if (error instanceof SweepLineFull) {
+        if (deps.now() - lineFullSaidAt < 60_000) return;
+        lineFullSaidAt = deps.now();
+      }
       deps.warn(
         `discovery of ${wallet} on ${chain.name} (${chain.chain_id}) failed: ${job.error}`,
         chain.chain_id,
@@ -565,9 +588,11 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     const tokensStored = new Promise<void>((resolve) => {
       stored = resolve;
     });
-    job.swept = sweepNeeded
-      ? sweepSlots(() => sweep(chain, wallet, job, firstRpc, { answerable, stored }))
-      : Promise.resolve();
+    job.swept = !sweepNeeded
+      ? Promise.resolve()
+      : record.swept_block === undefined && sweepSlots.waiting() >= deps.settings.sweepQueueMax
+        ? Promise.reject(new SweepLineFull(deps.settings.sweepQueueMax))
+        : sweepSlots(() => sweep(chain, wallet, job, firstRpc, { answerable, stored }));
     job.tokensSwept = Promise.race([tokens, job.swept]);
     // A failed sweep is handled below (fail); a request that waits for its tokens sees it as a state.
     job.tokensSwept.catch(() => undefined);

@@ -11,7 +11,7 @@ export const makePromiseSlots = (size: number) => {
     if (next === undefined) running--;
     else next();
   };
-  return async <A>(task: () => Promise<A>): Promise<A> => {
+  const run = async <A>(task: () => Promise<A>): Promise<A> => {
     if (running >= size) await new Promise<void>((resolve) => waiting.push(resolve));
     else running++;
     try {
@@ -20,4 +20,6 @@ export const makePromiseSlots = (size: number) => {
       release();
     }
   };
+  /** Tasks waiting for a slot. */
+  return Object.assign(run, { waiting: () => waiting.length });
 };

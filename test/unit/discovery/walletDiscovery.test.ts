@@ -638,6 +638,41 @@ describe("wallet discovery", () => {
     expect(progress.truncated).toEqual(["more than 1,000 NFTs"]);
   });
 
+  it("edge: past sweepQueueMax wallets waiting for a first sweep, more are turned away at once, said once, and swept when asked again", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    // Every call waits until the gate opens (a slow node), then is refused.
+    const rpc = fakeChainRpc(async (requests) => {
+      await gate;
+      return {
+        kind: "answers",
+        answers: requests.map(() => ({ ok: false, fault: { reason: "Rejected", detail: "no" } })),
+      };
+    });
+    const warned: Array<string> = [];
+    const discovery = discoveryOverNode(db, rpc, [SWEPT], {
+      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, sweeps: 1, sweepQueueMax: 2 },
+      warn: (message) => {
+        warned.push(message);
+      },
+    });
+    const wallets = [1, 2, 3, 4, 5].map((n) => `0x${n.toString(16).padStart(40, "0")}`);
+    // One sweeping, two waiting: the line is full for the last two.
+    for (const wallet of wallets) await discovery.settle(chain, wallet, 0);
+    await drain();
+    const turnedAway = wallets.filter((w) => /already wait/.test(discovery.progress(chain, w).error ?? ""));
+    expect(turnedAway).toEqual(wallets.slice(3));
+    expect(warned.filter((m) => /already wait/.test(m))).toHaveLength(1);
+    open();
+    for (const wallet of wallets.slice(0, 3)) await discovery.settle(chain, wallet, 5_000);
+    // Asked again once the line has room, it is swept (and fails on this node's refusal instead).
+    await discovery.settle(chain, wallets[3]!, 5_000);
+    expect(discovery.progress(chain, wallets[3]!).error).not.toMatch(/already wait/);
+  });
+
   it("behavior: a failed first sweep is tried again on the wallet's next request, since until then the chain cannot be answered", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     let node = walletNode({ failSweep: true });
