@@ -68,11 +68,21 @@ export const discoveryWarnings = (
   const limited = reads
     .filter(({ progress }) => progress.state !== "not_needed")
     .map(({ chain, progress }) => {
-      const from = logsFrom(chain.chain_id);
+      // Where the wallet's history is read down to: a finished scan's start (a pruned node's
+      // window moves up after the scan read below it), else where the nodes' logs begin now, which
+      // a scan still reading cannot go below.
+      const scan = progress.scan;
+      const nodes = logsFrom(chain.chain_id);
+      const from =
+        scan === undefined
+          ? nodes
+          : scan.below <= scan.from
+            ? scan.from
+            : Math.max(scan.from, nodes ?? scan.from);
       const parts = [
         ...(from !== undefined && from > 0
           ? [
-              `its nodes keep logs from block ${from} only, so a token outside its token universe acquired before that and never moved since is missing`,
+              `its history is read from block ${from} only (the nodes keep no older logs), so a token outside its token universe acquired before that and never moved since is missing`,
             ]
           : []),
         ...(progress.truncated ?? []),

@@ -115,6 +115,22 @@ describe("answers from an index that starts after genesis", () => {
     );
   });
 
+  it("behavior: INCOMPLETE_HISTORY names where a finished scan read down to, not where a pruned node's window has moved since", () => {
+    const warnings = discoveryWarnings(
+      [{ chain: base, progress: { state: "complete", scan: { from: 300, to: 999, below: 300 } } }],
+      // The node's window moved up to 700 since the scan read down to 300.
+      () => 700,
+      "Balances",
+      "http://svc",
+    );
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        code: "INCOMPLETE_HISTORY",
+        message: expect.stringContaining("base (8453): its history is read from block 300 only"),
+      }),
+    ]);
+  });
+
   it("behavior: chains still being discovered warn DISCOVERY_IN_PROGRESS; chains whose nodes keep logs from a block on warn INCOMPLETE_HISTORY; whole-history chains warn nothing", () => {
     const warnings = discoveryWarnings(
       [
@@ -136,7 +152,7 @@ describe("answers from an index that starts after genesis", () => {
       },
       {
         code: "INCOMPLETE_HISTORY",
-        message: expect.stringContaining("base (8453): its nodes keep logs from block 120 only"),
+        message: expect.stringContaining("base (8453): its history is read from block 120 only"),
         chain_ids: [8453],
         docs_url: "http://svc/v1/evm/supported-chains",
       },
