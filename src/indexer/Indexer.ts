@@ -12,7 +12,13 @@ import { aggregate3 } from "../chains/multicall3.js";
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { ChainBlock, ChainReorg } from "../domain/ChainBlock.js";
 import { isChainEvent } from "../domain/chainEventShape.js";
-import { ChainEventAssembler, UnreadableChainEvent } from "../ingest/chainEventCodec.js";
+import {
+  chainEventsReader,
+  decodeChainEvent,
+  readSplitEvent,
+  SplitPart,
+  UnreadableChainEvent,
+} from "../ingest/chainEventCodec.js";
 import { type PromiseLog, promiseLog } from "../lib/promiseLog.js";
 import { PULL_EXPIRES_MS } from "../nats/pullOptions.js";
 import { consumeEach, restarting, type Verdict, Verdicts } from "../nats/runConsumer.js";
@@ -263,7 +269,7 @@ export const runIndexer = (options: IndexerOptions) =>
         ),
       ),
     );
-    const assembler = new ChainEventAssembler();
+    const readPart = chainEventsReader(jsm);
     const pending = new PendingWrites(options.db, options.presence);
     const lateOf = lateReadsPerChain(options.registry);
     let planned: Array<{
@@ -295,17 +301,21 @@ export const runIndexer = (options: IndexerOptions) =>
     };
     /** Plans one message into the batch, and writes the batch when it is due. */
     const apply = async (message: JsMsg) => {
-      const data = assembler.push(message);
+      const decoded = decodeChainEvent(message);
+      // A split event is applied at its last part, the others read by sequence wherever they are.
+      const data =
+        decoded instanceof SplitPart && decoded.isLast ? await readSplitEvent(decoded, readPart) : decoded;
       // Sequences are consecutive unless the stream dropped messages the consumer never reached.
       if (message.seq > accounted + 1) {
         await reportTrimmed(options, log, accounted + 1, message.seq - 1);
         for (const chainId of options.registry.byId.keys()) excused.add(chainId);
       }
       accounted = Math.max(accounted, message.seq);
-      // A part of a split event: its sequence is recorded once the whole event is applied.
-      if (data === undefined) return;
       if (lastSeq === undefined) batchStartedAt = performance.now();
-      if (!isChainEvent(message.subject, data)) {
+      if (data instanceof SplitPart) {
+        // A part before the last: nothing to apply. Its sequence is done all the same: the last
+        // part reads it again, wherever a restart resumes.
+      } else if (!isChainEvent(message.subject, data)) {
         // Retrying cannot help a message no consumer can apply: skip it, or the index stops here.
         log.error("chain event cannot be applied; skipped", {
           subject: message.subject,

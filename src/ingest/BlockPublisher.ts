@@ -1,6 +1,7 @@
-import type { JetStreamClient } from "@nats-io/jetstream";
+import type { JetStreamClient, PubAck } from "@nats-io/jetstream";
 import { Data, Effect } from "effect";
 import type { ChainReorg } from "../domain/ChainBlock.js";
+import { namingEarlierParts, type OutgoingMessage } from "./chainEventCodec.js";
 import type { EncodedBlock } from "./encodedBlock.js";
 
 export class PublishError extends Data.TaggedError("PublishError")<{
@@ -24,6 +25,26 @@ export const reorgSubject = (chainId: number) => `chain.${chainId}.reorg`;
  */
 const epochSuffix = (reorgs: number) => (reorgs === 0 ? "" : `~${reorgs}`);
 
+/** Publishes one of a block's messages under its id in the chain's epoch; resolves with the stream's ack. */
+const publishMessage = (js: JetStreamClient, chainId: number, message: OutgoingMessage, reorgs: number) =>
+  js.publish(blockSubject(chainId), message.data, {
+    msgID: message.msgID + epochSuffix(reorgs),
+    ...(message.headers === undefined ? {} : { headers: message.headers }),
+  });
+
+/**
+ * Publishes a split event's parts one at a time, the last only once the others are stored, naming
+ * the sequences the stream acknowledged them at: readers find them there, whatever other chains'
+ * ingest processes published in between. A part an earlier attempt stored is acknowledged as a
+ * duplicate with the sequence it was stored at (test/integration/ingest/interleavedParts.test.ts).
+ */
+const publishSplit = async (js: JetStreamClient, block: EncodedBlock, reorgs: number) => {
+  const earlier: Array<number> = [];
+  for (const part of block.messages.slice(0, -1))
+    earlier.push((await publishMessage(js, block.chainId, part, reorgs)).seq);
+  await publishMessage(js, block.chainId, namingEarlierParts(block.messages.at(-1)!, earlier), reorgs);
+};
+
 /**
  * Publishes blocks and reorgs to CHAIN_EVENTS and waits for the stream's acks.
  * Message ids make a republish (after a crash between publish and checkpoint)
@@ -31,21 +52,25 @@ const epochSuffix = (reorgs: number) => (reorgs === 0 ? "" : `~${reorgs}`);
  * for reorgs, each with the chain's reorg epoch (`epochSuffix`). Several blocks are published
  * pipelined on one connection, so they are stored in order while the acks are awaited together.
  * Blocks come encoded (encodedBlock.ts): large ones compressed and, past the server's
- * max_payload, split into parts (see chainEventCodec).
+ * max_payload, split into parts (see chainEventCodec). A split block, rare, waits for the blocks
+ * before it to be stored and is published part by part (publishSplit) before the blocks after it.
  */
 export const publishBlocks = (js: JetStreamClient, blocks: ReadonlyArray<EncodedBlock>, reorgs = 0) =>
   Effect.tryPromise({
-    try: () =>
-      Promise.all(
-        blocks.flatMap((block) =>
-          block.messages.map((message) =>
-            js.publish(blockSubject(block.chainId), message.data, {
-              msgID: message.msgID + epochSuffix(reorgs),
-              ...(message.headers === undefined ? {} : { headers: message.headers }),
-            }),
-          ),
-        ),
-      ),
+    try: async () => {
+      let pipelined: Array<Promise<PubAck>> = [];
+      for (const block of blocks) {
+        if (block.messages.length === 1) {
+          pipelined.push(publishMessage(js, block.chainId, block.messages[0]!, reorgs));
+          continue;
+        }
+        // Awaited first, also so that none of them fails unobserved while the parts go out.
+        await Promise.all(pipelined);
+        pipelined = [];
+        await publishSplit(js, block, reorgs);
+      }
+      await Promise.all(pipelined);
+    },
     catch: (cause) =>
       new PublishError({
         subject: blocks[0] === undefined ? "chain" : blockSubject(blocks[0].chainId),

@@ -15,6 +15,7 @@ export interface EncodedBlock {
   readonly ref: BlockRef;
   /** How many logs it carries (the follower's events-per-second meter). */
   readonly logs: number;
+  /** One, or a split block's parts in order, the last published once the others are stored (BlockPublisher). */
   readonly messages: ReadonlyArray<OutgoingMessage>;
 }
 

@@ -3,10 +3,10 @@ import { type ChainRegistry, supportsFamily } from "../../chains/ChainRegistry.j
 import type { ChainBlock, ChainReorg } from "../../domain/ChainBlock.js";
 import { isChainEvent } from "../../domain/chainEventShape.js";
 import {
-  ChainEventAssembler,
-  MAX_PARTS,
-  PART_HEADER,
-  PARTS_HEADER,
+  chainEventsReader,
+  decodeChainEvent,
+  readSplitEvent,
+  SplitPart,
   UnreadableChainEvent,
 } from "../../ingest/chainEventCodec.js";
 import type { PromiseLog } from "../../lib/promiseLog.js";
@@ -75,28 +75,28 @@ export interface PlanningSession {
 const WORKING_EVERY_MS = 3_000;
 
 /**
- * The whole event of a message: a plain or compressed one as is; for a split
- * one, its first part plus the following parts read from the stream by
- * sequence (the shared consumer may hand the other parts to other nodes, which
- * skip them). `undefined` for a part other than the first.
+ * The whole event of a message, `undefined` when it is planned at another of its parts. A split
+ * event is planned at its last part, its other parts read from the stream by sequence (the shared
+ * consumer may hand them to other nodes, which skip them). One whose parts are not named
+ * (chainEventCodec), written before they were, is planned at its first part, as notifiers of that
+ * version plan it (nodes not yet upgraded share the consumer), with the parts after it read
+ * consecutively: one not stored yet fails the planning, which is tried again shortly.
  */
 const wholeEvent = async (
   jsm: Awaited<ReturnType<typeof jetstreamManager>>,
   message: JsMsg,
 ): Promise<unknown | undefined> => {
-  const parts = Number(message.headers?.get(PARTS_HEADER) || "1");
-  const part = Number(message.headers?.get(PART_HEADER) || "0");
-  const assembler = new ChainEventAssembler();
-  // The assembler answers malformed part headers itself, without reading further messages.
-  if (!(parts > 1 && parts <= MAX_PARTS)) return assembler.push(message);
-  if (part !== 0) return undefined;
-  let data = assembler.push(message);
-  for (let i = 1; i < parts && data === undefined; i++) {
-    const next = await jsm.streams.getMessage("CHAIN_EVENTS", { seq: message.seq + i });
-    if (next === null) throw new Error(`part ${i} of a split chain event is missing`);
-    data = assembler.push({ subject: next.subject, data: next.data, headers: next.header });
-  }
-  return data;
+  const decoded = decodeChainEvent(message);
+  if (!(decoded instanceof SplitPart)) return decoded;
+  const unnamed = decoded.event === undefined;
+  if (unnamed ? decoded.part !== 0 : !decoded.isLast) return undefined;
+  const read = chainEventsReader(jsm);
+  return readSplitEvent(decoded, async (seq) => {
+    const part = await read(seq);
+    if (part === null && unnamed)
+      throw new Error(`part at stream sequence ${seq} of a split chain event is missing`);
+    return part;
+  });
 };
 
 /**

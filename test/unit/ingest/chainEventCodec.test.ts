@@ -3,7 +3,15 @@ import { headers as natsHeaders } from "@nats-io/transport-node";
 import { describe, expect, it } from "vitest";
 import {
   ChainEventAssembler,
+  decodeChainEvent,
+  EARLIER_PARTS_HEADER,
+  EVENT_HEADER,
   encodeChainEvent,
+  type IncomingMessage,
+  namingEarlierParts,
+  type OutgoingMessage,
+  readSplitEvent,
+  SplitPart,
   UnreadableChainEvent,
 } from "../../../src/ingest/chainEventCodec.js";
 
@@ -15,6 +23,32 @@ const bigEvent = (logs: number) =>
       data: `0x${i.toString(16).padStart(64, "7")}${Math.random().toString(16).slice(2)}`,
     })),
   });
+
+/** A stream holding `entries` at their sequences: the message handed to a reader, and reads by sequence. */
+const stream = (entries: ReadonlyArray<readonly [number, OutgoingMessage]>, subject = "chain.1.block") => {
+  const held = new Map<number, IncomingMessage>(
+    entries.map(([seq, m]) => [seq, { subject, data: m.data, headers: m.headers }]),
+  );
+  return {
+    at: (seq: number) => ({ seq, ...held.get(seq)! }),
+    read: async (seq: number): Promise<IncomingMessage | null> => held.get(seq) ?? null,
+    put: (seq: number, message: IncomingMessage) => held.set(seq, message),
+  };
+};
+
+/** A split event's parts as ingest wrote them before parts were named: no event, no sequences. */
+const unnamed = (messages: ReadonlyArray<OutgoingMessage>) =>
+  messages.map((m) => {
+    m.headers!.delete(EVENT_HEADER);
+    return m;
+  });
+
+/** Decodes the part at `seq` and reads its event whole from there, as a reader acting on it does. */
+const readAt = async (s: ReturnType<typeof stream>, seq: number) => {
+  const decoded = decodeChainEvent(s.at(seq));
+  expect(decoded).toBeInstanceOf(SplitPart);
+  return readSplitEvent(decoded as SplitPart, s.read);
+};
 
 describe("chain event codec", () => {
   it("default: small events travel as plain JSON in one message", () => {
@@ -83,5 +117,75 @@ describe("chain event codec", () => {
         number: 2,
       });
     }
+  });
+
+  it("behavior: a split event's last part reads the others at the sequences it names, whatever lies between", async () => {
+    const json = bigEvent(20_000);
+    const parts = encodeChainEvent(json, "1:0xe", 64 * 1024);
+    expect(parts.length).toBeGreaterThan(2);
+    expect(parts.every((m) => m.headers?.get(EVENT_HEADER) === "1:0xe")).toBe(true);
+    // Another chain's events between the parts, and the second part stored after a retry.
+    const seqs = parts.slice(0, -1).map((_, i) => (i === 1 ? 40 : 10 + i * 2));
+    const last = namingEarlierParts(parts.at(-1)!, seqs);
+    expect(last.headers?.get(EARLIER_PARTS_HEADER)).toBe(seqs.join(","));
+    const s = stream([...parts.slice(0, -1).map((m, i) => [seqs[i]!, m] as const), [50, last]]);
+    s.put(11, { subject: "chain.2.block", data: Buffer.from('{"number":2}') });
+    expect(
+      decodeChainEvent({ seq: 11, subject: "chain.2.block", data: Buffer.from('{"number":2}') }),
+    ).toEqual({
+      number: 2,
+    });
+    for (const seq of seqs) expect((decodeChainEvent(s.at(seq)) as SplitPart).isLast).toBe(false);
+    expect(await readAt(s, 50)).toEqual(JSON.parse(json));
+  });
+
+  it("behavior: the last part keeps room to name where the others are, within the payload limit", () => {
+    const maxPayload = 64 * 1024;
+    const parts = encodeChainEvent(bigEvent(40_000), "1:0xf", maxPayload);
+    const last = namingEarlierParts(
+      parts.at(-1)!,
+      parts.slice(1).map(() => Number.MAX_SAFE_INTEGER),
+    );
+    const headerBytes = [...last.headers!].reduce(
+      (sum, [name, values]) => sum + values.reduce((n, v) => n + name.length + v.length + 4, 0),
+      0,
+    );
+    // What nats-server counts against max_payload: headers and data (its framing fits in the rest).
+    expect(last.data.length + headerBytes + last.msgID.length + 20).toBeLessThanOrEqual(
+      maxPayload - 3 * 1024,
+    );
+  });
+
+  it("behavior: parts written before parts were named are read as consecutive, from either end", async () => {
+    const json = bigEvent(20_000);
+    const parts = unnamed(encodeChainEvent(json, "1:0x10", 64 * 1024));
+    const s = stream(parts.map((m, i) => [100 + i, m] as const));
+    expect(await readAt(s, 100)).toEqual(JSON.parse(json));
+    expect(await readAt(s, 100 + parts.length - 1)).toEqual(JSON.parse(json));
+  });
+
+  it("error: a part gone, or another message where a part should be, gives an unreadable event", async () => {
+    const parts = encodeChainEvent(bigEvent(20_000), "1:0x11", 64 * 1024);
+    const other = encodeChainEvent(bigEvent(20_000), "1:0x12", 64 * 1024);
+    const seqs = parts.slice(0, -1).map((_, i) => 1 + i);
+    const last = namingEarlierParts(parts.at(-1)!, seqs);
+    // The first part dropped by the stream's retention.
+    const gone = stream([...parts.slice(1, -1).map((m, i) => [2 + i, m] as const), [90, last]]);
+    expect(await readAt(gone, 90)).toBeInstanceOf(UnreadableChainEvent);
+    // Another event's part at a named sequence (a stream made again, its sequences reused).
+    const swapped = stream([
+      [1, other[0]!],
+      ...parts.slice(1, -1).map((m, i) => [2 + i, m] as const),
+      [90, last],
+    ]);
+    expect(await readAt(swapped, 90)).toBeInstanceOf(UnreadableChainEvent);
+    // A named last part that does not say where the others are.
+    expect(await readAt(stream([[90, parts.at(-1)!]]), 90)).toBeInstanceOf(UnreadableChainEvent);
+    // Unnamed parts with another chain's event between them: not read as this event.
+    const old = unnamed(encodeChainEvent(bigEvent(20_000), "1:0x13", 64 * 1024));
+    const interleaved = stream([[1, old[0]!], ...old.slice(1).map((m, i) => [3 + i, m] as const)]);
+    interleaved.put(2, { subject: "chain.2.block", data: Buffer.from('{"number":2}') });
+    expect(await readAt(interleaved, 1)).toBeInstanceOf(UnreadableChainEvent);
+    expect(await readAt(interleaved, 2 + old.length - 1)).toBeInstanceOf(UnreadableChainEvent);
   });
 });
