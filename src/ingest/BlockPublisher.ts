@@ -48,9 +48,9 @@ const publishSplit = async (js: JetStreamClient, block: EncodedBlock, reorgs: nu
 /**
  * Publishes blocks and reorgs to CHAIN_EVENTS and waits for the stream's acks.
  * Message ids make a republish (after a crash between publish and checkpoint)
- * harmless: `<chainId>:<blockHash>` for blocks, `<chainId>:reorg:<first removed hash>`
- * for reorgs, each with the chain's reorg epoch (`epochSuffix`). Several blocks are published
- * pipelined on one connection, so they are stored in order while the acks are awaited together.
+ * harmless: `<chainId>:<blockHash>` for blocks, `reorgMessageId` for reorgs, each with the
+ * chain's reorg epoch (`epochSuffix`). Several blocks are published pipelined on one
+ * connection, so they are stored in order while the acks are awaited together.
  * Blocks come encoded (encodedBlock.ts): large ones compressed and, past the server's
  * max_payload, split into parts (see chainEventCodec). A split block, rare, waits for the blocks
  * before it to be stored and is published part by part (publishSplit) before the blocks after it.
@@ -78,12 +78,20 @@ export const publishBlocks = (js: JetStreamClient, blocks: ReadonlyArray<Encoded
       }),
   });
 
+/**
+ * A reorg's message id: the chain, the newest block it removes, the ancestor it goes back to, and
+ * the epoch. The same reorg published again (a crash before its save) is dropped as a duplicate; a
+ * deeper one found on the resume (the same newest block removed, an older ancestor) is not.
+ */
+const reorgMessageId = (reorg: ChainReorg, reorgs: number) =>
+  `${reorg.chain_id}:reorg:${reorg.removed[0]?.hash ?? ""}>${reorg.common_ancestor.hash}${epochSuffix(reorgs)}`;
+
 /** Publishes the chain's reorg; `reorgs` is how many it had before this one (its epoch). */
 export const publishReorg = (js: JetStreamClient, reorg: ChainReorg, reorgs = 0) =>
   Effect.tryPromise({
     try: () =>
       js.publish(reorgSubject(reorg.chain_id), JSON.stringify(reorg), {
-        msgID: `${reorg.chain_id}:reorg:${reorg.removed[0]?.hash ?? reorg.common_ancestor.hash}${epochSuffix(reorgs)}`,
+        msgID: reorgMessageId(reorg, reorgs),
       }),
     catch: (cause) => new PublishError({ subject: reorgSubject(reorg.chain_id), cause }),
   });

@@ -2,7 +2,8 @@ import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { Kvm } from "@nats-io/kv";
 import { Effect, Either } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ChainBlock } from "../../../src/domain/ChainBlock.js";
+import { BLOCK_MESSAGE_VERSION, ChainBlock, ChainReorg } from "../../../src/domain/ChainBlock.js";
+import { publishReorg } from "../../../src/ingest/BlockPublisher.js";
 import { encodeBlock } from "../../../src/ingest/encodedBlock.js";
 import { initialStatus, RateMeter } from "../../../src/ingest/FollowerStatus.js";
 import { acquireLease } from "../../../src/ingest/lease/ChainLease.js";
@@ -39,6 +40,34 @@ const branchB = (n: number, parent: string) =>
   });
 
 describe("endpoints on different forks", { timeout: 30_000 }, () => {
+  it("behavior: a deeper reorg removing the same newest block (found on a resume) is stored, not dropped as the first one's duplicate", async () => {
+    const jsm = await jetstreamManager(bare.nc);
+    await jsm.streams.add({ name: "REORG_IDS", subjects: ["chain.7.>"], duplicate_window: 120_000_000_000 });
+    const js = jetstream(bare.nc);
+    try {
+      const reorg = (ancestor: number, removed: ReadonlyArray<number>) =>
+        ChainReorg.make({
+          version: BLOCK_MESSAGE_VERSION,
+          chain_id: 7,
+          common_ancestor: { number: ancestor, hash: blockHash(ancestor) },
+          removed: removed.map((n) => ({ number: n, hash: blockHash(n) })),
+        });
+      const acks = await Effect.runPromise(
+        Effect.all([
+          publishReorg(js, reorg(10, [12, 11]), 3),
+          // The same reorg again, as after a crash before its save: a duplicate.
+          publishReorg(js, reorg(10, [12, 11]), 3),
+          // Deeper, same epoch: the resume found an older ancestor.
+          publishReorg(js, reorg(8, [12, 11, 10, 9]), 3),
+        ]),
+      );
+      expect(acks.map((ack) => ack.duplicate)).toEqual([false, true, false]);
+      expect((await jsm.streams.info("REORG_IDS")).state.messages).toBe(2);
+    } finally {
+      await jsm.streams.delete("REORG_IDS");
+    }
+  });
+
   it("behavior: a block off our tip while the node names the tip canonical publishes no reorg; once the nodes agree, one", async () => {
     const jsm = await jetstreamManager(bare.nc);
     await jsm.streams.add({ name: "CHAIN_EVENTS", subjects: ["chain.>"], duplicate_window: 120_000_000_000 });
