@@ -179,7 +179,7 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
         let window = checkpoint.window;
         const accepted: Array<EncodedBlock> = [];
         for (const block of blocks) {
-          const verdict = reconcile(window, block.ref);
+          const verdict = reconcile(window, block.ref, checkpoint.start);
           if (verdict.kind === "duplicate") continue;
           if (verdict.kind !== "extend") break;
           window = extend(window, block.ref, chain.finality_depth);

@@ -22,10 +22,16 @@ export type Reconciled =
   /** The block does not build on the window: the chain reorganised; find the common ancestor. */
   | { readonly kind: "fork" };
 
-/** Where `block` stands relative to the window. Pure. */
-export const reconcile = (window: BlockWindow, block: BlockRef): Reconciled => {
+/**
+ * Where `block` stands relative to the window. Pure. An empty window (nothing published yet, or
+ * since a skip or a reorg deeper than it) is extended only by `next`, the block due: one after it
+ * (a node that answered nothing for `next` but served the block above) leaves a gap, which a
+ * later read fills, rather than `next` being left out for good.
+ */
+export const reconcile = (window: BlockWindow, block: BlockRef, next?: number): Reconciled => {
   const tip = window.at(-1);
-  if (tip === undefined) return { kind: "extend" };
+  if (tip === undefined)
+    return next === undefined || block.number <= next ? { kind: "extend" } : { kind: "gap", from: next };
   if (block.number === tip.number + 1)
     return block.parentHash === tip.hash ? { kind: "extend" } : { kind: "fork" };
   if (block.number > tip.number + 1) return { kind: "gap", from: tip.number + 1 };

@@ -20,6 +20,12 @@ describe("reconcile", () => {
     expect(reconcile([], ref(5))).toEqual({ kind: "extend" });
   });
 
+  it("edge: an empty window takes only the block due: one above it leaves a gap from the block due", () => {
+    expect(reconcile([], ref(5), 5)).toEqual({ kind: "extend" });
+    // The node answered nothing for block 5 and served block 6.
+    expect(reconcile([], ref(6), 5)).toEqual({ kind: "gap", from: 5 });
+  });
+
   it("behavior: a block seen before is a duplicate; a higher one leaves a gap", () => {
     expect(reconcile(window, ref(11))).toEqual({ kind: "duplicate" });
     expect(reconcile(window, ref(15))).toEqual({ kind: "gap", from: 13 });
