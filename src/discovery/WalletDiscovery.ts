@@ -98,6 +98,9 @@ export interface DiscoverySettings {
   readonly keptSettled: number;
 }
 
+/** Least time between tries of a first sweep whose tokens were read and whose position finders failed. */
+const FINDERS_RETRY_MS = 5_000;
+
 /** A wallet's first sweep turned away: `sweepQueueMax` others already wait for theirs. */
 class SweepLineFull extends Error {
   constructor(max: number) {
@@ -645,12 +648,17 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   };
 
   /**
-   * A failed job is tried again: at once for a wallet never swept (its chain cannot be answered),
-   * after `retryMs` otherwise.
+   * A failed job is tried again: at once for a wallet whose tokens were never swept (its chain
+   * cannot be answered); after FINDERS_RETRY_MS for one whose first sweep read its tokens but
+   * whose position finders failed (it cannot be answered either, yet each try sweeps the whole
+   * universe again: a client polling it would cost one sweep a request); after `retryMs` otherwise.
    */
-  const retryDue = (job: Job): boolean =>
-    job.state === "failed" &&
-    (job.record.swept_block === undefined || deps.now() - (job.failedAt ?? 0) >= deps.settings.retryMs);
+  const retryDue = (job: Job): boolean => {
+    if (job.state !== "failed") return false;
+    const since = deps.now() - (job.failedAt ?? 0);
+    if (job.record.swept_block !== undefined) return since >= deps.settings.retryMs;
+    return !job.tokensReady || since >= Math.min(deps.settings.retryMs, FINDERS_RETRY_MS);
+  };
 
   /**
    * Whether a swept wallet is swept again on its next request: its sweep is older than `resweepMs`

@@ -292,7 +292,9 @@ describe("a webhook's wallets' log scans", () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     const node = transfersNode(1);
     let finderCalls = 0;
+    let now = 0;
     const discovery = discoveryOverNode(db, node.rpc, [tokenOf(900)], {
+      now: () => now,
       settings: { ...DISCOVERY_DEFAULTS, scans: 1, scanStretch: 300 },
       finders: {
         chain: [],
@@ -316,7 +318,9 @@ describe("a webhook's wallets' log scans", () => {
     // The first job's tokens are stored, its scan waits on the node, and its finders fail.
     await discovery.settle(chain, w, 5_000, "tokens");
     await until(() => node.asked.waiting > 0 && discovery.progress(chain, w).state === "failed");
-    // A request tries again: the new job sweeps and saves its sweep.
+    // A request tries again (a first sweep whose finders failed, 5 s later): the new job sweeps
+    // and saves its sweep.
+    now = 5_000;
     await discovery.settle(chain, w, 5_000);
     await until(() => finderCalls === 2);
     await until(() => discovery.progress(chain, w).state !== "sweeping");

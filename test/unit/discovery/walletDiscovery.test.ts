@@ -727,6 +727,45 @@ describe("wallet discovery", () => {
     expect(await walletTokens(db)).toContain(SWEPT);
   });
 
+  it("behavior: a first sweep whose tokens were read but whose position finders failed is tried again after 5 s, not on every request", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    let now = 0;
+    let finderFails = true;
+    const node = walletNode();
+    let sweeps = 0;
+    const counted = new Proxy(node.rpc, {
+      get: (target, key) => {
+        const value = Reflect.get(target, key, target);
+        if (key === "forRequests")
+          return (...args: Array<unknown>) => {
+            sweeps++;
+            return (value as (...a: Array<unknown>) => unknown).apply(target, args);
+          };
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const discovery = discoveryOver(db, node, {
+      rpc: () => counted,
+      now: () => now,
+      ...withFinder(() =>
+        finderFails ? Promise.reject(new Error("finder down")) : Promise.resolve({ ops: [] }),
+      ),
+    });
+    await discovery.settle(chain, WALLET, 5_000);
+    await drain();
+    expect(discovery.progress(chain, WALLET).state).toBe("failed");
+    const first = sweeps;
+    now = 4_999;
+    await discovery.settle(chain, WALLET, 5_000);
+    await drain();
+    expect(sweeps).toBe(first);
+    finderFails = false;
+    now = 5_000;
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(await settled(discovery)).toBe("complete");
+    expect(sweeps).toBe(first + 1);
+  });
+
   it("behavior: a failed scan of a swept wallet is tried again on a request after retryMs, not before", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     let now = 0;
