@@ -161,6 +161,13 @@ export type DiscoveryNeed = "tokens" | "positions";
 /** One wallet's discovery on one chain in this process. */
 interface Job {
   state: "sweeping" | "scanning" | "complete" | "failed";
+  /**
+   * A resweep of a wallet already discovered (its sweep older than `resweepMs`, or made before its
+   * chain's registry backfill was done): in the background, so requests neither wait for it nor
+   * are told of it. The index already holds what the wallet did since its last sweep; the resweep
+   * only adds tokens that joined the universe since.
+   */
+  background?: boolean;
   /** Settles when the sweep's tokens are written (or the sweep failed): what a balances request waits for. */
   tokensSwept: Promise<void>;
   tokensReady: boolean;
@@ -537,6 +544,10 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   const run = (chain: ChainConfig, wallet: string, record: DiscoveryRecord, resweep: boolean): Job => {
     const job: Job = {
       state: "sweeping",
+      // Not after missed chain events: what the index lacks of the wallet then is told.
+      ...(resweep && record.swept_block !== undefined && (record.swept_at ?? 0) >= trimmedAt
+        ? { background: true }
+        : {}),
       tokensSwept: Promise.resolve(),
       tokensReady: false,
       swept: Promise.resolve(),
@@ -730,6 +741,17 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     return job.state;
   };
 
+  /**
+   * The state a request is told: a background resweep shows what the wallet's scan shows, complete
+   * once it is read to its end (operators' counts show it sweeping, `stateFor`).
+   */
+  const toldState = (chainId: number, job: Job, need: DiscoveryNeed): DiscoveryProgress["state"] =>
+    job.background === true && (job.state === "sweeping" || job.state === "scanning")
+      ? logScans.finished(chainId, job)
+        ? "complete"
+        : "scanning"
+      : stateFor(job, need);
+
   const progressOf = (
     chain: ChainConfig,
     wallet: string,
@@ -748,7 +770,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
         : { from: backfill.from, to: backfill.to, next: backfill.next };
     return {
       ...(registry === undefined ? {} : { registry }),
-      state: stateFor(job, need),
+      state: toldState(chain.chain_id, job, need),
       ...(job.record.swept_block === undefined ? {} : { swept_block: job.record.swept_block }),
       ...(scan === undefined ? {} : { scan }),
       ...(logScans.isQueued(chain.chain_id, wallet) ? { scan_queued: true } : {}),
@@ -771,7 +793,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       need: DiscoveryNeed = "positions",
     ): Promise<DiscoveryProgress> => {
       const job = await start(chain, wallet).catch(() => undefined);
-      if (job !== undefined && job.state === "sweeping" && waitMs > 0) {
+      if (job !== undefined && job.state === "sweeping" && job.background !== true && waitMs > 0) {
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
           (need === "tokens" ? job.tokensSwept : job.swept).catch(() => undefined),

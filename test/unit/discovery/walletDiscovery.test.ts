@@ -766,6 +766,38 @@ describe("wallet discovery", () => {
     expect(sweeps).toBe(first + 1);
   });
 
+  it("behavior: a wallet swept again after resweepMs is swept in the background: its requests neither wait nor are told", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    let now = 0;
+    let finds = 0;
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    // The first sweep's finders answer; the resweep's wait until the gate opens.
+    const discovery = discoveryOver(db, walletNode(), {
+      now: () => now,
+      ...withFinder(async () => {
+        if (finds++ > 0) await gate;
+        return { ops: [] };
+      }),
+    });
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(await settled(discovery)).toBe("complete");
+    now = DISCOVERY_DEFAULTS.resweepMs;
+    const started = performance.now();
+    const progress = await discovery.settle(chain, WALLET, 2_000);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(progress.state).toBe("complete");
+    expect(discoveryWarnings([{ chain, progress }], () => 0, "Balances", "http://svc")).toEqual([]);
+    // The resweep runs all the same, its finders waiting on the node.
+    await drain();
+    expect(finds).toBe(2);
+    expect(discovery.progress(chain, WALLET).state).toBe("complete");
+    open();
+    expect(await settled(discovery)).toBe("complete");
+  });
+
   it("behavior: a failed scan of a swept wallet is tried again on a request after retryMs, not before", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     let now = 0;
