@@ -1,9 +1,9 @@
 import { Context, Effect, Layer, Option, Runtime } from "effect";
 import { ChainClients } from "../chains/ChainClients.js";
 import { Chains } from "../chains/Chains.js";
-import type { IndexTrimmed } from "../indexer/Indexer.js";
+import type { IndexGap, IndexTrimmed } from "../indexer/Indexer.js";
 import { Index } from "../indexer/IndexReader.js";
-import { INDEX_TRIMMED_KEY } from "../indexer/indexKeys.js";
+import { INDEX_GAP_PREFIX, INDEX_TRIMMED_KEY } from "../indexer/indexKeys.js";
 import { IngestStatusBook } from "../ingest/IngestStatusBook.js";
 import { FactoryPools } from "../pricing/FactoryPools.js";
 import { Level } from "../storage/Level.js";
@@ -105,6 +105,11 @@ export const layer = (
         (db.get(INDEX_TRIMMED_KEY) as Promise<IndexTrimmed | undefined>).catch(() => undefined),
       );
       if (trimmed !== undefined) discovery.indexTrimmed(trimmed.at);
+      // So do the blocks it jumped over: wallets' log scans read up to them.
+      yield* Effect.promise(async () => {
+        for await (const [key, gap] of db.iterator({ gte: INDEX_GAP_PREFIX, lt: `${INDEX_GAP_PREFIX}~` }))
+          discovery.indexGap(Number((key as string).slice(INDEX_GAP_PREFIX.length)), (gap as IndexGap).to);
+      }).pipe(Effect.catchAllDefect(() => Effect.void));
       return discovery;
     }),
   );

@@ -530,11 +530,14 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     return saveRecord(chainId, wallet, current);
   };
 
+  /** The last block of each chain's blocks the index jumped over (indexGap). */
+  const gapTo = new Map<number, number>();
   const logScans = makeWalletLogScans({
     db: deps.db,
     rpc: deps.rpc,
     checkpoint: deps.checkpoint,
     indexedFrom: deps.indexedFrom,
+    gapTo: (chainId) => gapTo.get(chainId),
     finders: deps.finders,
     settings: deps.settings,
     write,
@@ -836,6 +839,14 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
      */
     indexTrimmed: (at: number): void => {
       trimmedAt = Math.max(trimmedAt, at);
+    },
+    /**
+     * The index jumped over the chain's blocks up to `to` (Indexer's `onGap`, or its record read at
+     * start): wallets' log scans read up to there, since what those blocks did is not in the index.
+     * A wallet scanned before is scanned again once its resweep (indexTrimmed) is done.
+     */
+    indexGap: (chainId: number, to: number): void => {
+      gapTo.set(chainId, Math.max(gapTo.get(chainId) ?? -1, to));
     },
     /** Wallets queued by `prefetch` and not yet started. */
     prefetchQueued: (): number => prefetchQueue.size(),

@@ -34,6 +34,8 @@ export interface WalletLogScansDeps {
   readonly checkpoint: (chainId: number) => Promise<BlockRef | undefined>;
   /** First block the index holds; 0 when it holds the whole history. */
   readonly indexedFrom: (chainId: number) => number | undefined;
+  /** The last block of the chain's blocks the index jumped over (indexGapKey), if any. */
+  readonly gapTo: (chainId: number) => number | undefined;
   readonly finders: Pick<Finders, "nftContracts" | "nftIds">;
   readonly settings: Pick<DiscoverySettings, "scans" | "scanBatch" | "scanStretch">;
   /** Writes what a stretch found for the wallet into the index views (the discovery's versioned write). */
@@ -85,16 +87,22 @@ const probed = async (rpc: ChainRpc): Promise<void> => {
 export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
   const queueKey = (chainId: number, wallet: string) => `${chainId}|${wallet}`;
 
-  /** The history the index lacks and the node keeps: where the wallet's log scan runs. */
+  /**
+   * The history the index lacks and the node keeps: where the wallet's log scan runs. Up to the
+   * block before the index starts, or up to the last block the index jumped over (blocks ingest
+   * never published, or the stream dropped), which the scan then reads down from: the blocks
+   * between that the index holds are read again, which costs time, not correctness.
+   */
   const scanRange = (chainId: number, rpc: ChainRpc): { from: number; to: number } | undefined => {
     const indexedFrom = deps.indexedFrom(chainId);
     // Without it the range is unknown: the scan fails and is tried again on a later request.
     if (indexedFrom === undefined) throw new Error("where this chain's index starts is not known yet");
-    if (indexedFrom === 0) return undefined;
+    const to = Math.max(indexedFrom - 1, deps.gapTo(chainId) ?? -1);
+    if (to < 0) return undefined;
     // Unknown until a probe of the nodes answered (scans wait for one: `probed`).
     const from = rpc.capabilities().logsFrom;
     if (from === undefined) throw new Error(NOT_PROBED);
-    return from <= indexedFrom - 1 ? { from, to: indexedFrom - 1 } : undefined;
+    return from <= to ? { from, to } : undefined;
   };
 
   /** Whether the job's scan has read all the history there is to read (none when that is unknown). */

@@ -30,7 +30,7 @@ import { planBlock, planReorg } from "./applyBlock.js";
 import type { DisownedNfts } from "./DisownedNfts.js";
 import type { IndexCache } from "./IndexCache.js";
 import type { IndexCheckpoint } from "./IndexRecords.js";
-import { INDEX_TRIMMED_KEY, indexCheckpointKey, PREFIX } from "./indexKeys.js";
+import { INDEX_TRIMMED_KEY, indexCheckpointKey, indexGapKey, PREFIX } from "./indexKeys.js";
 import { chainLateRegistryReads, type LateRegistryReads } from "./lateRegistryReads.js";
 import { type IndexReads, PendingWrites } from "./PendingWrites.js";
 import { readTokenMetadata } from "./readTokenMetadata.js";
@@ -68,6 +68,11 @@ export interface IndexerOptions {
    * dropped them while this worker was down or behind): the index lacks what they held.
    */
   readonly onTrimmed?: (trimmed: IndexTrimmed) => void;
+  /**
+   * Told of a chain's blocks the index jumped over (`from`..`to`, after a trim or blocks ingest
+   * never published), once it met the block after them; recorded under indexGapKey too.
+   */
+  readonly onGap?: (chainId: number, gap: IndexGap) => void;
   /** Called after each message is applied (for freshness waits and lag figures). */
   readonly onApplied?: (chainId: number, blockNumber: number) => void;
   /** How often the stream's leader is asked whether the consumer keeps up, ms (WATCH_CHECK_MS; tests shorten it). */
@@ -105,6 +110,7 @@ const plan = async (
   subject: string,
   data: unknown,
   missed: (chainId: number, from: number, to: number) => Promise<void>,
+  firstOfChain: (chainId: number, number: number) => Promise<void>,
 ): Promise<ReadonlyArray<Operation>> => {
   const chainId = Number(subject.split(".")[1]);
   const chain = options.registry.byId.get(chainId);
@@ -114,7 +120,8 @@ const plan = async (
   const block = data as ChainBlock;
   // Already applied (a republish after an ingest restart): nothing to do.
   if (checkpoint !== undefined && block.number <= checkpoint.number) return [];
-  if (checkpoint !== undefined && block.number > checkpoint.number + 1)
+  if (checkpoint === undefined) await firstOfChain(chainId, block.number);
+  else if (block.number > checkpoint.number + 1)
     await missed(chainId, checkpoint.number + 1, block.number - 1);
   const client = options.client(chainId);
   return planBlock(reads, chain, block, {
@@ -162,6 +169,21 @@ const reportMissedBlocks = async (
   );
   await options.db.put(INDEX_TRIMMED_KEY, missed);
   options.onTrimmed?.(missed);
+};
+
+/** A chain's blocks the index never applied, spanning every such gap so far. */
+export interface IndexGap {
+  readonly from: number;
+  readonly to: number;
+}
+
+/** Adds `from`..`to` to the chain's recorded gap (indexGapKey) and tells `onGap` of the span. */
+const recordGap = async (options: IndexerOptions, chainId: number, from: number, to: number) => {
+  const known = (await options.db.get(indexGapKey(chainId))) as IndexGap | undefined;
+  const gap: IndexGap =
+    known === undefined ? { from, to } : { from: Math.min(known.from, from), to: Math.max(known.to, to) };
+  await options.db.put(indexGapKey(chainId), gap);
+  options.onGap?.(chainId, gap);
 };
 
 /**
@@ -226,7 +248,14 @@ export const runIndexer = (options: IndexerOptions) =>
      */
     const excused = new Set<number>(accounted > appliedSeq ? options.registry.byId.keys() : []);
     const missed = async (chainId: number, from: number, to: number) => {
+      // After a trim (reported already) the chain's first block names the blocks it lost too.
+      await recordGap(options, chainId, from, to);
       if (!excused.has(chainId)) await reportMissedBlocks(options, log, chainId, from, to);
+    };
+    // A chain's first block after a trim, in an index that had none of it: whatever came before it
+    // (from where ingest began) may be what the stream dropped.
+    const firstOfChain = async (chainId: number, number: number) => {
+      if (excused.has(chainId) && number > 0) await recordGap(options, chainId, 0, number - 1);
     };
     const consumer = yield* Effect.tryPromise(() =>
       jetstream(options.nc).consumers.get("CHAIN_EVENTS", {
@@ -323,7 +352,7 @@ export const runIndexer = (options: IndexerOptions) =>
           reason: data instanceof UnreadableChainEvent ? data.reason : "not a chain event's shape",
         });
       } else {
-        const ops = await plan(options, lateOf, pending, message.subject, data, missed);
+        const ops = await plan(options, lateOf, pending, message.subject, data, missed, firstOfChain);
         if (message.subject.endsWith(".block")) excused.delete((data as ChainBlock).chain_id);
         pending.add(ops);
         planned.push({ subject: message.subject, data, ops });

@@ -111,6 +111,14 @@ export const timeBlockBound = (chainId: number, seconds: number) =>
  */
 export const INDEX_TRIMMED_KEY = `${PREFIX}trimmed`;
 
+/**
+ * A chain's blocks the index never applied (ingest never published them, or the stream dropped
+ * them first): `idx!gap!<chain>` -> { from, to }, spanning every such gap (Indexer.ts). Not a view:
+ * wallets' log scans read up to its `to`, since what those blocks did is not in the index.
+ */
+export const indexGapKey = (chainId: number) => `${PREFIX}gap!${pad(chainId)}`;
+export const INDEX_GAP_PREFIX = `${PREFIX}gap!`;
+
 /** Last block applied per chain: `idx!ck!<chain>` -> { number, hash }. */
 export const indexCheckpointKey = (chainId: number) => `${PREFIX}ck!${pad(chainId)}`;
 

@@ -18,4 +18,5 @@ export const noDiscovery = Layer.succeed(Discovery, {
   tokensPending: () => [],
   stats: () => new Map(),
   indexTrimmed: () => undefined,
+  indexGap: () => undefined,
 });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeChainRegistry } from "../../../src/chains/ChainRegistry.js";
 import type { ChainsConfigFile } from "../../../src/chains/ChainsConfig.js";
 import { type IndexTrimmed, runIndexer, STREAM_SEQ_KEY } from "../../../src/indexer/Indexer.js";
-import { INDEX_TRIMMED_KEY, indexCheckpointKey } from "../../../src/indexer/indexKeys.js";
+import { INDEX_TRIMMED_KEY, indexCheckpointKey, indexGapKey } from "../../../src/indexer/indexKeys.js";
 import { provisionJetStream } from "../../../src/nats/provisionJetStream.js";
 import type { Db } from "../../../src/storage/Level.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
@@ -98,6 +98,8 @@ describe("an index behind a trimmed stream", { timeout: 60_000 }, () => {
       expect(reported).toEqual([{ from: 4, to: first - 1, at: expect.any(Number) }]);
       expect(await db.get(INDEX_TRIMMED_KEY)).toEqual(reported[0]);
       expect(await db.get(indexCheckpointKey(1))).toEqual({ number: 200, hash: blockHash(200) });
+      // The chain's blocks it jumped over, for wallets' log scans to read.
+      expect(await db.get(indexGapKey(1))).toEqual({ from: 4, to: first - 1 });
     });
   });
 
@@ -105,6 +107,8 @@ describe("an index behind a trimmed stream", { timeout: 60_000 }, () => {
     const first = await firstSeq();
     await withLevel("joining", async (db) => {
       expect(await indexToTheEnd(db)).toEqual([{ from: 1, to: first - 1, at: expect.any(Number) }]);
+      // Everything before its first block of the chain may be what the stream dropped.
+      expect(await db.get(indexGapKey(1))).toEqual({ from: 0, to: first - 1 });
     });
   });
 
@@ -117,6 +121,7 @@ describe("an index behind a trimmed stream", { timeout: 60_000 }, () => {
       expect(reported).toEqual([{ chain_id: 1, from: 202, to: 259, at: expect.any(Number) }]);
       expect(await db.get(INDEX_TRIMMED_KEY)).toEqual(reported[0]);
       expect(await db.get(indexCheckpointKey(1))).toEqual({ number: 261, hash: blockHash(261) });
+      expect(await db.get(indexGapKey(1))).toEqual({ from: 4, to: 259 });
     });
   });
 });

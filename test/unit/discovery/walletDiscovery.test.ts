@@ -798,6 +798,27 @@ describe("wallet discovery", () => {
     expect(await settled(discovery)).toBe("complete");
   });
 
+  it("behavior: blocks the index jumped over are scanned: a wallet discovered before is swept and scanned again up to them", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    let now = 0;
+    const node = walletNode();
+    // The index holds blocks from 100 on: the wallet's transfer at block 150 is indexed, not scanned.
+    const discovery = discoveryOver(db, node, { now: () => now, indexedFrom: () => 100 });
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(await settled(discovery)).toBe("complete");
+    expect(await walletTokens(db)).toEqual([SWEPT]);
+    // Blocks 140-160 were never published: the index lacks that transfer.
+    now = 1;
+    discovery.indexTrimmed(now);
+    discovery.indexGap(chain.chain_id, 160);
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(await settled(discovery)).toBe("complete");
+    expect(await walletTokens(db)).toEqual([SCANNED, SWEPT].sort());
+    expect(await db.get(discoveryRecordKey(chain.chain_id, WALLET))).toMatchObject({
+      scan: { from: 0, to: 160, below: 0 },
+    });
+  });
+
   it("behavior: a failed scan of a swept wallet is tried again on a request after retryMs, not before", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     let now = 0;
