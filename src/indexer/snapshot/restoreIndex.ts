@@ -177,6 +177,29 @@ export const discardInterruptedRestore = async (db: Db): Promise<boolean> => {
   return true;
 };
 
+/**
+ * The CHAIN_EVENTS stream the index was applied from: `idx!stream` -> its creation time. A stream
+ * created again (deleted by hand, its JetStream store lost) numbers other messages from 1: an index
+ * of the earlier one would resume past them, skipping as many as it had applied.
+ */
+export const INDEX_STREAM_KEY = `${PREFIX}stream`;
+
+/**
+ * Clears an index applied from an earlier CHAIN_EVENTS than the one there now, before anything
+ * reads its stream position; answers whether it did. An index with no record (from a version that
+ * kept none) is taken to be of this stream; `recordIndexStream` records it after the start.
+ */
+export const discardIndexOfOtherStream = async (db: Db, streamCreated: string): Promise<boolean> => {
+  const recorded = (await db.get(INDEX_STREAM_KEY)) as string | undefined;
+  if (recorded === undefined || recorded === streamCreated) return false;
+  await clearIndex(db);
+  return true;
+};
+
+/** Records the stream the index is applied from (a restored snapshot's record, if any, is the same one). */
+export const recordIndexStream = (db: Db, streamCreated: string): Promise<void> =>
+  db.put(INDEX_STREAM_KEY, streamCreated);
+
 /** What settleIndexFingerprint found. */
 export type FingerprintSettled =
   | { readonly settled: "same" | "recorded" | "adopted" }
@@ -237,6 +260,17 @@ export const startFromSnapshot = (
       yield* Effect.logWarning(
         "the index held part of a snapshot whose restore was interrupted: cleared, the index starts empty",
       );
+    const streamCreated = yield* Effect.tryPromise(() => jsm.streams.info("CHAIN_EVENTS")).pipe(
+      Effect.map((info) => info.created),
+      Effect.option,
+    );
+    if (
+      streamCreated._tag === "Some" &&
+      (yield* Effect.promise(() => discardIndexOfOtherStream(db, streamCreated.value)))
+    )
+      yield* Effect.logWarning(
+        `the index was applied from an earlier CHAIN_EVENTS stream than the one created at ${streamCreated.value}: cleared, the index starts empty`,
+      );
     yield* Effect.tryPromise(() => restoreIndexIfBehind(db, store, jsm, fingerprint, options)).pipe(
       Effect.tap((outcome) =>
         outcome.restored
@@ -252,4 +286,6 @@ export const startFromSnapshot = (
       ),
     );
     yield* logSettled(yield* Effect.promise(() => settleIndexFingerprint(db, fingerprint)), fingerprint);
+    if (streamCreated._tag === "Some")
+      yield* Effect.promise(() => recordIndexStream(db, streamCreated.value));
   });

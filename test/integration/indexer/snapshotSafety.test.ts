@@ -15,6 +15,7 @@ import {
 } from "../../../src/indexer/snapshot/IndexSnapshotStore.js";
 import { INDEX_FINGERPRINT_KEY } from "../../../src/indexer/snapshot/indexFingerprint.js";
 import {
+  INDEX_STREAM_KEY,
   restoreIndexIfBehind,
   settleIndexFingerprint,
   startFromSnapshot,
@@ -80,7 +81,9 @@ const gzipped = async (db: Db): Promise<Buffer> => {
   return Buffer.concat(parts);
 };
 
-const indexKeys = async (db: Db) => db.keys({ gte: PREFIX, lt: INDEX_END }).all();
+/** The index's keys, but for the record of the stream it is applied from (any start writes it). */
+const indexKeys = async (db: Db) =>
+  (await db.keys({ gte: PREFIX, lt: INDEX_END }).all()).filter((key) => key !== INDEX_STREAM_KEY);
 
 /** Runs `effect`, answering every line it logged as "LEVEL message". */
 const logged = async <E>(effect: Effect.Effect<unknown, E>): Promise<ReadonlyArray<string>> => {
@@ -269,5 +272,26 @@ describe("a snapshot replaced while it downloads", { timeout: 15_000 }, () => {
     expect(stalling.downloads()).toBe(5);
     expect(await indexKeys(db)).toEqual([INDEX_FINGERPRINT_KEY]);
     expect((await store.info(SNAPSHOT_OBJECT))?.size).toBeGreaterThan(0);
+  });
+});
+
+describe("an index of an earlier CHAIN_EVENTS stream", () => {
+  it("behavior: an index applied from a stream created before the one there now is cleared at start; one with no record adopts this stream", async () => {
+    const created = (await jsm.streams.info("CHAIN_EVENTS")).created;
+    // Applied up to message 50 of a stream deleted since (its JetStream store lost).
+    const earlier = await indexAt(50, 10);
+    await earlier.put(INDEX_STREAM_KEY, "2020-01-01T00:00:00Z");
+    const lines = await logged(startFromSnapshot(earlier, await freshStore(), jsm, NEW));
+    expect(lines.some((line) => /WARN .*earlier CHAIN_EVENTS stream.*cleared/.test(line))).toBe(true);
+    // Nothing of it is left to resume past the new stream's first 50 messages.
+    expect(await earlier.get(STREAM_SEQ_KEY)).toBeUndefined();
+    expect(await earlier.get(indexCheckpointKey(1))).toBeUndefined();
+    expect(await earlier.get(INDEX_STREAM_KEY)).toBe(created);
+
+    // An index from a version that kept no record is kept, and records this stream.
+    const unrecorded = await indexAt(50, 10);
+    await logged(startFromSnapshot(unrecorded, await freshStore(), jsm, NEW));
+    expect(await unrecorded.get(STREAM_SEQ_KEY)).toBe(50);
+    expect(await unrecorded.get(INDEX_STREAM_KEY)).toBe(created);
   });
 });
