@@ -1,5 +1,5 @@
 import { Cause, Clock, Effect, Exit, Option, Runtime } from "effect";
-import { type ChainRpcError, faultError, type RpcFaultDetail } from "./ChainRpcError.js";
+import { ChainRpcError, faultError, type RpcFaultDetail } from "./ChainRpcError.js";
 import { chooseEndpoint } from "./chooseEndpoint.js";
 import { LogsRangeTuner } from "./LogsRangeTuner.js";
 import { type ChainCapabilities, chainCapabilities } from "./NodeCapabilities.js";
@@ -274,16 +274,26 @@ export class ChainRpc {
             // endpoint, which says nothing of the node (blamed, it would be left alone for a
             // while, and a busy process would stall every call of the chain on itself).
             if (givenMs === 0) {
+              last = new ChainRpcError({
+                chainId: self.chainId,
+                method: requests[chunk[0]!]!.method,
+                ...outcome.fault,
+                endpoint: endpoint.label,
+                unsent: true,
+              });
               stillPending.push(...chunk);
               continue;
             }
             // Timed out with less time than planned (the rest went to the wait): no measure of
-            // the request's weight, nor of the node unless it had the time it is blamed after.
+            // the request's weight, nor of the node unless it had the time it is blamed after (a
+            // range that may be heavy never is: it may only have needed the time the wait took).
             const judged =
               givenMs < timeoutMs
                 ? {
                     ...round,
-                    blameTimeouts: givenMs >= Math.min(BLAME_AFTER_MS, endpoint.settings.timeoutMs),
+                    blameTimeouts:
+                      options.timeoutIsTooHeavy !== true &&
+                      givenMs >= Math.min(BLAME_AFTER_MS, endpoint.settings.timeoutMs),
                   }
                 : round;
             if (

@@ -63,6 +63,11 @@ export class ChainRpcError extends Data.TaggedError("ChainRpcError")<{
   readonly resultCap?: number;
   readonly retryAfterMs?: number;
   readonly earliest?: number;
+  /**
+   * Never sent: the call's time ran out in this process's own line for a connection or the rate
+   * budget. Says nothing of the node, nor of how heavy the request is.
+   */
+  readonly unsent?: true;
   readonly cause?: unknown;
 }> {
   override get message(): string {

@@ -64,10 +64,15 @@ export const chooseEndpoint = (
   // later: some nodes (reth) answer a pruned block's logs with nothing instead of an error, which
   // would pass for a range read and found empty.
   const mustKeep = need.reads === "logs" ? need.from : undefined;
+  // Known to keep it: one whose probe has not said (stopped early, or not run yet) may be a pruned
+  // node too, and is asked only while none is known to keep the block.
   const keepingLogs =
     mustKeep === undefined
       ? allowed
-      : allowed.filter(({ health }) => (health.capabilities?.logsFrom ?? 0) <= mustKeep);
+      : allowed.filter(({ health }) => {
+          const from = health.capabilities?.logsFrom;
+          return from !== undefined && from <= mustKeep;
+        });
   const candidates = keepingLogs.length > 0 ? keepingLogs : allowed;
   let bestHead: number | undefined;
   let fastest: number | undefined;

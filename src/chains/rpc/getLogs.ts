@@ -121,7 +121,7 @@ export const eachLogs = (
       // A node without a result cap (geth, Erigon) gathers a dense range's logs for as long as it
       // takes, and a gateway in front of it cuts the request: a range that timed out is asked in
       // halves, as a refused one is, rather than again whole after every retry.
-      if (error.reason === "Timeout" && blocks > 1) {
+      if (error.reason === "Timeout" && blocks > 1 && error.unsent !== true) {
         next = rpc.logsRange.refused({}, blocks);
         continue;
       }

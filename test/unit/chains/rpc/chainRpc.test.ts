@@ -119,6 +119,8 @@ describe("ChainRpc: connections", () => {
     const queued = Exit.isSuccess(exits) ? exits.value[1] : undefined;
     expect(queued !== undefined && Exit.isFailure(queued.exit)).toBe(true);
     expect(String(queued?.exit)).toMatch(/no free connection within 5000 ms/);
+    const failure = queued !== undefined && Exit.isFailure(queued.exit) ? queued.exit.cause : undefined;
+    expect(failure?._tag === "Fail" && failure.error.unsent).toBe(true);
     // Nothing was sent for it, and nothing is held against the node: it is not left alone.
     expect(queued?.failures).toBe(0);
     expect(queued?.lastError).toBeUndefined();
@@ -398,6 +400,30 @@ describe("getLogs through ChainRpc", () => {
     const exit = await onTestClock(getLogs(rpc, {}, 40, 90, { keptOnly: true }));
     expect(Exit.isSuccess(exit) && exit.value).toEqual([transfer]);
     expect(sent().map((s) => s.endpoint)).toEqual([1]);
+  });
+
+  it("edge: a range read that waited out its time in line for a connection fails unsent, and the chain's ranges are not halved", async () => {
+    const { rpc } = makeRpc([(_, exchange) => (exchange === 0 ? "hang" : answers([ok([])]))], {
+      connections: 1,
+      timeoutMs: 10_000,
+    });
+    const size = rpc.logsRange.size;
+    const exits = await onTestClock(
+      Effect.all(
+        [
+          Effect.exit(rpc.call("eth_call", [], { budgetMs: 10_000 })),
+          Effect.zipRight(
+            Effect.sleep("10 millis"),
+            Effect.exit(getLogs(rpc.forRequests(1_000), {}, 0, 5_000)),
+          ),
+        ],
+        { concurrency: "unbounded" },
+      ),
+    );
+    const read = Exit.isSuccess(exits) ? exits.value[1] : undefined;
+    expect(read !== undefined && Exit.isFailure(read)).toBe(true);
+    expect(String(read)).toMatch(/no free connection/);
+    expect(rpc.logsRange.size).toBe(size);
   });
 
   it("behavior: a stated cap of 50 blocks costs one refusal; the rest of 5,000 blocks is read in 50-block ranges", async () => {

@@ -140,6 +140,8 @@ describe("chooseEndpoint", () => {
     });
     // No endpoint known to keep it: each is asked as before, to refuse it.
     expect(chooseEndpoint([full(), full()], range, NOW, 5)).toEqual({ kind: "use", index: 0 });
+    // One whose probe has not said where its logs begin is not asked while the archive can be.
+    expect(chooseEndpoint([endpoint(), archive()], range, NOW, 5)).toEqual({ kind: "use", index: 1 });
   });
 
   it("behavior: endpoints that lack the method, serve another chain or refused this call are never chosen", () => {
