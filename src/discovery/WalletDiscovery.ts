@@ -547,8 +547,12 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   const run = (chain: ChainConfig, wallet: string, record: DiscoveryRecord, resweep: boolean): Job => {
     const job: Job = {
       state: "sweeping",
-      // Not after missed chain events: what the index lacks of the wallet then is told.
-      ...(resweep && record.swept_block !== undefined && (record.swept_at ?? 0) >= trimmedAt
+      // Not after missed chain events, nor for the registry's pools and markets: what the index
+      // may lack of the wallet then is told.
+      ...(resweep &&
+      record.swept_block !== undefined &&
+      record.registry_pending !== true &&
+      (record.swept_at ?? 0) >= trimmedAt
         ? { background: true }
         : {}),
       tokensSwept: Promise.resolve(),
@@ -745,14 +749,17 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   };
 
   /**
-   * The state a request is told: a background resweep shows what the wallet's scan shows, complete
-   * once it is read to its end (operators' counts show it sweeping, `stateFor`).
+   * The state a request is told: a background resweep, running or failed (a failed one is logged
+   * and tried again after `retryMs`), shows what the wallet's scan shows, complete once it is read
+   * to its end; operators' counts show it as it is (`stateFor`).
    */
   const toldState = (chainId: number, job: Job, need: DiscoveryNeed): DiscoveryProgress["state"] =>
-    job.background === true && (job.state === "sweeping" || job.state === "scanning")
+    job.background === true && job.state !== "complete"
       ? logScans.finished(chainId, job)
         ? "complete"
-        : "scanning"
+        : job.state === "failed"
+          ? "scan_failed"
+          : "scanning"
       : stateFor(job, need);
 
   const progressOf = (

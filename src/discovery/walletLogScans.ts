@@ -255,8 +255,9 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
     /** Whether the job's scan has read all the history there is to read (false when that is not known yet). */
     finished: (chainId: number, job: ScanJob): boolean => readToEnd(chainId, job),
     /**
-     * Whether the nodes now keep older logs than the job's finished scan read down to (a node whose
-     * probe answered after the scan, an archive added): it is read further down.
+     * Whether there is more to read than the job's finished scan read: the nodes now keep older
+     * logs than it read down to (a node whose probe answered after the scan, an archive added), or
+     * the index has since jumped over blocks above where it began (indexGap).
      */
     widened: (chainId: number, job: ScanJob): boolean => {
       const rpc = deps.rpc(chainId);
@@ -264,7 +265,9 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
       if (rpc === undefined || scan === undefined) return false;
       try {
         const range = scanRange(chainId, rpc);
-        return range !== undefined && scan.to === range.to && scan.below > range.from;
+        return (
+          range !== undefined && (scan.to < range.to || (scan.to === range.to && scan.below > range.from))
+        );
       } catch {
         return false;
       }

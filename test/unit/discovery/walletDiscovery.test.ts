@@ -819,6 +819,48 @@ describe("wallet discovery", () => {
     });
   });
 
+  it("edge: blocks the index jumped over after a wallet's scan finished (its chain's first block after a trim) are scanned on its next request", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const node = walletNode();
+    const discovery = discoveryOver(db, node, { indexedFrom: () => 100 });
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(await settled(discovery)).toBe("complete");
+    // The trim was reported before this wallet's sweep; its blocks are known only now.
+    discovery.indexGap(chain.chain_id, 160);
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(await settled(discovery)).toBe("complete");
+    expect(await walletTokens(db)).toEqual([SCANNED, SWEPT].sort());
+  });
+
+  it("edge: a background resweep that fails leaves its wallet complete to requests, and is tried again after retryMs", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    let now = 0;
+    let node = walletNode();
+    const warned: Array<string> = [];
+    const discovery = discoveryOver(db, node, {
+      now: () => now,
+      rpc: () => node.rpc,
+      warn: (message) => {
+        warned.push(message);
+      },
+    });
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(await settled(discovery)).toBe("complete");
+    node = walletNode({ failSweep: true });
+    now = DISCOVERY_DEFAULTS.resweepMs;
+    await discovery.settle(chain, WALLET, 5_000);
+    await drain();
+    expect(warned.some((m) => m.includes(`discovery of ${WALLET}`))).toBe(true);
+    expect(discovery.progress(chain, WALLET).state).toBe("complete");
+    // Tried again after retryMs, and complete once it succeeds.
+    node = walletNode();
+    now = DISCOVERY_DEFAULTS.resweepMs + DISCOVERY_DEFAULTS.retryMs;
+    const asked = node.ranges.length;
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(await settled(discovery)).toBe("complete");
+    expect(node.ranges.length).toBe(asked);
+  });
+
   it("behavior: a failed scan of a swept wallet is tried again on a request after retryMs, not before", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     let now = 0;
