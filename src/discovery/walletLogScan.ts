@@ -39,13 +39,16 @@ export const walletTransferFilters = (wallets: ReadonlyArray<string>): ReadonlyA
  */
 export const MAX_STRETCH_TOKENS = 10_000;
 
+/** Most position NFT ids one stretch keeps for a wallet, per position manager. */
+export const MAX_STRETCH_NFT_IDS = 1_000;
+
 /** What one stretch of a wallet's history showed. */
 export interface ScannedStretch {
   readonly tokens: ReadonlyArray<FoundToken>;
   /** Token ids the wallet received from each of `nftContracts` (lower-case address -> ids). */
   readonly nftIds: ReadonlyMap<string, ReadonlyArray<bigint>>;
   readonly logs: number;
-  /** Tokens were left out past {@link MAX_STRETCH_TOKENS}. */
+  /** Tokens or position ids were left out past {@link MAX_STRETCH_TOKENS} or {@link MAX_STRETCH_NFT_IDS}. */
   readonly capped: boolean;
 }
 
@@ -104,7 +107,9 @@ const makeAttribution = (wallets: ReadonlyArray<string>, nftContracts: ReadonlyS
           finds.tokens.set(token, { token, standard, block });
         if (standard === "erc721" && nftContracts.has(token) && log.topics[2]?.toLowerCase() === party) {
           const ids = finds.nftIds.get(token) ?? [];
-          ids.push(BigInt(log.topics[3]!));
+          // Each id costs a read of its position: the zero address "receives" every burned one.
+          if (ids.length >= MAX_STRETCH_NFT_IDS) finds.capped = true;
+          else ids.push(BigInt(log.topics[3]!));
           finds.nftIds.set(token, ids);
         }
       }

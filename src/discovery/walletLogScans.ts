@@ -9,6 +9,7 @@ import type { DiscoverySettings, FinderContext, Finders } from "./WalletDiscover
 import {
   type FilterWidth,
   filterWidth,
+  MAX_STRETCH_NFT_IDS,
   MAX_STRETCH_TOKENS,
   type ScannedStretch,
   scanWalletsStretch,
@@ -51,7 +52,7 @@ const NOT_PROBED = "where the nodes' logs begin is not known yet (no probe has a
 
 /** What a wallet's answers say of a stretch it moved more tokens in than a stretch keeps. */
 const cappedNote = (from: number, to: number) =>
-  `more than ${MAX_STRETCH_TOKENS} tokens moved in blocks ${from} to ${to}; only the first ${MAX_STRETCH_TOKENS} found there are listed`;
+  `more than ${MAX_STRETCH_TOKENS} tokens (or ${MAX_STRETCH_NFT_IDS} position NFTs of one manager) moved in blocks ${from} to ${to}; only the first found there are listed`;
 
 /** Chains whose wait for their probes ran out once: their scans no longer wait for them. */
 const waitedOut = new WeakSet<ChainRpc>();
@@ -184,8 +185,13 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
             entry.job.record = {
               ...record,
               scan: { ...range, below: from },
+              // A stretch read again (its scan widened) says so once.
               ...(stretch?.capped === true
-                ? { scan_truncated: [...(record.scan_truncated ?? []), cappedNote(from, below - 1)] }
+                ? {
+                    scan_truncated: [
+                      ...new Set([...(record.scan_truncated ?? []), cappedNote(from, below - 1)]),
+                    ],
+                  }
                 : {}),
             };
             await deps.saveRecord(chain.chain_id, entry.wallet, entry.job);

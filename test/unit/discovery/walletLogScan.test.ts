@@ -7,6 +7,7 @@ import type { RpcLog } from "../../../src/chains/rpc/RpcTypes.js";
 import {
   type FilterWidth,
   filterWidth,
+  MAX_STRETCH_NFT_IDS,
   MAX_STRETCH_TOKENS,
   RAISE_AFTER,
   scanWalletsStretch,
@@ -137,6 +138,19 @@ describe("a batch of wallets' log scan", () => {
     expect(read.found.get(busy)?.capped).toBe(true);
     expect(tokensOf(read, quiet)).toEqual([`${token(1)}@20:erc20`, `${token(2)}@30:erc20`].sort());
     expect(read.found.get(quiet)?.capped).toBe(false);
+  });
+
+  it("edge: a wallet keeps at most MAX_STRETCH_NFT_IDS position ids of one manager a stretch, and says it left some out", async () => {
+    const [busy, outsider] = [wallet(1), wallet(9)];
+    const manager = token(50);
+    const node = logsNode(
+      Array.from({ length: MAX_STRETCH_NFT_IDS + 3 }, (_, i) =>
+        log(manager, 10, [TRANSFER, word(outsider), word(busy), word(`0x${(i + 1).toString(16)}`)]),
+      ),
+    );
+    const read = await scan(node, [busy], { nft: new Set([manager]), to: 100 });
+    expect(read.found.get(busy)?.nftIds.get(manager)).toHaveLength(MAX_STRETCH_NFT_IDS);
+    expect(read.found.get(busy)?.capped).toBe(true);
   });
 
   it("behavior: a node that refuses the batch's width is asked in halves, and the next stretch goes at the width it took", async () => {
