@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { brotliCompressSync, brotliDecompressSync, constants, inflateRawSync } from "node:zlib";
 import type { JetStreamManager } from "@nats-io/jetstream";
 import { type MsgHdrs, headers as natsHeaders } from "@nats-io/transport-node";
@@ -86,6 +87,10 @@ export const encodeChainEvent = (
   });
   const count = partCount(body.length, Math.max(1024, maxPayload - HEADROOM));
   const size = Math.ceil(body.length / count);
+  // Parts are named by what they hold as well: a block read again after a failed publish may
+  // encode otherwise (its traces gone, say), and its parts must then be stored anew rather than
+  // dropped as duplicates of the earlier encoding's, which its last part could not be read with.
+  const content = count > 1 ? createHash("sha256").update(body).digest("hex").slice(0, 16) : "";
   return Array.from({ length: count }, (_, i) => {
     const h = natsHeaders();
     h.set(ENCODING_HEADER, BROTLI);
@@ -97,7 +102,7 @@ export const encodeChainEvent = (
     return {
       data: body.subarray(i * size, (i + 1) * size),
       headers: h,
-      msgID: count > 1 ? `${msgID}:${i}` : msgID,
+      msgID: count > 1 ? `${msgID}:${content}:${i}` : msgID,
     };
   });
 };
