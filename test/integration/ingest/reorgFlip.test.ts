@@ -1,17 +1,9 @@
-import { jetstream, jetstreamManager } from "@nats-io/jetstream";
-import { Kvm } from "@nats-io/kv";
 import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ChainBlock } from "../../../src/domain/ChainBlock.js";
-import { encodeBlock } from "../../../src/ingest/encodedBlock.js";
-import { initialStatus, RateMeter } from "../../../src/ingest/FollowerStatus.js";
-import { acquireLease } from "../../../src/ingest/lease/ChainLease.js";
-import { kvLeaseStore } from "../../../src/ingest/lease/LeaseStore.js";
-import { makePublishedWindow } from "../../../src/ingest/publishedWindow.js";
 import { startBareNats } from "../../support/bareNats.js";
-import { testChainConfig } from "../../support/chainConfigFixture.js";
-import { blocksOf, collectChainEvents } from "../../support/chainEvents.js";
+import { blocksOf } from "../../support/chainEvents.js";
 import { blockHash, blockWithLogs } from "../../support/indexerBlocks.js";
+import { branchB, encode, publishedWindowOn, shownEvents } from "../../support/publishedWindowHarness.js";
 import { eventually } from "../../support/serviceHarness.js";
 
 /*
@@ -32,51 +24,16 @@ afterAll(async () => {
   await bare?.stop();
 });
 
-/** Block `n` of the other branch, on top of `parent`. */
-const branchB = (n: number, parent: string) =>
-  ChainBlock.make({
-    ...blockWithLogs(n, []),
-    hash: `0x${"bb"}${n.toString(16).padStart(62, "0")}`,
-    parent_hash: parent,
-  });
-
 describe("a reorg away from a block and back", { timeout: 30_000 }, () => {
   it("behavior: the block published again after the second reorg reaches the stream, not dropped as a duplicate", async () => {
-    const jsm = await jetstreamManager(bare.nc);
-    await jsm.streams.add({ name: "CHAIN_EVENTS", subjects: ["chain.>"], duplicate_window: 120_000_000_000 });
-    const events = await collectChainEvents(bare.nc);
-    const chain = testChainConfig();
-    const encode = (block: ChainBlock) => encodeBlock(block, 1024 * 1024);
     const a = blockWithLogs(11, []);
     const b = branchB(11, blockHash(10));
     /** The hash each height has on the node now: what the reorg's ancestor search reads. */
     let canonical = new Map<number, string>([[10, blockHash(10)]]);
-    const store = kvLeaseStore(await new Kvm(bare.nc).create("chain_leases"));
-    /** Runs `steps` as a follower holding the chain's lease, from the checkpoint the lease holds. */
-    const asFollower = (
-      steps: (published: ReturnType<typeof makePublishedWindow>) => Effect.Effect<void, unknown>,
-    ) =>
-      Effect.runPromise(
-        Effect.scoped(
-          Effect.gen(function* () {
-            const lease = yield* acquireLease(store, "chain.1", "test", { leaseMs: 60_000 });
-            const published = makePublishedWindow(
-              {
-                chain,
-                js: jetstream(bare.nc),
-                lease,
-                status: initialStatus(1, chain.name),
-                meter: new RateMeter(),
-                canonicalHash: async (n) => canonical.get(n),
-              },
-              lease.checkpoint ?? { window: [], historyUntil: 9, start: 10 },
-            );
-            yield* steps(published);
-          }),
-        ),
-      );
+    const { events, asFollower } = await publishedWindowOn(bare.nc, async (n) => canonical.get(n));
+    const start = { window: [], historyUntil: 9, start: 10 };
     try {
-      await asFollower((published) =>
+      await asFollower(start, (published) =>
         Effect.gen(function* () {
           yield* published.apply([encode(blockWithLogs(10, [])), encode(a)]);
           // The node shows B at 11, then a block on top of it.
@@ -90,7 +47,7 @@ describe("a reorg away from a block and back", { timeout: 30_000 }, () => {
         }),
       );
       // Restarted from its lease, the follower sees the chain go back to B.
-      await asFollower((published) =>
+      await asFollower(start, (published) =>
         Effect.gen(function* () {
           canonical = new Map([...canonical, [11, b.hash], [12, branchB(12, b.hash).hash]]);
           yield* published.apply([encode(branchB(13, branchB(12, b.hash).hash))]);
@@ -115,14 +72,12 @@ describe("a reorg away from a block and back", { timeout: 30_000 }, () => {
         { kind: "block", hash: branchB(12, b.hash).hash },
         { kind: "block", hash: branchB(13, branchB(12, b.hash).hash).hash },
       ];
-      const shown = () =>
-        events.events.map((event) =>
-          event.kind === "block"
-            ? { kind: "block", hash: event.block.hash }
-            : { kind: "reorg", removed: event.reorg.removed.map((r) => r.hash) },
-        );
-      await eventually(async () => shown().length >= expected.length, 10_000, "every message consumed");
-      expect(shown()).toEqual(expected);
+      await eventually(
+        async () => shownEvents(events).length >= expected.length,
+        10_000,
+        "every message consumed",
+      );
+      expect(shownEvents(events)).toEqual(expected);
       expect(blocksOf(events.events).at(-1)?.number).toBe(13);
     } finally {
       await events.stop();
