@@ -573,6 +573,46 @@ describe("wallet discovery", () => {
     expect(discovery.settledGeneration()).toBe(generation + 1);
   });
 
+  it("behavior: the resweep once the chain's registry backfill is done is told, unlike the daily one: the index lacks the registry's tokens until it ends", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    let backfillDone = false;
+    const registry = {
+      start: () => undefined,
+      progress: () => ({
+        from: 0,
+        to: 999,
+        next: backfillDone ? 1_000 : 10,
+        logs: 0,
+        calls: 0,
+        done: backfillDone,
+      }),
+      done: () => Promise.resolve(),
+      stop: async () => undefined,
+    } as unknown as NonNullable<DiscoveryDeps["registry"]>;
+    let finds = 0;
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const discovery = discoveryOver(db, walletNode(), {
+      registry,
+      ...withFinder(async () => {
+        if (finds++ > 0) await gate;
+        return { ops: [] };
+      }),
+    });
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(await settled(discovery)).toBe("complete");
+    backfillDone = true;
+    const progress = await discovery.settle(chain, WALLET, 0);
+    expect(progress.state).not.toBe("complete");
+    expect(discoveryWarnings([{ chain, progress }], () => 0, "Balances", "http://svc")[0]?.code).toBe(
+      "DISCOVERY_IN_PROGRESS",
+    );
+    open();
+    expect(await settled(discovery)).toBe("complete");
+  });
+
   it("behavior: a wallet swept before its chain's registry backfill was done is swept again once it is, in memory, after a restart and once let go; one swept after it is not", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     let backfillDone = false;
