@@ -1,5 +1,5 @@
 import { Cause, Clock, Effect, Exit, Option, Runtime } from "effect";
-import { ChainRpcError, faultError, type RpcFaultDetail } from "./ChainRpcError.js";
+import { type ChainRpcError, faultError, type RpcFaultDetail } from "./ChainRpcError.js";
 import { chooseEndpoint } from "./chooseEndpoint.js";
 import { LogsRangeTuner } from "./LogsRangeTuner.js";
 import { type ChainCapabilities, chainCapabilities } from "./NodeCapabilities.js";
@@ -269,18 +269,18 @@ export class ChainRpc {
         for (const [c, chunk] of chunks.entries()) {
           const { outcome, latencyMs, givenMs } = sent[c]!;
           if (outcome.kind === "fault") {
-            last = faultError(self.chainId, requests[chunk[0]!]!.method, outcome.fault, endpoint.label);
-            // Never sent: the call waited out its time in this process's own line for the
-            // endpoint, which says nothing of the node (blamed, it would be left alone for a
+            // Never sent (givenMs 0): the call waited out its time in this process's own line for
+            // the endpoint, which says nothing of the node (blamed, it would be left alone for a
             // while, and a busy process would stall every call of the chain on itself).
-            if (givenMs === 0) {
-              last = new ChainRpcError({
-                chainId: self.chainId,
-                method: requests[chunk[0]!]!.method,
-                ...outcome.fault,
-                endpoint: endpoint.label,
-                unsent: true,
-              });
+            const unsent = givenMs === 0;
+            last = faultError(
+              self.chainId,
+              requests[chunk[0]!]!.method,
+              outcome.fault,
+              endpoint.label,
+              unsent,
+            );
+            if (unsent) {
               stillPending.push(...chunk);
               continue;
             }

@@ -82,10 +82,12 @@ export const faultError = (
   method: string,
   fault: RpcFaultDetail,
   endpoint?: string,
+  unsent?: boolean,
 ): ChainRpcError =>
   new ChainRpcError({
     chainId,
     method,
     ...fault,
     ...(endpoint === undefined ? {} : { endpoint }),
+    ...(unsent === true ? { unsent } : {}),
   });

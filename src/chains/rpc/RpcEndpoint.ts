@@ -65,9 +65,10 @@ export class RpcEndpoint {
   /**
    * Sends `requests` as one exchange once the budget and a free slot allow it, waiting for them
    * `queueMs` at most (then a Timeout fault, without sending); an exchange sent after a wait is
-   * given what is left of `queueMs`, up to `timeoutMs`, so the wait never cuts it. Most calls find both free: they go
-   * at once, without the fiber and timer a wait needs (with the single-exchange path of ChainRpc,
-   * one eth_call's CPU in this layer fell from 0.43-0.64 ms to 0.20-0.32 ms, measured on anvil).
+   * given what is left of `queueMs`, up to `timeoutMs`, so the wait never cuts it. Most calls find
+   * both free: they go at once, without the fiber and timer a wait needs (with the single-exchange
+   * path of ChainRpc, one eth_call's CPU in this layer fell from 0.43-0.64 ms to 0.20-0.32 ms,
+   * measured on anvil).
    */
   readonly send = (
     requests: ReadonlyArray<RpcRequest>,

@@ -60,12 +60,11 @@ export const chooseEndpoint = (
         health.wrongChain === undefined && !health.lacks.has(need.method) && !need.excluded.has(index),
     );
   const oldest = need.from ?? need.block;
-  // Logs are read only from an endpoint that keeps them while one that does can be asked, even
-  // later: some nodes (reth) answer a pruned block's logs with nothing instead of an error, which
-  // would pass for a range read and found empty.
+  // Logs that must be found kept are read only from an endpoint known to keep them while one can be
+  // asked, even later: some nodes (reth) answer a pruned block's logs with nothing instead of an
+  // error, which would pass for a range read and found empty. One whose probe has not said where
+  // its logs begin (stopped early, or not run yet) may be such a node too.
   const mustKeep = need.reads === "logs" ? need.from : undefined;
-  // Known to keep it: one whose probe has not said (stopped early, or not run yet) may be a pruned
-  // node too, and is asked only while none is known to keep the block.
   const keepingLogs =
     mustKeep === undefined
       ? allowed

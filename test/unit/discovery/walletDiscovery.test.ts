@@ -118,6 +118,15 @@ const drain = async () => {
   for (let i = 0; i < 100; i++) await new Promise((resolve) => setImmediate(resolve));
 };
 
+/** A chain's registry backfill over blocks 0-999, done once `done()` says so. */
+const registryBackfill = (done: () => boolean) =>
+  ({
+    start: () => undefined,
+    progress: () => ({ from: 0, to: 999, next: done() ? 1_000 : 10, logs: 0, calls: 0, done: done() }),
+    done: () => Promise.resolve(),
+    stop: async () => undefined,
+  }) as unknown as NonNullable<DiscoveryDeps["registry"]>;
+
 /** A position finder that answers only when told to, and counts how often it was asked. */
 const gatedFinder = () => {
   let open = () => {};
@@ -576,19 +585,7 @@ describe("wallet discovery", () => {
   it("behavior: the resweep once the chain's registry backfill is done is told, unlike the daily one: the index lacks the registry's tokens until it ends", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     let backfillDone = false;
-    const registry = {
-      start: () => undefined,
-      progress: () => ({
-        from: 0,
-        to: 999,
-        next: backfillDone ? 1_000 : 10,
-        logs: 0,
-        calls: 0,
-        done: backfillDone,
-      }),
-      done: () => Promise.resolve(),
-      stop: async () => undefined,
-    } as unknown as NonNullable<DiscoveryDeps["registry"]>;
+    const registry = registryBackfill(() => backfillDone);
     let finds = 0;
     let open = () => {};
     const gate = new Promise<void>((resolve) => {
@@ -616,19 +613,7 @@ describe("wallet discovery", () => {
   it("behavior: a wallet swept before its chain's registry backfill was done is swept again once it is, in memory, after a restart and once let go; one swept after it is not", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     let backfillDone = false;
-    const registry = {
-      start: () => undefined,
-      progress: () => ({
-        from: 0,
-        to: 999,
-        next: backfillDone ? 1_000 : 10,
-        logs: 0,
-        calls: 0,
-        done: backfillDone,
-      }),
-      done: () => Promise.resolve(),
-      stop: async () => undefined,
-    } as unknown as NonNullable<DiscoveryDeps["registry"]>;
+    const registry = registryBackfill(() => backfillDone);
     let finds = 0;
     const counting = withFinder(async () => {
       finds++;
