@@ -1,9 +1,6 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { CallFrame, RpcBlock, RpcReceipt, RpcTransaction } from "../src/chains/rpc/RpcTypes.js";
-import { encodeChainEvent } from "../src/ingest/chainEventCodec.js";
-import { normalizeLiveBlock } from "../src/ingest/normalizeBlock.js";
 import { levelPath } from "../src/storage/dataDirDb.js";
 import { startTestNats, type TestNats } from "../test/support/natsServer.js";
 import { parseSamples, sampleValue } from "../test/support/prometheusText.js";
@@ -12,6 +9,7 @@ import { callerFor, WEBHOOKS } from "../test/support/webhookEnv.js";
 import { startReceiver } from "../test/support/webhookReceiver.js";
 import { chainProgress, startDeployment } from "./lib/arrangements.js";
 import { benchKey } from "./lib/benchEnv.js";
+import { blockMessageLines } from "./lib/blockMessages.js";
 import { coldFetchAndDecode } from "./lib/coldFloor.js";
 import { cpuNow } from "./lib/cpu.js";
 import { directoryBytes } from "./lib/directoryBytes.js";
@@ -19,7 +17,7 @@ import { natsServerPid } from "./lib/natsServerPid.js";
 import { percentile, spread } from "./lib/stats.js";
 import { BASE, type ChainProfile, FIREHOSE, MAINNET } from "./replay/chainProfiles.js";
 import { type ReplayNode, startReplayNode } from "./replay/replayNode.js";
-import { castWallets, makeBlock } from "./replay/syntheticChain.js";
+import { castWallets } from "./replay/syntheticChain.js";
 
 /** How long the Base-profile run keeps up (the issue's figure is 10 minutes; 0 skips it). */
 const KEEP_UP_SECONDS = Number(process.env.BENCH_CHAIN_SCALE_SECONDS ?? 600);
@@ -37,52 +35,8 @@ const ROUND_BLOCKS = Number(process.env.BENCH_FIREHOSE_ROUND_BLOCKS ?? 1_500);
 const MAINNET_GROWTH_BLOCKS = Number(process.env.BENCH_MAINNET_GROWTH_BLOCKS ?? 300);
 const CHAIN_ID = 8453;
 const FIRST_BLOCK = 30_000_000;
-/** The JetStream file store nats.conf gives (max_file_store). */
-const STORE_BYTES = 10 * 1024 ** 3;
-
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 const gb = (bytes: number) => (bytes / 1024 ** 3).toFixed(2);
-
-/** A synthetic block as ingest publishes it: read (as JSON-RPC answers), normalised, compressed. */
-const blockMessage = (profile: ChainProfile, number: number) => {
-  const made = makeBlock(profile, number, 0, 0, 1_800_000_000 + number);
-  const block = JSON.parse(made.full) as RpcBlock<RpcTransaction>;
-  const message = normalizeLiveBlock(
-    CHAIN_ID,
-    block,
-    JSON.parse(made.receipts) as ReadonlyArray<RpcReceipt>,
-    profile.traces
-      ? (JSON.parse(made.traces) as ReadonlyArray<{ txHash?: string; result?: CallFrame }>)
-      : null,
-  );
-  const json = JSON.stringify(message);
-  const parts = encodeChainEvent(json, `${CHAIN_ID}-${number}`, 8 * 1024 * 1024);
-  const calldata = message.transactions.reduce((sum, tx) => sum + tx.input.length, 0);
-  return {
-    json: json.length,
-    compressed: parts.reduce((sum, part) => sum + part.data.length, 0),
-    calldata,
-    logs: message.logs.length,
-    txs: message.transactions.length,
-  };
-};
-
-/** Bytes per block message of each profile, and what a day of it puts in CHAIN_EVENTS. */
-const messageSizes = (lines: Array<string>) => {
-  lines.push("-- 1. block messages (20 blocks each; compressed as ingest publishes them)");
-  for (const profile of [MAINNET, BASE]) {
-    const sizes = Array.from({ length: 20 }, (_, i) => blockMessage(profile, 1_000 + i));
-    const mean = (pick: (s: (typeof sizes)[number]) => number) =>
-      sizes.reduce((sum, s) => sum + pick(s), 0) / sizes.length;
-    const perDay = (86_400_000 / profile.blockTimeMs) * mean((s) => s.compressed);
-    lines.push(
-      `${profile.name} (${profile.txPerBlock} tx, ${mean((s) => s.logs).toFixed(0)} logs, a block every ${profile.blockTimeMs} ms): ` +
-        `${kb(mean((s) => s.json))} KB of JSON, ${kb(mean((s) => s.compressed))} KB compressed (x${(mean((s) => s.json) / mean((s) => s.compressed)).toFixed(1)}); ` +
-        `calldata is ${((100 * mean((s) => s.calldata)) / mean((s) => s.json)).toFixed(0)}% of the JSON; ` +
-        `${gb(perDay)} GB a day in CHAIN_EVENTS, so the 10 GB store holds ${(STORE_BYTES / perDay).toFixed(1)} days of this chain alone`,
-    );
-  }
-};
 
 /**
  * Wallets of the synthetic chain a `transactions` webhook watches while the Base profile runs (about
@@ -442,7 +396,7 @@ const firehose = (lines: Array<string>) =>
           `(every process together: ingest ${(bare.cpuMsPerBlock / perBlock.ingest!).toFixed(2)}, api ${(bare.cpuMsPerBlock / perBlock.api!).toFixed(2)})`,
       );
       lines.push(
-        `the bare loop over a loop that only reads, encodes (JSON, brotli) and publishes each block, median of ${APART_ROUNDS} rounds: ${spread(ceilingR)}: the most R_ingest's ingest stage can reach while it publishes this message format`,
+        `the bare loop over a loop that only reads, encodes (as bytes, blockBytes.ts) and publishes each block, median of ${APART_ROUNDS} rounds: ${spread(ceilingR)}: the most R_ingest's ingest stage can reach while it publishes this message format`,
       );
     },
     FIREHOSE_BLOCKS + APART_ROUNDS * ROUND_BLOCKS,
@@ -455,7 +409,7 @@ const firehose = (lines: Array<string>) =>
  */
 export const chainScaleBench = async () => {
   const lines: Array<string> = [];
-  messageSizes(lines);
+  lines.push(...blockMessageLines([MAINNET, BASE]));
   if (KEEP_UP_SECONDS > 0) await keepUp(lines);
   if (MAINNET_GROWTH_BLOCKS > 0) await mainnetGrowth(lines);
   await firehose(lines);

@@ -12,7 +12,7 @@ import { blockRange } from "../lib/fetchAndDecode.js";
 /**
  * Ingest's own work on each block without its follower: the block read as the bare loop reads it
  * (bareLoop.ts: block and receipts through the service's transport, 8 at a time), then encoded as a
- * block message (encodedBlock.ts: JSON, brotli) and published to CHAIN_EVENTS, each publish
+ * block message (encodedBlock.ts: written as bytes) and published to CHAIN_EVENTS, each publish
  * acknowledged. Nothing else: no window, lease, checkpoint or status. Over the same blocks as the bare
  * loop, its CPU per block is the least any ingest that publishes this message format can spend, so
  * the bare loop's CPU over it bounds R_ingest's ingest stage from above.

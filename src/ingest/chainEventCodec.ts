@@ -2,12 +2,14 @@ import { createHash } from "node:crypto";
 import { brotliCompressSync, brotliDecompressSync, constants, inflateRawSync } from "node:zlib";
 import type { JetStreamManager } from "@nats-io/jetstream";
 import { type MsgHdrs, headers as natsHeaders } from "@nats-io/transport-node";
+import type { ChainBlock } from "../domain/ChainBlock.js";
+import { BLOCK_BYTES_TYPE, readBlockBytes, writeBlockBytes } from "./blockBytes.js";
 
 /**
  * How chain events travel on CHAIN_EVENTS when they are large. Block messages
  * can exceed a server's max_payload (1 MiB by default; a busy mainnet block's
  * logs and calldata alone can be larger). So a body over COMPRESS_ABOVE bytes is
- * compressed (hex-heavy JSON shrinks 3-6x), and one still over the limit is cut
+ * compressed (hex-heavy JSON shrinks 3-6x, a block written as bytes about 1.4x), and one still over the limit is cut
  * into parts, each its own message with its own message id.
  *
  * The parts of one event need not be consecutive in the stream: ingest processes
@@ -23,6 +25,8 @@ import { type MsgHdrs, headers as natsHeaders } from "@nats-io/transport-node";
  */
 export const COMPRESS_ABOVE = 64 * 1024;
 export const ENCODING_HEADER = "Content-Encoding";
+/** What the body is once decoded: absent for JSON, BLOCK_BYTES_TYPE for a block as bytes. */
+export const TYPE_HEADER = "Content-Type";
 export const PART_HEADER = "Svc-Part";
 export const PARTS_HEADER = "Svc-Parts";
 /** The event a part belongs to (the message id it was encoded with), on every part of a split event. */
@@ -68,6 +72,7 @@ export interface OutgoingMessage {
   readonly msgID: string;
 }
 
+/** A JSON event: as it is when small, else compressed; cut into parts when still too large. */
 export const encodeChainEvent = (
   json: string,
   msgID: string,
@@ -75,16 +80,52 @@ export const encodeChainEvent = (
 ): ReadonlyArray<OutgoingMessage> => {
   const raw = Buffer.from(json);
   if (raw.length <= COMPRESS_ABOVE) return [{ data: raw, headers: undefined, msgID }];
-  // Brotli at quality 1: on Base-sized blocks (98 KB of JSON) it costs ingest a third of what
-  // deflate at level 1 did, the API's decompression no more, and the stored message is a sixth
-  // smaller (docs/benchmarks.md, chain-scale).
-  const body = brotliCompressSync(raw, {
+  return inParts(compressed(raw, constants.BROTLI_MODE_TEXT), BROTLI, msgID, maxPayload);
+};
+
+/**
+ * A block event written as bytes (blockBytes.ts), compressed when large, cut into parts when still
+ * too large; as JSON if the block holds a value the bytes cannot (none that ingest builds). A
+ * Base-sized block (about 34 KB as bytes) is not compressed: that took ingest more CPU than writing it.
+ */
+export const encodeBlockEvent = (
+  block: ChainBlock,
+  msgID: string,
+  maxPayload: number,
+): ReadonlyArray<OutgoingMessage> => {
+  let bytes: Buffer;
+  try {
+    bytes = writeBlockBytes(block);
+  } catch {
+    return encodeChainEvent(JSON.stringify(block), msgID, maxPayload);
+  }
+  return bytes.length <= COMPRESS_ABOVE
+    ? inParts(bytes, undefined, msgID, maxPayload, BLOCK_BYTES_TYPE)
+    : inParts(compressed(bytes, constants.BROTLI_MODE_GENERIC), BROTLI, msgID, maxPayload, BLOCK_BYTES_TYPE);
+};
+
+/**
+ * Brotli at quality 1: on Base-sized blocks (98 KB of JSON) it cost ingest a third of what deflate
+ * at level 1 did, the API's decompression no more, and the stored message was a sixth smaller
+ * (docs/benchmarks.md, chain-scale).
+ */
+const compressed = (raw: Buffer, mode: number): Buffer =>
+  brotliCompressSync(raw, {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: 1,
       [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
-      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_MODE]: mode,
     },
   });
+
+/** `body` as one message, or parts of it, each with the headers naming its encoding and type. */
+const inParts = (
+  body: Uint8Array,
+  encoding: string | undefined,
+  msgID: string,
+  maxPayload: number,
+  type?: string,
+): ReadonlyArray<OutgoingMessage> => {
   const count = partCount(body.length, Math.max(1024, maxPayload - HEADROOM));
   const size = Math.ceil(body.length / count);
   // Parts are named by what they hold as well: a block read again after a failed publish may
@@ -93,7 +134,8 @@ export const encodeChainEvent = (
   const content = count > 1 ? createHash("sha256").update(body).digest("hex").slice(0, 16) : "";
   return Array.from({ length: count }, (_, i) => {
     const h = natsHeaders();
-    h.set(ENCODING_HEADER, BROTLI);
+    if (encoding !== undefined) h.set(ENCODING_HEADER, encoding);
+    if (type !== undefined) h.set(TYPE_HEADER, type);
     if (count > 1) {
       h.set(PART_HEADER, String(i));
       h.set(PARTS_HEADER, String(count));
@@ -140,17 +182,23 @@ export const chainEventsReader =
     return stored === null ? null : { subject: stored.subject, data: stored.data, headers: stored.header };
   };
 
-/** Inflates and parses an event's whole body; bytes that cannot be an event give an {@link UnreadableChainEvent}. */
-const decodeBody = (body: Uint8Array, encoding: string | undefined, maxEventBytes: number): unknown => {
+/**
+ * Inflates and parses an event's whole body, as its headers say it was written; bytes that cannot be
+ * an event give an {@link UnreadableChainEvent}.
+ */
+const decodeBody = (body: Uint8Array, headers: MsgHdrs | undefined, maxEventBytes: number): unknown => {
+  const encoding = headers?.get(ENCODING_HEADER) || undefined;
+  const type = headers?.get(TYPE_HEADER) || undefined;
   try {
-    const text = (
+    const bytes =
       encoding === BROTLI
         ? brotliDecompressSync(body, { maxOutputLength: maxEventBytes })
         : encoding === "deflate"
           ? inflateRawSync(body, { maxOutputLength: maxEventBytes })
-          : Buffer.from(body)
-    ).toString("utf8");
-    return JSON.parse(text);
+          : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    if (type === BLOCK_BYTES_TYPE) return readBlockBytes(bytes);
+    if (type !== undefined) return new UnreadableChainEvent(`content type ${type}`);
+    return JSON.parse(bytes.toString("utf8"));
   } catch (error) {
     return new UnreadableChainEvent(error instanceof Error ? error.message : String(error));
   }
@@ -199,8 +247,7 @@ export const decodeChainEvent = (
   maxEventBytes = MAX_EVENT_BYTES,
 ): unknown | SplitPart => {
   const place = placeOf(message.headers);
-  if (place === undefined)
-    return decodeBody(message.data, message.headers?.get(ENCODING_HEADER), maxEventBytes);
+  if (place === undefined) return decodeBody(message.data, message.headers, maxEventBytes);
   return place instanceof UnreadableChainEvent ? place : new SplitPart(message, place.part, place.parts);
 };
 
@@ -226,7 +273,8 @@ const isPartOf = (other: IncomingMessage, split: SplitPart, i: number): boolean 
     theirs?.get(PART_HEADER) === String(i) &&
     theirs.get(PARTS_HEADER) === String(split.parts) &&
     theirs.get(EVENT_HEADER) === own?.get(EVENT_HEADER) &&
-    theirs.get(ENCODING_HEADER) === own?.get(ENCODING_HEADER)
+    theirs.get(ENCODING_HEADER) === own?.get(ENCODING_HEADER) &&
+    theirs.get(TYPE_HEADER) === own?.get(TYPE_HEADER)
   );
 };
 
@@ -257,7 +305,7 @@ export const readSplitEvent = async (
       );
     bodies.push(other.data);
   }
-  return decodeBody(Buffer.concat(bodies), split.message.headers?.get(ENCODING_HEADER), maxEventBytes);
+  return decodeBody(Buffer.concat(bodies), split.message.headers, maxEventBytes);
 };
 
 /**
@@ -278,7 +326,7 @@ export class ChainEventAssembler {
     const place = placeOf(message.headers);
     if (place === undefined || place instanceof UnreadableChainEvent) {
       this.#parts = [];
-      return place ?? decodeBody(message.data, message.headers?.get(ENCODING_HEADER), this.maxEventBytes);
+      return place ?? decodeBody(message.data, message.headers, this.maxEventBytes);
     }
     if (place.part !== this.#parts.length) this.#parts = [];
     if (place.part !== this.#parts.length) return undefined;
@@ -286,6 +334,6 @@ export class ChainEventAssembler {
     if (this.#parts.length < place.parts) return undefined;
     const body = Buffer.concat(this.#parts);
     this.#parts = [];
-    return decodeBody(body, message.headers?.get(ENCODING_HEADER), this.maxEventBytes);
+    return decodeBody(body, message.headers, this.maxEventBytes);
   }
 }
