@@ -38,11 +38,11 @@ const publishMessage = (js: JetStreamClient, chainId: number, message: OutgoingM
  * ingest processes published in between. A part an earlier attempt stored is acknowledged as a
  * duplicate with the sequence it was stored at (test/integration/ingest/interleavedParts.test.ts).
  */
-const publishSplit = async (js: JetStreamClient, block: EncodedBlock, reorgs: number) => {
+const publishSplit = async (js: JetStreamClient, block: EncodedBlock, reorgs: number): Promise<PubAck> => {
   const earlier: Array<number> = [];
   for (const part of block.messages.slice(0, -1))
     earlier.push((await publishMessage(js, block.chainId, part, reorgs)).seq);
-  await publishMessage(js, block.chainId, namingEarlierParts(block.messages.at(-1)!, earlier), reorgs);
+  return publishMessage(js, block.chainId, namingEarlierParts(block.messages.at(-1)!, earlier), reorgs);
 };
 
 /**
@@ -54,11 +54,13 @@ const publishSplit = async (js: JetStreamClient, block: EncodedBlock, reorgs: nu
  * Blocks come encoded (encodedBlock.ts): large ones compressed and, past the server's
  * max_payload, split into parts (see chainEventCodec). A split block, rare, waits for the blocks
  * before it to be stored and is published part by part (publishSplit) before the blocks after it.
+ * Answers the stream sequence of the last message (`undefined` for no blocks).
  */
 export const publishBlocks = (js: JetStreamClient, blocks: ReadonlyArray<EncodedBlock>, reorgs = 0) =>
   Effect.tryPromise({
-    try: async () => {
+    try: async (): Promise<number | undefined> => {
       let pipelined: Array<Promise<PubAck>> = [];
+      let last: PubAck | undefined;
       for (const block of blocks) {
         if (block.messages.length === 1) {
           pipelined.push(publishMessage(js, block.chainId, block.messages[0]!, reorgs));
@@ -67,9 +69,10 @@ export const publishBlocks = (js: JetStreamClient, blocks: ReadonlyArray<Encoded
         // Awaited first, also so that none of them fails unobserved while the parts go out.
         await Promise.all(pipelined);
         pipelined = [];
-        await publishSplit(js, block, reorgs);
+        last = await publishSplit(js, block, reorgs);
       }
-      await Promise.all(pipelined);
+      const acks = await Promise.all(pipelined);
+      return (acks.at(-1) ?? last)?.seq;
     },
     catch: (cause) =>
       new PublishError({

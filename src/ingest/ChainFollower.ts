@@ -6,6 +6,7 @@ import type { ChainRpcError } from "../chains/rpc/ChainRpcError.js";
 import type { ChainCapabilities } from "../chains/rpc/NodeCapabilities.js";
 import type { RpcBlock } from "../chains/rpc/RpcTypes.js";
 import { isStoreFull } from "../nats/storeFull.js";
+import { blockSubject, PublishError } from "./BlockPublisher.js";
 import type { Checkpoint } from "./CheckpointStore.js";
 import { encodeBlock } from "./encodedBlock.js";
 import { type FollowerStatus, RateMeter } from "./FollowerStatus.js";
@@ -17,6 +18,7 @@ import { type HeldLease, LeaseLost } from "./lease/ChainLease.js";
 import { makeLiveRanges } from "./liveRanges.js";
 import { HISTORY_HOLD_MS, makeHistoryKept } from "./prunedHistory.js";
 import { makeKeptFrom } from "./prunedLiveBlocks.js";
+import { publishedAfterIn } from "./publishedAfter.js";
 import { makePublishedWindow } from "./publishedWindow.js";
 import { fetchHistoryBlocks } from "./rpc/fetchHistoryBlocks.js";
 import { makeUntraceHold } from "./untraceHold.js";
@@ -321,8 +323,20 @@ export const followChain = (options: FollowerOptions) =>
         return yield* Effect.fail(failure);
       });
 
+    /** What CHAIN_EVENTS holds of the chain after a sequence, read back once at start (adoptPublished). */
+    const publishedAfter = Effect.tryPromise({
+      try: async () => publishedAfterIn(await options.js.jetstreamManager(false), chainId),
+      catch: (cause) => new PublishError({ subject: blockSubject(chainId), cause }),
+    });
+    /** Whether what was published after the saved checkpoint has been taken in. */
+    let adopted = false;
+
     /** Reads and publishes what comes next; answers whether there was anything. */
     const step = Effect.gen(function* () {
+      if (!adopted) {
+        yield* published.adoptPublished(yield* publishedAfter);
+        adopted = true;
+      }
       const head = yield* headNumber;
       pacer.observe(head, yield* Clock.currentTimeMillis);
       status.head = head;

@@ -25,6 +25,12 @@ export interface Checkpoint {
    * Absent in checkpoints of earlier versions: 0 then.
    */
   readonly reorgs?: number;
+  /**
+   * The CHAIN_EVENTS sequence of the last message this checkpoint accounts for (a block or a
+   * reorg): what the chain's next holder reads on from, to learn what was published after it
+   * (publishedAfter.ts). Absent before the first publish, and in checkpoints of earlier versions.
+   */
+  readonly seq?: number;
 }
 
 /** `ingest!checkpoint!<chain id, 12 digits>`: 12 digits fit any EIP-155 chain id in use, so keys sort by chain. */

@@ -3,11 +3,12 @@ import { Effect } from "effect";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import { faultError } from "../chains/rpc/ChainRpcError.js";
 import { BLOCK_MESSAGE_VERSION, ChainReorg } from "../domain/ChainBlock.js";
-import { publishBlocks, publishReorg } from "./BlockPublisher.js";
+import { blockSubject, PublishError, publishBlocks, publishReorg } from "./BlockPublisher.js";
 import type { Checkpoint } from "./CheckpointStore.js";
 import type { EncodedBlock } from "./encodedBlock.js";
 import type { FollowerStatus, RateMeter } from "./FollowerStatus.js";
 import type { HeldLease } from "./lease/ChainLease.js";
+import type { PublishedAfter } from "./publishedAfter.js";
 import { type BlockWindow, extend, findCommonAncestor, reconcile, rewind } from "./reconcile.js";
 
 export interface PublishedWindowOptions {
@@ -46,14 +47,25 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
   const commit = (blocks: ReadonlyArray<EncodedBlock>, window: BlockWindow) =>
     Effect.gen(function* () {
       yield* lease.fence;
-      yield* publishBlocks(js, blocks, checkpoint.reorgs ?? 0);
-      checkpoint = { ...checkpoint, window };
+      const seq = yield* publishBlocks(js, blocks, checkpoint.reorgs ?? 0);
+      checkpoint = { ...checkpoint, window, ...(seq === undefined ? {} : { seq }) };
       yield* lease.save(checkpoint);
       let logs = 0;
       for (const block of blocks) logs += block.logs;
       options.meter.add(logs);
       status.blocks_published += blocks.length;
       showProcessed();
+    });
+
+  /** Reads what CHAIN_EVENTS holds of the chain; a failure fails the step, which is tried again. */
+  const readBack = <A>(what: string, read: () => Promise<A>) =>
+    Effect.tryPromise({
+      try: read,
+      catch: (cause) =>
+        new PublishError({
+          subject: blockSubject(chainId),
+          cause: new Error(`reading back ${what}: ${String(cause)}`),
+        }),
     });
 
   /**
@@ -96,7 +108,7 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
       );
     }
     yield* lease.fence;
-    yield* publishReorg(
+    const ack = yield* publishReorg(
       js,
       ChainReorg.make({
         version: BLOCK_MESSAGE_VERSION,
@@ -111,8 +123,8 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
     const reorgs = (checkpoint.reorgs ?? 0) + 1;
     checkpoint =
       found.ancestor.number < oldest.number
-        ? { ...checkpoint, reorgs, window: [], start: oldest.number }
-        : { ...checkpoint, reorgs, window: rewind(window, found.ancestor) };
+        ? { ...checkpoint, reorgs, seq: ack.seq, window: [], start: oldest.number }
+        : { ...checkpoint, reorgs, seq: ack.seq, window: rewind(window, found.ancestor) };
     yield* lease.save(checkpoint);
     status.processed = found.ancestor.number;
     status.processed_hash = found.ancestor.hash;
@@ -124,6 +136,63 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
     );
   });
 
+  /**
+   * What was published after the saved checkpoint, taken in as published. A holder publishes a
+   * step's blocks and then saves; one stopped between the two left blocks that consumers applied and
+   * the checkpoint does not name. Read back from CHAIN_EVENTS, they join the window (a reorg among
+   * them rewinds it and counts in the epoch), so the next block read is checked against them: if
+   * the chain reorganised away from some while no process followed it, the usual fork handling
+   * removes exactly those (checkTip at the head, a parent hash behind it). Read on from the
+   * checkpoint instead, the new branch's blocks would reach consumers at heights they applied
+   * already, which they skip, keeping the orphaned blocks for good. Answers how many events it took
+   * in. A server whose permissions refuse ingest the read (a nats.conf older than this version) is
+   * told once in the log and the check is left out.
+   */
+  const adoptPublished = (read: PublishedAfter) =>
+    Effect.gen(function* () {
+      const after = checkpoint.seq;
+      if (after === undefined) return 0;
+      const events = yield* readBack("what was published after the checkpoint", () => read(after)).pipe(
+        Effect.catchIf(
+          (error) => String(error.cause).includes("Permissions Violation"),
+          (error) =>
+            Effect.as(
+              Effect.logWarning(
+                `chain ${chainId}: blocks published after the saved checkpoint are not checked: ${String(error.cause)} (grant ingest $JS.API.STREAM.MSG.GET.CHAIN_EVENTS, as nats.conf does)`,
+              ),
+              [],
+            ),
+        ),
+      );
+      if (events.length === 0) return 0;
+      let { window, start } = checkpoint;
+      let reorgs = checkpoint.reorgs ?? 0;
+      for (const event of events) {
+        if (event.kind === "reorg") {
+          reorgs++;
+          window = window.filter((ref) => ref.number <= event.ancestor);
+          if (window.length === 0) start = event.ancestor + 1;
+          continue;
+        }
+        const tip = window.at(-1);
+        // A block at or below the tip was skipped by consumers as applied already.
+        if (tip !== undefined && event.ref.number <= tip.number) continue;
+        if (tip === undefined && event.ref.number < start) continue;
+        // One after a jump (pruned blocks skipped) starts the window again, as consumers saw it.
+        window =
+          tip === undefined || event.ref.number === tip.number + 1
+            ? extend(window, event.ref, chain.finality_depth)
+            : [event.ref];
+      }
+      checkpoint = { ...checkpoint, window, start, reorgs, seq: events.at(-1)!.seq };
+      yield* lease.save(checkpoint);
+      showProcessed();
+      yield* Effect.logWarning(
+        `chain ${chainId}: took in ${events.length} chain event(s) published after the saved checkpoint (its holder stopped before saving them); the window's tip is now ${checkpoint.window.at(-1)?.number ?? start - 1}`,
+      );
+      return events.length;
+    });
+
   return {
     /** The last block of history to read in bulk (blocks after it are read live). */
     historyUntil: () => checkpoint.historyUntil,
@@ -132,6 +201,8 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
     next: () => (checkpoint.window.at(-1)?.number ?? checkpoint.start - 1) + 1,
 
     handleFork,
+
+    adoptPublished,
 
     /**
      * History the nodes no longer keep is not read: the follower moves to `to`, says which blocks

@@ -27,6 +27,7 @@ export const LeaseRecord = Schema.Struct({
       // Every field of Checkpoint: one left out here is dropped by each save and lost on a restart.
       indexedFrom: Schema.optionalWith(Schema.Number, { exact: true }),
       reorgs: Schema.optionalWith(Schema.Number, { exact: true }),
+      seq: Schema.optionalWith(Schema.Number, { exact: true }),
     }),
   ),
 });

@@ -1,0 +1,185 @@
+import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { Effect } from "effect";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { publishBlocks } from "../../../src/ingest/BlockPublisher.js";
+import { publishedAfterIn } from "../../../src/ingest/publishedAfter.js";
+import { startBareNats } from "../../support/bareNats.js";
+import { blockHash, blockWithLogs } from "../../support/indexerBlocks.js";
+import { branchB, encode, publishedWindowOn, shownEvents } from "../../support/publishedWindowHarness.js";
+import { eventually } from "../../support/serviceHarness.js";
+
+/*
+ * A follower publishes a step's blocks, then saves its checkpoint into the chain's lease. One that
+ * stops between the two leaves blocks in CHAIN_EVENTS its checkpoint does not name. If the chain
+ * reorganises them away before the next holder starts, that holder reads the new branch from its
+ * checkpoint, and consumers, which applied the orphaned blocks, skip the new ones at the same
+ * heights as applied already: the orphaned blocks would stay in the index and in delivered
+ * webhooks for good. Against a real nats-server, with other chains' blocks published in between.
+ */
+
+let bare: Awaited<ReturnType<typeof startBareNats>>;
+
+beforeAll(async () => {
+  bare = await startBareNats();
+});
+
+afterAll(async () => {
+  await bare?.stop();
+});
+
+/** What chain 1's consumers were shown: each block's hash, each reorg's removed hashes. */
+const shownOfChain1 = (events: Parameters<typeof shownEvents>[0]) =>
+  shownEvents({ ...events, events: events.events.filter((event) => event.subject.startsWith("chain.1.")) });
+
+/** Blocks 11 and 12 of chain 1 published by a holder that stopped before saving them, chain 2's between. */
+const publishUnsaved = async () => {
+  const js = jetstream(bare.nc);
+  const otherChain = (n: number) => encode({ ...blockWithLogs(n, []), chain_id: 2 });
+  await Effect.runPromise(
+    publishBlocks(js, [encode(blockWithLogs(11, [])), otherChain(500), otherChain(501)]),
+  );
+  await Effect.runPromise(publishBlocks(js, [otherChain(502), encode(blockWithLogs(12, []))]));
+};
+
+/**
+ * Blocks 9 and 10 published and saved, 11 and 12 published by a holder that stopped before saving
+ * them; then the node's chain is changed by `meanwhile` and a new holder starts: it takes in what was
+ * published after its checkpoint and goes on with `then`. Answers what `then` answers, the next block
+ * the holder reads, and what chain 1's consumers were shown once `shown` events arrived.
+ */
+const resumeAfterUnsaved = async <A>(
+  meanwhile: (canonical: Map<number, string>) => void,
+  then: (published: Parameters<Parameters<Window["asFollower"]>[1]>[0]) => Effect.Effect<A, unknown>,
+  shown: number,
+) => {
+  const canonical = new Map<number, string>([9, 10, 11, 12].map((n) => [n, blockHash(n)] as const));
+  const window = await publishedWindowOn(bare.nc, async (n) => canonical.get(n));
+  const { events, asFollower } = window;
+  const jsm = await jetstreamManager(bare.nc);
+  const start = { window: [], historyUntil: 8, start: 9 };
+  try {
+    await asFollower(start, (published) =>
+      published.apply([encode(blockWithLogs(9, [])), encode(blockWithLogs(10, []))]),
+    );
+    await publishUnsaved();
+    meanwhile(canonical);
+    const resumed = await asFollower(start, (published) =>
+      Effect.gen(function* () {
+        const adopted = yield* published.adoptPublished(publishedAfterIn(jsm, 1));
+        const answer = yield* then(published);
+        return { adopted, answer, next: published.next() };
+      }),
+    );
+    await eventually(async () => shownOfChain1(events).length >= shown, 10_000, "every message consumed");
+    return { ...resumed, shown: shownOfChain1(events) };
+  } finally {
+    await events.stop();
+    await jsm.streams.delete("CHAIN_EVENTS");
+    await jsm.streams.delete("KV_chain_leases");
+  }
+};
+type Window = Awaited<ReturnType<typeof publishedWindowOn>>;
+
+describe("blocks published but not saved", { timeout: 30_000 }, () => {
+  it("behavior: reorganised away while no process followed the chain, they are removed at the head before the new branch", async () => {
+    const b11 = branchB(11, blockHash(10));
+    const b12 = branchB(12, b11.hash);
+    const resumed = await resumeAfterUnsaved(
+      (canonical) => {
+        canonical.set(11, b11.hash);
+        canonical.set(12, b12.hash);
+      },
+      (published) =>
+        Effect.gen(function* () {
+          // At the head, nothing new to read: the resume point is checked, as the follower does.
+          const tip = yield* published.checkTip;
+          if (tip === "replaced") yield* published.handleFork;
+          yield* published.apply([encode(b11), encode(b12)]);
+          return tip;
+        }),
+      7,
+    );
+    expect(resumed.adopted).toBe(2);
+    expect(resumed.answer).toBe("replaced");
+    expect(resumed.next).toBe(13);
+    expect(resumed.shown).toEqual([
+      { kind: "block", hash: blockHash(9) },
+      { kind: "block", hash: blockHash(10) },
+      { kind: "block", hash: blockHash(11) },
+      { kind: "block", hash: blockHash(12) },
+      { kind: "reorg", removed: [blockHash(12), blockHash(11)] },
+      { kind: "block", hash: b11.hash },
+      { kind: "block", hash: b12.hash },
+    ]);
+  });
+
+  it("behavior: behind the head, only the ones the chain no longer has are removed", async () => {
+    const b12 = branchB(12, blockHash(11));
+    const b13 = branchB(13, b12.hash);
+    const resumed = await resumeAfterUnsaved(
+      (canonical) => canonical.set(12, b12.hash),
+      // The next block read builds on the new branch: its parent hash reveals the fork.
+      (published) =>
+        Effect.gen(function* () {
+          yield* published.apply([encode(b13)]);
+          yield* published.apply([encode(b12), encode(b13)]);
+        }),
+      7,
+    );
+    expect(resumed.adopted).toBe(2);
+    expect(resumed.next).toBe(14);
+    expect(resumed.shown).toEqual([
+      { kind: "block", hash: blockHash(9) },
+      { kind: "block", hash: blockHash(10) },
+      { kind: "block", hash: blockHash(11) },
+      { kind: "block", hash: blockHash(12) },
+      { kind: "reorg", removed: [blockHash(12)] },
+      { kind: "block", hash: b12.hash },
+      { kind: "block", hash: b13.hash },
+    ]);
+  });
+
+  it("default: still on the chain, they are taken in and the holder reads on after them", async () => {
+    const resumed = await resumeAfterUnsaved(
+      (canonical) => canonical.set(13, blockHash(13)),
+      (published) => published.apply([encode(blockWithLogs(13, []))]),
+      5,
+    );
+    expect(resumed.adopted).toBe(2);
+    expect(resumed.shown).toEqual([9, 10, 11, 12, 13].map((n) => ({ kind: "block", hash: blockHash(n) })));
+    expect(resumed.next).toBe(14);
+  });
+
+  it("edge: a server that refuses ingest the read leaves the check out, and the holder reads on from its checkpoint", async () => {
+    const { events, asFollower } = await publishedWindowOn(bare.nc, async (n) => blockHash(n));
+    const jsm = await jetstreamManager(bare.nc);
+    const start = { window: [], historyUntil: 8, start: 9 };
+    // What nats.js rejects with when nats.conf does not allow the user STREAM.MSG.GET on the stream.
+    const refused = async (): Promise<never> => {
+      throw new Error('Permissions Violation for Publish to "$JS.API.STREAM.MSG.GET.CHAIN_EVENTS"');
+    };
+    try {
+      await asFollower(start, (published) => published.apply([encode(blockWithLogs(9, []))]));
+      const resumed = await asFollower(start, (published) =>
+        Effect.gen(function* () {
+          const adopted = yield* published.adoptPublished(refused);
+          return { adopted, next: published.next() };
+        }),
+      );
+      expect(resumed).toEqual({ adopted: 0, next: 10 });
+      // Any other failure to read fails the step, which is tried again.
+      const failed = await asFollower(start, (published) =>
+        Effect.either(
+          published.adoptPublished(async () => {
+            throw new Error("timeout");
+          }),
+        ),
+      );
+      expect(failed._tag).toBe("Left");
+    } finally {
+      await events.stop();
+      await jsm.streams.delete("CHAIN_EVENTS");
+      await jsm.streams.delete("KV_chain_leases");
+    }
+  });
+});
