@@ -6,7 +6,6 @@ import type { ChainRpcError } from "../chains/rpc/ChainRpcError.js";
 import type { ChainCapabilities } from "../chains/rpc/NodeCapabilities.js";
 import type { RpcBlock } from "../chains/rpc/RpcTypes.js";
 import { isStoreFull } from "../nats/storeFull.js";
-import { blockSubject, PublishError } from "./BlockPublisher.js";
 import type { Checkpoint } from "./CheckpointStore.js";
 import { encodeBlock } from "./encodedBlock.js";
 import { type FollowerStatus, RateMeter } from "./FollowerStatus.js";
@@ -18,7 +17,7 @@ import { type HeldLease, LeaseLost } from "./lease/ChainLease.js";
 import { makeLiveRanges } from "./liveRanges.js";
 import { HISTORY_HOLD_MS, makeHistoryKept } from "./prunedHistory.js";
 import { makeKeptFrom } from "./prunedLiveBlocks.js";
-import { publishedAfterIn } from "./publishedAfter.js";
+import { ChainEventsReadError, publishedAfterIn } from "./publishedAfter.js";
 import { makePublishedWindow } from "./publishedWindow.js";
 import { fetchHistoryBlocks } from "./rpc/fetchHistoryBlocks.js";
 import { makeUntraceHold } from "./untraceHold.js";
@@ -326,7 +325,7 @@ export const followChain = (options: FollowerOptions) =>
     /** What CHAIN_EVENTS holds of the chain after a sequence, read back once at start (adoptPublished). */
     const publishedAfter = Effect.tryPromise({
       try: async () => publishedAfterIn(await options.js.jetstreamManager(false), chainId),
-      catch: (cause) => new PublishError({ subject: blockSubject(chainId), cause }),
+      catch: (cause) => new ChainEventsReadError({ what: "the chain's events", cause }),
     });
     /** Whether what was published after the saved checkpoint has been taken in. */
     let adopted = false;

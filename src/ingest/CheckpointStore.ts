@@ -28,9 +28,11 @@ export interface Checkpoint {
   /**
    * The CHAIN_EVENTS sequence of the last message this checkpoint accounts for (a block or a
    * reorg): what the chain's next holder reads on from, to learn what was published after it
-   * (publishedAfter.ts). Absent before the first publish, and in checkpoints of earlier versions.
+   * (publishedAfter.ts). Set when a follower takes the chain; absent in checkpoints of earlier versions.
    */
   readonly seq?: number;
+  /** The creation time of the CHAIN_EVENTS `seq` is a sequence of: a stream made again starts over. */
+  readonly stream?: string;
 }
 
 /** `ingest!checkpoint!<chain id, 12 digits>`: 12 digits fit any EIP-155 chain id in use, so keys sort by chain. */

@@ -1,4 +1,5 @@
 import type { JetStreamManager, StoredMsg } from "@nats-io/jetstream";
+import { Data } from "effect";
 import { isChainBlock, isChainReorg } from "../domain/chainEventShape.js";
 import {
   chainEventsReader,
@@ -9,20 +10,34 @@ import {
 } from "./chainEventCodec.js";
 import type { BlockRef } from "./reconcile.js";
 
-/**
- * The most messages read after a checkpoint. A holder publishes one step (a history range of up to
- * 500 blocks, or a catch-up range and the range read ahead) before it saves; a split block adds its
- * parts. More means the checkpoint is not the one the stream was published from.
- */
-export const PUBLISHED_AFTER_LIMIT = 5_000;
-
 /** A chain event as a follower reads it back: a block's place in the chain, or a reorg's ancestor. */
 export type PublishedEvent =
   | { readonly kind: "block"; readonly ref: BlockRef; readonly seq: number }
   | { readonly kind: "reorg"; readonly ancestor: number; readonly seq: number };
 
-/** The chain's events CHAIN_EVENTS holds after a stream sequence, oldest first. */
-export type PublishedAfter = (seq: number) => Promise<ReadonlyArray<PublishedEvent>>;
+/** CHAIN_EVENTS as it stands: which stream it is (its creation time) and the sequences it holds. */
+export interface ChainEventsState {
+  readonly created: string;
+  readonly firstSeq: number;
+  readonly lastSeq: number;
+}
+
+/** What a chain's follower reads back of CHAIN_EVENTS when it takes the chain. */
+export interface PublishedAfter {
+  readonly state: () => Promise<ChainEventsState>;
+  /** The chain's events the stream holds after a sequence, oldest first. */
+  readonly events: (seq: number) => Promise<ReadonlyArray<PublishedEvent>>;
+}
+
+/** CHAIN_EVENTS could not be read back (the step fails and is tried again). */
+export class ChainEventsReadError extends Data.TaggedError("ChainEventsReadError")<{
+  readonly what: string;
+  readonly cause: unknown;
+}> {
+  override get message(): string {
+    return `reading back ${this.what} from CHAIN_EVENTS failed: ${this.cause instanceof Error ? this.cause.message : String(this.cause)}`;
+  }
+}
 
 /** The event a stored message holds (a split block at its last part), or `undefined` for any other. */
 const eventOf = async (
@@ -52,17 +67,19 @@ const eventOf = async (
 
 /**
  * Reads the chain's events (`chain.<id>.*`) that CHAIN_EVENTS holds after a sequence, one message a
- * request, skipping other chains' messages on the server (`next_by_subj`). A follower publishes a
- * step's blocks and then saves its checkpoint; one stopped between the two left blocks its
- * checkpoint does not name, and consumers applied them (publishedWindow.ts, `adoptPublished`).
- * Fails when the stream cannot be read: the step is tried again.
+ * request, other chains' messages skipped by the server (`next_by_subj`), until none is left. A
+ * follower publishes a step's blocks and then saves its checkpoint; one stopped between the two left
+ * blocks its checkpoint does not name, and consumers applied them (publishedWindow.ts,
+ * `adoptPublished`). Rejects when the stream cannot be read.
  */
-export const publishedAfterIn =
-  (jsm: JetStreamManager, chainId: number): PublishedAfter =>
-  async (after) => {
+export const publishedAfterIn = (jsm: JetStreamManager, chainId: number): PublishedAfter => ({
+  state: async () => {
+    const info = await jsm.streams.info("CHAIN_EVENTS");
+    return { created: info.created, firstSeq: info.state.first_seq, lastSeq: info.state.last_seq };
+  },
+  events: async (after) => {
     const events: Array<PublishedEvent> = [];
-    let seq = after + 1;
-    for (let read = 0; read < PUBLISHED_AFTER_LIMIT; read++) {
+    for (let seq = after + 1; ; ) {
       // STREAM.MSG.GET takes `next_by_subj` (nats-server 2.9 and later), though the client's type
       // names it for direct gets only; read from the stream's leader, as leases are.
       const query = { seq, next_by_subj: `chain.${chainId}.*` } as unknown as { seq: number };
@@ -72,7 +89,5 @@ export const publishedAfterIn =
       if (event !== undefined) events.push(event);
       seq = stored.seq + 1;
     }
-    throw new Error(
-      `more than ${PUBLISHED_AFTER_LIMIT} messages of chain ${chainId} follow stream sequence ${after}, where its checkpoint stands`,
-    );
-  };
+  },
+});

@@ -3,12 +3,12 @@ import { Effect } from "effect";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import { faultError } from "../chains/rpc/ChainRpcError.js";
 import { BLOCK_MESSAGE_VERSION, ChainReorg } from "../domain/ChainBlock.js";
-import { blockSubject, PublishError, publishBlocks, publishReorg } from "./BlockPublisher.js";
+import { publishBlocks, publishReorg } from "./BlockPublisher.js";
 import type { Checkpoint } from "./CheckpointStore.js";
 import type { EncodedBlock } from "./encodedBlock.js";
 import type { FollowerStatus, RateMeter } from "./FollowerStatus.js";
 import type { HeldLease } from "./lease/ChainLease.js";
-import type { PublishedAfter } from "./publishedAfter.js";
+import { ChainEventsReadError, type PublishedAfter } from "./publishedAfter.js";
 import { type BlockWindow, extend, findCommonAncestor, reconcile, rewind } from "./reconcile.js";
 
 export interface PublishedWindowOptions {
@@ -44,12 +44,22 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
   status.indexed_from = checkpoint.indexedFrom ?? checkpoint.start;
   showProcessed();
 
+  /**
+   * Saves `next` into the lease, and only then holds it: a step whose save failed is tried again
+   * from the checkpoint before it (what it published is published again, and dropped as
+   * duplicates), so what was published after the saved checkpoint is one step's at most.
+   */
+  const save = (next: Checkpoint) =>
+    Effect.gen(function* () {
+      yield* lease.save(next);
+      checkpoint = next;
+    });
+
   const commit = (blocks: ReadonlyArray<EncodedBlock>, window: BlockWindow) =>
     Effect.gen(function* () {
       yield* lease.fence;
       const seq = yield* publishBlocks(js, blocks, checkpoint.reorgs ?? 0);
-      checkpoint = { ...checkpoint, window, ...(seq === undefined ? {} : { seq }) };
-      yield* lease.save(checkpoint);
+      yield* save({ ...checkpoint, window, ...(seq === undefined ? {} : { seq }) });
       let logs = 0;
       for (const block of blocks) logs += block.logs;
       options.meter.add(logs);
@@ -59,14 +69,7 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
 
   /** Reads what CHAIN_EVENTS holds of the chain; a failure fails the step, which is tried again. */
   const readBack = <A>(what: string, read: () => Promise<A>) =>
-    Effect.tryPromise({
-      try: read,
-      catch: (cause) =>
-        new PublishError({
-          subject: blockSubject(chainId),
-          cause: new Error(`reading back ${what}: ${String(cause)}`),
-        }),
-    });
+    Effect.tryPromise({ try: read, catch: (cause) => new ChainEventsReadError({ what, cause }) });
 
   /**
    * Publishes the reorg and rewinds the window to the common ancestor. A reorg
@@ -121,11 +124,11 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
     // Saved with the reorg: a crash before the save publishes it again under the same id (dropped
     // as a duplicate), and the blocks after it under the new epoch.
     const reorgs = (checkpoint.reorgs ?? 0) + 1;
-    checkpoint =
+    yield* save(
       found.ancestor.number < oldest.number
         ? { ...checkpoint, reorgs, seq: ack.seq, window: [], start: oldest.number }
-        : { ...checkpoint, reorgs, seq: ack.seq, window: rewind(window, found.ancestor) };
-    yield* lease.save(checkpoint);
+        : { ...checkpoint, reorgs, seq: ack.seq, window: rewind(window, found.ancestor) },
+    );
     status.processed = found.ancestor.number;
     status.processed_hash = found.ancestor.hash;
     // Unknown when the reorg went deeper than the window (the ancestor is only a parent hash then).
@@ -143,16 +146,32 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
    * them rewinds it and counts in the epoch), so the next block read is checked against them: if
    * the chain reorganised away from some while no process followed it, the usual fork handling
    * removes exactly those (checkTip at the head, a parent hash behind it). Read on from the
-   * checkpoint instead, the new branch's blocks would reach consumers at heights they applied
-   * already, which they skip, keeping the orphaned blocks for good. Answers how many events it took
-   * in. A server whose permissions refuse ingest the read (a nats.conf older than this version) is
-   * told once in the log and the check is left out.
+   * checkpoint instead, the new branch's blocks would reach the index at heights it applied already,
+   * which it skips, keeping the orphaned blocks for good. A checkpoint that names no sequence of this
+   * stream (a first start, an earlier version's, CHAIN_EVENTS made again) is given the stream's last
+   * sequence, from which the next holder reads. A server whose permissions refuse ingest the read
+   * (a nats.conf older than this version) is told in the log and the check left out. Answers how
+   * many events it took in.
    */
   const adoptPublished = (read: PublishedAfter) =>
     Effect.gen(function* () {
+      const stream = yield* readBack("the stream's state", read.state);
       const after = checkpoint.seq;
-      if (after === undefined) return 0;
-      const events = yield* readBack("what was published after the checkpoint", () => read(after)).pipe(
+      if (after === undefined || checkpoint.stream !== stream.created) {
+        if (after !== undefined)
+          yield* Effect.logWarning(
+            `chain ${chainId}: CHAIN_EVENTS was made again since the checkpoint was saved; what was published after it cannot be read back`,
+          );
+        yield* save({ ...checkpoint, seq: stream.lastSeq, stream: stream.created });
+        return 0;
+      }
+      if (stream.firstSeq > after + 1)
+        yield* Effect.logWarning(
+          `chain ${chainId}: CHAIN_EVENTS no longer holds messages ${after + 1}-${stream.firstSeq - 1}, after the saved checkpoint; blocks published there without being saved cannot be checked`,
+        );
+      const events = yield* readBack("what was published after the checkpoint", () =>
+        read.events(after),
+      ).pipe(
         Effect.catchIf(
           (error) => String(error.cause).includes("Permissions Violation"),
           (error) =>
@@ -175,7 +194,7 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
           continue;
         }
         const tip = window.at(-1);
-        // A block at or below the tip was skipped by consumers as applied already.
+        // A block at or below the tip was skipped by the index as applied already.
         if (tip !== undefined && event.ref.number <= tip.number) continue;
         if (tip === undefined && event.ref.number < start) continue;
         // One after a jump (pruned blocks skipped) starts the window again, as consumers saw it.
@@ -184,8 +203,7 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
             ? extend(window, event.ref, chain.finality_depth)
             : [event.ref];
       }
-      checkpoint = { ...checkpoint, window, start, reorgs, seq: events.at(-1)!.seq };
-      yield* lease.save(checkpoint);
+      yield* save({ ...checkpoint, window, start, reorgs, seq: events.at(-1)!.seq });
       showProcessed();
       yield* Effect.logWarning(
         `chain ${chainId}: took in ${events.length} chain event(s) published after the saved checkpoint (its holder stopped before saving them); the window's tip is now ${checkpoint.window.at(-1)?.number ?? start - 1}`,
@@ -211,9 +229,8 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
      */
     skipHistory: (from: number, to: number) =>
       Effect.gen(function* () {
-        checkpoint = { ...checkpoint, window: [], start: to, indexedFrom: to };
+        yield* save({ ...checkpoint, window: [], start: to, indexedFrom: to });
         status.indexed_from = to;
-        yield* lease.save(checkpoint);
         status.history_skipped = { from: status.history_skipped?.from ?? from, to: to - 1 };
         yield* Effect.logWarning(
           `chain ${chain.name} (${chainId}): the RPC endpoints keep logs from block ${to} only; blocks ${status.history_skipped.from} to ${to - 1} are not read, and the index has nothing of them`,
@@ -228,13 +245,12 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
      */
     skipLive: (from: number, to: number) =>
       Effect.gen(function* () {
-        checkpoint = {
+        yield* save({
           ...checkpoint,
           window: [],
           start: to,
           indexedFrom: checkpoint.indexedFrom ?? checkpoint.start,
-        };
-        yield* lease.save(checkpoint);
+        });
         status.blocks_skipped = { from, to: to - 1 };
         yield* Effect.logError(
           `chain ${chain.name} (${chainId}): the RPC endpoints no longer keep blocks ${from} to ${to - 1} (pruned before ingest got to them); they are not read, the index lacks them, and webhooks get none of their events`,

@@ -28,6 +28,7 @@ export const LeaseRecord = Schema.Struct({
       indexedFrom: Schema.optionalWith(Schema.Number, { exact: true }),
       reorgs: Schema.optionalWith(Schema.Number, { exact: true }),
       seq: Schema.optionalWith(Schema.Number, { exact: true }),
+      stream: Schema.optionalWith(Schema.String, { exact: true }),
     }),
   ),
 });

@@ -1,7 +1,8 @@
-import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { type JetStreamManager, jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publishBlocks } from "../../../src/ingest/BlockPublisher.js";
+import { BLOCK_MESSAGE_VERSION, ChainReorg } from "../../../src/domain/ChainBlock.js";
+import { publishBlocks, publishReorg } from "../../../src/ingest/BlockPublisher.js";
 import { publishedAfterIn } from "../../../src/ingest/publishedAfter.js";
 import { startBareNats } from "../../support/bareNats.js";
 import { blockHash, blockWithLogs } from "../../support/indexerBlocks.js";
@@ -31,6 +32,13 @@ afterAll(async () => {
 const shownOfChain1 = (events: Parameters<typeof shownEvents>[0]) =>
   shownEvents({ ...events, events: events.events.filter((event) => event.subject.startsWith("chain.1.")) });
 
+/** Stops the collector and drops the stream and the leases, so the next test starts from nothing. */
+const endRun = async (events: { readonly stop: () => unknown }, jsm: JetStreamManager) => {
+  await events.stop();
+  await jsm.streams.delete("CHAIN_EVENTS");
+  await jsm.streams.delete("KV_chain_leases");
+};
+
 /** Blocks 11 and 12 of chain 1 published by a holder that stopped before saving them, chain 2's between. */
 const publishUnsaved = async () => {
   const js = jetstream(bare.nc);
@@ -58,9 +66,16 @@ const resumeAfterUnsaved = async <A>(
   const jsm = await jetstreamManager(bare.nc);
   const start = { window: [], historyUntil: 8, start: 9 };
   try {
-    await asFollower(start, (published) =>
-      published.apply([encode(blockWithLogs(9, [])), encode(blockWithLogs(10, []))]),
+    // A follower takes the chain (nothing to take in; the checkpoint gets the stream's sequence) and
+    // publishes and saves two blocks.
+    const first = await asFollower(start, (published) =>
+      Effect.gen(function* () {
+        const adopted = yield* published.adoptPublished(publishedAfterIn(jsm, 1));
+        yield* published.apply([encode(blockWithLogs(9, [])), encode(blockWithLogs(10, []))]);
+        return adopted;
+      }),
     );
+    expect(first).toBe(0);
     await publishUnsaved();
     meanwhile(canonical);
     const resumed = await asFollower(start, (published) =>
@@ -73,9 +88,7 @@ const resumeAfterUnsaved = async <A>(
     await eventually(async () => shownOfChain1(events).length >= shown, 10_000, "every message consumed");
     return { ...resumed, shown: shownOfChain1(events) };
   } finally {
-    await events.stop();
-    await jsm.streams.delete("CHAIN_EVENTS");
-    await jsm.streams.delete("KV_chain_leases");
+    await endRun(events, jsm);
   }
 };
 type Window = Awaited<ReturnType<typeof publishedWindowOn>>;
@@ -158,11 +171,17 @@ describe("blocks published but not saved", { timeout: 30_000 }, () => {
     const refused = async (): Promise<never> => {
       throw new Error('Permissions Violation for Publish to "$JS.API.STREAM.MSG.GET.CHAIN_EVENTS"');
     };
+    const reading = publishedAfterIn(jsm, 1);
     try {
-      await asFollower(start, (published) => published.apply([encode(blockWithLogs(9, []))]));
+      await asFollower(start, (published) =>
+        Effect.gen(function* () {
+          yield* published.adoptPublished(reading);
+          yield* published.apply([encode(blockWithLogs(9, []))]);
+        }),
+      );
       const resumed = await asFollower(start, (published) =>
         Effect.gen(function* () {
-          const adopted = yield* published.adoptPublished(refused);
+          const adopted = yield* published.adoptPublished({ ...reading, events: refused });
           return { adopted, next: published.next() };
         }),
       );
@@ -170,16 +189,75 @@ describe("blocks published but not saved", { timeout: 30_000 }, () => {
       // Any other failure to read fails the step, which is tried again.
       const failed = await asFollower(start, (published) =>
         Effect.either(
-          published.adoptPublished(async () => {
-            throw new Error("timeout");
+          published.adoptPublished({
+            ...reading,
+            events: async () => {
+              throw new Error("timeout");
+            },
           }),
         ),
       );
       expect(failed._tag).toBe("Left");
     } finally {
-      await events.stop();
-      await jsm.streams.delete("CHAIN_EVENTS");
-      await jsm.streams.delete("KV_chain_leases");
+      await endRun(events, jsm);
+    }
+  });
+
+  it("edge: a reorg published but not saved is taken in, not published again, and the epoch moves with it", async () => {
+    const b12 = branchB(12, blockHash(11));
+    const canonical = new Map<number, string>([9, 10, 11].map((n) => [n, blockHash(n)] as const));
+    canonical.set(12, b12.hash);
+    const { events, asFollower } = await publishedWindowOn(bare.nc, async (n) => canonical.get(n));
+    const jsm = await jetstreamManager(bare.nc);
+    const js = jetstream(bare.nc);
+    const start = { window: [], historyUntil: 8, start: 9 };
+    try {
+      await asFollower(start, (published) =>
+        Effect.gen(function* () {
+          yield* published.adoptPublished(publishedAfterIn(jsm, 1));
+          yield* published.apply([9, 10, 11, 12].map((n) => encode(blockWithLogs(n, []))));
+        }),
+      );
+      // The holder found the reorg, published it and the new block 12, and stopped before saving.
+      await Effect.runPromise(
+        publishReorg(
+          js,
+          ChainReorg.make({
+            version: BLOCK_MESSAGE_VERSION,
+            chain_id: 1,
+            common_ancestor: { number: 11, hash: blockHash(11) },
+            removed: [{ number: 12, hash: blockHash(12) }],
+          }),
+          0,
+        ),
+      );
+      await Effect.runPromise(publishBlocks(js, [encode(b12)], 1));
+      const b13 = branchB(13, b12.hash);
+      const resumed = await asFollower(start, (published) =>
+        Effect.gen(function* () {
+          const adopted = yield* published.adoptPublished(publishedAfterIn(jsm, 1));
+          const tip = yield* published.checkTip;
+          yield* published.apply([encode(b13)]);
+          return { adopted, tip, next: published.next() };
+        }),
+      );
+      expect(resumed).toEqual({ adopted: 2, tip: "same", next: 14 });
+      const expected = [
+        { kind: "block", hash: blockHash(9) },
+        { kind: "block", hash: blockHash(10) },
+        { kind: "block", hash: blockHash(11) },
+        { kind: "block", hash: blockHash(12) },
+        { kind: "reorg", removed: [blockHash(12)] },
+        { kind: "block", hash: b12.hash },
+        { kind: "block", hash: b13.hash },
+      ];
+      await eventually(async () => shownOfChain1(events).length >= expected.length, 10_000, "every message");
+      expect(shownOfChain1(events)).toEqual(expected);
+      // Published in the reorg's epoch, as its holder would have.
+      const last = await jsm.streams.getMessage("CHAIN_EVENTS", { last_by_subj: "chain.1.block" });
+      expect(last?.header?.get("Nats-Msg-Id")).toBe(`1:${b13.hash}~1`);
+    } finally {
+      await endRun(events, jsm);
     }
   });
 });
