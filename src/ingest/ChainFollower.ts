@@ -327,7 +327,7 @@ export const followChain = (options: FollowerOptions) =>
       try: async () => publishedAfterIn(await options.js.jetstreamManager(false), chainId),
       catch: (cause) => new ChainEventsReadError({ what: "the chain's events", cause }),
     });
-    /** Whether what was published after the saved checkpoint has been taken in. */
+    /** Whether what was published after the saved checkpoint has been taken in (again after a failed step). */
     let adopted = false;
 
     /** Reads and publishes what comes next; answers whether there was anything. */
@@ -359,6 +359,14 @@ export const followChain = (options: FollowerOptions) =>
       publishedBefore = status.blocks_published + status.reorgs;
       const progressed = yield* step.pipe(
         Effect.tapError(onFailure),
+        // A failed step may have published what it could not save (the save failed, or a publish
+        // after others were stored): the retry takes that in first, as a takeover would, so its
+        // window and epoch are what consumers saw, and nothing more is published until it is saved.
+        Effect.tapError(() =>
+          Effect.sync(() => {
+            adopted = false;
+          }),
+        ),
         // A full store is said once per episode (onFailure), not every minute it lasts.
         Effect.tapError((error) =>
           error instanceof LeaseLost || isStoreFull(error) ? Effect.void : streak.failed(error.message),

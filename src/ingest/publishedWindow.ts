@@ -45,9 +45,9 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
   showProcessed();
 
   /**
-   * Saves `next` into the lease, and only then holds it: a step whose save failed is tried again
-   * from the checkpoint before it (what it published is published again, and dropped as
-   * duplicates), so what was published after the saved checkpoint is one step's at most.
+   * Saves `next` into the lease, and only then holds it. A step whose save failed has published what
+   * the saved checkpoint does not name: the follower takes that in again before its next step
+   * (`adoptPublished`, ChainFollower.ts), so nothing more is published until a save succeeds.
    */
   const save = (next: Checkpoint) =>
     Effect.gen(function* () {
@@ -158,7 +158,7 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
       const stream = yield* readBack("the stream's state", read.state);
       const after = checkpoint.seq;
       if (after === undefined || checkpoint.stream !== stream.created) {
-        if (after !== undefined)
+        if (checkpoint.stream !== undefined)
           yield* Effect.logWarning(
             `chain ${chainId}: CHAIN_EVENTS was made again since the checkpoint was saved; what was published after it cannot be read back`,
           );

@@ -6,7 +6,7 @@ import { ChainBlock } from "../../src/domain/ChainBlock.js";
 import type { Checkpoint } from "../../src/ingest/CheckpointStore.js";
 import { type EncodedBlock, encodeBlock } from "../../src/ingest/encodedBlock.js";
 import { initialStatus, RateMeter } from "../../src/ingest/FollowerStatus.js";
-import { acquireLease } from "../../src/ingest/lease/ChainLease.js";
+import { acquireLease, type HeldLease } from "../../src/ingest/lease/ChainLease.js";
 import { kvLeaseStore } from "../../src/ingest/lease/LeaseStore.js";
 import { makePublishedWindow } from "../../src/ingest/publishedWindow.js";
 import { testChainConfig } from "./chainConfigFixture.js";
@@ -41,6 +41,8 @@ export const publishedWindowOn = async (
   const asFollower = <A, E>(
     initial: Checkpoint,
     steps: (published: ReturnType<typeof makePublishedWindow>) => Effect.Effect<A, E>,
+    /** What the window saves through (a lease whose saves fail, say). */
+    through: (lease: HeldLease) => HeldLease = (lease) => lease,
   ) =>
     Effect.runPromise(
       Effect.scoped(
@@ -50,7 +52,7 @@ export const publishedWindowOn = async (
             {
               chain,
               js: jetstream(nc),
-              lease,
+              lease: through(lease),
               status: initialStatus(1, chain.name),
               meter: new RateMeter(),
               canonicalHash,

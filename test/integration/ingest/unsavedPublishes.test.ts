@@ -3,6 +3,8 @@ import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BLOCK_MESSAGE_VERSION, ChainReorg } from "../../../src/domain/ChainBlock.js";
 import { publishBlocks, publishReorg } from "../../../src/ingest/BlockPublisher.js";
+import type { HeldLease } from "../../../src/ingest/lease/ChainLease.js";
+import { LeaseStoreError } from "../../../src/ingest/lease/LeaseStore.js";
 import { publishedAfterIn } from "../../../src/ingest/publishedAfter.js";
 import { startBareNats } from "../../support/bareNats.js";
 import { blockHash, blockWithLogs } from "../../support/indexerBlocks.js";
@@ -256,6 +258,58 @@ describe("blocks published but not saved", { timeout: 30_000 }, () => {
       // Published in the reorg's epoch, as its holder would have.
       const last = await jsm.streams.getMessage("CHAIN_EVENTS", { last_by_subj: "chain.1.block" });
       expect(last?.header?.get("Nats-Msg-Id")).toBe(`1:${b13.hash}~1`);
+    } finally {
+      await endRun(events, jsm);
+    }
+  });
+
+  it("edge: blocks whose save failed are taken in before the retried step, so a reorg of them is still seen", async () => {
+    const b12 = branchB(12, blockHash(11));
+    const b13 = branchB(13, b12.hash);
+    const canonical = new Map<number, string>([9, 10, 11, 12].map((n) => [n, blockHash(n)] as const));
+    const { events, asFollower } = await publishedWindowOn(bare.nc, async (n) => canonical.get(n));
+    const jsm = await jetstreamManager(bare.nc);
+    const start = { window: [], historyUntil: 8, start: 9 };
+    let failSaves = false;
+    // A KV store that refuses writes for a while: the lease survives (its fence holds), the save fails.
+    const flaky = (lease: HeldLease): HeldLease => ({
+      ...lease,
+      save: (checkpoint) =>
+        failSaves
+          ? Effect.fail(new LeaseStoreError({ key: "chain.1", cause: new Error("timeout") }))
+          : lease.save(checkpoint),
+    });
+    try {
+      const outcome = await asFollower(
+        start,
+        (published) =>
+          Effect.gen(function* () {
+            yield* published.adoptPublished(publishedAfterIn(jsm, 1));
+            yield* published.apply([9, 10].map((n) => encode(blockWithLogs(n, []))));
+            failSaves = true;
+            const failed = yield* Effect.either(
+              published.apply([11, 12].map((n) => encode(blockWithLogs(n, [])))),
+            );
+            failSaves = false;
+            // Before the retry the chain replaced block 12.
+            canonical.set(12, b12.hash);
+            canonical.set(13, b13.hash);
+            const adopted = yield* published.adoptPublished(publishedAfterIn(jsm, 1));
+            yield* published.apply([encode(b13)]);
+            yield* published.apply([encode(b12), encode(b13)]);
+            return { failed: failed._tag, adopted, next: published.next() };
+          }),
+        flaky,
+      );
+      expect(outcome).toEqual({ failed: "Left", adopted: 2, next: 14 });
+      const expected = [
+        ...[9, 10, 11, 12].map((n) => ({ kind: "block", hash: blockHash(n) })),
+        { kind: "reorg", removed: [blockHash(12)] },
+        { kind: "block", hash: b12.hash },
+        { kind: "block", hash: b13.hash },
+      ];
+      await eventually(async () => shownOfChain1(events).length >= expected.length, 10_000, "every message");
+      expect(shownOfChain1(events)).toEqual(expected);
     } finally {
       await endRun(events, jsm);
     }
