@@ -9,7 +9,14 @@ import type { EncodedBlock } from "./encodedBlock.js";
 import type { FollowerStatus, RateMeter } from "./FollowerStatus.js";
 import type { HeldLease } from "./lease/ChainLease.js";
 import { ChainEventsReadError, type PublishedAfter } from "./publishedAfter.js";
-import { type BlockWindow, extend, findCommonAncestor, reconcile, rewind } from "./reconcile.js";
+import {
+  type BlockRef,
+  type BlockWindow,
+  extend,
+  findCommonAncestor,
+  reconcile,
+  rewind,
+} from "./reconcile.js";
 
 export interface PublishedWindowOptions {
   readonly chain: ChainConfig;
@@ -110,34 +117,49 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
         `chain ${chainId}: reorg deeper than the ${window.length}-block window; re-reading it`,
       );
     }
-    yield* lease.fence;
-    const ack = yield* publishReorg(
-      js,
-      ChainReorg.make({
-        version: BLOCK_MESSAGE_VERSION,
-        chain_id: chainId,
-        common_ancestor: { number: found.ancestor.number, hash: found.ancestor.hash },
-        removed: found.removed.map((ref) => ({ number: ref.number, hash: ref.hash })),
-      }),
-      checkpoint.reorgs ?? 0,
-    );
-    // Saved with the reorg: a crash before the save publishes it again under the same id (dropped
-    // as a duplicate), and the blocks after it under the new epoch.
-    const reorgs = (checkpoint.reorgs ?? 0) + 1;
-    yield* save(
-      found.ancestor.number < oldest.number
-        ? { ...checkpoint, reorgs, seq: ack.seq, window: [], start: oldest.number }
-        : { ...checkpoint, reorgs, seq: ack.seq, window: rewind(window, found.ancestor) },
-    );
-    status.processed = found.ancestor.number;
-    status.processed_hash = found.ancestor.hash;
-    // Unknown when the reorg went deeper than the window (the ancestor is only a parent hash then).
-    status.processed_parent_hash = found.ancestor.parentHash === "" ? null : found.ancestor.parentHash;
-    status.reorgs++;
-    yield* Effect.logWarning(
-      `chain ${chainId}: reorg of ${found.removed.length} block(s) above ${found.ancestor.number}`,
-    );
+    yield* publishReorgTo(found);
   });
+
+  /**
+   * Publishes a reorg removing `found.removed` (highest first) back to `found.ancestor`, and rewinds
+   * the window to the ancestor (empties it, reading on from the window's first block, when the
+   * ancestor is below the window).
+   */
+  const publishReorgTo = (found: {
+    readonly ancestor: BlockRef;
+    readonly removed: ReadonlyArray<BlockRef>;
+  }) =>
+    Effect.gen(function* () {
+      const window = checkpoint.window;
+      const oldest = window[0]?.number ?? found.ancestor.number + 1;
+      yield* lease.fence;
+      const ack = yield* publishReorg(
+        js,
+        ChainReorg.make({
+          version: BLOCK_MESSAGE_VERSION,
+          chain_id: chainId,
+          common_ancestor: { number: found.ancestor.number, hash: found.ancestor.hash },
+          removed: found.removed.map((ref) => ({ number: ref.number, hash: ref.hash })),
+        }),
+        checkpoint.reorgs ?? 0,
+      );
+      // Saved with the reorg: a crash before the save publishes it again under the same id (dropped
+      // as a duplicate), and the blocks after it under the new epoch.
+      const reorgs = (checkpoint.reorgs ?? 0) + 1;
+      yield* save(
+        found.ancestor.number < oldest
+          ? { ...checkpoint, reorgs, seq: ack.seq, window: [], start: oldest }
+          : { ...checkpoint, reorgs, seq: ack.seq, window: rewind(window, found.ancestor) },
+      );
+      status.processed = found.ancestor.number;
+      status.processed_hash = found.ancestor.hash;
+      // Unknown when the reorg went deeper than the window (the ancestor is only a parent hash then).
+      status.processed_parent_hash = found.ancestor.parentHash === "" ? null : found.ancestor.parentHash;
+      status.reorgs++;
+      yield* Effect.logWarning(
+        `chain ${chainId}: reorg of ${found.removed.length} block(s) above ${found.ancestor.number}`,
+      );
+    });
 
   /**
    * What was published after the saved checkpoint, taken in as published. A holder publishes a
@@ -186,10 +208,17 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
       if (events.length === 0) return 0;
       let { window, start } = checkpoint;
       let reorgs = checkpoint.reorgs ?? 0;
+      /**
+       * Blocks stored above one that was not (a pipelined publish that failed part-way): the index
+       * recorded a gap and applied them, and skips the missing block when it comes. They are removed
+       * by a reorg and published again in order.
+       */
+      let stray: Array<BlockRef> = [];
       for (const event of events) {
         if (event.kind === "reorg") {
           reorgs++;
           window = window.filter((ref) => ref.number <= event.ancestor);
+          stray = stray.filter((ref) => ref.number <= event.ancestor);
           if (window.length === 0) start = event.ancestor + 1;
           continue;
         }
@@ -197,17 +226,25 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
         // A block at or below the tip was skipped by the index as applied already.
         if (tip !== undefined && event.ref.number <= tip.number) continue;
         if (tip === undefined && event.ref.number < start) continue;
-        // One after a jump (pruned blocks skipped) starts the window again, as consumers saw it.
-        window =
-          tip === undefined || event.ref.number === tip.number + 1
-            ? extend(window, event.ref, chain.finality_depth)
-            : [event.ref];
+        if (stray.length > 0 || (tip !== undefined && event.ref.number > tip.number + 1))
+          stray.push(event.ref);
+        else window = extend(window, event.ref, chain.finality_depth);
       }
       yield* save({ ...checkpoint, window, start, reorgs, seq: events.at(-1)!.seq });
       showProcessed();
       yield* Effect.logWarning(
         `chain ${chainId}: took in ${events.length} chain event(s) published after the saved checkpoint (its holder stopped before saving them); the window's tip is now ${checkpoint.window.at(-1)?.number ?? start - 1}`,
       );
+      const tip = window.at(-1);
+      if (stray.length > 0 && tip !== undefined) {
+        yield* Effect.logError(
+          `chain ${chainId}: blocks ${stray.map((ref) => ref.number).join(", ")} were stored after block ${tip.number + 1}, which was not: they are removed and published again in order`,
+        );
+        const removed = [...new Map(stray.map((ref) => [ref.number, ref])).values()].sort(
+          (a, b) => b.number - a.number,
+        );
+        yield* publishReorgTo({ ancestor: tip, removed });
+      }
       return events.length;
     });
 

@@ -314,4 +314,44 @@ describe("blocks published but not saved", { timeout: 30_000 }, () => {
       await endRun(events, jsm);
     }
   });
+
+  it("edge: blocks stored above one that was not (a publish that failed part-way) are removed and published again in order", async () => {
+    const { events, asFollower } = await publishedWindowOn(bare.nc, async (n) => blockHash(n));
+    const jsm = await jetstreamManager(bare.nc);
+    const js = jetstream(bare.nc);
+    const start = { window: [], historyUntil: 8, start: 9 };
+    try {
+      await asFollower(start, (published) =>
+        Effect.gen(function* () {
+          yield* published.adoptPublished(publishedAfterIn(jsm, 1));
+          yield* published.apply([9, 10].map((n) => encode(blockWithLogs(n, []))));
+        }),
+      );
+      // Of 11, 12 and 13, published together, 11 was refused and the others stored.
+      await Effect.runPromise(
+        publishBlocks(
+          js,
+          [12, 13].map((n) => encode(blockWithLogs(n, []))),
+        ),
+      );
+      const resumed = await asFollower(start, (published) =>
+        Effect.gen(function* () {
+          const adopted = yield* published.adoptPublished(publishedAfterIn(jsm, 1));
+          const next = published.next();
+          yield* published.apply([11, 12, 13].map((n) => encode(blockWithLogs(n, []))));
+          return { adopted, next };
+        }),
+      );
+      expect(resumed).toEqual({ adopted: 2, next: 11 });
+      const expected = [
+        ...[9, 10, 12, 13].map((n) => ({ kind: "block", hash: blockHash(n) })),
+        { kind: "reorg", removed: [blockHash(13), blockHash(12)] },
+        ...[11, 12, 13].map((n) => ({ kind: "block", hash: blockHash(n) })),
+      ];
+      await eventually(async () => shownOfChain1(events).length >= expected.length, 10_000, "every message");
+      expect(shownOfChain1(events)).toEqual(expected);
+    } finally {
+      await endRun(events, jsm);
+    }
+  });
 });
