@@ -125,12 +125,13 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
    * the window to the ancestor (empties it, reading on from the window's first block, when the
    * ancestor is below the window).
    */
-  const publishReorgTo = (found: {
-    readonly ancestor: BlockRef;
-    readonly removed: ReadonlyArray<BlockRef>;
-  }) =>
+  const publishReorgTo = (
+    found: { readonly ancestor: BlockRef; readonly removed: ReadonlyArray<BlockRef> },
+    /** The checkpoint the reorg follows: the one held, or one taken in and not yet saved. */
+    base: Checkpoint = checkpoint,
+  ) =>
     Effect.gen(function* () {
-      const window = checkpoint.window;
+      const window = base.window;
       const oldest = window[0]?.number ?? found.ancestor.number + 1;
       yield* lease.fence;
       const ack = yield* publishReorg(
@@ -141,15 +142,15 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
           common_ancestor: { number: found.ancestor.number, hash: found.ancestor.hash },
           removed: found.removed.map((ref) => ({ number: ref.number, hash: ref.hash })),
         }),
-        checkpoint.reorgs ?? 0,
+        base.reorgs ?? 0,
       );
       // Saved with the reorg: a crash before the save publishes it again under the same id (dropped
       // as a duplicate), and the blocks after it under the new epoch.
-      const reorgs = (checkpoint.reorgs ?? 0) + 1;
+      const reorgs = (base.reorgs ?? 0) + 1;
       yield* save(
         found.ancestor.number < oldest
-          ? { ...checkpoint, reorgs, seq: ack.seq, window: [], start: oldest }
-          : { ...checkpoint, reorgs, seq: ack.seq, window: rewind(window, found.ancestor) },
+          ? { ...base, reorgs, seq: ack.seq, window: [], start: oldest }
+          : { ...base, reorgs, seq: ack.seq, window: rewind(window, found.ancestor) },
       );
       status.processed = found.ancestor.number;
       status.processed_hash = found.ancestor.hash;
@@ -175,6 +176,8 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
    * (a nats.conf older than this version) is told in the log and the check left out. Answers how
    * many events it took in.
    */
+  /** Warnings of the read-back, said once a follower's run rather than at every failed step's retry. */
+  const warnedOnce = new Set<"trimmed" | "refused">();
   const adoptPublished = (read: PublishedAfter) =>
     Effect.gen(function* () {
       const stream = yield* readBack("the stream's state", read.state);
@@ -187,10 +190,12 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
         yield* save({ ...checkpoint, seq: stream.lastSeq, stream: stream.created });
         return 0;
       }
-      if (stream.firstSeq > after + 1)
+      if (stream.firstSeq > after + 1 && !warnedOnce.has("trimmed")) {
+        warnedOnce.add("trimmed");
         yield* Effect.logWarning(
           `chain ${chainId}: CHAIN_EVENTS no longer holds messages ${after + 1}-${stream.firstSeq - 1}, after the saved checkpoint; blocks published there without being saved cannot be checked`,
         );
+      }
       const events = yield* readBack("what was published after the checkpoint", () =>
         read.events(after),
       ).pipe(
@@ -198,9 +203,14 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
           (error) => String(error.cause).includes("Permissions Violation"),
           (error) =>
             Effect.as(
-              Effect.logWarning(
-                `chain ${chainId}: blocks published after the saved checkpoint are not checked: ${String(error.cause)} (grant ingest $JS.API.STREAM.MSG.GET.CHAIN_EVENTS, as nats.conf does)`,
-              ),
+              warnedOnce.has("refused")
+                ? Effect.void
+                : Effect.zipRight(
+                    Effect.sync(() => warnedOnce.add("refused")),
+                    Effect.logWarning(
+                      `chain ${chainId}: blocks published after the saved checkpoint are not checked: ${String(error.cause)} (grant ingest $JS.API.STREAM.MSG.GET.CHAIN_EVENTS, as nats.conf does)`,
+                    ),
+                  ),
               [],
             ),
         ),
@@ -226,25 +236,39 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
         // A block at or below the tip was skipped by the index as applied already.
         if (tip !== undefined && event.ref.number <= tip.number) continue;
         if (tip === undefined && event.ref.number < start) continue;
-        if (stray.length > 0 || (tip !== undefined && event.ref.number > tip.number + 1))
-          stray.push(event.ref);
+        // An empty window is extended only by the block at `start` (reconcile.ts), a held one only
+        // by the block after its tip: a block above that was stored while the one before it was not.
+        const due = tip === undefined ? start : tip.number + 1;
+        if (stray.length > 0 || event.ref.number > due) stray.push(event.ref);
         else window = extend(window, event.ref, chain.finality_depth);
       }
-      yield* save({ ...checkpoint, window, start, reorgs, seq: events.at(-1)!.seq });
-      showProcessed();
+      const taken: Checkpoint = { ...checkpoint, window, start, reorgs, seq: events.at(-1)!.seq };
       yield* Effect.logWarning(
-        `chain ${chainId}: took in ${events.length} chain event(s) published after the saved checkpoint (its holder stopped before saving them); the window's tip is now ${checkpoint.window.at(-1)?.number ?? start - 1}`,
+        `chain ${chainId}: took in ${events.length} chain event(s) published after the saved checkpoint (its holder stopped before saving them); the window's tip is now ${window.at(-1)?.number ?? start - 1}`,
       );
-      const tip = window.at(-1);
-      if (stray.length > 0 && tip !== undefined) {
-        yield* Effect.logError(
-          `chain ${chainId}: blocks ${stray.map((ref) => ref.number).join(", ")} were stored after block ${tip.number + 1}, which was not: they are removed and published again in order`,
-        );
-        const removed = [...new Map(stray.map((ref) => [ref.number, ref])).values()].sort(
-          (a, b) => b.number - a.number,
-        );
-        yield* publishReorgTo({ ancestor: tip, removed });
+      if (stray.length === 0) {
+        yield* save(taken);
+        showProcessed();
+        return events.length;
       }
+      // Removed before anything is saved: a failure here leaves the read-back to find them again.
+      const tip = window.at(-1);
+      const below = tip?.number ?? start - 1;
+      const hash = tip?.hash ?? (yield* Effect.promise(() => options.canonicalHash(below)));
+      if (hash === undefined)
+        return yield* Effect.fail(
+          faultError(chainId, "eth_getBlockByNumber", {
+            reason: "Unavailable",
+            detail: `block ${below}, below blocks stored out of order, is not named by the node`,
+          }),
+        );
+      yield* Effect.logError(
+        `chain ${chainId}: blocks ${stray.map((ref) => ref.number).join(", ")} were stored after block ${below + 1}, which was not: they are removed and published again in order`,
+      );
+      const removed = [...new Map(stray.map((ref) => [ref.number, ref])).values()].sort(
+        (a, b) => b.number - a.number,
+      );
+      yield* publishReorgTo({ ancestor: tip ?? { number: below, hash, parentHash: "" }, removed }, taken);
       return events.length;
     });
 

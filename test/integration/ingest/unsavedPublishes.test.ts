@@ -3,7 +3,7 @@ import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BLOCK_MESSAGE_VERSION, ChainReorg } from "../../../src/domain/ChainBlock.js";
 import { publishBlocks, publishReorg } from "../../../src/ingest/BlockPublisher.js";
-import type { HeldLease } from "../../../src/ingest/lease/ChainLease.js";
+import { type HeldLease, LeaseLost } from "../../../src/ingest/lease/ChainLease.js";
 import { LeaseStoreError } from "../../../src/ingest/lease/LeaseStore.js";
 import { publishedAfterIn } from "../../../src/ingest/publishedAfter.js";
 import { startBareNats } from "../../support/bareNats.js";
@@ -350,6 +350,57 @@ describe("blocks published but not saved", { timeout: 30_000 }, () => {
       ];
       await eventually(async () => shownOfChain1(events).length >= expected.length, 10_000, "every message");
       expect(shownOfChain1(events)).toEqual(expected);
+    } finally {
+      await endRun(events, jsm);
+    }
+  });
+
+  it("edge: the repair is found again when its reorg could not be published, and above an empty window too", async () => {
+    const { events, asFollower } = await publishedWindowOn(bare.nc, async (n) => blockHash(n));
+    const jsm = await jetstreamManager(bare.nc);
+    const js = jetstream(bare.nc);
+    const start = { window: [], historyUntil: 8, start: 9 };
+    let fenceFails = false;
+    const fenced = (lease: HeldLease): HeldLease => ({
+      ...lease,
+      fence: Effect.suspend(() =>
+        fenceFails ? Effect.fail(new LeaseLost({ key: "chain.1", reason: "test" })) : lease.fence,
+      ),
+    });
+    try {
+      // Nothing published yet: the window is empty and block 9 is due. 9 was refused, 10 and 11 stored.
+      await asFollower(start, (published) => published.adoptPublished(publishedAfterIn(jsm, 1)));
+      await Effect.runPromise(
+        publishBlocks(
+          js,
+          [10, 11].map((n) => encode(blockWithLogs(n, []))),
+        ),
+      );
+      const outcome = await asFollower(
+        start,
+        (published) =>
+          Effect.gen(function* () {
+            fenceFails = true;
+            const first = yield* Effect.either(published.adoptPublished(publishedAfterIn(jsm, 1)));
+            fenceFails = false;
+            const again = yield* published.adoptPublished(publishedAfterIn(jsm, 1));
+            const next = published.next();
+            yield* published.apply([9, 10, 11].map((n) => encode(blockWithLogs(n, []))));
+            return { first: first._tag, again, next };
+          }),
+        fenced,
+      );
+      expect(outcome).toEqual({ first: "Left", again: 2, next: 9 });
+      const expected = [
+        ...[10, 11].map((n) => ({ kind: "block", hash: blockHash(n) })),
+        { kind: "reorg", removed: [blockHash(11), blockHash(10)] },
+        ...[9, 10, 11].map((n) => ({ kind: "block", hash: blockHash(n) })),
+      ];
+      await eventually(async () => shownOfChain1(events).length >= expected.length, 10_000, "every message");
+      expect(shownOfChain1(events)).toEqual(expected);
+      expect(events.events.find((event) => event.kind === "reorg")).toMatchObject({
+        reorg: { common_ancestor: { number: 8, hash: blockHash(8) } },
+      });
     } finally {
       await endRun(events, jsm);
     }
