@@ -1,6 +1,7 @@
 import type { JetStreamManager, StoredMsg } from "@nats-io/jetstream";
 import { Data } from "effect";
 import { isChainBlock, isChainReorg } from "../domain/chainEventShape.js";
+import type { Checkpoint } from "./CheckpointStore.js";
 import {
   chainEventsReader,
   decodeChainEvent,
@@ -8,7 +9,7 @@ import {
   SplitPart,
   UnreadableChainEvent,
 } from "./chainEventCodec.js";
-import type { BlockRef } from "./reconcile.js";
+import { type BlockRef, extend } from "./reconcile.js";
 
 /** A chain event as a follower reads it back: a block's place in the chain, or a reorg's ancestor. */
 export type PublishedEvent =
@@ -91,3 +92,43 @@ export const publishedAfterIn = (jsm: JetStreamManager, chainId: number): Publis
     }
   },
 });
+
+/**
+ * The checkpoint with `events` (read back after its sequence) taken in as published: blocks extend
+ * the window as consumers applied them, reorgs rewind it and move the epoch. `stray` are blocks
+ * stored above one that was not (a pipelined publish that failed part-way), highest first: the
+ * index recorded a gap and applied them, and would skip the missing block when it came, so they
+ * are to be removed by a reorg back to the window's tip and published again in order.
+ */
+export const takeIn = (
+  checkpoint: Checkpoint,
+  events: ReadonlyArray<PublishedEvent>,
+  depth: number,
+): { readonly taken: Checkpoint; readonly stray: ReadonlyArray<BlockRef> } => {
+  let { window, start } = checkpoint;
+  let reorgs = checkpoint.reorgs ?? 0;
+  let stray: Array<BlockRef> = [];
+  for (const event of events) {
+    if (event.kind === "reorg") {
+      reorgs++;
+      window = window.filter((ref) => ref.number <= event.ancestor);
+      stray = stray.filter((ref) => ref.number <= event.ancestor);
+      if (window.length === 0) start = event.ancestor + 1;
+      continue;
+    }
+    const tip = window.at(-1);
+    // A block at or below the tip was skipped by the index as applied already.
+    if (tip !== undefined && event.ref.number <= tip.number) continue;
+    if (tip === undefined && event.ref.number < start) continue;
+    // An empty window is extended only by the block at `start` (reconcile.ts), a held one only by
+    // the block after its tip: a block above that was stored while the one before it was not.
+    const due = tip === undefined ? start : tip.number + 1;
+    if (stray.length > 0 || event.ref.number > due) stray.push(event.ref);
+    else window = extend(window, event.ref, depth);
+  }
+  const seq = events.at(-1)?.seq ?? checkpoint.seq;
+  return {
+    taken: { ...checkpoint, window, start, reorgs, ...(seq === undefined ? {} : { seq }) },
+    stray: [...new Map(stray.map((ref) => [ref.number, ref])).values()].sort((a, b) => b.number - a.number),
+  };
+};

@@ -8,7 +8,7 @@ import type { Checkpoint } from "./CheckpointStore.js";
 import type { EncodedBlock } from "./encodedBlock.js";
 import type { FollowerStatus, RateMeter } from "./FollowerStatus.js";
 import type { HeldLease } from "./lease/ChainLease.js";
-import { ChainEventsReadError, type PublishedAfter } from "./publishedAfter.js";
+import { ChainEventsReadError, type PublishedAfter, takeIn } from "./publishedAfter.js";
 import {
   type BlockRef,
   type BlockWindow,
@@ -162,6 +162,9 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
       );
     });
 
+  /** Warnings of the read-back, said once a follower's run rather than at every failed step's retry. */
+  const warnedOnce = new Set<"trimmed" | "refused">();
+
   /**
    * What was published after the saved checkpoint, taken in as published. A holder publishes a
    * step's blocks and then saves; one stopped between the two left blocks that consumers applied and
@@ -176,8 +179,6 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
    * (a nats.conf older than this version) is told in the log and the check left out. Answers how
    * many events it took in.
    */
-  /** Warnings of the read-back, said once a follower's run rather than at every failed step's retry. */
-  const warnedOnce = new Set<"trimmed" | "refused">();
   const adoptPublished = (read: PublishedAfter) =>
     Effect.gen(function* () {
       const stream = yield* readBack("the stream's state", read.state);
@@ -216,35 +217,9 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
         ),
       );
       if (events.length === 0) return 0;
-      let { window, start } = checkpoint;
-      let reorgs = checkpoint.reorgs ?? 0;
-      /**
-       * Blocks stored above one that was not (a pipelined publish that failed part-way): the index
-       * recorded a gap and applied them, and skips the missing block when it comes. They are removed
-       * by a reorg and published again in order.
-       */
-      let stray: Array<BlockRef> = [];
-      for (const event of events) {
-        if (event.kind === "reorg") {
-          reorgs++;
-          window = window.filter((ref) => ref.number <= event.ancestor);
-          stray = stray.filter((ref) => ref.number <= event.ancestor);
-          if (window.length === 0) start = event.ancestor + 1;
-          continue;
-        }
-        const tip = window.at(-1);
-        // A block at or below the tip was skipped by the index as applied already.
-        if (tip !== undefined && event.ref.number <= tip.number) continue;
-        if (tip === undefined && event.ref.number < start) continue;
-        // An empty window is extended only by the block at `start` (reconcile.ts), a held one only
-        // by the block after its tip: a block above that was stored while the one before it was not.
-        const due = tip === undefined ? start : tip.number + 1;
-        if (stray.length > 0 || event.ref.number > due) stray.push(event.ref);
-        else window = extend(window, event.ref, chain.finality_depth);
-      }
-      const taken: Checkpoint = { ...checkpoint, window, start, reorgs, seq: events.at(-1)!.seq };
+      const { taken, stray } = takeIn(checkpoint, events, chain.finality_depth);
       yield* Effect.logWarning(
-        `chain ${chainId}: took in ${events.length} chain event(s) published after the saved checkpoint (its holder stopped before saving them); the window's tip is now ${window.at(-1)?.number ?? start - 1}`,
+        `chain ${chainId}: took in ${events.length} chain event(s) published after the saved checkpoint (its holder stopped before saving them); the window's tip is now ${taken.window.at(-1)?.number ?? taken.start - 1}`,
       );
       if (stray.length === 0) {
         yield* save(taken);
@@ -252,8 +227,8 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
         return events.length;
       }
       // Removed before anything is saved: a failure here leaves the read-back to find them again.
-      const tip = window.at(-1);
-      const below = tip?.number ?? start - 1;
+      const tip = taken.window.at(-1);
+      const below = tip?.number ?? taken.start - 1;
       const hash = tip?.hash ?? (yield* Effect.promise(() => options.canonicalHash(below)));
       if (hash === undefined)
         return yield* Effect.fail(
@@ -265,10 +240,10 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
       yield* Effect.logError(
         `chain ${chainId}: blocks ${stray.map((ref) => ref.number).join(", ")} were stored after block ${below + 1}, which was not: they are removed and published again in order`,
       );
-      const removed = [...new Map(stray.map((ref) => [ref.number, ref])).values()].sort(
-        (a, b) => b.number - a.number,
+      yield* publishReorgTo(
+        { ancestor: tip ?? { number: below, hash, parentHash: "" }, removed: stray },
+        taken,
       );
-      yield* publishReorgTo({ ancestor: tip ?? { number: below, hash, parentHash: "" }, removed }, taken);
       return events.length;
     });
 
