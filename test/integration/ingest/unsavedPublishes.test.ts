@@ -41,6 +41,25 @@ const endRun = async (events: { readonly stop: () => unknown }, jsm: JetStreamMa
   await jsm.streams.delete("KV_chain_leases");
 };
 
+/** Where every test's chain starts: nothing published, block 9 due. */
+const START = { window: [], historyUntil: 8, start: 9 };
+
+/** CHAIN_EVENTS and the leases on the test's server, with chain 1's node naming `canonical` at each height. */
+const openStream = async (canonical: (n: number) => string | undefined) => {
+  const window = await publishedWindowOn(bare.nc, async (n) => canonical(n));
+  const jsm = await jetstreamManager(bare.nc);
+  return { ...window, jsm, js: jetstream(bare.nc), readBack: () => publishedAfterIn(jsm, 1) };
+};
+
+/** Waits until chain 1's consumers were shown as many events as `expected`, and compares. */
+const expectShown = async (
+  events: Parameters<typeof shownEvents>[0],
+  expected: ReadonlyArray<{ readonly kind: string }>,
+) => {
+  await eventually(async () => shownOfChain1(events).length >= expected.length, 10_000, "every message");
+  expect(shownOfChain1(events)).toEqual(expected);
+};
+
 /** Blocks 11 and 12 of chain 1 published by a holder that stopped before saving them, chain 2's between. */
 const publishUnsaved = async () => {
   const js = jetstream(bare.nc);
@@ -63,16 +82,13 @@ const resumeAfterUnsaved = async <A>(
   shown: number,
 ) => {
   const canonical = new Map<number, string>([9, 10, 11, 12].map((n) => [n, blockHash(n)] as const));
-  const window = await publishedWindowOn(bare.nc, async (n) => canonical.get(n));
-  const { events, asFollower } = window;
-  const jsm = await jetstreamManager(bare.nc);
-  const start = { window: [], historyUntil: 8, start: 9 };
+  const { events, asFollower, jsm, readBack } = await openStream((n) => canonical.get(n));
   try {
     // A follower takes the chain (nothing to take in; the checkpoint gets the stream's sequence) and
     // publishes and saves two blocks.
-    const first = await asFollower(start, (published) =>
+    const first = await asFollower(START, (published) =>
       Effect.gen(function* () {
-        const adopted = yield* published.adoptPublished(publishedAfterIn(jsm, 1));
+        const adopted = yield* published.adoptPublished(readBack());
         yield* published.apply([encode(blockWithLogs(9, [])), encode(blockWithLogs(10, []))]);
         return adopted;
       }),
@@ -80,9 +96,9 @@ const resumeAfterUnsaved = async <A>(
     expect(first).toBe(0);
     await publishUnsaved();
     meanwhile(canonical);
-    const resumed = await asFollower(start, (published) =>
+    const resumed = await asFollower(START, (published) =>
       Effect.gen(function* () {
-        const adopted = yield* published.adoptPublished(publishedAfterIn(jsm, 1));
+        const adopted = yield* published.adoptPublished(readBack());
         const answer = yield* then(published);
         return { adopted, answer, next: published.next() };
       }),
@@ -93,7 +109,7 @@ const resumeAfterUnsaved = async <A>(
     await endRun(events, jsm);
   }
 };
-type Window = Awaited<ReturnType<typeof publishedWindowOn>>;
+type Window = Awaited<ReturnType<typeof openStream>>;
 
 describe("blocks published but not saved", { timeout: 30_000 }, () => {
   it("behavior: reorganised away while no process followed the chain, they are removed at the head before the new branch", async () => {
@@ -166,22 +182,20 @@ describe("blocks published but not saved", { timeout: 30_000 }, () => {
   });
 
   it("edge: a server that refuses ingest the read leaves the check out, and the holder reads on from its checkpoint", async () => {
-    const { events, asFollower } = await publishedWindowOn(bare.nc, async (n) => blockHash(n));
-    const jsm = await jetstreamManager(bare.nc);
-    const start = { window: [], historyUntil: 8, start: 9 };
+    const { events, asFollower, jsm, readBack } = await openStream((n) => blockHash(n));
     // What nats.js rejects with when nats.conf does not allow the user STREAM.MSG.GET on the stream.
     const refused = async (): Promise<never> => {
       throw new Error('Permissions Violation for Publish to "$JS.API.STREAM.MSG.GET.CHAIN_EVENTS"');
     };
-    const reading = publishedAfterIn(jsm, 1);
+    const reading = readBack();
     try {
-      await asFollower(start, (published) =>
+      await asFollower(START, (published) =>
         Effect.gen(function* () {
           yield* published.adoptPublished(reading);
           yield* published.apply([encode(blockWithLogs(9, []))]);
         }),
       );
-      const resumed = await asFollower(start, (published) =>
+      const resumed = await asFollower(START, (published) =>
         Effect.gen(function* () {
           const adopted = yield* published.adoptPublished({ ...reading, events: refused });
           return { adopted, next: published.next() };
@@ -189,7 +203,7 @@ describe("blocks published but not saved", { timeout: 30_000 }, () => {
       );
       expect(resumed).toEqual({ adopted: 0, next: 10 });
       // Any other failure to read fails the step, which is tried again.
-      const failed = await asFollower(start, (published) =>
+      const failed = await asFollower(START, (published) =>
         Effect.either(
           published.adoptPublished({
             ...reading,
@@ -209,14 +223,11 @@ describe("blocks published but not saved", { timeout: 30_000 }, () => {
     const b12 = branchB(12, blockHash(11));
     const canonical = new Map<number, string>([9, 10, 11].map((n) => [n, blockHash(n)] as const));
     canonical.set(12, b12.hash);
-    const { events, asFollower } = await publishedWindowOn(bare.nc, async (n) => canonical.get(n));
-    const jsm = await jetstreamManager(bare.nc);
-    const js = jetstream(bare.nc);
-    const start = { window: [], historyUntil: 8, start: 9 };
+    const { events, asFollower, jsm, js, readBack } = await openStream((n) => canonical.get(n));
     try {
-      await asFollower(start, (published) =>
+      await asFollower(START, (published) =>
         Effect.gen(function* () {
-          yield* published.adoptPublished(publishedAfterIn(jsm, 1));
+          yield* published.adoptPublished(readBack());
           yield* published.apply([9, 10, 11, 12].map((n) => encode(blockWithLogs(n, []))));
         }),
       );
@@ -235,9 +246,9 @@ describe("blocks published but not saved", { timeout: 30_000 }, () => {
       );
       await Effect.runPromise(publishBlocks(js, [encode(b12)], 1));
       const b13 = branchB(13, b12.hash);
-      const resumed = await asFollower(start, (published) =>
+      const resumed = await asFollower(START, (published) =>
         Effect.gen(function* () {
-          const adopted = yield* published.adoptPublished(publishedAfterIn(jsm, 1));
+          const adopted = yield* published.adoptPublished(readBack());
           const tip = yield* published.checkTip;
           yield* published.apply([encode(b13)]);
           return { adopted, tip, next: published.next() };
@@ -253,8 +264,7 @@ describe("blocks published but not saved", { timeout: 30_000 }, () => {
         { kind: "block", hash: b12.hash },
         { kind: "block", hash: b13.hash },
       ];
-      await eventually(async () => shownOfChain1(events).length >= expected.length, 10_000, "every message");
-      expect(shownOfChain1(events)).toEqual(expected);
+      await expectShown(events, expected);
       // Published in the reorg's epoch, as its holder would have.
       const last = await jsm.streams.getMessage("CHAIN_EVENTS", { last_by_subj: "chain.1.block" });
       expect(last?.header?.get("Nats-Msg-Id")).toBe(`1:${b13.hash}~1`);
@@ -267,9 +277,7 @@ describe("blocks published but not saved", { timeout: 30_000 }, () => {
     const b12 = branchB(12, blockHash(11));
     const b13 = branchB(13, b12.hash);
     const canonical = new Map<number, string>([9, 10, 11, 12].map((n) => [n, blockHash(n)] as const));
-    const { events, asFollower } = await publishedWindowOn(bare.nc, async (n) => canonical.get(n));
-    const jsm = await jetstreamManager(bare.nc);
-    const start = { window: [], historyUntil: 8, start: 9 };
+    const { events, asFollower, jsm, readBack } = await openStream((n) => canonical.get(n));
     let failSaves = false;
     // A KV store that refuses writes for a while: the lease survives (its fence holds), the save fails.
     const flaky = (lease: HeldLease): HeldLease => ({
@@ -281,10 +289,10 @@ describe("blocks published but not saved", { timeout: 30_000 }, () => {
     });
     try {
       const outcome = await asFollower(
-        start,
+        START,
         (published) =>
           Effect.gen(function* () {
-            yield* published.adoptPublished(publishedAfterIn(jsm, 1));
+            yield* published.adoptPublished(readBack());
             yield* published.apply([9, 10].map((n) => encode(blockWithLogs(n, []))));
             failSaves = true;
             const failed = yield* Effect.either(
@@ -294,7 +302,7 @@ describe("blocks published but not saved", { timeout: 30_000 }, () => {
             // Before the retry the chain replaced block 12.
             canonical.set(12, b12.hash);
             canonical.set(13, b13.hash);
-            const adopted = yield* published.adoptPublished(publishedAfterIn(jsm, 1));
+            const adopted = yield* published.adoptPublished(readBack());
             yield* published.apply([encode(b13)]);
             yield* published.apply([encode(b12), encode(b13)]);
             return { failed: failed._tag, adopted, next: published.next() };
@@ -308,22 +316,18 @@ describe("blocks published but not saved", { timeout: 30_000 }, () => {
         { kind: "block", hash: b12.hash },
         { kind: "block", hash: b13.hash },
       ];
-      await eventually(async () => shownOfChain1(events).length >= expected.length, 10_000, "every message");
-      expect(shownOfChain1(events)).toEqual(expected);
+      await expectShown(events, expected);
     } finally {
       await endRun(events, jsm);
     }
   });
 
   it("edge: blocks stored above one that was not (a publish that failed part-way) are removed and published again in order", async () => {
-    const { events, asFollower } = await publishedWindowOn(bare.nc, async (n) => blockHash(n));
-    const jsm = await jetstreamManager(bare.nc);
-    const js = jetstream(bare.nc);
-    const start = { window: [], historyUntil: 8, start: 9 };
+    const { events, asFollower, jsm, js, readBack } = await openStream((n) => blockHash(n));
     try {
-      await asFollower(start, (published) =>
+      await asFollower(START, (published) =>
         Effect.gen(function* () {
-          yield* published.adoptPublished(publishedAfterIn(jsm, 1));
+          yield* published.adoptPublished(readBack());
           yield* published.apply([9, 10].map((n) => encode(blockWithLogs(n, []))));
         }),
       );
@@ -334,9 +338,9 @@ describe("blocks published but not saved", { timeout: 30_000 }, () => {
           [12, 13].map((n) => encode(blockWithLogs(n, []))),
         ),
       );
-      const resumed = await asFollower(start, (published) =>
+      const resumed = await asFollower(START, (published) =>
         Effect.gen(function* () {
-          const adopted = yield* published.adoptPublished(publishedAfterIn(jsm, 1));
+          const adopted = yield* published.adoptPublished(readBack());
           const next = published.next();
           yield* published.apply([11, 12, 13].map((n) => encode(blockWithLogs(n, []))));
           return { adopted, next };
@@ -348,18 +352,14 @@ describe("blocks published but not saved", { timeout: 30_000 }, () => {
         { kind: "reorg", removed: [blockHash(13), blockHash(12)] },
         ...[11, 12, 13].map((n) => ({ kind: "block", hash: blockHash(n) })),
       ];
-      await eventually(async () => shownOfChain1(events).length >= expected.length, 10_000, "every message");
-      expect(shownOfChain1(events)).toEqual(expected);
+      await expectShown(events, expected);
     } finally {
       await endRun(events, jsm);
     }
   });
 
   it("edge: the repair is found again when its reorg could not be published, and above an empty window too", async () => {
-    const { events, asFollower } = await publishedWindowOn(bare.nc, async (n) => blockHash(n));
-    const jsm = await jetstreamManager(bare.nc);
-    const js = jetstream(bare.nc);
-    const start = { window: [], historyUntil: 8, start: 9 };
+    const { events, asFollower, jsm, js, readBack } = await openStream((n) => blockHash(n));
     let fenceFails = false;
     const fenced = (lease: HeldLease): HeldLease => ({
       ...lease,
@@ -369,7 +369,7 @@ describe("blocks published but not saved", { timeout: 30_000 }, () => {
     });
     try {
       // Nothing published yet: the window is empty and block 9 is due. 9 was refused, 10 and 11 stored.
-      await asFollower(start, (published) => published.adoptPublished(publishedAfterIn(jsm, 1)));
+      await asFollower(START, (published) => published.adoptPublished(readBack()));
       await Effect.runPromise(
         publishBlocks(
           js,
@@ -377,13 +377,13 @@ describe("blocks published but not saved", { timeout: 30_000 }, () => {
         ),
       );
       const outcome = await asFollower(
-        start,
+        START,
         (published) =>
           Effect.gen(function* () {
             fenceFails = true;
-            const first = yield* Effect.either(published.adoptPublished(publishedAfterIn(jsm, 1)));
+            const first = yield* Effect.either(published.adoptPublished(readBack()));
             fenceFails = false;
-            const again = yield* published.adoptPublished(publishedAfterIn(jsm, 1));
+            const again = yield* published.adoptPublished(readBack());
             const next = published.next();
             yield* published.apply([9, 10, 11].map((n) => encode(blockWithLogs(n, []))));
             return { first: first._tag, again, next };
@@ -396,8 +396,7 @@ describe("blocks published but not saved", { timeout: 30_000 }, () => {
         { kind: "reorg", removed: [blockHash(11), blockHash(10)] },
         ...[9, 10, 11].map((n) => ({ kind: "block", hash: blockHash(n) })),
       ];
-      await eventually(async () => shownOfChain1(events).length >= expected.length, 10_000, "every message");
-      expect(shownOfChain1(events)).toEqual(expected);
+      await expectShown(events, expected);
       expect(events.events.find((event) => event.kind === "reorg")).toMatchObject({
         reorg: { common_ancestor: { number: 8, hash: blockHash(8) } },
       });
