@@ -240,18 +240,27 @@ export const followChain = (options: FollowerOptions) =>
      * the chain, and /healthz must not call the index complete before that.
      */
     let verified = false;
+    /**
+     * Blocks a failed step published were taken in again (adoptPublished) after the chain was
+     * verified: the node may have replaced them meanwhile, and at the head no next block would show
+     * it until the chain moves on. Their tip is checked as the resume point is, without calling the
+     * chain `starting` again.
+     */
+    let tipTakenIn = false;
 
-    /** At the head: checks the resume point once; answers whether anything was published. */
+    /** At the head: checks the resume point once (and a tip taken in); answers whether anything was published. */
     const atHead = (phase: "history" | "live") =>
       Effect.gen(function* () {
-        if (!verified) {
+        if (!verified || tipTakenIn) {
           const tip = yield* published.checkTip;
           if (tip === "replaced") {
             yield* published.handleFork;
+            tipTakenIn = false;
             return true;
           }
           if (tip === "unknown") return false;
         }
+        tipTakenIn = false;
         verified = true;
         status.mode = phase;
         return false;
@@ -333,7 +342,8 @@ export const followChain = (options: FollowerOptions) =>
     /** Reads and publishes what comes next; answers whether there was anything. */
     const step = Effect.gen(function* () {
       if (!adopted) {
-        yield* published.adoptPublished(yield* publishedAfter);
+        const taken = yield* published.adoptPublished(yield* publishedAfter);
+        if (taken > 0 && verified) tipTakenIn = true;
         adopted = true;
       }
       const head = yield* headNumber;

@@ -219,7 +219,7 @@ export const makePublishedWindow = (options: PublishedWindowOptions, initial: Ch
       if (events.length === 0) return 0;
       const { taken, stray } = takeIn(checkpoint, events, chain.finality_depth);
       yield* Effect.logWarning(
-        `chain ${chainId}: took in ${events.length} chain event(s) published after the saved checkpoint (its holder stopped before saving them); the window's tip is now ${taken.window.at(-1)?.number ?? taken.start - 1}`,
+        `chain ${chainId}: took in ${events.length} chain event(s) published after the saved checkpoint (their holder stopped, or its save failed, before saving them); the window's tip is now ${taken.window.at(-1)?.number ?? taken.start - 1}`,
       );
       if (stray.length === 0) {
         yield* save(taken);

@@ -3,7 +3,7 @@ import { Effect, Exit, Fiber, Scope } from "effect";
 import type { ChainRpc } from "../../src/chains/rpc/ChainRpc.js";
 import { followChain } from "../../src/ingest/ChainFollower.js";
 import { type FollowerStatus, initialStatus } from "../../src/ingest/FollowerStatus.js";
-import { acquireLease } from "../../src/ingest/lease/ChainLease.js";
+import { acquireLease, type HeldLease } from "../../src/ingest/lease/ChainLease.js";
 import { testChainConfig } from "./chainConfigFixture.js";
 import { directChainRpc, openTestChainRpc } from "./chainRpc.js";
 import { memoryBucket } from "./memoryLeaseBucket.js";
@@ -32,6 +32,8 @@ export const startTestFollower = (options: {
   readonly startBlock?: number;
   /** How long a history skip waits on endpoints that hold it back (the follower's default: 10 min). */
   readonly historyHoldMs?: number;
+  /** What the follower saves its checkpoint through (a lease whose saves fail, say). */
+  readonly throughLease?: (lease: HeldLease) => HeldLease;
 }) => {
   const { rpc, close } =
     options.rpc ?? directChainRpc(options.url, { chainId: options.chainId, timeoutMs: 10_000 });
@@ -57,7 +59,7 @@ export const startTestFollower = (options: {
           complete: true,
         }),
         js: options.js,
-        lease,
+        lease: options.throughLease?.(lease) ?? lease,
         legacyCheckpoint: undefined,
         status,
         pollMs: options.pollMs,
