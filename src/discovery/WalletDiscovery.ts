@@ -850,10 +850,12 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     /**
      * The index jumped over the chain's blocks up to `to` (Indexer's `onGap`, or its record read at
      * start): wallets' log scans read up to there, since what those blocks did is not in the index.
-     * A wallet scanned before is scanned again once its resweep (indexTrimmed) is done.
+     * A wallet scanned before is scanned again once its resweep (indexTrimmed) is done. `undefined`:
+     * the blocks were applied since (the gap is filled), and scans read only what precedes the index.
      */
-    indexGap: (chainId: number, to: number): void => {
-      gapTo.set(chainId, Math.max(gapTo.get(chainId) ?? -1, to));
+    indexGap: (chainId: number, to: number | undefined): void => {
+      if (to === undefined) gapTo.delete(chainId);
+      else gapTo.set(chainId, to);
     },
     /** Wallets queued by `prefetch` and not yet started. */
     prefetchQueued: (): number => prefetchQueue.size(),

@@ -30,12 +30,15 @@ import { planBlock, planReorg } from "./applyBlock.js";
 import type { DisownedNfts } from "./DisownedNfts.js";
 import type { IndexCache } from "./IndexCache.js";
 import type { IndexCheckpoint } from "./IndexRecords.js";
-import { INDEX_TRIMMED_KEY, indexCheckpointKey, indexGapKey, PREFIX } from "./indexKeys.js";
+import { INDEX_TRIMMED_KEY, indexCheckpointKey, PREFIX } from "./indexKeys.js";
 import { chainLateRegistryReads, type LateRegistryReads } from "./lateRegistryReads.js";
 import { type IndexReads, PendingWrites } from "./PendingWrites.js";
+import { type IndexGap, RecordedGaps } from "./RecordedGaps.js";
 import { readTokenMetadata } from "./readTokenMetadata.js";
 import { readUnderlying } from "./readUnderlying.js";
 import { readVaultProbes } from "./readVaultProbes.js";
+
+export type { IndexGap } from "./RecordedGaps.js";
 
 /** Stream sequence of the last CHAIN_EVENTS message applied, written in the same batch as its effects. */
 export const STREAM_SEQ_KEY = `${PREFIX}seq`;
@@ -70,9 +73,11 @@ export interface IndexerOptions {
   readonly onTrimmed?: (trimmed: IndexTrimmed) => void;
   /**
    * Told of a chain's blocks the index jumped over (`from`..`to`, after a trim or blocks ingest
-   * never published), once it met the block after them; recorded under indexGapKey too.
+   * never published), once it met the block after them; recorded under indexGapKey too. Told again
+   * as the gap is filled (fillGap), once the blocks that fill it are written: `undefined` when
+   * nothing of it is left.
    */
-  readonly onGap?: (chainId: number, gap: IndexGap) => void;
+  readonly onGap?: (chainId: number, gap: IndexGap | undefined) => void;
   /** Called after each message is applied (for freshness waits and lag figures). */
   readonly onApplied?: (chainId: number, blockNumber: number) => void;
   /** How often the stream's leader is asked whether the consumer keeps up, ms (WATCH_CHECK_MS; tests shorten it). */
@@ -111,6 +116,7 @@ const plan = async (
   data: unknown,
   missed: (chainId: number, from: number, to: number) => Promise<void>,
   firstOfChain: (chainId: number, number: number) => Promise<void>,
+  filled: (chainId: number, number: number) => void,
 ): Promise<ReadonlyArray<Operation>> => {
   const chainId = Number(subject.split(".")[1]);
   const chain = options.registry.byId.get(chainId);
@@ -123,6 +129,7 @@ const plan = async (
   if (checkpoint === undefined) await firstOfChain(chainId, block.number);
   else if (block.number > checkpoint.number + 1)
     await missed(chainId, checkpoint.number + 1, block.number - 1);
+  else filled(chainId, block.number);
   const client = options.client(chainId);
   return planBlock(reads, chain, block, {
     metadata: (tokens) =>
@@ -169,21 +176,6 @@ const reportMissedBlocks = async (
   );
   await options.db.put(INDEX_TRIMMED_KEY, missed);
   options.onTrimmed?.(missed);
-};
-
-/** A chain's blocks the index never applied, spanning every such gap so far. */
-export interface IndexGap {
-  readonly from: number;
-  readonly to: number;
-}
-
-/** Adds `from`..`to` to the chain's recorded gap (indexGapKey) and tells `onGap` of the span. */
-const recordGap = async (options: IndexerOptions, chainId: number, from: number, to: number) => {
-  const known = (await options.db.get(indexGapKey(chainId))) as IndexGap | undefined;
-  const gap: IndexGap =
-    known === undefined ? { from, to } : { from: Math.min(known.from, from), to: Math.max(known.to, to) };
-  await options.db.put(indexGapKey(chainId), gap);
-  options.onGap?.(chainId, gap);
 };
 
 /**
@@ -247,15 +239,17 @@ export const runIndexer = (options: IndexerOptions) =>
      * (already reported as such): every chain after a trim, until its first block after it.
      */
     const excused = new Set<number>(accounted > appliedSeq ? options.registry.byId.keys() : []);
+    // Written with the batch of the blocks that change them, and told to onGap after it.
+    const gaps = yield* Effect.tryPromise(() => RecordedGaps.read(options.db, options.registry.byId.keys()));
     const missed = async (chainId: number, from: number, to: number) => {
       // After a trim (reported already) the chain's first block names the blocks it lost too.
-      await recordGap(options, chainId, from, to);
+      gaps.widen(chainId, from, to);
       if (!excused.has(chainId)) await reportMissedBlocks(options, log, chainId, from, to);
     };
     // A chain's first block after a trim, in an index that had none of it: whatever came before it
     // (from where ingest began) may be what the stream dropped.
     const firstOfChain = async (chainId: number, number: number) => {
-      if (excused.has(chainId) && number > 0) await recordGap(options, chainId, 0, number - 1);
+      if (excused.has(chainId) && number > 0) gaps.widen(chainId, 0, number - 1);
     };
     const consumer = yield* Effect.tryPromise(() =>
       jetstream(options.nc).consumers.get("CHAIN_EVENTS", {
@@ -320,10 +314,12 @@ export const runIndexer = (options: IndexerOptions) =>
       await options.db.batch([
         ...pending.ops,
         ...forgotten,
+        ...gaps.writes(),
         { type: "put", key: STREAM_SEQ_KEY, value: lastSeq },
       ]);
       if (forgotten.length > 0) options.cache?.written(forgotten);
       for (const event of planned) report(options, event.subject, event.data, event.ops);
+      for (const [chainId, gap] of gaps.written()) options.onGap?.(chainId, gap);
       pending.clear();
       planned = [];
       lastSeq = undefined;
@@ -352,7 +348,16 @@ export const runIndexer = (options: IndexerOptions) =>
           reason: data instanceof UnreadableChainEvent ? data.reason : "not a chain event's shape",
         });
       } else {
-        const ops = await plan(options, lateOf, pending, message.subject, data, missed, firstOfChain);
+        const ops = await plan(
+          options,
+          lateOf,
+          pending,
+          message.subject,
+          data,
+          missed,
+          firstOfChain,
+          (chainId, n) => gaps.fill(chainId, n),
+        );
         if (message.subject.endsWith(".block")) excused.delete((data as ChainBlock).chain_id);
         pending.add(ops);
         planned.push({ subject: message.subject, data, ops });

@@ -260,7 +260,7 @@ export const apiRole = Effect.gen(function* () {
         registry,
         client: (yield* ChainClients.ChainClients).get,
         onTrimmed: (trimmed) => discovery.indexTrimmed(trimmed.at),
-        onGap: (chainId, gap) => discovery.indexGap(chainId, gap.to),
+        onGap: (chainId, gap) => discovery.indexGap(chainId, gap?.to),
         onApplied: (chainId, block) =>
           metrics.indexed(chainId, registry.byId.get(chainId)?.name ?? String(chainId), block),
       }),

@@ -857,6 +857,21 @@ describe("wallet discovery", () => {
     expect(await walletTokens(db)).toEqual([SCANNED, SWEPT].sort());
   });
 
+  it("edge: a gap the index filled since (blocks stored out of order, then repaired) no longer widens wallets' scans", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const node = walletNode();
+    const discovery = discoveryOver(db, node, { indexedFrom: () => 100 });
+    discovery.indexGap(chain.chain_id, 160);
+    discovery.indexGap(chain.chain_id, undefined);
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(await settled(discovery)).toBe("complete");
+    // Only the history before the index is read: block 150's transfer is the index's to know.
+    expect(await walletTokens(db)).toEqual([SWEPT]);
+    expect(await db.get(discoveryRecordKey(chain.chain_id, WALLET))).toMatchObject({
+      scan: { from: 0, to: 99, below: 0 },
+    });
+  });
+
   it("edge: a background resweep that fails leaves its wallet complete to requests, and is tried again after retryMs", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     let now = 0;
