@@ -23,6 +23,29 @@ import { ByteWriter } from "../lib/byteWriter.js";
 export const BLOCK_BYTES_TYPE = "application/x-chain-block";
 const FORMAT = 1;
 
+/**
+ * The most of each list a block as bytes holds. A message never carries more (a block with more is
+ * published as JSON), so hostile bytes make a reader build a bounded number of objects, not the
+ * millions that a few KB of compressed one-byte items would name. Each is far above any chain's:
+ * 45M gas buys about 2,100 transfers or 120,000 empty logs; the EVM gives a log 4 topics at most.
+ */
+export const MOST_IN_BLOCK_BYTES = {
+  transactions: 100_000,
+  logs: 1_000_000,
+  topics: 4,
+  transfers: 1_000_000,
+};
+
+/**
+ * The most bytes a block as bytes takes, uncompressed: readers inflate a compressed one no further.
+ * About ten times the largest block any chain makes (45M gas of calldata is under 3 MB); a block
+ * that would take more is published as JSON, which readers inflate to 256 MiB.
+ */
+export const MOST_BLOCK_BYTES = 32 * 1024 * 1024;
+
+/** The fewest bytes each item takes: a count over what is left at this many bytes each is refused. */
+const FEWEST_BYTES = { transaction: 12, log: 6, topic: 1, transfer: 5 };
+
 /** A log's transaction hash (a flag): 1 that of the block's transaction at the log's index, 0 named after it. */
 const OWN_TRANSACTION = 1;
 const NAMED_TRANSACTION = 0;
@@ -37,6 +60,16 @@ class RefWriter {
   constructor(private readonly out: ByteWriter) {}
 
   ref(value: string | null): void {
+    this.#add(value);
+  }
+
+  /** A value that may not be null: the reader refuses a null there, so the writer does. */
+  value(value: string): void {
+    if (value === null) throw new RangeError("null where a value belongs");
+    this.#add(value);
+  }
+
+  #add(value: string | null): void {
     const known = value === null ? undefined : this.#seen.get(value);
     if (value === null) this.out.uint(NULL);
     else if (known !== undefined) this.out.uint(known + 2);
@@ -77,9 +110,19 @@ class RefReader {
 /** One writer for every block: its buffer grows to the largest block and is reused (bytes() copies out). */
 const writer = new ByteWriter();
 
+/** Throws when a list is longer than a reader takes ({@link MOST_IN_BLOCK_BYTES}). */
+const atMost = (list: ReadonlyArray<unknown>, most: number, what: string): void => {
+  if (list.length > most) throw new RangeError(`${list.length} ${what}, over the ${most} block bytes hold`);
+};
+
 export const writeBlockBytes = (block: ChainBlock): Buffer => {
   const out = writer.reset();
   const refs = new RefWriter(out);
+  if (block.source !== "live" && block.source !== "history")
+    throw new RangeError(`a block of source ${String(block.source)}`);
+  atMost(block.transactions, MOST_IN_BLOCK_BYTES.transactions, "transactions");
+  atMost(block.logs, MOST_IN_BLOCK_BYTES.logs, "logs");
+  atMost(block.internal_transfers ?? [], MOST_IN_BLOCK_BYTES.transfers, "internal transfers");
   out.uint(FORMAT);
   out.uint(block.version);
   out.uint(block.chain_id);
@@ -92,7 +135,7 @@ export const writeBlockBytes = (block: ChainBlock): Buffer => {
   for (const tx of block.transactions) {
     out.hex(tx.hash);
     out.uint(tx.index);
-    refs.ref(tx.from);
+    refs.value(tx.from);
     refs.ref(tx.to);
     out.text(tx.value);
     out.hex(tx.input);
@@ -110,12 +153,13 @@ export const writeBlockBytes = (block: ChainBlock): Buffer => {
     if (block.transactions[log.transaction_index]?.hash === log.transaction_hash) out.byte(OWN_TRANSACTION);
     else {
       out.byte(NAMED_TRANSACTION);
-      refs.ref(log.transaction_hash);
+      refs.value(log.transaction_hash);
     }
     out.uint(log.log_index);
-    refs.ref(log.address);
+    refs.value(log.address);
+    atMost(log.topics, MOST_IN_BLOCK_BYTES.topics, "topics");
     out.uint(log.topics.length);
-    for (const topic of log.topics) refs.ref(topic);
+    for (const topic of log.topics) refs.value(topic);
     out.hex(log.data);
   }
   if (block.internal_transfers === null) out.byte(0);
@@ -123,13 +167,14 @@ export const writeBlockBytes = (block: ChainBlock): Buffer => {
     out.byte(1);
     out.uint(block.internal_transfers.length);
     for (const transfer of block.internal_transfers) {
-      refs.ref(transfer.transaction_hash);
-      refs.ref(transfer.from);
-      refs.ref(transfer.to);
+      refs.value(transfer.transaction_hash);
+      refs.value(transfer.from);
+      refs.value(transfer.to);
       out.text(transfer.value);
       out.uint(transfer.depth);
     }
   }
+  if (out.length > MOST_BLOCK_BYTES) throw new RangeError(`${out.length} bytes, over ${MOST_BLOCK_BYTES}`);
   return out.bytes();
 };
 
@@ -146,9 +191,11 @@ export const readBlockBytes = (bytes: Buffer): ChainBlock => {
   const source = input.flag() ? "history" : "live";
   const hash = input.hex();
   const parent_hash = input.hex();
-  const transactions: Array<ChainTransaction> = new Array(input.count());
-  for (let i = 0; i < transactions.length; i++)
-    transactions[i] = {
+  // Lists are filled by push: `new Array(n)` of a large n takes a slower kind of storage.
+  const transactions: Array<ChainTransaction> = [];
+  const transactionCount = input.count(FEWEST_BYTES.transaction, MOST_IN_BLOCK_BYTES.transactions);
+  for (let i = 0; i < transactionCount; i++)
+    transactions.push({
       hash: input.hex(),
       index: input.uint(),
       from: refs.value(),
@@ -161,33 +208,36 @@ export const readBlockBytes = (bytes: Buffer): ChainBlock => {
       gas_used: input.text(),
       effective_gas_price: input.text(),
       contract_address: refs.ref(),
-    };
+    });
   const ownTransaction = (index: number): string => {
     const tx = transactions[index];
     if (tx === undefined) throw new MalformedBytes(`a log of transaction ${index}, which the block lacks`);
     return tx.hash;
   };
-  const logs: Array<ChainLog> = new Array(input.count());
-  for (let i = 0; i < logs.length; i++) {
+  const logs: Array<ChainLog> = [];
+  const logCount = input.count(FEWEST_BYTES.log, MOST_IN_BLOCK_BYTES.logs);
+  for (let i = 0; i < logCount; i++) {
     const transaction_index = input.uint();
     const transaction_hash = input.flag() ? ownTransaction(transaction_index) : refs.value();
     const log_index = input.uint();
     const address = refs.value();
-    const topics: Array<string> = new Array(input.count());
-    for (let t = 0; t < topics.length; t++) topics[t] = refs.value();
-    logs[i] = { transaction_hash, transaction_index, log_index, address, topics, data: input.hex() };
+    const topics: Array<string> = [];
+    const topicCount = input.count(FEWEST_BYTES.topic, MOST_IN_BLOCK_BYTES.topics);
+    for (let t = 0; t < topicCount; t++) topics.push(refs.value());
+    logs.push({ transaction_hash, transaction_index, log_index, address, topics, data: input.hex() });
   }
   let internal_transfers: Array<InternalTransfer> | null = null;
   if (input.flag()) {
-    internal_transfers = new Array(input.count());
-    for (let i = 0; i < internal_transfers.length; i++)
-      internal_transfers[i] = {
+    internal_transfers = [];
+    const transferCount = input.count(FEWEST_BYTES.transfer, MOST_IN_BLOCK_BYTES.transfers);
+    for (let i = 0; i < transferCount; i++)
+      internal_transfers.push({
         transaction_hash: refs.value(),
         from: refs.value(),
         to: refs.value(),
         value: input.text(),
         depth: input.uint(),
-      };
+      });
   }
   if (!input.done) throw new MalformedBytes("bytes after the block");
   return {

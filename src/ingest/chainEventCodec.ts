@@ -3,7 +3,7 @@ import { brotliCompressSync, brotliDecompressSync, constants, inflateRawSync } f
 import type { JetStreamManager } from "@nats-io/jetstream";
 import { type MsgHdrs, headers as natsHeaders } from "@nats-io/transport-node";
 import type { ChainBlock } from "../domain/ChainBlock.js";
-import { BLOCK_BYTES_TYPE, readBlockBytes, writeBlockBytes } from "./blockBytes.js";
+import { BLOCK_BYTES_TYPE, MOST_BLOCK_BYTES, readBlockBytes, writeBlockBytes } from "./blockBytes.js";
 
 /**
  * How chain events travel on CHAIN_EVENTS when they are large. Block messages
@@ -189,12 +189,14 @@ export const chainEventsReader =
 const decodeBody = (body: Uint8Array, headers: MsgHdrs | undefined, maxEventBytes: number): unknown => {
   const encoding = headers?.get(ENCODING_HEADER) || undefined;
   const type = headers?.get(TYPE_HEADER) || undefined;
+  // A block as bytes is denser than JSON, and never larger than MOST_BLOCK_BYTES (blockBytes.ts).
+  const most = type === BLOCK_BYTES_TYPE ? Math.min(maxEventBytes, MOST_BLOCK_BYTES) : maxEventBytes;
   try {
     const bytes =
       encoding === BROTLI
-        ? brotliDecompressSync(body, { maxOutputLength: maxEventBytes })
+        ? brotliDecompressSync(body, { maxOutputLength: most })
         : encoding === "deflate"
-          ? inflateRawSync(body, { maxOutputLength: maxEventBytes })
+          ? inflateRawSync(body, { maxOutputLength: most })
           : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
     if (type === BLOCK_BYTES_TYPE) return readBlockBytes(bytes);
     if (type !== undefined) return new UnreadableChainEvent(`content type ${type}`);

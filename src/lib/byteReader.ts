@@ -3,8 +3,9 @@ export class MalformedBytes extends Error {}
 
 /**
  * Reads what a {@link ByteWriter} wrote, in the same order. Every read is bounds-checked and throws
- * {@link MalformedBytes} rather than reading past the end, so hostile bytes cost at most their own
- * length: {@link ByteReader.count} refuses a count of more items than bytes are left.
+ * {@link MalformedBytes} rather than reading past the end. {@link ByteReader.count} refuses a count
+ * of more items than the bytes left could hold, or than its caller allows: hostile bytes then cost
+ * a bounded number of items, not millions of tiny ones.
  */
 export class ByteReader {
   #at = 0;
@@ -42,10 +43,15 @@ export class ByteReader {
     throw new MalformedBytes("integer too long");
   }
 
-  /** A count of items that take at least a byte each: never more than the bytes left. */
-  count(): number {
+  /**
+   * A count of items that take at least `minBytes` each: never more than the bytes left hold, nor
+   * more than `max`.
+   */
+  count(minBytes: number, max: number): number {
     const n = this.uint();
-    if (n > this.buffer.length - this.#at) throw new MalformedBytes(`count ${n} exceeds what is left`);
+    if (n > max) throw new MalformedBytes(`count ${n} over the most allowed, ${max}`);
+    if (n * minBytes > this.buffer.length - this.#at)
+      throw new MalformedBytes(`count ${n} exceeds what is left`);
     return n;
   }
 

@@ -1,5 +1,9 @@
 const UPPER_CASE_HEX = /[A-F]/;
 
+/** Whether UTF-8 holds `value` as it is: no lone UTF-16 surrogate (ES2024's `isWellFormed`, in Node 20). */
+const isWellFormed = (value: string): boolean =>
+  (value as string & { isWellFormed: () => boolean }).isWellFormed();
+
 /**
  * Appends to a growing buffer: unsigned LEB128 integers (up to 2^53), hex strings as their bytes,
  * and text. Hex is written as bytes only when that reads back to the very same string (`0x`,
@@ -12,6 +16,11 @@ export class ByteWriter {
 
   constructor(initialBytes = 64 * 1024) {
     this.#buffer = Buffer.allocUnsafe(initialBytes);
+  }
+
+  /** How many bytes are written so far. */
+  get length(): number {
+    return this.#at;
   }
 
   /** A copy of the bytes written so far. */
@@ -52,8 +61,12 @@ export class ByteWriter {
     this.#buffer[this.#at++] = rest;
   }
 
-  /** Text: its UTF-8 length, then its bytes. */
+  /**
+   * Text: its UTF-8 length, then its bytes. Text UTF-8 cannot hold as it is (a lone UTF-16
+   * surrogate, which JSON keeps) throws: it would read back changed.
+   */
   text(value: string): void {
+    if (!isWellFormed(value)) throw new RangeError("text with a lone surrogate");
     const length = Buffer.byteLength(value, "utf8");
     this.uint(length);
     this.#room(length);
@@ -86,6 +99,7 @@ export class ByteWriter {
       }
       this.#at = start;
     }
+    if (!isWellFormed(value)) throw new RangeError("hex with a lone surrogate");
     const length = Buffer.byteLength(value, "utf8");
     this.uint(length * 2 + 1);
     this.#room(length);

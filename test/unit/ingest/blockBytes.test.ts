@@ -1,10 +1,17 @@
+import { brotliCompressSync } from "node:zlib";
 import { headers as natsHeaders } from "@nats-io/transport-node";
 import { describe, expect, it } from "vitest";
 import { BASE, MAINNET } from "../../../bench/replay/chainProfiles.js";
 import { makeBlock } from "../../../bench/replay/syntheticChain.js";
 import type { CallFrame, RpcBlock, RpcReceipt, RpcTransaction } from "../../../src/chains/rpc/RpcTypes.js";
 import type { ChainBlock } from "../../../src/domain/ChainBlock.js";
-import { BLOCK_BYTES_TYPE, readBlockBytes, writeBlockBytes } from "../../../src/ingest/blockBytes.js";
+import {
+  BLOCK_BYTES_TYPE,
+  MOST_BLOCK_BYTES,
+  MOST_IN_BLOCK_BYTES,
+  readBlockBytes,
+  writeBlockBytes,
+} from "../../../src/ingest/blockBytes.js";
 import {
   ChainEventAssembler,
   COMPRESS_ABOVE,
@@ -18,6 +25,14 @@ import {
 } from "../../../src/ingest/chainEventCodec.js";
 import { normalizeHistoryBlock, normalizeLiveBlock } from "../../../src/ingest/normalizeBlock.js";
 import { MalformedBytes } from "../../../src/lib/byteReader.js";
+import { ByteWriter } from "../../../src/lib/byteWriter.js";
+
+/** `n` as the format writes an integer (LEB128). */
+const leb = (n: number): Array<number> => {
+  const out = new ByteWriter(16);
+  out.uint(n);
+  return [...out.bytes()];
+};
 
 /** A synthetic block of `profile` as ingest builds it from the node's answers. */
 const liveBlock = (profile: typeof BASE, number: number, traces = profile.traces): ChainBlock => {
@@ -79,15 +94,27 @@ describe("block bytes", () => {
     expect(readBlockBytes(writeBlockBytes(block))).toStrictEqual(asJson(block));
   });
 
-  it("a block the format cannot hold is published as JSON instead", () => {
+  it("a block the format cannot hold, or would not read back the same, is published as JSON instead", () => {
     const live = liveBlock(BASE, 13);
-    const block = { ...live, transactions: [{ ...live.transactions[0]!, nonce: -1 }] };
-    expect(() => writeBlockBytes(block)).toThrow(RangeError);
-    const [message] = encodeBlockEvent(block, "8453:0x1", 1024 * 1024);
-    expect(message!.headers?.get(TYPE_HEADER) ?? "").toBe("");
-    expect(new ChainEventAssembler().push({ subject: "chain.8453.block", ...message! })).toStrictEqual(
-      asJson(block),
-    );
+    const [tx] = live.transactions;
+    const [log] = live.logs;
+    for (const block of [
+      { ...live, transactions: [{ ...tx!, nonce: -1 }] },
+      // Text UTF-8 cannot hold as it is (a lone surrogate, which JSON keeps).
+      { ...live, transactions: [{ ...tx!, value: "1\ud800" }] },
+      { ...live, transactions: [{ ...tx!, input: "0x\udc00" }] },
+      // A null where readers take a value, more topics than a log has, a source readers do not know.
+      { ...live, transactions: [{ ...tx!, from: null as unknown as string }] },
+      { ...live, logs: [{ ...log!, topics: [...log!.topics, ...log!.topics, ...log!.topics].slice(0, 5) }] },
+      { ...live, source: "replay" as ChainBlock["source"] },
+    ]) {
+      expect(() => writeBlockBytes(block)).toThrow(RangeError);
+      const [message] = encodeBlockEvent(block, "8453:0x1", 1024 * 1024);
+      expect(message!.headers?.get(TYPE_HEADER) ?? "").toBe("");
+      expect(new ChainEventAssembler().push({ subject: "chain.8453.block", ...message! })).toStrictEqual(
+        asJson(block),
+      );
+    }
   });
 
   it("travels with its content type, compressed only when large, in parts read whole at the last", async () => {
@@ -138,6 +165,39 @@ describe("block bytes", () => {
     expect(small[5]).toBe(0);
     small[5] = 2;
     expect(() => readBlockBytes(small)).toThrow(MalformedBytes);
+    // A log of 5 topics (the EVM gives at most 4), and more logs than any block holds, each a byte.
+    const header = [1, 1, 0x85, 0x42, 1, 1, 0, 0, 0, 0];
+    // One log: its transaction named (a new, empty hash), index 0, a new empty address, `topics`
+    // references to that hash, empty data; then no internal transfers.
+    const oneLog = (topics: number) =>
+      Buffer.from([...header, 1, 0, 0, 0, 0, 0, 0, 0, topics, ...Array<number>(topics).fill(2), 0, 0]);
+    expect(() => readBlockBytes(oneLog(4))).not.toThrow();
+    expect(() => readBlockBytes(oneLog(5))).toThrow(MalformedBytes);
+    const logs = MOST_IN_BLOCK_BYTES.logs + 1;
+    const many = Buffer.concat([Buffer.from([...header, ...leb(logs)]), Buffer.alloc(8 * logs)]);
+    expect(() => readBlockBytes(many)).toThrow(/over the most allowed/);
+    // A count of items the bytes left cannot hold at their fewest bytes each.
+    const short = Buffer.concat([Buffer.from([...header, ...leb(1000)]), Buffer.alloc(1000 * 5)]);
+    expect(() => readBlockBytes(short)).toThrow(/exceeds what is left/);
+    // A block of one transaction whose calldata is over what any block as bytes takes: a few KB
+    // compressed, not inflated past that bound, so unreadable.
+    const calldata = MOST_BLOCK_BYTES + 1024;
+    const tx = [0, 0, 0, 0, 1, ...leb(1), 48, ...leb(2 * calldata)];
+    const tail = [0, 0, 1, ...leb(1), 48, ...leb(1), 48, 1, 0, 0];
+    const bomb = brotliCompressSync(
+      Buffer.concat([
+        Buffer.from([...header.slice(0, -1), 1, ...tx]),
+        Buffer.alloc(calldata),
+        Buffer.from(tail),
+      ]),
+    );
+    const compressedHeaders = natsHeaders();
+    compressedHeaders.set(TYPE_HEADER, BLOCK_BYTES_TYPE);
+    compressedHeaders.set(ENCODING_HEADER, "br");
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    expect(
+      decodeChainEvent({ subject: "chain.8453.block", seq: 1, data: bomb, headers: compressedHeaders }),
+    ).toBeInstanceOf(UnreadableChainEvent);
     const other = natsHeaders();
     other.set(TYPE_HEADER, "application/x-unknown");
     expect(
