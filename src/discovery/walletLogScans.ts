@@ -115,7 +115,8 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
       const scan = job.record.scan;
       // Read down to where the nodes' logs begin now: on a node keeping a window, that start moves up
       // with every probe, and a scan read to an older, lower start has read what is kept and more.
-      return range === undefined || (scan !== undefined && scan.to === range.to && scan.below <= range.from);
+      // One read down from a higher block (a gap the index has filled since) covers the range too.
+      return range === undefined || (scan !== undefined && scan.to >= range.to && scan.below <= range.from);
     } catch {
       return false;
     }
@@ -139,9 +140,13 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
     const byStart = new Map<number, Array<ScanEntry>>();
     for (const entry of entries) {
       const previous = entry.job.record.scan;
-      // A scan down from the same block resumes where it got, whichever start the nodes' logs had
-      // then (a window's moves up; an archive endpoint added moves it down, and the scan reads on).
-      const below = previous !== undefined && previous.to === range.to ? previous.below : range.to + 1;
+      // A scan down from the same block, or a higher one (a gap the index has filled since), resumes
+      // where it got, whichever start the nodes' logs had then (a window's moves up; an archive
+      // endpoint added moves it down, and the scan reads on).
+      const below =
+        previous !== undefined && previous.to >= range.to
+          ? Math.min(previous.below, range.to + 1)
+          : range.to + 1;
       entry.job.record = { ...entry.job.record, scan: { ...range, below } };
       byStart.set(below, [...(byStart.get(below) ?? []), entry]);
     }
@@ -271,9 +276,7 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
       if (rpc === undefined || scan === undefined) return false;
       try {
         const range = scanRange(chainId, rpc);
-        return (
-          range !== undefined && (scan.to < range.to || (scan.to === range.to && scan.below > range.from))
-        );
+        return range !== undefined && (scan.to < range.to || scan.below > range.from);
       } catch {
         return false;
       }

@@ -241,6 +241,9 @@ export const runIndexer = (options: IndexerOptions) =>
     const excused = new Set<number>(accounted > appliedSeq ? options.registry.byId.keys() : []);
     // Written with the batch of the blocks that change them, and told to onGap after it.
     const gaps = yield* Effect.tryPromise(() => RecordedGaps.read(options.db, options.registry.byId.keys()));
+    // Told again on every (re)start: a run that ended between a batch and telling its gaps left
+    // discovery with the ones before it.
+    for (const chainId of options.registry.byId.keys()) options.onGap?.(chainId, gaps.of(chainId));
     const missed = async (chainId: number, from: number, to: number) => {
       // After a trim (reported already) the chain's first block names the blocks it lost too.
       gaps.widen(chainId, from, to);

@@ -27,6 +27,11 @@ export class RecordedGaps {
     return recorded;
   }
 
+  /** The chain's gap as the index will hold it once the batch being planned is written. */
+  of(chainId: number): IndexGap | undefined {
+    return this.#gaps.get(chainId);
+  }
+
   /** Adds `from`..`to` to the chain's gap: the span of every gap so far. */
   widen(chainId: number, from: number, to: number): IndexGap {
     const known = this.#gaps.get(chainId);

@@ -872,6 +872,22 @@ describe("wallet discovery", () => {
     });
   });
 
+  it("edge: a wallet scanned up to a gap the index has filled since is complete, not scanned again", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const node = walletNode();
+    const before = discoveryOver(db, node, { indexedFrom: () => 100 });
+    before.indexGap(chain.chain_id, 160);
+    await before.settle(chain, WALLET, 5_000);
+    expect(await settled(before)).toBe("complete");
+    const read = node.ranges.length;
+    expect(read).toBeGreaterThan(0);
+    // After a restart the gap is filled: the scan read down from 160 covers what precedes the index.
+    const after = discoveryOver(db, node, { indexedFrom: () => 100 });
+    await after.settle(chain, WALLET, 5_000);
+    expect(after.progress(chain, WALLET).state).toBe("complete");
+    expect(node.ranges.length).toBe(read);
+  });
+
   it("edge: a background resweep that fails leaves its wallet complete to requests, and is tried again after retryMs", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     let now = 0;
