@@ -90,6 +90,55 @@ describe("an index snapshot's bytes", () => {
     ]);
   });
 
+  it("edge: records longer than a chunk come back whole, however the bytes arrive", async () => {
+    const source = memoryDb();
+    const long = "x".repeat(300_000);
+    await source.batch([
+      ...[1, 2, 3].map((n) => ({ type: "put" as const, key: `idx!undo!${n}`, value: [long, n] })),
+      { type: "put", key: STREAM_SEQ_KEY, value: 9 },
+    ]);
+    const bytes = await collect((await snapshotBytes(source, STREAM_SEQ_KEY)).stream);
+    const dribbled = Array.from({ length: Math.ceil(bytes.length / 97) }, (_, i) =>
+      bytes.subarray(i * 97, (i + 1) * 97),
+    );
+    const target = memoryDb();
+    expect(await restoreSnapshot(target, Readable.from(dribbled), STREAM_SEQ_KEY)).toBe(4);
+    expect(await target.get("idx!undo!2")).toEqual([long, 2]);
+  });
+
+  it("edge: a record longer than the index ever writes is refused as it arrives, not gathered", async () => {
+    const target = memoryDb();
+    const started = performance.now();
+    await expect(
+      restoreSnapshot(target, Readable.from([gzipSync(Buffer.alloc(17 * 1024 * 1024, "a"))]), STREAM_SEQ_KEY),
+    ).rejects.toThrow(/a record longer than/);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it("edge: a snapshot whose reader gives up releases the LevelDB snapshot it was read through", async () => {
+    const source = memoryDb();
+    await source.batch(
+      Array.from({ length: 5_000 }, (_, i) => ({ type: "put" as const, key: `idx!k!${i}`, value: i })),
+    );
+    let closed = false;
+    const take = source.snapshot.bind(source);
+    (source as { snapshot: unknown }).snapshot = () => {
+      const taken = take();
+      const close = taken.close.bind(taken);
+      taken.close = async () => {
+        closed = true;
+        return close();
+      };
+      return taken;
+    };
+    const { stream } = await snapshotBytes(source, STREAM_SEQ_KEY);
+    await new Promise((resolve) => stream.once("data", resolve));
+    // As a failed upload does.
+    stream.destroy();
+    for (let i = 0; i < 100 && !closed; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(closed).toBe(true);
+  });
+
   it("behavior: bytes that are not a snapshot are refused, and leave no stream position behind", async () => {
     const target = memoryDb();
     await expect(
