@@ -30,7 +30,7 @@ import { planBlock, planReorg } from "./applyBlock.js";
 import type { DisownedNfts } from "./DisownedNfts.js";
 import type { IndexCache } from "./IndexCache.js";
 import type { IndexCheckpoint } from "./IndexRecords.js";
-import { INDEX_TRIMMED_KEY, indexCheckpointKey, PREFIX } from "./indexKeys.js";
+import { INDEX_STREAM_KEY, INDEX_TRIMMED_KEY, indexCheckpointKey, PREFIX } from "./indexKeys.js";
 import { chainLateRegistryReads, type LateRegistryReads } from "./lateRegistryReads.js";
 import { type IndexReads, PendingWrites } from "./PendingWrites.js";
 import { type IndexGap, RecordedGaps } from "./RecordedGaps.js";
@@ -46,13 +46,16 @@ export const STREAM_SEQ_KEY = `${PREFIX}seq`;
 /**
  * What the index missed, found at `at` (ms): CHAIN_EVENTS messages `from`..`to` (stream sequences)
  * dropped before the index applied them, or, with `chain_id`, that chain's blocks `from`..`to`,
- * which ingest could not read (its nodes had pruned them) and never published.
+ * which ingest could not read (its nodes had pruned them) and never published, or, with
+ * `earlier_stream`, the messages from `from` on of a CHAIN_EVENTS made again since (how many is
+ * not known: `to` is `from`).
  */
 export interface IndexTrimmed {
   readonly from: number;
   readonly to: number;
   readonly at: number;
   readonly chain_id?: number;
+  readonly earlier_stream?: string;
 }
 
 export interface IndexerOptions {
@@ -179,6 +182,45 @@ const reportMissedBlocks = async (
 };
 
 /**
+ * The stream position to resume from in CHAIN_EVENTS as it is now (`created`): the index's own, or
+ * 0 when the index was applied from an earlier stream, made again since (deleted by hand, its
+ * JetStream store lost), whose sequences name other messages. The views are kept: their blocks are
+ * the chain's wherever they were read; the messages of the earlier stream after the index's last
+ * are reported missed, and each chain's next block records the gap. A process running on while
+ * its stream is made again meets this on the indexer's restart. An index with no record of its
+ * stream (from a version that kept none) is taken to be of this one, and recorded so.
+ */
+const resumeIn = async (
+  options: IndexerOptions,
+  log: PromiseLog,
+  created: string,
+): Promise<{ readonly appliedSeq: number; readonly earlierStream: boolean }> => {
+  const appliedSeq = ((await options.db.get(STREAM_SEQ_KEY)) as number | undefined) ?? 0;
+  const recorded = (await options.db.get(INDEX_STREAM_KEY)) as string | undefined;
+  if (recorded === created) return { appliedSeq, earlierStream: false };
+  if (recorded === undefined || appliedSeq === 0) {
+    await options.db.put(INDEX_STREAM_KEY, created);
+    return { appliedSeq, earlierStream: false };
+  }
+  const missed: IndexTrimmed = {
+    from: appliedSeq + 1,
+    to: appliedSeq + 1,
+    at: Date.now(),
+    earlier_stream: recorded,
+  };
+  log.error(
+    `CHAIN_EVENTS was made again (created ${created}) since this index applied message ${appliedSeq} of the earlier one (created ${recorded}): reading the new stream from its start; blocks published to the earlier one after that message are missing, and wallets are discovered again from the chain`,
+  );
+  await options.db.batch([
+    { type: "put", key: INDEX_TRIMMED_KEY, value: missed },
+    { type: "put", key: STREAM_SEQ_KEY, value: 0 },
+    { type: "put", key: INDEX_STREAM_KEY, value: created },
+  ]);
+  options.onTrimmed?.(missed);
+  return { appliedSeq: 0, earlierStream: true };
+};
+
+/**
  * The last stream sequence the index accounts for: its own last message, or, where the stream has
  * since dropped the messages after it (or, for a new index, its first ones), the last dropped one,
  * once reported. Every later gap between two messages the consumer shows is reported as it is met.
@@ -230,15 +272,18 @@ export const runIndexer = (options: IndexerOptions) =>
     const log = yield* promiseLog;
     // tryPromise, not promise: a failed read must be an error the retry below restarts from; a
     // defect would end the indexer for good while /healthz kept answering from a stale index.
-    const appliedSeq =
-      ((yield* Effect.tryPromise(() => options.db.get(STREAM_SEQ_KEY))) as number | undefined) ?? 0;
     const jsm = yield* Effect.tryPromise(() => jetstreamManager(options.nc));
+    const created = (yield* Effect.tryPromise(() => jsm.streams.info("CHAIN_EVENTS"))).created;
+    const { appliedSeq, earlierStream } = yield* Effect.tryPromise(() => resumeIn(options, log, created));
     let accounted = yield* Effect.tryPromise(() => accountedUpTo(options, jsm, appliedSeq, log));
     /**
      * Chains whose next block may jump past their checkpoint because the stream dropped messages
-     * (already reported as such): every chain after a trim, until its first block after it.
+     * (already reported as such): every chain after a trim or a stream made again, until its first
+     * block after it.
      */
-    const excused = new Set<number>(accounted > appliedSeq ? options.registry.byId.keys() : []);
+    const excused = new Set<number>(
+      accounted > appliedSeq || earlierStream ? options.registry.byId.keys() : [],
+    );
     // Written with the batch of the blocks that change them, and told to onGap after it.
     const gaps = yield* Effect.tryPromise(() => RecordedGaps.read(options.db, options.registry.byId.keys()));
     // Told again on every (re)start: a run that ended between a batch and telling its gaps left

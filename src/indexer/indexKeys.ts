@@ -106,6 +106,13 @@ export const timeBlockBound = (chainId: number, seconds: number) =>
   `${PREFIX}tb!${pad(chainId)}!${pad(seconds)}!~`;
 
 /**
+ * The CHAIN_EVENTS stream the index was applied from: `idx!stream` -> its creation time. A stream
+ * created again (deleted by hand, its JetStream store lost) numbers other messages from 1: an index
+ * of the earlier one would resume past them, skipping as many as it had applied.
+ */
+export const INDEX_STREAM_KEY = `${PREFIX}stream`;
+
+/**
  * CHAIN_EVENTS messages dropped by the stream's retention before this index applied them:
  * `idx!trimmed` -> IndexTrimmed (Indexer.ts). Not a view: it records what the index missed.
  */

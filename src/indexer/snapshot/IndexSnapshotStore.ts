@@ -63,6 +63,12 @@ export const readSnapshotInfo = async (store: ObjectStore): Promise<StoredSnapsh
 export class SnapshotRace extends Error {}
 
 /**
+ * The index was applied from another CHAIN_EVENTS than the one a snapshot would be labelled with
+ * (the stream was made again while this worker ran): its position means other messages there.
+ */
+export class SnapshotOfOtherStream extends Error {}
+
+/**
  * Stores the index as it stands now as the snapshot, replacing the one at `previousRevision` (0:
  * none). The write is revision-checked on the object's metadata: a worker that raced another and
  * lost has its chunks purged by the store client, so nothing is left behind.
@@ -73,7 +79,13 @@ export const writeSnapshot = async (
   basis: SnapshotBasis,
   previousRevision: number,
 ): Promise<{ readonly info: SnapshotInfo; readonly records: number }> => {
-  const { seq, stream, records } = await snapshotBytes(db, STREAM_SEQ_KEY);
+  const { seq, appliedFrom, stream, records } = await snapshotBytes(db, STREAM_SEQ_KEY);
+  if (appliedFrom !== basis.streamCreated) {
+    stream.destroy();
+    throw new SnapshotOfOtherStream(
+      `the index was applied from ${appliedFrom === undefined ? "a CHAIN_EVENTS it has no record of" : `the CHAIN_EVENTS created ${appliedFrom}`}, not the one created ${basis.streamCreated}`,
+    );
+  }
   try {
     const info = await store.put(
       {

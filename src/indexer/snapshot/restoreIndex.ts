@@ -3,7 +3,7 @@ import type { ObjectStore } from "@nats-io/obj";
 import { Effect } from "effect";
 import type { Db } from "../../storage/Level.js";
 import { STREAM_SEQ_KEY } from "../Indexer.js";
-import { PREFIX } from "../indexKeys.js";
+import { INDEX_STREAM_KEY, PREFIX } from "../indexKeys.js";
 import {
   readSnapshot,
   readSnapshotInfo,
@@ -177,12 +177,7 @@ export const discardInterruptedRestore = async (db: Db): Promise<boolean> => {
   return true;
 };
 
-/**
- * The CHAIN_EVENTS stream the index was applied from: `idx!stream` -> its creation time. A stream
- * created again (deleted by hand, its JetStream store lost) numbers other messages from 1: an index
- * of the earlier one would resume past them, skipping as many as it had applied.
- */
-export const INDEX_STREAM_KEY = `${PREFIX}stream`;
+export { INDEX_STREAM_KEY } from "../indexKeys.js";
 
 /**
  * Clears an index applied from an earlier CHAIN_EVENTS than the one there now, before anything

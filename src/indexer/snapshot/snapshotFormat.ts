@@ -1,7 +1,7 @@
 import { pipeline, Readable } from "node:stream";
 import { createGunzip, createGzip } from "node:zlib";
 import type { Db } from "../../storage/Level.js";
-import { PREFIX } from "../indexKeys.js";
+import { INDEX_STREAM_KEY, PREFIX } from "../indexKeys.js";
 
 /**
  * A snapshot of the index is every `idx!` key with its stored JSON, one `key\tvalue\n` line each,
@@ -45,6 +45,8 @@ const GZIP_LEVEL = 1;
 export interface IndexSnapshotBytes {
   /** `seqKey`'s value in the snapshot (0: the index had applied nothing). */
   readonly seq: number;
+  /** The creation time of the CHAIN_EVENTS `seq` is a position in (INDEX_STREAM_KEY), if recorded. */
+  readonly appliedFrom: string | undefined;
   readonly stream: Readable;
   /** Records streamed so far. */
   readonly records: () => number;
@@ -59,8 +61,10 @@ export const snapshotBytes = async (db: Db, seqKey: string): Promise<IndexSnapsh
   const snapshot = db.snapshot();
   let records = 0;
   let seq: number;
+  let appliedFrom: string | undefined;
   try {
     seq = ((await db.get(seqKey, { snapshot })) as number | undefined) ?? 0;
+    appliedFrom = (await db.get(INDEX_STREAM_KEY, { snapshot })) as string | undefined;
   } catch (error) {
     await snapshot.close();
     throw error;
@@ -87,6 +91,7 @@ export const snapshotBytes = async (db: Db, seqKey: string): Promise<IndexSnapsh
   }
   return {
     seq,
+    appliedFrom,
     // pipeline, not pipe: a reader that gives up (a failed upload destroys the gzip stream) must
     // end the source too, whose `finally` closes the iterator and the LevelDB snapshot it pins.
     stream: pipeline(Readable.from(lines()), createGzip({ level: GZIP_LEVEL }), () => {}),

@@ -3,7 +3,12 @@ import type { ObjectStore } from "@nats-io/obj";
 import { Clock, Duration, Effect, Random } from "effect";
 import type { Db } from "../../storage/Level.js";
 import { STREAM_SEQ_KEY } from "../Indexer.js";
-import { readSnapshotInfo, SnapshotRace, writeSnapshot } from "./IndexSnapshotStore.js";
+import {
+  readSnapshotInfo,
+  SnapshotOfOtherStream,
+  SnapshotRace,
+  writeSnapshot,
+} from "./IndexSnapshotStore.js";
 import { recordedFingerprint } from "./indexFingerprint.js";
 
 export interface SnapshotScheduleOptions {
@@ -66,7 +71,8 @@ export const snapshotIfDue = async (options: SnapshotScheduleOptions, now: numbe
     );
     return { wrote: true, seq: info.seq, bytes: info.bytes, records, ms: performance.now() - started };
   } catch (error) {
-    if (error instanceof SnapshotRace) return { wrote: false, reason: error.message };
+    if (error instanceof SnapshotRace || error instanceof SnapshotOfOtherStream)
+      return { wrote: false, reason: error.message };
     throw error;
   }
 };

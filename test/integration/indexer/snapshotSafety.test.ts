@@ -75,6 +75,13 @@ const indexAt = async (seq: number, wallets: number): Promise<Db> => {
   return db;
 };
 
+/** `indexAt`, applied from the test's CHAIN_EVENTS, as every index a worker snapshots records. */
+const appliedIndexAt = async (seq: number, wallets: number): Promise<Db> => {
+  const db = await indexAt(seq, wallets);
+  await db.put(INDEX_STREAM_KEY, (await jsm.streams.info("CHAIN_EVENTS")).created);
+  return db;
+};
+
 const gzipped = async (db: Db): Promise<Buffer> => {
   const parts: Array<Buffer> = [];
   for await (const part of (await snapshotBytes(db, STREAM_SEQ_KEY)).stream) parts.push(part as Buffer);
@@ -190,7 +197,7 @@ describe("an index kept across a change of config", () => {
 
   it("behavior: a restored index carries the fingerprint of the snapshot it came from", async () => {
     const store = await freshStore();
-    const source = await indexAt(20, 3);
+    const source = await appliedIndexAt(20, 3);
     await settleIndexFingerprint(source, NEW);
     const streamCreated = (await jsm.streams.info("CHAIN_EVENTS")).created;
     await writeSnapshot(store, source, { streamCreated, fingerprint: NEW }, 0);
@@ -237,16 +244,21 @@ describe("a snapshot replaced while it downloads", { timeout: 15_000 }, () => {
   it("behavior: a download that stalls is given up and the restore starts again from the store's new snapshot", async () => {
     const store = await freshStore();
     const streamCreated = (await jsm.streams.info("CHAIN_EVENTS")).created;
-    const first = await writeSnapshot(store, await indexAt(20, 50), { streamCreated, fingerprint: NEW }, 0);
+    const first = await writeSnapshot(
+      store,
+      await appliedIndexAt(20, 50),
+      { streamCreated, fingerprint: NEW },
+      0,
+    );
     const replace = async () => {
       const { revision } = await readSnapshotInfo(store);
-      await writeSnapshot(store, await indexAt(30, 60), { streamCreated, fingerprint: NEW }, revision);
+      await writeSnapshot(store, await appliedIndexAt(30, 60), { streamCreated, fingerprint: NEW }, revision);
     };
     const stalling = stallingStore(store, 1, replace);
     const db = memoryDb();
     const outcome = await restoreIndexIfBehind(db, stalling.store, jsm, NEW, { stallMs: 200, attempts: 3 });
     expect(first.info.seq).toBe(20);
-    expect(outcome).toMatchObject({ restored: true, seq: 30, records: 62, stalls: 1 });
+    expect(outcome).toMatchObject({ restored: true, seq: 30, records: 63, stalls: 1 });
     expect(stalling.downloads()).toBe(2);
     expect(await db.get(RESTORING_KEY)).toBeUndefined();
   });
@@ -254,7 +266,7 @@ describe("a snapshot replaced while it downloads", { timeout: 15_000 }, () => {
   it("behavior: after a bounded number of stalled downloads the worker replays the stream from an empty index", async () => {
     const store = await freshStore();
     const streamCreated = (await jsm.streams.info("CHAIN_EVENTS")).created;
-    await writeSnapshot(store, await indexAt(20, 50), { streamCreated, fingerprint: NEW }, 0);
+    await writeSnapshot(store, await appliedIndexAt(20, 50), { streamCreated, fingerprint: NEW }, 0);
     const stalling = stallingStore(store, Number.POSITIVE_INFINITY);
     const db = memoryDb();
     await expect(
