@@ -82,7 +82,29 @@ export interface RestoreOptions {
   readonly stallMs?: number;
   /** DOWNLOAD_ATTEMPTS. */
   readonly attempts?: number;
+  /** What an interrupted restore left in its marker (discardInterruptedRestore), if one did. */
+  readonly interrupted?: RestoreMarker;
 }
+
+/**
+ * RESTORING_KEY's value while a restore runs: which snapshot (its stream, message and time of
+ * writing), and how many starts in a row have begun restoring it.
+ */
+export interface RestoreMarker {
+  readonly snapshot: string;
+  readonly tries: number;
+}
+
+/**
+ * Starts in a row whose restore of one snapshot did not finish before the next start skips it: a
+ * restore killed by the machine running out of memory (the snapshot too large for it) would
+ * otherwise be killed again at every start, and the worker never serve. One killed by a deploy is
+ * tried once more.
+ */
+const RESTORE_TRIES = 2;
+
+/** What a restore marker names a snapshot by. */
+export const markOf = (info: SnapshotInfo): string => `${info.streamCreated}|${info.seq}|${info.writtenAt}`;
 
 /**
  * Before the indexer starts: replaces this worker's index with the stored snapshot when
@@ -101,7 +123,14 @@ export const restoreIndexIfBehind = async (
   const attempts = options.attempts ?? DOWNLOAD_ATTEMPTS;
   for (let stalls = 0; ; stalls++) {
     try {
-      const outcome = await restoreOnce(db, store, jsm, fingerprint, options.stallMs ?? STALL_MS);
+      const outcome = await restoreOnce(
+        db,
+        store,
+        jsm,
+        fingerprint,
+        options.stallMs ?? STALL_MS,
+        options.interrupted,
+      );
       return outcome.restored ? { ...outcome, stalls } : outcome;
     } catch (error) {
       if (!(error instanceof SnapshotStalled) || stalls + 1 >= attempts) throw error;
@@ -116,6 +145,7 @@ const restoreOnce = async (
   jsm: JetStreamManager,
   fingerprint: string,
   stallMs: number,
+  interrupted: RestoreMarker | undefined,
 ): Promise<RestoreOutcome> => {
   const applied = ((await db.get(STREAM_SEQ_KEY)) as number | undefined) ?? 0;
   const stream = await jsm.streams.info("CHAIN_EVENTS");
@@ -139,11 +169,25 @@ const restoreOnce = async (
       applied,
     };
   }
+  const mark = markOf(snapshot.info);
+  const tries = interrupted?.snapshot === mark ? interrupted.tries : 0;
+  if (tries >= RESTORE_TRIES) {
+    await snapshot.data.cancel();
+    return {
+      restored: false,
+      reason: `the last ${tries} restores of the stored snapshot were cut short (the process stopped, or ran out of memory): replaying the stream instead`,
+      applied,
+    };
+  }
   try {
     // The fingerprint it was built under comes with the index (settleIndexFingerprint).
-    const records = await restoreSnapshot(db, untilStalled(snapshot.data, stallMs), STREAM_SEQ_KEY, {
-      [INDEX_FINGERPRINT_KEY]: snapshot.info.fingerprint,
-    });
+    const records = await restoreSnapshot(
+      db,
+      untilStalled(snapshot.data, stallMs),
+      STREAM_SEQ_KEY,
+      { [INDEX_FINGERPRINT_KEY]: snapshot.info.fingerprint },
+      { snapshot: mark, tries: tries + 1 } satisfies RestoreMarker,
+    );
     const restored = ((await db.get(STREAM_SEQ_KEY)) as number | undefined) ?? 0;
     if (restored !== snapshot.info.seq)
       throw new Error(
@@ -169,12 +213,14 @@ const restoreOnce = async (
 
 /**
  * A restore killed partway (RESTORING_KEY still there) left part of a snapshot: cleared before
- * anything reads the index, which then starts empty. Answers whether there was one.
+ * anything reads the index, which then starts empty. Answers its marker when there was one (`true`
+ * from a version whose marker said nothing more).
  */
-export const discardInterruptedRestore = async (db: Db): Promise<boolean> => {
-  if ((await db.get(RESTORING_KEY)) === undefined) return false;
+export const discardInterruptedRestore = async (db: Db): Promise<RestoreMarker | true | undefined> => {
+  const marker = (await db.get(RESTORING_KEY)) as RestoreMarker | true | undefined;
+  if (marker === undefined) return undefined;
   await clearIndex(db);
-  return true;
+  return marker;
 };
 
 export { INDEX_STREAM_KEY } from "../indexKeys.js";
@@ -251,7 +297,8 @@ export const startFromSnapshot = (
   options: RestoreOptions = {},
 ) =>
   Effect.gen(function* () {
-    if (yield* Effect.promise(() => discardInterruptedRestore(db)))
+    const interrupted = yield* Effect.promise(() => discardInterruptedRestore(db));
+    if (interrupted !== undefined)
       yield* Effect.logWarning(
         "the index held part of a snapshot whose restore was interrupted: cleared, the index starts empty",
       );
@@ -266,7 +313,12 @@ export const startFromSnapshot = (
       yield* Effect.logWarning(
         `the index was applied from an earlier CHAIN_EVENTS stream than the one created at ${streamCreated.value}: cleared, the index starts empty`,
       );
-    yield* Effect.tryPromise(() => restoreIndexIfBehind(db, store, jsm, fingerprint, options)).pipe(
+    yield* Effect.tryPromise(() =>
+      restoreIndexIfBehind(db, store, jsm, fingerprint, {
+        ...options,
+        ...(typeof interrupted === "object" ? { interrupted } : {}),
+      }),
+    ).pipe(
       Effect.tap((outcome) =>
         outcome.restored
           ? Effect.logInfo(
@@ -280,6 +332,12 @@ export const startFromSnapshot = (
         Effect.logWarning("the index snapshot could not be read; replaying the stream instead", cause),
       ),
     );
+    // A failed restore clears what it copied; one whose clear failed too leaves its marker, and the
+    // index must not be read as it is: the start ends, and the next one clears it first.
+    if ((yield* Effect.promise(() => db.get(RESTORING_KEY))) !== undefined)
+      return yield* Effect.dieMessage(
+        "part of an index snapshot could not be cleared after its restore failed; restart the worker to clear it",
+      );
     yield* logSettled(yield* Effect.promise(() => settleIndexFingerprint(db, fingerprint)), fingerprint);
     if (streamCreated._tag === "Some")
       yield* Effect.promise(() => recordIndexStream(db, streamCreated.value));

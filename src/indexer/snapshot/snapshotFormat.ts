@@ -111,7 +111,8 @@ const MOST_RECORD_CHARS = 16 * 1024 * 1024;
 
 /**
  * Writes the records of a gzipped snapshot into `db`, in batches, after clearing every `idx!` key.
- * RESTORING_KEY is written before the clear and deleted in the final batch, with `lastKey`'s record
+ * RESTORING_KEY (holding `marker`, which says what is restored) is written before the clear and
+ * deleted in the final batch, with `lastKey`'s record
  * (the index's stream position) and `alsoLast` (records the caller adds, replacing the snapshot's):
  * a restore interrupted before it leaves the marker, and the next start clears what was copied. A
  * snapshot without `lastKey` is refused, the marker left for the caller to clear. Answers the
@@ -122,8 +123,9 @@ export const restoreSnapshot = async (
   source: AsyncIterable<Uint8Array>,
   lastKey: string,
   alsoLast: Readonly<Record<string, unknown>> = {},
+  marker: unknown = true,
 ): Promise<number> => {
-  await db.put(RESTORING_KEY, true);
+  await db.put(RESTORING_KEY, marker);
   await clearIndexButMarker(db);
   let batch: Array<{ type: "put"; key: string; value: string }> = [];
   let last: string | undefined;

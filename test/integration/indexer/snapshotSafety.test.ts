@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import { gzipSync } from "node:zlib";
 import type { JetStreamManager } from "@nats-io/jetstream";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { type ObjectResult, type ObjectStore, Objm } from "@nats-io/obj";
@@ -16,6 +17,7 @@ import {
 import { INDEX_FINGERPRINT_KEY } from "../../../src/indexer/snapshot/indexFingerprint.js";
 import {
   INDEX_STREAM_KEY,
+  markOf,
   restoreIndexIfBehind,
   settleIndexFingerprint,
   startFromSnapshot,
@@ -141,6 +143,63 @@ describe("a restore killed partway", () => {
       kill(new Error("SIGKILL"));
       expect(await restore).toBe("killed");
     }
+  });
+
+  it("edge: a snapshot whose restore was cut short at two starts in a row is skipped at the next, which replays", async () => {
+    const store = await freshStore();
+    const source = await appliedIndexAt(20, 3);
+    await settleIndexFingerprint(source, NEW);
+    const streamCreated = (await jsm.streams.info("CHAIN_EVENTS")).created;
+    await writeSnapshot(store, source, { streamCreated, fingerprint: NEW }, 0);
+    const stored = (await readSnapshotInfo(store)).snapshot!;
+    /** A worker whose last `tries` starts began restoring the stored snapshot and were killed. */
+    const killedTwice = async (tries: number) => {
+      const db = memoryDb();
+      await db.batch([
+        { type: "put", key: RESTORING_KEY, value: { snapshot: markOf(stored), tries } },
+        { type: "put", key: indexCheckpointKey(1), value: { number: 1_000, hash: "0xabc" } },
+      ]);
+      return { db, lines: await logged(startFromSnapshot(db, store, jsm, NEW)) };
+    };
+    const skipped = await killedTwice(2);
+    expect(
+      skipped.lines.some((line) => /last 2 restores of the stored snapshot were cut short/.test(line)),
+    ).toBe(true);
+    expect(await skipped.db.get(STREAM_SEQ_KEY)).toBeUndefined();
+    expect(await skipped.db.get(indexCheckpointKey(1))).toBeUndefined();
+    expect(await skipped.db.get(RESTORING_KEY)).toBeUndefined();
+    // Cut short once (a deploy's kill): tried again.
+    const retried = await killedTwice(1);
+    expect(await retried.db.get(STREAM_SEQ_KEY)).toBe(20);
+    expect(await retried.db.get(RESTORING_KEY)).toBeUndefined();
+  });
+
+  it("edge: a failed restore whose clear fails too ends the start rather than leave part of a snapshot as the index", async () => {
+    const store = await freshStore();
+    // A snapshot without its stream position: its restore fails once its records are copied.
+    await store.put(
+      {
+        name: SNAPSHOT_OBJECT,
+        metadata: {
+          seq: "20",
+          stream_created: (await jsm.streams.info("CHAIN_EVENTS")).created,
+          fingerprint: NEW,
+        },
+      },
+      Readable.toWeb(
+        Readable.from([gzipSync(`${indexCheckpointKey(1)}\t{"number":9,"hash":"0x9"}\n`)]),
+      ) as ReadableStream<Uint8Array>,
+    );
+    const db = memoryDb();
+    const clear = db.clear.bind(db);
+    let clears = 0;
+    (db as { clear: unknown }).clear = (...args: Parameters<Db["clear"]>) =>
+      // The restore's own clears work; the one after the failure does not.
+      ++clears > 2 ? Promise.reject(new Error("disk gone")) : clear(...args);
+    const exit = await Effect.runPromiseExit(startFromSnapshot(db, store, jsm, NEW));
+    expect(exit._tag).toBe("Failure");
+    expect(String(exit)).toMatch(/could not be cleared after its restore failed/);
+    expect(await db.get(RESTORING_KEY)).toBeDefined();
   });
 
   it("behavior: a restore that ends leaves no marker, and a store with none is not cleared", async () => {
