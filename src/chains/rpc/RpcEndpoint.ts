@@ -2,7 +2,7 @@ import { Clock, Effect, Option, type Scope } from "effect";
 import { Pool } from "undici";
 import { EndpointHealth } from "./EndpointHealth.js";
 import { FairSlots } from "./fairSlots.js";
-import { type ExchangeOutcome, exchange } from "./jsonRpcExchange.js";
+import { type ExchangeOutcome, exchange, MAX_RESPONSE_BYTES } from "./jsonRpcExchange.js";
 import { maskRpcUrl } from "./maskRpcUrl.js";
 import { RateBudget } from "./RateBudget.js";
 import type { RpcRequest } from "./RpcRequest.js";
@@ -181,6 +181,7 @@ export const httpEndpoint = (settings: EndpointSettings): Effect.Effect<RpcEndpo
       bodyTimeout: settings.timeoutMs + 1_000,
       connectTimeout: Math.min(settings.timeoutMs, 10_000),
       keepAliveTimeout: 30_000,
+      maxResponseSize: MAX_RESPONSE_BYTES,
     });
     yield* Effect.addFinalizer(() => Effect.promise(() => pool.close().catch(() => undefined)));
     const headers: Record<string, string> = { "content-type": "application/json", ...settings.headers };

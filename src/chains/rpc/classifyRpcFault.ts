@@ -26,7 +26,7 @@ const BATCH_WORDS =
 const METHOD_WORDS =
   /method not found|does not exist\/is not available|method .{0,60}(?:not (?:supported|available|enabled|allowed|whitelisted)|is not available|unsupported)|unsupported method|not supported|unknown method|namespace .{0,40}(?:disabled|not enabled)/i;
 const HISTORY_WORDS =
-  /prun(?:ed|ing)|missing trie node|historical state .{0,80}not available|(?:required )?historical state unavailable|state (?:is )?not available|header not found|block not found|unknown block|resource not found|state histories haven't been fully indexed|no state available|receipts? (?:not|un)available|beyond (?:the )?(?:current )?head|history (?:has been )?expired|blockoutofrange/i;
+  /prun(?:ed|ing)|missing trie node|historical state .{0,80}not available|(?:required )?historical state unavailable|state (?:is )?not available|header not found|header for hash not found|block (?:0x[0-9a-f]+ |#?\d+ )?not found|unknown block|resource not found|state histories haven't been fully indexed|no state available|receipts? (?:not|un)available|beyond (?:the )?(?:current )?head|history (?:has been )?expired|blockoutofrange/i;
 /**
  * An eth_getLogs filter naming more addresses or topics than the node takes: geth and the providers
  * in front of it (`--rpc.logquerylimit`, -32000 "exceed max addresses or topics per search

@@ -73,6 +73,23 @@ export interface ExchangeTarget {
 let nextId = 1;
 
 /**
+ * The largest answer read from a node (the dispatcher's `maxResponseSize`): far above a catch-up
+ * batch of mainnet blocks and their receipts (tens of MB) or a provider's capped eth_getLogs
+ * answer, so only a broken or hostile endpoint meets it, and four of them at once cannot take
+ * gigabytes of this process's memory.
+ */
+export const MAX_RESPONSE_BYTES = 128 * 1024 * 1024;
+
+/** What an answer over MAX_RESPONSE_BYTES tells the caller: a smaller batch, or a smaller range, may fit. */
+const oversized = (requests: ReadonlyArray<RpcRequest>): RpcFaultDetail => {
+  const detail = `the answer is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`;
+  if (requests.length > 1) return { reason: "BatchTooLarge", detail };
+  return requests[0]?.method === "eth_getLogs"
+    ? { reason: "TooManyResults", detail }
+    : { reason: "Rejected", detail };
+};
+
+/**
  * Posts `requests` to an endpoint, as one JSON-RPC object when there is one and as a batch
  * otherwise, and reads each element's outcome. Providers refuse in three shapes, all handled: an
  * HTTP error status for the whole request (429 with Retry-After, 5xx), one error object answering
@@ -109,6 +126,8 @@ export const exchange = async (
     retryAfter = Array.isArray(header) ? header[0] : header;
     text = await response.body.text();
   } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === "UND_ERR_RES_EXCEEDED_MAX_SIZE")
+      return { kind: "fault", fault: oversized(requests) };
     return {
       kind: "fault",
       fault: classifyTransportError(options.signal.aborted ? (options.signal.reason ?? error) : error),
@@ -118,7 +137,8 @@ export const exchange = async (
   try {
     parsed = JSON.parse(text);
   } catch {
-    const words = text.replace(/\s+/g, " ").trim().slice(0, 120);
+    // Cut before it is cleaned: a node's error page may be megabytes.
+    const words = text.slice(0, 4096).replace(/\s+/g, " ").trim().slice(0, 120);
     const refusal = { method: requests[0]!.method, httpStatus: status, retryAfter, batch };
     return {
       kind: "fault",

@@ -222,6 +222,10 @@ describe("classifyRefusal: batches, methods, history", () => {
       // geth's trace of a block whose state the hash scheme no longer holds (eth/state_accessor.go).
       "required historical state unavailable (reexec=128)",
       "header not found",
+      // geth's eth_call at a block hash it does not hold, and its trace of such a block.
+      "header for hash not found",
+      "block 0x5e0b9f2cbd8a11d5a0b0fd3cfd9a7c40a3e4c4e0a1d6a3b8f0e3a9a7c2b1d0e9 not found",
+      "block #100 not found",
       "BlockOutOfRangeError: block height is 633 but requested was 1",
       "block range extends beyond current head block: requested 120, head 100",
     ])

@@ -53,6 +53,32 @@ describe("a JSON-RPC exchange with a node that answers oddly", () => {
       }
   });
 
+  it("hostile: an answer over the size cap is cut off, and says what may fit: a smaller batch, a smaller range", async () => {
+    const capped = new Pool(`http://127.0.0.1:${(server.address() as { port: number }).port}`, {
+      maxResponseSize: 4096,
+    });
+    respond = (ids) =>
+      JSON.stringify(ids.map((id) => ({ jsonrpc: "2.0", id, result: "0x".padEnd(5000, "0") })));
+    const send = (requests: ReadonlyArray<{ method: string; params: ReadonlyArray<unknown> }>) =>
+      exchange({ dispatcher: capped, path: "/", headers: { "content-type": "application/json" } }, requests, {
+        signal: new AbortController().signal,
+        nowMs: Date.now,
+      });
+    try {
+      const reasons = [
+        await send([{ method: "eth_getLogs", params: [{}] }]),
+        await send([
+          { method: "eth_blockNumber", params: [] },
+          { method: "eth_blockNumber", params: [] },
+        ]),
+        await send([{ method: "eth_call", params: [] }]),
+      ].map((outcome) => (outcome.kind === "fault" ? outcome.fault.reason : "answered"));
+      expect(reasons).toEqual(["TooManyResults", "BatchTooLarge", "Rejected"]);
+    } finally {
+      await capped.close();
+    }
+  });
+
   it("hostile: an error of any shape is a refusal, and a null error beside a result is none", async () => {
     expect(answers(await ask(([id]) => `{"jsonrpc":"2.0","id":${id},"result":"0x10","error":null}`))).toEqual(
       [{ ok: true, result: "0x10" }],
