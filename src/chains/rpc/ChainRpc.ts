@@ -410,7 +410,9 @@ export class ChainRpc {
             : health.isDown(now)
               ? `failing: ${health.lastError ?? "no answer"}`
               : (health.lastError ?? "no answer");
-      return `${endpoint.label} (${why})`;
+      // A range read goes only to endpoints known to keep its first block (chooseEndpoint).
+      const logsFrom = method === "eth_getLogs" ? health.capabilities?.logsFrom : undefined;
+      return `${endpoint.label} (${why}${logsFrom === undefined ? "" : `; keeps logs from block ${logsFrom}`})`;
     });
     return faultError(this.chainId, method, {
       reason: this.endpoints.every((e) => e.health.wrongChain !== undefined) ? "WrongChain" : "Unavailable",

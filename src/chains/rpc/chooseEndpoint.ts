@@ -72,7 +72,12 @@ export const chooseEndpoint = (
           const from = health.capabilities?.logsFrom;
           return from !== undefined && from <= mustKeep;
         });
-  const candidates = keepingLogs.length > 0 ? keepingLogs : allowed;
+  // With none of those able to take it (the archive refused this very call, or lacks the method),
+  // only an endpoint whose probe has not said may be asked, never one known to start later.
+  const candidates =
+    keepingLogs.length > 0 || mustKeep === undefined
+      ? keepingLogs
+      : allowed.filter(({ health }) => health.capabilities?.logsFrom === undefined);
   let bestHead: number | undefined;
   let fastest: number | undefined;
   for (const { health } of candidates) {

@@ -138,8 +138,14 @@ describe("chooseEndpoint", () => {
       kind: "use",
       index: 0,
     });
-    // No endpoint known to keep it: each is asked as before, to refuse it.
-    expect(chooseEndpoint([full(), full()], range, NOW, 5)).toEqual({ kind: "use", index: 0 });
+    // No endpoint known to keep it: none that is known not to is asked (reth would answer with
+    // nothing, taken for a range found empty); one whose probe has not said still may be.
+    expect(chooseEndpoint([full(), full()], range, NOW, 5)).toEqual({ kind: "none" });
+    expect(chooseEndpoint([full(), endpoint()], range, NOW, 5)).toEqual({ kind: "use", index: 1 });
+    // The archive refused this very call (its head a block behind the range's end): not the full node.
+    expect(chooseEndpoint([full(), archive()], { ...range, excluded: new Set([1]) }, NOW, 5)).toEqual({
+      kind: "none",
+    });
     // One whose probe has not said where its logs begin is not asked while the archive can be.
     expect(chooseEndpoint([endpoint(), archive()], range, NOW, 5)).toEqual({ kind: "use", index: 1 });
   });
