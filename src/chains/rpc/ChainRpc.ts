@@ -329,6 +329,12 @@ export class ChainRpc {
               stillPending.push(i);
               continue;
             }
+            // A node that says in its answer that the request timed out (geth's -32002) judged it too
+            // heavy, as a gateway's cut does: for a caller that splits such work, not a failing node.
+            if (answer.fault.reason === "Timeout" && options.timeoutIsTooHeavy === true) {
+              endpoint.health.refused(answer.fault, now);
+              return yield* Effect.fail(last);
+            }
             if ((yield* self.#judge(round, answer.fault, request.method, chunk.length)) === "fail")
               return yield* Effect.fail(last);
             stillPending.push(i);

@@ -461,6 +461,26 @@ describe("getLogs through ChainRpc", () => {
     expect(rpc.failing()).toBe(false);
   });
 
+  it("behavior: a range the node answers as timed out (geth's -32002 in its answer) is asked in halves too, the node not failing", async () => {
+    const timingOut: Script = (requests) => {
+      const filter = requests[0]!.params[0] as { fromBlock: string; toBlock: string };
+      const from = Number.parseInt(filter.fromBlock, 16);
+      const to = Number.parseInt(filter.toBlock, 16);
+      if (to - from + 1 > 100)
+        return answers([{ ok: false, fault: { reason: "Timeout", detail: "request timed out (-32002)" } }]);
+      return answers([
+        ok(
+          Array.from({ length: to - from + 1 }, (_, i) => ({ blockNumber: `0x${(from + i).toString(16)}` })),
+        ),
+      ]);
+    };
+    const { rpc, sent } = makeRpc([timingOut]);
+    const exit = await onTestClock(getLogs(rpc, {}, 1, 1_000));
+    expect(Exit.isSuccess(exit) && exit.value.length).toBe(1_000);
+    expect(sent().length).toBeLessThan(25);
+    expect(rpc.failing()).toBe(false);
+  });
+
   it("behavior: a suggested range is asked next, then ranges grow back", async () => {
     const { rpc, sent } = makeRpc([
       cappedNode(120, (from) => ({
