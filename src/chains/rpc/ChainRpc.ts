@@ -238,8 +238,11 @@ export class ChainRpc {
         if (rounds >= MAX_ROUNDS) return yield* Effect.fail(last ?? self.#nobody(method));
         const endpoint = self.endpoints[choice.index]!;
         const chunks: Array<Array<number>> = [];
-        for (let i = 0; i < pending.length; i += endpoint.maxBatch)
-          chunks.push(pending.slice(i, i + endpoint.maxBatch));
+        // A batch counts one element per request against a provider's rate: never more than a second's worth.
+        const rate = endpoint.budget.rate;
+        const batch =
+          rate === undefined ? endpoint.maxBatch : Math.max(1, Math.min(endpoint.maxBatch, Math.floor(rate)));
+        for (let i = 0; i < pending.length; i += batch) chunks.push(pending.slice(i, i + batch));
         rounds++;
         const left = deadline - now;
         if (left < MIN_EXCHANGE_MS) return yield* Effect.fail(last ?? self.#nobody(method));

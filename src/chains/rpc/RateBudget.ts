@@ -51,6 +51,41 @@ class RecentCounts {
   }
 }
 
+/** Elements sent in the last second, by the millisecond they went (a provider counts each second). */
+class LastSecond {
+  readonly #sends: Array<{ readonly at: number; readonly count: number }> = [];
+  #start = 0;
+  #total = 0;
+
+  /** Elements sent after `now - 1000`; forgets older sends. */
+  total(now: number): number {
+    while (this.#start < this.#sends.length && this.#sends[this.#start]!.at <= now - 1000) {
+      this.#total -= this.#sends[this.#start]!.count;
+      this.#start++;
+    }
+    if (this.#start > 64 && this.#start * 2 > this.#sends.length) {
+      this.#sends.splice(0, this.#start);
+      this.#start = 0;
+    }
+    return this.#total;
+  }
+
+  /** How long from `now` until `room` more elements fit under `most`. */
+  waitFor(now: number, room: number, most: number): number {
+    let total = this.total(now);
+    for (let i = this.#start; i < this.#sends.length && total + room > most; i++) {
+      total -= this.#sends[i]!.count;
+      if (total + room <= most) return this.#sends[i]!.at + 1000 - now + 1;
+    }
+    return 1;
+  }
+
+  add(now: number, count: number): void {
+    this.#sends.push({ at: now, count });
+    this.#total += count;
+  }
+}
+
 /**
  * How fast one endpoint may be asked: a token bucket of `maxRps` elements a second (each element of
  * a batch counts, as QuickNode and Alchemy count them), and a pause the endpoint itself asks for.
@@ -74,6 +109,7 @@ export class RateBudget {
   #refusalsInARow = 0;
   readonly #answered = new RecentCounts();
   readonly #sent = new RecentCounts();
+  readonly #lastSecond = new LastSecond();
   /** Since when answers measure the endpoint's rate: the end of the last pause, or the first use. */
   #measuredFrom: number | undefined;
 
@@ -108,12 +144,20 @@ export class RateBudget {
     this.#refilledAt = now;
     // A batch larger than a second's worth goes once the bucket is full, into debt.
     const need = Math.min(cost, burst);
-    if (this.#tokens >= need) {
+    // Providers count elements in each second, not a bucket's average: a full bucket and its refill
+    // within one second would be twice the rate. What was sent in the last second must leave room
+    // for this call (a batch over a second's worth goes alone, as above).
+    const lastSecond = this.#lastSecond.total(now);
+    const fits = lastSecond === 0 || lastSecond + cost <= burst;
+    if (this.#tokens >= need && fits) {
       this.#tokens -= cost;
       this.#sent.add(now, cost);
+      this.#lastSecond.add(now, cost);
       return 0;
     }
-    return Math.max(1, Math.ceil(((need - this.#tokens) / rate) * 1000));
+    const refill = this.#tokens >= need ? 0 : Math.ceil(((need - this.#tokens) / rate) * 1000);
+    const window = fits ? 0 : this.#lastSecond.waitFor(now, Math.min(cost, burst), burst);
+    return Math.max(1, refill, window);
   }
 
   /** Waits until `cost` elements may be sent, then takes them from the bucket. */

@@ -18,7 +18,13 @@ const answers = (list: ReadonlyArray<RpcAnswer>): ExchangeOutcome => ({ kind: "a
 
 const makeRpc = (
   scripts: ReadonlyArray<Script>,
-  options: { maxBatch?: number; maxLogsRange?: number; timeoutMs?: number; connections?: number } = {},
+  options: {
+    maxBatch?: number;
+    maxLogsRange?: number;
+    timeoutMs?: number;
+    connections?: number;
+    maxRps?: number;
+  } = {},
 ) => {
   const sent: Array<Array<{ endpoint: number; methods: ReadonlyArray<string> }>> = [[]];
   const endpoints = scripts.map((script, index) => {
@@ -30,6 +36,7 @@ const makeRpc = (
         maxConcurrency: options.connections ?? 4,
         maxBatch: options.maxBatch ?? 40,
         timeoutMs: options.timeoutMs ?? 1_000,
+        ...(options.maxRps === undefined ? {} : { maxRps: options.maxRps }),
       },
       (requests, timeoutMs) =>
         Effect.suspend(() => {
@@ -274,6 +281,21 @@ describe("ChainRpc: batches and rate limits", () => {
     );
     expect(Exit.isSuccess(exit) && exit.value).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(sent().map((s) => s.methods.length)).toEqual([3, 3, 2]);
+  });
+
+  it("behavior: under a configured rate, no batch carries more than a second's worth of elements", async () => {
+    const { rpc, sent } = makeRpc([(requests) => answers(requests.map((r) => ok(r.params[0])))], {
+      maxRps: 5,
+    });
+    const exit = await onTestClock(
+      rpc.batch(Array.from({ length: 12 }, (_, i) => ({ method: "eth_getBlockByNumber", params: [i] }))),
+    );
+    expect(Exit.isSuccess(exit) && exit.value).toHaveLength(12);
+    expect(
+      sent()
+        .map((exchange) => exchange.methods.length)
+        .sort(),
+    ).toEqual([2, 5, 5]);
   });
 
   it("behavior: a batch refused as too large is sent again in smaller ones, and the smaller size is kept", async () => {
