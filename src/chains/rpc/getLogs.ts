@@ -1,6 +1,6 @@
 import { Effect } from "effect";
 import type { ChainRpc } from "./ChainRpc.js";
-import type { ChainRpcError } from "./ChainRpcError.js";
+import { type ChainRpcError, faultError } from "./ChainRpcError.js";
 import type { RpcLog, RpcReceipt } from "./RpcTypes.js";
 
 /** What eth_getLogs filters on besides the block range. */
@@ -111,6 +111,15 @@ export const eachLogs = (
           },
         ),
       );
+      // A node's answer is whatever it sent: anything but a list (null, an object) is a bad answer,
+      // never a throw in the reader.
+      if (answer._tag === "Right" && !Array.isArray(answer.right))
+        return yield* Effect.fail(
+          faultError(rpc.chainId, "eth_getLogs", {
+            reason: "BadResponse",
+            detail: `the logs of blocks ${cursor}-${end} came as ${answer.right === null ? "null" : typeof answer.right}, not a list`,
+          }),
+        );
       if (answer._tag === "Right") {
         each(answer.right);
         rpc.logsRange.answered(blocks, answer.right.length);

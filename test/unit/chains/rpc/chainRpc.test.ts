@@ -503,6 +503,15 @@ describe("getLogs through ChainRpc", () => {
     expect(rpc.failing()).toBe(false);
   });
 
+  it("hostile: a log query answered with null or an object is a bad answer, not a throw", async () => {
+    for (const result of [null, { logs: [] }]) {
+      const { rpc } = makeRpc([() => answers([ok(result)])]);
+      const exit = await onTestClock(getLogs(rpc, {}, 1, 10));
+      expect(Exit.isFailure(exit)).toBe(true);
+      if (Exit.isFailure(exit)) expect(JSON.stringify(exit.cause)).toMatch(/BadResponse/);
+    }
+  });
+
   it("behavior: a suggested range is asked next, then ranges grow back", async () => {
     const { rpc, sent } = makeRpc([
       cappedNode(120, (from) => ({
