@@ -400,6 +400,13 @@ export class ChainRpc {
           endpoint.health.refused(fault, now);
           excluded.add(index);
           return "retry";
+        // An answer this endpoint could not give readably (an HTML page with status 200, a batch
+        // answered in part) may be another's to give: the call goes there, and with none left it
+        // fails with this answer's reason, which callers that split large work read.
+        case "BadResponse":
+          endpoint.health.refused(fault, now);
+          excluded.add(index);
+          return "retry";
         default:
           endpoint.health.refused(fault, now);
           return "fail";

@@ -503,6 +503,17 @@ describe("getLogs through ChainRpc", () => {
     expect(rpc.failing()).toBe(false);
   });
 
+  it("behavior: an answer one endpoint gave unreadably is asked of another; with none left, the bad answer is the failure", async () => {
+    const broken: Script = () => whole({ reason: "BadResponse", detail: "the answer is not JSON: <html>" });
+    const { rpc, sent } = makeRpc([broken, (requests) => answers(requests.map(() => ok("0x10")))]);
+    const exit = await onTestClock(rpc.call("eth_blockNumber", []));
+    expect(Exit.isSuccess(exit) && exit.value).toBe("0x10");
+    expect(sent().map((exchange) => exchange.endpoint)).toEqual([0, 1]);
+    const alone = makeRpc([broken]);
+    const failed = await onTestClock(alone.rpc.call("eth_blockNumber", []));
+    expect(Exit.isFailure(failed) && JSON.stringify(failed.cause)).toMatch(/BadResponse/);
+  });
+
   it("hostile: a log query answered with null or an object is a bad answer, not a throw", async () => {
     for (const result of [null, { logs: [] }]) {
       const { rpc } = makeRpc([() => answers([ok(result)])]);
