@@ -82,6 +82,10 @@ export const classifyRefusal = (refusal: NodeRefusal, nowMs: number): RpcFaultDe
   const detail = oneLine(
     `${httpStatus === 200 ? "" : `HTTP ${httpStatus}: `}${message}${code === undefined ? "" : ` (code ${code})`}`,
   );
+  // A contract's revert is the call's own answer, whatever its reason says (a revert reading "rate
+  // limit" or "not supported" is the contract's text, not the node's), and whatever HTTP status a
+  // provider sends it with.
+  if (code === 3 || /^execution reverted/i.test(message)) return { reason: "Rejected", detail };
   if (httpStatus === 429 || code === 429 || RATE_WORDS.test(text) || CONCURRENCY_WORDS.test(text)) {
     const retryAfterMs = parseRetryAfter(refusal.retryAfter, nowMs) ?? backoffOf(refusal.data, message);
     return { reason: "RateLimited", detail, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };

@@ -234,6 +234,19 @@ describe("classifyRefusal: batches, methods, history", () => {
       );
   });
 
+  it("edge: a contract's revert is the call's own refusal, whatever its reason says and whatever the HTTP status", () => {
+    for (const [message, code, httpStatus] of [
+      ["execution reverted: rate limit exceeded", 3, 200],
+      ["execution reverted: operation not supported", 3, 200],
+      ["execution reverted: state not available", -32000, 200],
+      ["execution reverted", 3, 400],
+    ] as const)
+      expect(
+        classifyRefusal(refusal({ method: "eth_call", code, message, httpStatus }), NOW).reason,
+        message,
+      ).toBe("Rejected");
+  });
+
   it("behavior: Erigon's pruning text names where its history starts", () => {
     expect(
       classifyRefusal(
