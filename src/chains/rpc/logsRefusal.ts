@@ -80,9 +80,13 @@ const resultCapOf = (text: string): { resultCap?: number } => {
   return {};
 };
 
-/** Range refusals that name no number: halve and try again. */
+/**
+ * Range refusals that name no number: halve and try again. Base's public endpoint answers a range
+ * far over its 2,000 blocks with "no backend is currently healthy to serve traffic", as a log
+ * query only: read as a range too wide there, as Ponder reads it.
+ */
 const RANGE_WORDS =
-  /block range (?:is )?too (?:large|wide)|range (?:is )?too (?:large|wide)|block range limit exceeded|exceed(?:s|ed)? (?:the )?(?:max(?:imum)? )?block range|too many blocks/i;
+  /block range (?:is )?too (?:large|wide)|range (?:is )?too (?:large|wide)|block range limit exceeded|exceed(?:s|ed)? (?:the )?(?:max(?:imum)? )?block range|too many blocks|no backend is currently healthy to serve traffic/i;
 
 /** Result or response-size refusals: the range was fine, its logs were too many. */
 const RESULT_WORDS =

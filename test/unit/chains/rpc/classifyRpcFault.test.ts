@@ -77,6 +77,10 @@ describe("classifyRefusal: eth_getLogs range and result caps, in each provider's
   it("behavior: range refusals that name no number (Base, Ankr, Chainstack) still say the range was too large", () => {
     for (const message of ["block range too large", "block range is too wide", "Block range limit exceeded."])
       expect(logs(message, { code: -32600 }).reason, message).toBe("RangeTooLarge");
+    // Base's public endpoint, asked for a range far over its 2,000 blocks.
+    expect(logs("no backend is currently healthy to serve traffic", { code: -32011 }).reason).toBe(
+      "RangeTooLarge",
+    );
   });
 
   it("behavior: result refusals without a range (Arbitrum, OP, Infura's timeout) ask for less", () => {
