@@ -90,27 +90,28 @@ export const monitorChain = (
         const now = yield* Clock.currentTimeMillis;
         const health = endpoint.health;
         if (health.wrongChain !== undefined) return;
+        // The provider asked for a pause: a poll would only wait it out in this process's line.
+        if (endpoint.budget.pausedUntil > now) return;
         // Polled even while calls leave it alone: the poll is how a failing endpoint is found back.
         if (now - Math.max(health.headSeenAt, polledAt.get(endpoint) ?? 0) < settings.headPollMs) return;
         polledAt.set(endpoint, now);
         const timeoutMs = Math.min(HEAD_POLL_TIMEOUT_MS, endpoint.settings.timeoutMs);
-        const { outcome, latencyMs } = yield* endpoint
-          .send([{ method: "eth_blockNumber", params: [] }], timeoutMs)
-          .pipe(
-            // Every connection held by calls the node does not answer is a hang too: the wait for one
-            // counts, with as long again as the poll itself so that a busy but answering node is not it.
-            Effect.timeoutTo({
-              duration: 2 * timeoutMs,
-              onSuccess: (sent) => sent,
-              onTimeout: () => ({
-                outcome: {
-                  kind: "fault" as const,
-                  fault: { reason: "Timeout" as const, detail: "no answer in time (every connection busy)" },
-                },
-                latencyMs: 2 * timeoutMs,
-              }),
-            }),
-          );
+        // Every connection held by calls the node does not answer is a hang too: the wait for one
+        // counts, with as long again as the poll itself so that a busy but answering node is not it.
+        // A wait for this process's own rate budget says nothing of the node: an endpoint answering
+        // everything at its max_rps was called failing every few seconds.
+        const { outcome, latencyMs, unsentFor } = yield* endpoint.send(
+          [{ method: "eth_blockNumber", params: [] }],
+          timeoutMs,
+          2 * timeoutMs,
+        );
+        // Nor does a wait for a connection while this process is at the endpoint's rate: calls
+        // waiting for the budget hold the connections.
+        if (
+          unsentFor === "rate" ||
+          (unsentFor === "connection" && endpoint.budget.atRate(yield* Clock.currentTimeMillis))
+        )
+          return;
         const answer =
           outcome.kind === "answers" ? outcome.answers[0]! : { ok: false as const, fault: outcome.fault };
         const at = yield* Clock.currentTimeMillis;

@@ -160,6 +160,18 @@ export class RateBudget {
     return Math.max(1, refill, window);
   }
 
+  /**
+   * Whether this process is at the endpoint's rate now: one more element would have to wait. Calls
+   * waiting for the budget hold the endpoint's connections meanwhile (RpcEndpoint), so a wait for
+   * a connection then says nothing of the node either.
+   */
+  atRate(now: number): boolean {
+    const rate = this.rate;
+    if (rate === undefined || now < this.#pausedUntil) return rate !== undefined;
+    const tokens = Math.min(Math.max(1, rate), this.#tokens + ((now - this.#refilledAt) / 1000) * rate);
+    return tokens < 1 || this.#lastSecond.total(now) + 1 > Math.max(1, rate);
+  }
+
   /** Waits until `cost` elements may be sent, then takes them from the bucket. */
   readonly take = (cost: number): Effect.Effect<void> =>
     Effect.gen(this, function* () {

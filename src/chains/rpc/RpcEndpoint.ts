@@ -38,6 +38,8 @@ export interface SentExchange {
    * which says nothing of the endpoint.
    */
   readonly givenMs: number;
+  /** When nothing was sent: what the wait was for, this process's rate budget or a free connection. */
+  readonly unsentFor?: "rate" | "connection";
 }
 
 /**
@@ -108,10 +110,11 @@ export class RpcEndpoint {
     timeoutMs: number,
     queueMs: number,
   ): Effect.Effect<SentExchange> {
-    const unsent = (detail: string): SentExchange => ({
+    const unsent = (detail: string, unsentFor: "rate" | "connection"): SentExchange => ({
       outcome: { kind: "fault", fault: { reason: "Timeout", detail: `${detail} within ${queueMs} ms` } },
       latencyMs: queueMs,
       givenMs: 0,
+      unsentFor,
     });
     return Effect.flatMap(Clock.currentTimeMillis, (askedAt) =>
       this.slots.withSlotWithin(
@@ -120,10 +123,10 @@ export class RpcEndpoint {
           const budgeted = yield* this.#budgetWithin(requests.length, askedAt + queueMs);
           const now = yield* Clock.currentTimeMillis;
           const givenMs = Math.min(timeoutMs, askedAt + queueMs - now);
-          if (!budgeted || givenMs <= 0) return unsent("no room in the endpoint's rate budget");
+          if (!budgeted || givenMs <= 0) return unsent("no room in the endpoint's rate budget", "rate");
           return yield* this.#exchange(requests, givenMs, now);
         }),
-        () => unsent("no free connection"),
+        () => unsent("no free connection", "connection"),
       ),
     );
   }

@@ -1,5 +1,6 @@
 import { Effect, Exit, Fiber, Random, TestClock, TestContext } from "effect";
 import { describe, expect, it } from "vitest";
+import { monitorChain } from "../../../../src/chains/rpc/ChainMonitor.js";
 import { ChainRpc } from "../../../../src/chains/rpc/ChainRpc.js";
 import type { RpcFaultDetail } from "../../../../src/chains/rpc/ChainRpcError.js";
 import { FairSlots } from "../../../../src/chains/rpc/fairSlots.js";
@@ -281,6 +282,37 @@ describe("ChainRpc: batches and rate limits", () => {
     );
     expect(Exit.isSuccess(exit) && exit.value).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(sent().map((s) => s.methods.length)).toEqual([3, 3, 2]);
+  });
+
+  it("behavior: the head poll does not call an endpoint failing for waiting on this process's own rate budget", async () => {
+    const { rpc } = makeRpc([(requests) => answers(requests.map(() => ok("0x1")))], { maxRps: 2 });
+    const exit = await onTestClock(
+      Effect.scoped(
+        Effect.gen(function* () {
+          yield* monitorChain(rpc, { headPollMs: 200, probeIntervalMs: 3_600_000 });
+          // Whether it was ever called failing meanwhile (an answered poll clears it again).
+          let called = 0;
+          yield* Effect.forkScoped(
+            Effect.forever(
+              Effect.zipRight(
+                Effect.sync(() => {
+                  called = Math.max(called, rpc.endpoints[0]!.health.failures);
+                }),
+                Effect.sleep("50 millis"),
+              ),
+            ),
+          );
+          // Calls that keep the endpoint at its rate for 20 s, ten at a time: its head polls wait behind them.
+          yield* Effect.forEach(
+            Array.from({ length: 40 }, () => undefined),
+            () => rpc.call("eth_chainId", []),
+            { concurrency: 10, discard: true },
+          );
+          return called;
+        }),
+      ),
+    );
+    expect(Exit.isSuccess(exit) && exit.value).toBe(0);
   });
 
   it("behavior: under a configured rate, no batch carries more than a second's worth of elements", async () => {
