@@ -215,6 +215,7 @@ export class ChainRpc {
           self.endpoints.map((endpoint) => ({
             health: endpoint.health,
             pausedUntil: endpoint.budget.pausedUntil,
+            atRate: endpoint.budget.atRate(now),
           })),
           {
             method,

@@ -28,6 +28,11 @@ export interface EndpointChoiceInput {
   readonly health: EndpointHealth;
   /** Until when the endpoint asked not to be sent anything (a rate-limit pause). */
   readonly pausedUntil: number;
+  /**
+   * This process is at the endpoint's rate: a call sent there waits in its line for the budget,
+   * while another endpoint may take it at once.
+   */
+  readonly atRate?: boolean;
 }
 
 export type EndpointChoice =
@@ -43,7 +48,8 @@ const FRESH_HEAD_MS = 60_000;
  * The endpoint to send a call to: among those that may serve it (right chain, method not known to
  * be missing, not refused for this call, at or past the block it reads), the first in this order:
  * not known to lack the state or logs it reads; no error in the last 30 s; not much slower than the
- * fastest; then the configured order (the primary first). Head reads skip an endpoint more than
+ * fastest; not at this process's rate for it (a call would wait there for the budget); then the
+ * configured order (the primary first). Head reads skip an endpoint more than
  * `maxHeadLag` blocks behind the best head while one that keeps up is not failing. One that is
  * failing or paused is only waited for when no other can take the call now.
  */
@@ -102,7 +108,8 @@ export const chooseEndpoint = (
   const current = need.head ? reachable.filter((endpoint) => !lagging(endpoint)) : reachable;
   const able = current.some(({ health }) => !health.isDown(now)) ? current : reachable;
   if (able.length === 0) return { kind: "none" };
-  const penalty = ({ health }: (typeof able)[number]): number => {
+  const penalty = (endpoint: (typeof able)[number]): number => {
+    const { health } = endpoint;
     let score = 0;
     const caps = health.capabilities;
     if (oldest !== undefined && caps !== undefined) {
@@ -113,6 +120,7 @@ export const chooseEndpoint = (
     if (now - health.lastErrorAt < RECENT_ERROR_MS) score += 4;
     if (fastest !== undefined && health.latencyMs !== undefined && health.latencyMs > 3 * fastest + 50)
       score += 2;
+    if (endpoint.atRate === true) score += 1;
     return score;
   };
   const ordered = [...able].sort((a, b) => penalty(a) - penalty(b) || a.index - b.index);

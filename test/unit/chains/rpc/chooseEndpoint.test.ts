@@ -150,6 +150,16 @@ describe("chooseEndpoint", () => {
     expect(chooseEndpoint([endpoint(), archive()], range, NOW, 5)).toEqual({ kind: "use", index: 1 });
   });
 
+  it("behavior: a call goes past an endpoint at this process's rate to one that can take it at once", () => {
+    const atRate = { ...endpoint(), atRate: true };
+    expect(chooseEndpoint([atRate, endpoint()], need(), NOW, 5)).toEqual({ kind: "use", index: 1 });
+    // Both at their rate: the configured order.
+    expect(chooseEndpoint([atRate, { ...endpoint(), atRate: true }], need(), NOW, 5)).toEqual({
+      kind: "use",
+      index: 0,
+    });
+  });
+
   it("behavior: endpoints that lack the method, serve another chain or refused this call are never chosen", () => {
     const lacks = endpoint((h) => h.lacks.add("debug_traceBlockByHash"));
     const wrong = endpoint((h) => {
