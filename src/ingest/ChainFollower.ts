@@ -3,6 +3,7 @@ import { Clock, Duration, Effect, Queue, Schedule } from "effect";
 import type { ChainConfig } from "../chains/ChainsConfig.js";
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { ChainRpcError } from "../chains/rpc/ChainRpcError.js";
+import { ANSWER_TOO_LARGE } from "../chains/rpc/jsonRpcExchange.js";
 import type { ChainCapabilities } from "../chains/rpc/NodeCapabilities.js";
 import type { RpcBlock } from "../chains/rpc/RpcTypes.js";
 import { isStoreFull } from "../nats/storeFull.js";
@@ -235,6 +236,27 @@ export const followChain = (options: FollowerOptions) =>
       });
 
     /**
+     * A block whose trace is larger than any answer is read (jsonRpcExchange's MAX_RESPONSE_BYTES: a
+     * transaction of huge internal calls makes hundreds of MB of trace) is read without it, as a
+     * block whose state is gone is: no node can give it whole, and asking again would stop the chain.
+     */
+    const untraceTooLarge = (failure: ChainRpcError, block: number) =>
+      Effect.gen(function* () {
+        if (!failure.method.startsWith("debug_") || !(failure.detail ?? "").startsWith(ANSWER_TOO_LARGE))
+          return false;
+        untracedThrough = Math.max(untracedThrough, block);
+        const earlier = status.blocks_untraced;
+        status.blocks_untraced =
+          earlier !== undefined && earlier.to + 1 >= block
+            ? { from: earlier.from, to: Math.max(earlier.to, block) }
+            : { from: block, to: block };
+        yield* Effect.logWarning(
+          `chain ${chain.name} (${chainId}): block ${block} is read without internal native transfers: its trace is larger than any answer read (${failure.detail})`,
+        );
+        return true;
+      });
+
+    /**
      * Whether the resume point has been checked against the chain. Until it has, the status stays
      * `starting`: a reorg that happened while no process followed the chain is only seen by reading
      * the chain, and /healthz must not call the index complete before that.
@@ -328,6 +350,7 @@ export const followChain = (options: FollowerOptions) =>
         // Not a failure of the node: the block is read again on the next step, without its trace.
         if (stateGone(failure) && failedBlock !== undefined && (yield* untraceThrough(failedBlock, head)))
           return moved;
+        if (failedBlock !== undefined && (yield* untraceTooLarge(failure, failedBlock))) return moved;
         return yield* Effect.fail(failure);
       });
 

@@ -170,7 +170,12 @@ export class ChainRpc {
 
   /** What the chain's endpoints together can answer, as probed. */
   capabilities(): ChainCapabilities {
-    return chainCapabilities(this.endpoints.map((endpoint) => endpoint.health.capabilities));
+    // An endpoint serving another chain is never asked: what it keeps is not this chain's to read.
+    return chainCapabilities(
+      this.endpoints
+        .filter((endpoint) => endpoint.health.wrongChain === undefined)
+        .map((endpoint) => endpoint.health.capabilities),
+    );
   }
 
   /**
@@ -208,6 +213,9 @@ export class ChainRpc {
       const method = requests[0]!.method;
       let pending = requests.map((_, i) => i);
       let last: ChainRpcError | undefined;
+      // An unreadable answer is asked of another endpoint; failing after all, the call says so,
+      // whatever the others answered (callers that split large work read it).
+      let unreadable: ChainRpcError | undefined;
       let rounds = 0;
       while (pending.length > 0) {
         const now = yield* Clock.currentTimeMillis;
@@ -229,24 +237,34 @@ export class ChainRpc {
           now,
           self.settings.maxHeadLag,
         );
-        if (choice.kind === "none") return yield* Effect.fail(last ?? self.#nobody(method));
+        if (choice.kind === "none") return yield* Effect.fail(unreadable ?? last ?? self.#nobody(method));
         if (choice.kind === "wait") {
-          if (choice.untilMs > deadline || rounds >= MAX_ROUNDS || (choice.failing && options.failFast))
-            return yield* Effect.fail(last ?? self.#nobody(method));
+          // After an unreadable answer another endpoint is asked only if it can answer now.
+          if (
+            unreadable !== undefined ||
+            choice.untilMs > deadline ||
+            rounds >= MAX_ROUNDS ||
+            (choice.failing && options.failFast)
+          )
+            return yield* Effect.fail(unreadable ?? last ?? self.#nobody(method));
           yield* Effect.sleep(Math.max(1, choice.untilMs - now));
           continue;
         }
-        if (rounds >= MAX_ROUNDS) return yield* Effect.fail(last ?? self.#nobody(method));
+        if (rounds >= MAX_ROUNDS) return yield* Effect.fail(unreadable ?? last ?? self.#nobody(method));
         const endpoint = self.endpoints[choice.index]!;
         const chunks: Array<Array<number>> = [];
-        // A batch counts one element per request against a provider's rate: never more than a second's worth.
+        // A batch counts one element per request against a provider's rate: at most half a second's
+        // worth, so it finds room in the last second's sends beside single calls (a whole second's
+        // worth went only once nothing else had been sent for a second, which steady calls prevent).
         const rate = endpoint.budget.rate;
         const batch =
-          rate === undefined ? endpoint.maxBatch : Math.max(1, Math.min(endpoint.maxBatch, Math.floor(rate)));
+          rate === undefined
+            ? endpoint.maxBatch
+            : Math.max(1, Math.min(endpoint.maxBatch, Math.floor(rate / 2)));
         for (let i = 0; i < pending.length; i += batch) chunks.push(pending.slice(i, i + batch));
         rounds++;
         const left = deadline - now;
-        if (left < MIN_EXCHANGE_MS) return yield* Effect.fail(last ?? self.#nobody(method));
+        if (left < MIN_EXCHANGE_MS) return yield* Effect.fail(unreadable ?? last ?? self.#nobody(method));
         // A call a client waits for gives one endpoint at most half of what is left when another
         // could answer: a hung primary then costs it half its time, not all of it.
         const share =
@@ -284,6 +302,7 @@ export class ChainRpc {
               endpoint.label,
               unsent,
             );
+            if (outcome.fault.reason === "BadResponse") unreadable ??= last;
             if (unsent) {
               stillPending.push(...chunk);
               continue;
@@ -327,6 +346,7 @@ export class ChainRpc {
               continue;
             }
             last = faultError(self.chainId, request.method, answer.fault, endpoint.label);
+            if (answer.fault.reason === "BadResponse") unreadable ??= last;
             if (answer.fault.reason === "RateLimited") {
               if ((answer.fault.retryAfterMs ?? 0) >= (rateRefusal?.retryAfterMs ?? 0))
                 rateRefusal = answer.fault;

@@ -80,9 +80,12 @@ let nextId = 1;
  */
 export const MAX_RESPONSE_BYTES = 128 * 1024 * 1024;
 
+/** How the detail of an answer over MAX_RESPONSE_BYTES begins. */
+export const ANSWER_TOO_LARGE = "the answer is larger than";
+
 /** What an answer over MAX_RESPONSE_BYTES tells the caller: a smaller batch, or a smaller range, may fit. */
 const oversized = (requests: ReadonlyArray<RpcRequest>): RpcFaultDetail => {
-  const detail = `the answer is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`;
+  const detail = `${ANSWER_TOO_LARGE} ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`;
   if (requests.length > 1) return { reason: "BatchTooLarge", detail };
   return requests[0]?.method === "eth_getLogs"
     ? { reason: "TooManyResults", detail }

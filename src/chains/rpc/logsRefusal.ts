@@ -80,13 +80,17 @@ const resultCapOf = (text: string): { resultCap?: number } => {
   return {};
 };
 
-/**
- * Range refusals that name no number: halve and try again. Base's public endpoint answers a range
- * far over its 2,000 blocks with "no backend is currently healthy to serve traffic", as a log
- * query only: read as a range too wide there, as Ponder reads it.
- */
+/** Range refusals that name no number: halve and try again. */
 const RANGE_WORDS =
-  /block range (?:is )?too (?:large|wide)|range (?:is )?too (?:large|wide)|block range limit exceeded|exceed(?:s|ed)? (?:the )?(?:max(?:imum)? )?block range|too many blocks|no backend is currently healthy to serve traffic/i;
+  /block range (?:is )?too (?:large|wide)|range (?:is )?too (?:large|wide)|block range limit exceeded|exceed(?:s|ed)? (?:the )?(?:max(?:imum)? )?block range|too many blocks/i;
+
+/**
+ * proxyd's answer when none of its nodes can serve (every OP-stack public endpoint's outage), which
+ * Base's public endpoint also gives a log range far over its 2,000 blocks (as Ponder reads it).
+ * Only a range over that is read as too wide; otherwise it is the outage it says.
+ */
+const NO_BACKEND = /no backend is currently healthy to serve traffic/i;
+const PROXYD_RANGE = 2_000;
 
 /** Result or response-size refusals: the range was fine, its logs were too many. */
 const RESULT_WORDS =
@@ -132,5 +136,7 @@ export const parseLogsRefusal = (
   }
   if (results) return { reason: "TooManyResults", ...cap };
   if (RANGE_WORDS.test(text)) return { reason: "RangeTooLarge" };
+  if (NO_BACKEND.test(text) && requested !== undefined && requested.to - requested.from + 1 > PROXYD_RANGE)
+    return { reason: "RangeTooLarge" };
   return undefined;
 };

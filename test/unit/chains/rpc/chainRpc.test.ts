@@ -1,4 +1,4 @@
-import { Effect, Exit, Fiber, Random, TestClock, TestContext } from "effect";
+import { Clock, Effect, Exit, Fiber, Random, TestClock, TestContext } from "effect";
 import { describe, expect, it } from "vitest";
 import { monitorChain } from "../../../../src/chains/rpc/ChainMonitor.js";
 import { ChainRpc } from "../../../../src/chains/rpc/ChainRpc.js";
@@ -315,19 +315,38 @@ describe("ChainRpc: batches and rate limits", () => {
     expect(Exit.isSuccess(exit) && exit.value).toBe(0);
   });
 
-  it("behavior: under a configured rate, no batch carries more than a second's worth of elements", async () => {
+  it("behavior: under a configured rate, batches carry half a second's worth and go beside steady single calls", async () => {
     const { rpc, sent } = makeRpc([(requests) => answers(requests.map((r) => ok(r.params[0])))], {
-      maxRps: 5,
+      maxRps: 10,
     });
     const exit = await onTestClock(
-      rpc.batch(Array.from({ length: 12 }, (_, i) => ({ method: "eth_getBlockByNumber", params: [i] }))),
+      Effect.scoped(
+        Effect.gen(function* () {
+          // A call every 400 ms, as API reads come, all along.
+          yield* Effect.forkScoped(
+            Effect.forever(Effect.zipRight(rpc.call("eth_chainId", []), Effect.sleep("400 millis"))),
+          );
+          const started = yield* Clock.currentTimeMillis;
+          const read = yield* rpc.batch(
+            Array.from({ length: 20 }, (_, i) => ({ method: "eth_getBlockByNumber", params: [i] })),
+          );
+          return { read: read.length, ms: (yield* Clock.currentTimeMillis) - started };
+        }),
+      ),
     );
-    expect(Exit.isSuccess(exit) && exit.value).toHaveLength(12);
-    expect(
-      sent()
-        .map((exchange) => exchange.methods.length)
-        .sort(),
-    ).toEqual([2, 5, 5]);
+    expect(Exit.isSuccess(exit) && exit.value.read).toBe(20);
+    // 20 elements at 10 a second beside 2.5 a second of single calls: about 3 s, not never.
+    expect(Exit.isSuccess(exit) && exit.value.ms).toBeLessThan(5_000);
+    const batches = sent().filter((exchange) => exchange.methods[0] === "eth_getBlockByNumber");
+    expect(Math.max(...batches.map((exchange) => exchange.methods.length))).toBe(5);
+  });
+
+  it("behavior: what an endpoint serving another chain keeps is not the chain's", () => {
+    const { rpc } = makeRpc([() => answers([]), () => answers([])]);
+    rpc.endpoints[0]!.health.wrongChain = 10;
+    rpc.endpoints[0]!.health.capabilities = { stateFrom: 0, logsFrom: 0, probedAt: 1 };
+    rpc.endpoints[1]!.health.capabilities = { stateFrom: 60, logsFrom: 60, probedAt: 1 };
+    expect(rpc.capabilities()).toMatchObject({ stateFrom: 60, logsFrom: 60, complete: true });
   });
 
   it("behavior: a batch refused as too large is sent again in smaller ones, and the smaller size is kept", async () => {
@@ -371,7 +390,10 @@ describe("ChainRpc: batches and rate limits", () => {
       rpc.batch(Array.from({ length: 6 }, (_, i) => ({ method: "eth_getBlockByNumber", params: [i] }))),
     );
     expect(Exit.isSuccess(exit) && exit.value).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(sent().map((s) => s.methods.length)).toEqual([6, 3]);
+    // The three refused ones, in batches of the rate learned (half a second's worth each).
+    const [first, ...again] = sent().map((s) => s.methods.length);
+    expect(first).toBe(6);
+    expect(again.reduce((sum, n) => sum + n, 0)).toBe(3);
     expect(rpc.endpoints[0]!.budget.rate).toBeDefined();
   });
 

@@ -77,9 +77,12 @@ describe("classifyRefusal: eth_getLogs range and result caps, in each provider's
   it("behavior: range refusals that name no number (Base, Ankr, Chainstack) still say the range was too large", () => {
     for (const message of ["block range too large", "block range is too wide", "Block range limit exceeded."])
       expect(logs(message, { code: -32600 }).reason, message).toBe("RangeTooLarge");
-    // Base's public endpoint, asked for a range far over its 2,000 blocks.
-    expect(logs("no backend is currently healthy to serve traffic", { code: -32011 }).reason).toBe(
-      "RangeTooLarge",
+    // Base's public endpoint, asked for a range far over its 2,000 blocks; over a smaller range the
+    // same words are proxyd's outage.
+    const noBackend = "no backend is currently healthy to serve traffic";
+    expect(logs(noBackend, { code: -32011, range: { from: 1, to: 20_000 } }).reason).toBe("RangeTooLarge");
+    expect(logs(noBackend, { code: -32011, httpStatus: 503, range: { from: 1, to: 500 } }).reason).toBe(
+      "Unavailable",
     );
   });
 
