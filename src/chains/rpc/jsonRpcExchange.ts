@@ -202,6 +202,27 @@ export const exchange = async (
   for (const reply of parsed as ReadonlyArray<unknown>) {
     if (isReply(reply) && typeof reply.id === "number") byId.set(reply.id, reply);
   }
+  // No element names a request, but one is an error (a provider's rate limit with id null, in an
+  // array): the refusal of the whole exchange, read as such.
+  const anonymous = byId.size === 0 ? (parsed as ReadonlyArray<unknown>).find(isReply) : undefined;
+  const anonymousError = anonymous === undefined ? undefined : errorOf(anonymous);
+  if (anonymousError !== undefined)
+    return {
+      kind: "fault",
+      fault: classifyRefusal(
+        {
+          method: requests[0]!.method,
+          ...rangeField(batch ? undefined : requests[0]!),
+          httpStatus: status,
+          retryAfter,
+          code: anonymousError.code,
+          message: anonymousError.message,
+          data: anonymousError.data,
+          batch,
+        },
+        options.nowMs(),
+      ),
+    };
   const answers = requests.map((request, i): RpcAnswer => {
     const reply = byId.get(firstId + i);
     if (reply === undefined)
@@ -223,6 +244,11 @@ export const exchange = async (
           },
           options.nowMs(),
         ),
+      };
+    if (!("result" in reply))
+      return {
+        ok: false,
+        fault: { reason: "BadResponse", detail: "the answer has no result for this element" },
       };
     return { ok: true, result: reply.result };
   });

@@ -79,6 +79,30 @@ describe("a JSON-RPC exchange with a node that answers oddly", () => {
     }
   });
 
+  it("hostile: a batch element with neither result nor error is a bad answer, not an empty result", async () => {
+    const [first, second] = answers(
+      await ask(
+        ([a, b]) =>
+          JSON.stringify([
+            { jsonrpc: "2.0", id: a },
+            { jsonrpc: "2.0", id: b, result: "0x1" },
+          ]),
+        2,
+      ),
+    );
+    expect(first).toMatchObject({ ok: false, fault: { reason: "BadResponse" } });
+    expect(second).toEqual({ ok: true, result: "0x1" });
+  });
+
+  it("behavior: an array holding only an error of no request's id (a provider's rate limit) refuses the whole exchange", async () => {
+    const outcome = await ask(
+      () =>
+        JSON.stringify([{ jsonrpc: "2.0", id: null, error: { code: 429, message: "Too many requests" } }]),
+      3,
+    );
+    expect(outcome.kind === "fault" && outcome.fault.reason).toBe("RateLimited");
+  });
+
   it("hostile: an error of any shape is a refusal, and a null error beside a result is none", async () => {
     expect(answers(await ask(([id]) => `{"jsonrpc":"2.0","id":${id},"result":"0x10","error":null}`))).toEqual(
       [{ ok: true, result: "0x10" }],
