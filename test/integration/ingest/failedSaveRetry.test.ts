@@ -49,6 +49,8 @@ describe("a follower whose checkpoint save fails", { timeout: 60_000 }, () => {
     const beforeReorg = await node.snapshot();
     const replaced = head + 1;
     let orphan: string | undefined;
+    /** Set once the node holds the replacing block (the save's failure is told only then). */
+    let replacedOnNode = false;
     // The save that names block `replaced` fails once; before the follower hears of it, the node
     // replaces that block by one with another timestamp (so another hash) at the same height.
     const failingOnce = (lease: HeldLease): HeldLease => ({
@@ -62,6 +64,7 @@ describe("a follower whose checkpoint save fails", { timeout: 60_000 }, () => {
               await node.revert({ id: beforeReorg });
               await node.setNextBlockTimestamp({ timestamp: published.timestamp + 7n });
               await node.mine({ blocks: 1 });
+              replacedOnNode = true;
             }).pipe(
               Effect.zipRight(
                 Effect.fail(new LeaseStoreError({ key: `chain.${CHAIN_ID}`, cause: new Error("timeout") })),
@@ -78,7 +81,7 @@ describe("a follower whose checkpoint save fails", { timeout: 60_000 }, () => {
     try {
       await followedToHead(follower.status, head);
       await node.mine({ blocks: 1 });
-      await eventually(async () => orphan !== undefined, 20_000, "the failing save");
+      await eventually(async () => replacedOnNode, 20_000, "the failing save, and the block replaced");
       const successor = (await blockAt(replaced)).hash;
       expect(successor).not.toBe(orphan);
       const expected = [
