@@ -189,6 +189,16 @@ export const followChain = (options: FollowerOptions) =>
      */
     let stepped = { through: -1, size: 0 };
 
+    /** Blocks `from`..`to` are read without traces, shown in the status joined to the run before them. */
+    const untrace = (from: number, to: number) => {
+      untracedThrough = Math.max(untracedThrough, to);
+      const earlier = status.blocks_untraced;
+      status.blocks_untraced =
+        earlier !== undefined && earlier.to + 1 >= from
+          ? { from: earlier.from, to: Math.max(earlier.to, to) }
+          : { from, to };
+    };
+
     /**
      * Block `refused` could not be traced for want of its state (its trace re-executes it from the
      * state after the block before): it and the blocks up to the first whose state some endpoint
@@ -223,12 +233,7 @@ export const followChain = (options: FollowerOptions) =>
         const size = stepped.through + 1 === refused ? Math.max(1, stepped.size * 2) : 1;
         const through = Math.max(refused, searched ?? Math.min(head, refused + size - 1));
         stepped = searched === undefined ? { through, size } : { through: -1, size: 0 };
-        untracedThrough = Math.max(untracedThrough, through);
-        const earlier = status.blocks_untraced;
-        status.blocks_untraced =
-          earlier !== undefined && earlier.to + 1 >= refused
-            ? { from: earlier.from, to: Math.max(earlier.to, through) }
-            : { from: refused, to: through };
+        untrace(refused, through);
         yield* Effect.logWarning(
           `chain ${chain.name} (${chainId}): blocks ${refused}-${through} are read without internal native transfers: the nodes no longer keep the state to trace them`,
         );
@@ -244,12 +249,7 @@ export const followChain = (options: FollowerOptions) =>
       Effect.gen(function* () {
         if (!failure.method.startsWith("debug_") || !(failure.detail ?? "").startsWith(ANSWER_TOO_LARGE))
           return false;
-        untracedThrough = Math.max(untracedThrough, block);
-        const earlier = status.blocks_untraced;
-        status.blocks_untraced =
-          earlier !== undefined && earlier.to + 1 >= block
-            ? { from: earlier.from, to: Math.max(earlier.to, block) }
-            : { from: block, to: block };
+        untrace(block, block);
         yield* Effect.logWarning(
           `chain ${chain.name} (${chainId}): block ${block} is read without internal native transfers: its trace is larger than any answer read (${failure.detail})`,
         );

@@ -2,19 +2,18 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jetstream } from "@nats-io/jetstream";
-import { Effect, Fiber } from "effect";
+import { Effect } from "effect";
 import { Level } from "level";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeChainRegistry } from "../../../src/chains/ChainRegistry.js";
 import type { ChainsConfigFile } from "../../../src/chains/ChainsConfig.js";
-import { type IndexGap, runIndexer, STREAM_SEQ_KEY } from "../../../src/indexer/Indexer.js";
 import { indexCheckpointKey, indexGapKey } from "../../../src/indexer/indexKeys.js";
 import { provisionJetStream } from "../../../src/nats/provisionJetStream.js";
 import type { Db } from "../../../src/storage/Level.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { blockHash, blockWithLogs } from "../../support/indexerBlocks.js";
+import { indexUntil } from "../../support/indexUntil.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
-import { eventually } from "../../support/serviceHarness.js";
 
 /*
  * Blocks ingest stored out of order (a step's pipelined publishes, one refused and later ones
@@ -66,25 +65,14 @@ const indexEvents = async (name: string, events: ReadonlyArray<number | ReturnTy
   const level = new Level<string, unknown>(join(dir, name), { valueEncoding: "json" });
   await level.open();
   const db = level as unknown as Db;
-  const told: Array<IndexGap | undefined> = [];
-  const indexer = Effect.runFork(
-    runIndexer({
-      nc: await nats.connectAs("api"),
-      db,
-      registry,
-      client: () => undefined,
-      onGap: (_chainId, gap) => told.push(gap),
-    }),
-  );
   try {
-    await eventually(async () => (await db.get(STREAM_SEQ_KEY)) === last, 15_000, "the stream indexed");
+    const { gaps } = await indexUntil(nats, db, registry, last, 15_000);
     return {
-      told: told.length === 0 ? "nothing" : told.at(-1),
+      told: gaps.length === 0 ? "nothing" : gaps.at(-1),
       recorded: await db.get(indexGapKey(1)),
       checkpoint: await db.get(indexCheckpointKey(1)),
     };
   } finally {
-    await Effect.runPromise(Fiber.interrupt(indexer));
     await level.close();
   }
 };

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { Objm } from "@nats-io/obj";
-import { Effect, Fiber } from "effect";
+import { Effect } from "effect";
 import { Level } from "level";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeChainRegistry } from "../../../src/chains/ChainRegistry.js";
 import type { ChainsConfigFile } from "../../../src/chains/ChainsConfig.js";
-import { type IndexTrimmed, runIndexer, STREAM_SEQ_KEY } from "../../../src/indexer/Indexer.js";
+import { type IndexTrimmed, STREAM_SEQ_KEY } from "../../../src/indexer/Indexer.js";
 import { PREFIX } from "../../../src/indexer/indexKeys.js";
 import { readSnapshotInfo } from "../../../src/indexer/snapshot/IndexSnapshotStore.js";
 import { indexFingerprint } from "../../../src/indexer/snapshot/indexFingerprint.js";
@@ -19,8 +19,8 @@ import { provisionJetStream } from "../../../src/nats/provisionJetStream.js";
 import type { Db } from "../../../src/storage/Level.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { blockWithLogs } from "../../support/indexerBlocks.js";
+import { indexUntil as indexUntilSeq } from "../../support/indexUntil.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
-import { eventually } from "../../support/serviceHarness.js";
 import { EVENTS, encodeLog } from "../../unit/decoding/fixtures.js";
 
 /*
@@ -76,24 +76,8 @@ const jsm = async () => jetstreamManager(await nats.connectAs("api"));
 const store = async () => new Objm(await nats.connectAs("api")).open("index_snapshots");
 
 /** Runs the indexer over `db` until it has applied stream message `seq`; answers what it reported trimmed. */
-const indexUntil = async (db: Db, seq: number): Promise<ReadonlyArray<IndexTrimmed>> => {
-  const reported: Array<IndexTrimmed> = [];
-  const indexer = Effect.runFork(
-    runIndexer({
-      nc: await nats.connectAs("api"),
-      db,
-      registry,
-      client: () => undefined,
-      onTrimmed: (trimmed) => reported.push(trimmed),
-    }),
-  );
-  try {
-    await eventually(async () => (await db.get(STREAM_SEQ_KEY)) === seq, 20_000, `indexed to ${seq}`);
-  } finally {
-    await Effect.runPromise(Fiber.interrupt(indexer));
-  }
-  return reported;
-};
+const indexUntil = async (db: Db, seq: number): Promise<ReadonlyArray<IndexTrimmed>> =>
+  (await indexUntilSeq(nats, db, registry, seq)).trimmed;
 
 const levels: Array<Level<string, unknown>> = [];
 const openLevel = async (name: string): Promise<Db> => {

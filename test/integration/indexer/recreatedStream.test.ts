@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { Objm } from "@nats-io/obj";
-import { Effect, Fiber } from "effect";
+import { Effect } from "effect";
 import { Level } from "level";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeChainRegistry } from "../../../src/chains/ChainRegistry.js";
 import type { ChainsConfigFile } from "../../../src/chains/ChainsConfig.js";
-import { type IndexTrimmed, runIndexer, STREAM_SEQ_KEY } from "../../../src/indexer/Indexer.js";
+import type { IndexTrimmed } from "../../../src/indexer/Indexer.js";
 import {
   INDEX_STREAM_KEY,
   INDEX_TRIMMED_KEY,
@@ -22,8 +22,8 @@ import { provisionJetStream } from "../../../src/nats/provisionJetStream.js";
 import type { Db } from "../../../src/storage/Level.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { blockHash, blockWithLogs } from "../../support/indexerBlocks.js";
+import { indexUntil as indexUntilSeq } from "../../support/indexUntil.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
-import { eventually } from "../../support/serviceHarness.js";
 
 /*
  * CHAIN_EVENTS made again (deleted by hand, its JetStream store lost) while an API worker runs. Its
@@ -57,24 +57,8 @@ const publish = async (numbers: ReadonlyArray<number>) => {
 };
 
 /** Runs the indexer over `db` until it has applied stream message `seq`; answers what it reported missed. */
-const indexUntil = async (db: Db, seq: number): Promise<ReadonlyArray<IndexTrimmed>> => {
-  const reported: Array<IndexTrimmed> = [];
-  const indexer = Effect.runFork(
-    runIndexer({
-      nc: await nats.connectAs("api"),
-      db,
-      registry,
-      client: () => undefined,
-      onTrimmed: (trimmed) => reported.push(trimmed),
-    }),
-  );
-  try {
-    await eventually(async () => (await db.get(STREAM_SEQ_KEY)) === seq, 15_000, `indexed to ${seq}`);
-  } finally {
-    await Effect.runPromise(Fiber.interrupt(indexer));
-  }
-  return reported;
-};
+const indexUntil = async (db: Db, seq: number): Promise<ReadonlyArray<IndexTrimmed>> =>
+  (await indexUntilSeq(nats, db, registry, seq, 15_000)).trimmed;
 
 describe("an index whose CHAIN_EVENTS was made again", { timeout: 60_000 }, () => {
   it("behavior: the indexer reads the new stream from its start, records what it missed, and no snapshot is labelled with the new stream", async () => {
