@@ -77,7 +77,7 @@ export interface IndexerOptions {
   /**
    * Told of a chain's blocks the index jumped over (`from`..`to`, after a trim or blocks ingest
    * never published), once it met the block after them; recorded under indexGapKey too. Told again
-   * as the gap is filled (fillGap), once the blocks that fill it are written: `undefined` when
+   * as the gap is filled (RecordedGaps.fill), once the blocks that fill it are written: `undefined` when
    * nothing of it is left.
    */
   readonly onGap?: (chainId: number, gap: IndexGap | undefined) => void;

@@ -2,19 +2,19 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
-import { Effect, Fiber } from "effect";
+import { Effect } from "effect";
 import { Level } from "level";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeChainRegistry } from "../../../src/chains/ChainRegistry.js";
 import type { ChainsConfigFile } from "../../../src/chains/ChainsConfig.js";
-import { type IndexTrimmed, runIndexer, STREAM_SEQ_KEY } from "../../../src/indexer/Indexer.js";
+import { type IndexTrimmed, STREAM_SEQ_KEY } from "../../../src/indexer/Indexer.js";
 import { INDEX_TRIMMED_KEY, indexCheckpointKey, indexGapKey } from "../../../src/indexer/indexKeys.js";
 import { provisionJetStream } from "../../../src/nats/provisionJetStream.js";
 import type { Db } from "../../../src/storage/Level.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { blockHash, blockWithLogs } from "../../support/indexerBlocks.js";
+import { indexUntil } from "../../support/indexUntil.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
-import { eventually } from "../../support/serviceHarness.js";
 
 /*
  * A worker whose last indexed message CHAIN_EVENTS no longer holds (its byte bound dropped the
@@ -41,28 +41,8 @@ afterAll(async () => {
  * Runs the indexer over `db` until it has applied the whole stream (its `last` message), and answers
  * what it reported as trimmed.
  */
-const indexToTheEnd = async (db: Db, last = 200): Promise<ReadonlyArray<IndexTrimmed>> => {
-  const reported: Array<IndexTrimmed> = [];
-  const indexer = Effect.runFork(
-    runIndexer({
-      nc: await nats.connectAs("api"),
-      db,
-      registry,
-      client: () => undefined,
-      onTrimmed: (trimmed) => reported.push(trimmed),
-    }),
-  );
-  try {
-    await eventually(
-      async () => (await db.get(STREAM_SEQ_KEY)) === last,
-      15_000,
-      "the stream indexed to its end",
-    );
-  } finally {
-    await Effect.runPromise(Fiber.interrupt(indexer));
-  }
-  return reported;
-};
+const indexToTheEnd = async (db: Db, last = 200): Promise<ReadonlyArray<IndexTrimmed>> =>
+  (await indexUntil(nats, db, registry, last, 15_000)).trimmed;
 
 /** The stream's first sequence now. */
 const firstSeq = async () =>
