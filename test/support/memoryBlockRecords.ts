@@ -36,7 +36,13 @@ export const memoryBlockRecords = (budget?: number) => {
         blocks.sort((a, b) => a.number - b.number);
       }
       const written = {
-        blocks: blocks.map(({ number, hash, released, parts: n }) => ({ number, hash, released, parts: n })),
+        blocks: blocks.map(({ number, hash, released, parts: n, appearance }) => ({
+          number,
+          hash,
+          released,
+          parts: n,
+          ...(appearance === undefined ? {} : { appearance }),
+        })),
         revision: ++revision,
       };
       lists.set(change.chainId, written);

@@ -14,6 +14,11 @@ export interface RecordedBlock {
    * recorded lack it.
    */
   readonly seq?: number;
+  /**
+   * appearanceOf the block message that brought it: its deliveries' ids name it, so a block
+   * brought back after a reorg is delivered anew. Lists written before it was recorded lack it.
+   */
+  readonly appearance?: string;
 }
 
 /** A chain's recorded blocks, oldest first, and the revision a change must be written against. */
@@ -38,6 +43,8 @@ export interface RecordsChange {
         readonly number: number;
         readonly hash: string;
         readonly released: boolean;
+        /** Undefined only for records moved from a version that kept none (their ids stay as first sent). */
+        readonly appearance?: string;
         readonly events: ReadonlyArray<BlockEvents>;
       }
     | undefined;

@@ -14,9 +14,14 @@ export const BODY_KEY: Record<typeof WebhookType.Type, string> = {
 
 /**
  * The `webhook-id` of one delivery: `msg_` and 32 hex digits of a hash of the
- * webhook, chain, block hash, whether it retracts (reorg) and the part number.
- * Deterministic, so a block processed again (by this node or another) yields
- * the same id, and no `.` ever appears in it (Standard Webhooks forbids one).
+ * webhook, chain, block hash, whether it retracts (reorg), the part number and
+ * the block's appearance (`appearanceOf`). Deterministic, so a block message
+ * processed again (by this node or another) yields the same id, and no `.` ever
+ * appears in it (Standard Webhooks forbids one). A block that a reorg removed and
+ * a later one brought back (a load-balanced node flipping between branches) is a
+ * new appearance: its events are new deliveries, which a receiver that
+ * de-duplicates on the id must not drop. Blocks recorded before appearances were
+ * kept have none, and keep the ids they were first delivered under.
  */
 export const deliveryId = (
   webhookId: string,
@@ -24,9 +29,12 @@ export const deliveryId = (
   blockHash: string,
   removed: boolean,
   part: number,
+  appearance: string | undefined,
 ): string =>
   `msg_${createHash("sha256")
-    .update(`${webhookId}|${chainId}|${blockHash}|${removed ? "removed" : "added"}|${part}`)
+    .update(
+      `${webhookId}|${chainId}|${blockHash}|${removed ? "removed" : "added"}|${part}${appearance === undefined ? "" : `|${appearance}`}`,
+    )
     .digest("hex")
     .slice(0, 32)}`;
 

@@ -26,15 +26,24 @@ export class EventSlots {
 }
 
 /**
+ * Which appearance of a block the message at `slots` is: the stream (its creation time) and the
+ * sequence of the block message that brought it. A block published again after a reorg removed it
+ * is another message, so another appearance; the same message planned again is the same one.
+ */
+export const appearanceOf = (slots: EventSlots): string => `${slots.streamEpochMs}:${slots.streamSeq}`;
+
+/**
  * The deliveries that queue a block's events for its webhook: one per body
  * (events split when they do not fit one), each with its deterministic
- * `webhook-id`. `removed` marks a retraction after a reorg.
+ * `webhook-id`. `removed` marks a retraction after a reorg; `appearance` is the
+ * block's (appearanceOf of the message that brought it), whichever message queues them.
  */
 export const enqueueDeliveries = (
   events: BlockEvents,
   removed: boolean,
   slots: EventSlots,
   now: number,
+  appearance: string | undefined,
 ): ReadonlyArray<QueuedDelivery> =>
   splitBodies(
     events.type,
@@ -43,7 +52,7 @@ export const enqueueDeliveries = (
     (part, i): QueuedDelivery => ({
       seq: slots.streamSeq,
       order: slots.next(events.webhook_id),
-      id: deliveryId(events.webhook_id, events.chain_id, events.block_hash, removed, i),
+      id: deliveryId(events.webhook_id, events.chain_id, events.block_hash, removed, i, appearance),
       webhook_id: events.webhook_id,
       team_id: events.team_id,
       type: events.type,

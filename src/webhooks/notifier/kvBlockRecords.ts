@@ -102,9 +102,16 @@ export const kvBlockRecords = (kv: KV, purge: BucketPurge, sweepEvery?: number) 
     write: async (change: RecordsChange, written?: EventsWritten) => {
       const blocks = [...change.kept];
       if (change.added !== undefined) {
-        const { number, hash, released } = change.added;
+        const { number, hash, released, appearance } = change.added;
         const { parts, seq } = written ?? (await writeEvents(change.chainId, change.added));
-        blocks.push({ number, hash, released, parts, seq });
+        blocks.push({
+          number,
+          hash,
+          released,
+          parts,
+          seq,
+          ...(appearance === undefined ? {} : { appearance }),
+        });
         blocks.sort((a, b) => a.number - b.number);
       }
       const key = chainListKey(change.chainId);

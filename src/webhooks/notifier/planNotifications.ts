@@ -4,7 +4,7 @@ import { forgetRemovedAlerts } from "../alerts/positionAlerts.js";
 import type { QueuedDelivery } from "../outbox/QueuedDelivery.js";
 import type { BlockEvents } from "./BlockEvents.js";
 import { type BlockRecordStore, isNoChange, type RecordedBlock, type RecordsChange } from "./BlockRecords.js";
-import { type EventSlots, enqueueDeliveries } from "./enqueue.js";
+import { appearanceOf, type EventSlots, enqueueDeliveries } from "./enqueue.js";
 import { type MatchDeps, matchBlock } from "./matchBlock.js";
 
 /**
@@ -36,7 +36,7 @@ const queueRecorded = async (
   now: number,
 ) =>
   (await deps.records.events(chain.chain_id, block)).flatMap((events) =>
-    isActive(deps, events.webhook_id) ? enqueueDeliveries(events, removed, slots, now) : [],
+    isActive(deps, events.webhook_id) ? enqueueDeliveries(events, removed, slots, now, block.appearance) : [],
   );
 
 /**
@@ -73,8 +73,10 @@ export const planBlock = async (
       }),
     );
     if (events.length > 0) {
-      added = { number: block.number, hash: block.hash, released: immediate, events };
-      if (immediate) for (const e of events) deliveries.push(...enqueueDeliveries(e, false, slots, now));
+      const appearance = appearanceOf(slots);
+      added = { number: block.number, hash: block.hash, released: immediate, appearance, events };
+      if (immediate)
+        for (const e of events) deliveries.push(...enqueueDeliveries(e, false, slots, now, appearance));
     }
   }
 

@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { BLOCK_MESSAGE_VERSION, type ChainBlock, ChainReorg } from "../../../src/domain/ChainBlock.js";
 import type { BlockEvents } from "../../../src/webhooks/notifier/BlockEvents.js";
 import { joinParts, partsJson, splitParts } from "../../../src/webhooks/notifier/BlockRecords.js";
 import { EventSlots } from "../../../src/webhooks/notifier/enqueue.js";
-import { nothingToPlan, type PlanDeps, planBlock } from "../../../src/webhooks/notifier/planNotifications.js";
+import {
+  nothingToPlan,
+  type PlanDeps,
+  planBlock,
+  planReorg,
+} from "../../../src/webhooks/notifier/planNotifications.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { blockHash } from "../../support/indexerBlocks.js";
 import { memoryBlockRecords } from "../../support/memoryBlockRecords.js";
@@ -109,6 +115,60 @@ describe("events the notifier need not read", () => {
     expect(await apply(chain, block(12, false))).toEqual([]);
     expect(await apply(chain, block(13, false))).toEqual([{ block: 11, removed: false, webhook: "W" }]);
   });
+});
+
+describe("delivery ids across a block's appearances", () => {
+  const OTHER_HASH = `0x${"b".repeat(64)}`;
+  const removing = (hash: string) =>
+    ChainReorg.make({
+      version: BLOCK_MESSAGE_VERSION,
+      chain_id: 1,
+      common_ancestor: { number: 9, hash: blockHash(9) },
+      removed: [{ number: 10, hash }],
+    });
+
+  for (const confirmations of [0, 1])
+    it(`behavior: a block a reorg removed and a later one brought back is delivered and retracted under new webhook-ids (confirmations ${confirmations}); the same message planned again keeps its ids`, async () => {
+      const { deps, store } = planner(memoryBlockRecords().store);
+      const chain = testChainConfig({ confirmations });
+      let seq = 0;
+      const plan = async (event: ChainBlock | ChainReorg, at = ++seq) => {
+        const slots = new EventSlots(1_700_000_000_000, at);
+        const made =
+          event instanceof ChainReorg
+            ? await planReorg(deps, chain, event, slots)
+            : await planBlock(deps, chain, event, slots);
+        return { made, write: () => (made.records === undefined ? undefined : store.write(made.records)) };
+      };
+      /** Plans and stores `event`, and the block after it when confirmations wait: the deliveries' ids. */
+      const step = async (event: ChainBlock | ChainReorg) => {
+        const planned = await plan(event);
+        await planned.write();
+        const ids = planned.made.deliveries.map((d) => `${d.removed ? "-" : "+"}${d.id}`);
+        if (confirmations === 0 || event instanceof ChainReorg) return ids;
+        const confirming = await plan(block(11, false));
+        // Block 11 matches nothing, so it leaves no record for the reorgs below to take away.
+        await confirming.write();
+        return confirming.made.deliveries.map((d) => `+${d.id}`);
+      };
+
+      const first = await step(block(10, true));
+      const retracted = await step(removing(blockHash(10)));
+      await step(block(10, true, OTHER_HASH));
+      await step(removing(OTHER_HASH));
+      // The same message planned on two nodes before either stored it: one set of ids.
+      const again = await plan(block(10, true), seq + 1);
+      const twice = await plan(block(10, true), seq + 1);
+      expect(again.made.deliveries.map((d) => d.id)).toEqual(twice.made.deliveries.map((d) => d.id));
+      const back = await step(block(10, true));
+      const retractedAgain = await step(removing(blockHash(10)));
+
+      expect(first).toHaveLength(1);
+      expect(back).toHaveLength(1);
+      expect(retracted).toHaveLength(1);
+      expect(retractedAgain).toHaveLength(1);
+      expect(new Set([...first, ...back, ...retracted, ...retractedAgain]).size).toBe(4);
+    });
 });
 
 describe("block record parts", () => {
