@@ -433,6 +433,14 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     const registryPending = progress !== undefined && !progress.done;
     await chainLists(context);
     const universe = await universeOf(chain);
+    // What this sweep could not read in full, shown at once (a first answer does not wait for the
+    // finders). What the last sweep could not read (job.truncated, from its record) is shown too
+    // until this one has read everything: then only this sweep's notes stay.
+    const notes: Array<string> = [];
+    const note = (text: string) => {
+      notes.push(text);
+      if (!job.truncated.includes(text)) job.truncated.push(text);
+    };
     const tokens = async () => {
       const swept = await sweepBalances(rpc, wallet, universe.tokens, block);
       deps.prefetchPools?.(
@@ -452,9 +460,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
         swept.held.map(({ token }) => ({ token, standard: "erc20", block: block.number })),
       );
       if (universe.dropped > 0)
-        job.truncated.push(
-          `${universe.dropped} tokens over the universe's cap of ${deps.settings.universeMax}`,
-        );
+        note(`${universe.dropped} tokens over the universe's cap of ${deps.settings.universeMax}`);
       // Only a write of its own: a sweep that found nothing new writes nothing, and its finds are
       // then in the index already.
       const found = swept.held.map(({ token }) => token);
@@ -476,7 +482,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     const positions = async () => {
       await holds.free(findersKey(wallet));
       const found = await Promise.all(deps.finders.wallet.map((find) => find(context, wallet)));
-      for (const f of found) if (f.truncated !== undefined) job.truncated.push(f.truncated);
+      for (const f of found) if (f.truncated !== undefined) note(f.truncated);
       await write(
         chain.chain_id,
         wallet,
@@ -488,6 +494,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     if (swept.status === "rejected") throw swept.reason;
     if (found.status === "rejected") throw found.reason;
     const { registry_pending: _, truncated: __, ...earlier } = job.record;
+    job.truncated = notes;
     job.record = {
       ...earlier,
       swept_block: block.number,
@@ -559,7 +566,8 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       tokensReady: false,
       swept: Promise.resolve(),
       record,
-      truncated: [],
+      // What its last sweep could not read in full still holds until a sweep reads it all.
+      truncated: [...(record.truncated ?? [])],
     };
     const rpc = deps.rpc(chain.chain_id);
     const fail = (error: unknown) => {
@@ -585,8 +593,6 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     const sweepNeeded = resweep || record.swept_block === undefined;
     if (!sweepNeeded) {
       job.tokensReady = true;
-      // What its last sweep could not read in full still holds: no sweep runs to find it again.
-      job.truncated.push(...(record.truncated ?? []));
       // A wallet this process finds swept and scanned to the end by an earlier one (its record,
       // after a restart) is complete at once: its first answer has nothing to wait for or warn of.
       if (logScans.finished(chain.chain_id, job)) {
@@ -694,7 +700,9 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     const job = jobs.get(key);
     if (job !== undefined) {
       const retry = retryDue(job);
-      const stale = job.state === "complete" && sweepStale(chain.chain_id, job.record);
+      // A failed resweep tried again is still due: without it the retry would find the old sweep
+      // and scan done and call the wallet complete, its answer without the warning.
+      const stale = (job.state === "complete" || retry) && sweepStale(chain.chain_id, job.record);
       const widened = job.state === "complete" && logScans.widened(chain.chain_id, job);
       if (!retry && !stale && !widened) {
         if (job.state === "complete" || job.state === "failed") keepSettled(key);

@@ -273,10 +273,12 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
     widened: (chainId: number, job: ScanJob): boolean => {
       const rpc = deps.rpc(chainId);
       const scan = job.record.scan;
-      if (rpc === undefined || scan === undefined) return false;
+      if (rpc === undefined) return false;
       try {
         const range = scanRange(chainId, rpc);
-        return range !== undefined && (scan.to < range.to || scan.below > range.from);
+        // A wallet with no scan had nothing to read when it was done (the nodes then kept no logs
+        // below the index's start): there is now.
+        return range !== undefined && (scan === undefined || scan.to < range.to || scan.below > range.from);
       } catch {
         return false;
       }

@@ -934,6 +934,72 @@ describe("wallet discovery", () => {
     expect(await walletTokens(db)).toEqual([SCANNED, SWEPT].sort());
   });
 
+  it("edge: a wallet done while the nodes kept no logs below the index's start is scanned once they do (an archive's probe answered late)", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const node = walletNode();
+    // Only the pruned node has answered its probe: logs from block 500, above the index's start.
+    node.rpc.endpoints[0]!.health.capabilities = { logsFrom: 500, probedAt: 0 };
+    // The index holds blocks from 200 on: the wallet's transfer at block 150 is history to scan.
+    const discovery = discoveryOver(db, node, { indexedFrom: () => 200 });
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(await settled(discovery)).toBe("complete");
+    expect(node.ranges).toEqual([]);
+    // The archive's probe answers: every log is kept. The wallet's history before the index is read.
+    node.rpc.endpoints[0]!.health.capabilities = { logsFrom: 0, probedAt: 1 };
+    const asked = await discovery.settle(chain, WALLET, 0);
+    expect(asked.state).not.toBe("complete");
+    expect(await settled(discovery)).toBe("complete");
+    expect(await walletTokens(db)).toEqual([SCANNED, SWEPT].sort());
+  });
+
+  it("edge: a resweep after a trim that fails is swept again on the request after retryMs, which is not told the wallet is complete meanwhile", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    let now = 0;
+    let node = walletNode();
+    const discovery = discoveryOver(db, node, { rpc: () => node.rpc, now: () => now, warn: () => {} });
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(await settled(discovery)).toBe("complete");
+    now = 1;
+    discovery.indexTrimmed(1);
+    node = walletNode({ failSweep: true });
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(await settled(discovery)).not.toBe("complete");
+    node = walletNode();
+    now = 1 + DISCOVERY_DEFAULTS.retryMs;
+    const asked = await discovery.settle(chain, WALLET, 0);
+    expect(asked.state).not.toBe("complete");
+    expect(await settled(discovery)).toBe("complete");
+    expect(await db.get(discoveryRecordKey(chain.chain_id, WALLET))).toMatchObject({ swept_at: now });
+  });
+
+  it("behavior: while a background resweep runs, what the last sweep could not read in full is still said", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    let now = 0;
+    let open = () => {};
+    let gate: Promise<void> | undefined;
+    const capped = withFinder(async () => {
+      await gate;
+      return { ops: [], truncated: "more than 1,000 NFTs" };
+    });
+    const discovery = discoveryOver(db, walletNode(), { ...capped, now: () => now });
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(await settled(discovery)).toBe("complete");
+    gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    now = DISCOVERY_DEFAULTS.resweepMs;
+    await discovery.settle(chain, WALLET, 0);
+    await drain();
+    expect(discovery.progress(chain, WALLET).truncated).toEqual(["more than 1,000 NFTs"]);
+    open();
+    await drain();
+    expect(discovery.progress(chain, WALLET).truncated).toEqual(["more than 1,000 NFTs"]);
+    expect(await db.get(discoveryRecordKey(chain.chain_id, WALLET))).toMatchObject({
+      swept_at: now,
+      truncated: ["more than 1,000 NFTs"],
+    });
+  });
+
   it("behavior: a chain's universe is read from the index once per universeTtlMs, not once per wallet", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     let now = 0;
