@@ -36,13 +36,8 @@ export const memoryBlockRecords = (budget?: number) => {
         blocks.sort((a, b) => a.number - b.number);
       }
       const written = {
-        blocks: blocks.map(({ number, hash, released, parts: n, appearance }) => ({
-          number,
-          hash,
-          released,
-          parts: n,
-          ...(appearance === undefined ? {} : { appearance }),
-        })),
+        // As the bucket keeps them, less the stream sequence (this store has no stream).
+        blocks: blocks.map(({ seq: _, ...kept }) => kept),
         revision: ++revision,
       };
       lists.set(change.chainId, written);

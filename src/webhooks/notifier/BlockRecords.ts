@@ -19,6 +19,11 @@ export interface RecordedBlock {
    * brought back after a reorg is delivered anew. Lists written before it was recorded lack it.
    */
   readonly appearance?: string;
+  /**
+   * Webhooks whose events were not queued when the block was released, being inactive then: a
+   * reorg retracts nothing of theirs, since they were sent nothing.
+   */
+  readonly withheld?: ReadonlyArray<string>;
 }
 
 /** A chain's recorded blocks, oldest first, and the revision a change must be written against. */

@@ -26,17 +26,43 @@ export const NOTHING: NotifierPlan = { deliveries: [], records: undefined };
 
 const isActive = (deps: PlanDeps, id: string) => deps.recordOf(id)?.active === true;
 
-/** The deliveries of a recorded block's events, for the webhooks still active. */
-const queueRecorded = async (
+/**
+ * A recorded block released now: its events queued for the webhooks active now, and the others
+ * named in the record as withheld.
+ */
+const release = async (
   deps: PlanDeps,
   chain: ChainConfig,
   block: RecordedBlock,
-  removed: boolean,
   slots: EventSlots,
   now: number,
-) =>
+): Promise<{ readonly deliveries: ReadonlyArray<QueuedDelivery>; readonly released: RecordedBlock }> => {
+  const deliveries: Array<QueuedDelivery> = [];
+  const withheld: Array<string> = [];
+  for (const events of await deps.records.events(chain.chain_id, block)) {
+    if (isActive(deps, events.webhook_id))
+      deliveries.push(...enqueueDeliveries(events, false, slots, now, block.appearance));
+    else withheld.push(events.webhook_id);
+  }
+  return { deliveries, released: { ...block, released: true, ...(withheld.length > 0 ? { withheld } : {}) } };
+};
+
+/**
+ * The retractions of a released block's events: for every webhook they were queued for that still
+ * exists, active or not. An inactive one keeps its queue (docs/webhooks.md), so its retraction
+ * waits behind the events it takes back, and both go when it is reactivated.
+ */
+const retract = async (
+  deps: PlanDeps,
+  chain: ChainConfig,
+  block: RecordedBlock,
+  slots: EventSlots,
+  now: number,
+): Promise<ReadonlyArray<QueuedDelivery>> =>
   (await deps.records.events(chain.chain_id, block)).flatMap((events) =>
-    isActive(deps, events.webhook_id) ? enqueueDeliveries(events, removed, slots, now, block.appearance) : [],
+    deps.recordOf(events.webhook_id) !== undefined && !(block.withheld ?? []).includes(events.webhook_id)
+      ? enqueueDeliveries(events, true, slots, now, block.appearance)
+      : [],
   );
 
 /**
@@ -45,7 +71,7 @@ const queueRecorded = async (
  * recorded blocks now confirmed are queued; records older than the reorg
  * window are dropped. A block already recorded (a block published twice, or an
  * event planned again after a crash) adds nothing. Webhooks inactive at
- * queueing time get nothing.
+ * queueing time get nothing (and, withheld, no retraction later).
  */
 export const planBlock = async (
   deps: PlanDeps,
@@ -86,8 +112,9 @@ export const planBlock = async (
   for (const recorded of before.blocks) {
     let b = recorded;
     if (!b.released && b.number <= block.number - chain.confirmations) {
-      deliveries.push(...(await queueRecorded(deps, chain, b, false, slots, now)));
-      b = { ...b, released: true };
+      const released = await release(deps, chain, b, slots, now);
+      deliveries.push(...released.deliveries);
+      b = released.released;
     }
     (b.number < oldest ? dropped : kept).push(b);
   }
@@ -107,7 +134,8 @@ export const nothingToPlan = async (deps: PlanDeps, chainId: number): Promise<bo
 /**
  * The plan for a reorg: every recorded block it removed is dropped; events
  * already queued (or delivered) are queued again with `removed: true` under
- * new webhook-ids, and events still waiting for confirmations are simply
+ * new webhook-ids, for every webhook they were queued for that still exists
+ * (an inactive one gets it on reactivation), and events still waiting for confirmations are simply
  * forgotten. Position alerts fired at a removed block are armed again.
  */
 export const planReorg = async (
@@ -130,7 +158,7 @@ export const planReorg = async (
     const recorded = before.blocks.find((b) => b.number === removed.number && b.hash === removed.hash);
     if (recorded === undefined) continue;
     dropped.push(recorded);
-    if (recorded.released) deliveries.push(...(await queueRecorded(deps, chain, recorded, true, slots, now)));
+    if (recorded.released) deliveries.push(...(await retract(deps, chain, recorded, slots, now)));
   }
   if (dropped.length === 0) return NOTHING;
   const kept = before.blocks.filter((b) => !dropped.includes(b));

@@ -63,6 +63,24 @@ describe("webhook planning over shared block records", () => {
     expect(await apply(chain, reorg([10]))).toEqual([]);
   });
 
+  it("behavior: a webhook made inactive after its block was queued gets the retraction queued behind it; one inactive when its block was released gets none after reactivation", async () => {
+    const queuedFirst = planner(memoryBlockRecords().store);
+    const chain = testChainConfig();
+    expect(await queuedFirst.apply(chain, block(10, true))).toEqual([
+      { block: 10, removed: false, webhook: "W" },
+    ]);
+    queuedFirst.hooks.set("W", webhook("W", false));
+    expect(await queuedFirst.apply(chain, reorg([10]))).toEqual([{ block: 10, removed: true, webhook: "W" }]);
+
+    const withheld = planner(memoryBlockRecords().store);
+    const confirmed = testChainConfig({ confirmations: 1 });
+    await withheld.apply(confirmed, block(10, true));
+    withheld.hooks.set("W", webhook("W", false));
+    expect(await withheld.apply(confirmed, block(11, false))).toEqual([]);
+    withheld.hooks.set("W", webhook("W", true));
+    expect(await withheld.apply(confirmed, reorg([11, 10]))).toEqual([]);
+  });
+
   it("behavior: records older than the reorg window are dropped with their events, so a late reorg retracts nothing", async () => {
     const { store, parts } = memoryBlockRecords();
     const { apply } = planner(store);
