@@ -13,3 +13,24 @@ export const leaderReads = (kv: KV): KV => {
   copy.direct = false;
   return copy;
 };
+
+/**
+ * `get` from the stream's leader (leaderReads), or, once the user is refused that (a nats.conf from
+ * before it was granted STREAM.MSG.GET on the bucket's stream), by direct gets as before, told to
+ * `denied` once: a read that works on an old config beats one that never works.
+ */
+export const leaderGets = (kv: KV, denied: (message: string) => void) => {
+  const leader = leaderReads(kv);
+  let direct = leader === kv;
+  return async (key: string) => {
+    if (direct) return kv.get(key);
+    try {
+      return await leader.get(key);
+    } catch (error) {
+      if (!(error instanceof Error) || !/permissions violation/i.test(error.message)) throw error;
+      if (!direct) denied(error.message);
+      direct = true;
+      return kv.get(key);
+    }
+  };
+};

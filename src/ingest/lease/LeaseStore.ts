@@ -1,6 +1,6 @@
 import type { KV } from "@nats-io/kv";
 import { Data, Effect, Schema } from "effect";
-import { leaderReads } from "../../nats/leaderReads.js";
+import { leaderGets } from "../../nats/leaderReads.js";
 import { isRevisionConflict } from "../../nats/revisionConflict.js";
 import type { Checkpoint } from "../CheckpointStore.js";
 
@@ -95,44 +95,30 @@ const write = (key: string, attempt: () => Promise<number>) =>
  * go untaken for as long as that replica lags.
  */
 export const kvLeaseStore = (kv: KV): LeaseStore => {
-  const leader = leaderReads(kv);
-  /**
-   * Set once the user may not read from the leader (a nats.conf from before the ingest user was
-   * granted STREAM.MSG.GET on KV_chain_leases): leases are then read by direct gets, as before,
-   * and the operator is told once, rather than the lease never being read and the chain never
-   * followed.
-   */
-  let leaderDenied = false;
-  const readFrom = (source: KV, key: string) =>
-    Effect.tryPromise({
-      try: async () => {
-        const entry = await source.get(key);
-        if (entry === null || entry.operation !== "PUT") return undefined;
-        return { record: decodeRecord(entry.string()), revision: entry.revision };
-      },
-      catch: (cause) => new LeaseStoreError({ key, cause }),
-    });
+  // Set when the user may not read from the leader (a nats.conf from before the grant), told once.
+  let denied: string | undefined;
+  const get = leaderGets(kv, (message) => {
+    denied = message;
+  });
   return {
     read: (key) =>
-      leaderDenied
-        ? readFrom(kv, key)
-        : readFrom(leader, key).pipe(
-            Effect.catchIf(
-              (error) => /permissions violation/i.test(error.message),
-              (error) =>
-                Effect.zipRight(
-                  Effect.suspend(() => {
-                    // Every chain's first read may be refused at once: said by the first only.
-                    if (leaderDenied) return Effect.void;
-                    leaderDenied = true;
-                    return Effect.logWarning(
-                      `${error.message}: leases are read by direct gets, which a lagging replica may answer with an old revision and so hold up a takeover; grant the user STREAM.MSG.GET on the bucket's stream (nats.conf of this version) and restart the process`,
-                    );
-                  }),
-                  readFrom(kv, key),
-                ),
-            ),
-          ),
+      Effect.tryPromise({
+        try: async () => {
+          const entry = await get(key);
+          if (entry === null || entry.operation !== "PUT") return undefined;
+          return { record: decodeRecord(entry.string()), revision: entry.revision };
+        },
+        catch: (cause) => new LeaseStoreError({ key, cause }),
+      }).pipe(
+        Effect.tap(() => {
+          if (denied === undefined) return Effect.void;
+          const message = denied;
+          denied = undefined;
+          return Effect.logWarning(
+            `${message}: leases are read by direct gets, which a lagging replica may answer with an old revision and so hold up a takeover; grant the user STREAM.MSG.GET on the bucket's stream (nats.conf of this version) and restart the process`,
+          );
+        }),
+      ),
     create: (key, record) => write(key, () => kv.create(key, encodeRecord(record))),
     update: (key, record, revision) => write(key, () => kv.update(key, encodeRecord(record), revision)),
   };

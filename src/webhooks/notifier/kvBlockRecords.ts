@@ -1,6 +1,7 @@
 import type { JetStreamManager } from "@nats-io/jetstream";
 import type { KV } from "@nats-io/kv";
 import { bucketStream } from "../../nats/JetStreamSetup.js";
+import { leaderGets } from "../../nats/leaderReads.js";
 import type { BlockEvents } from "./BlockEvents.js";
 import {
   type BlockRecordStore,
@@ -67,7 +68,11 @@ const sweepBound = (blocks: ReadonlyArray<RecordedBlock>, revision: number): num
  * purged by their keys before the write answers. Either way they leave nothing behind in the
  * stream (a delete would leave one marker per block for ever).
  */
-export const kvBlockRecords = (kv: KV, purge: BucketPurge, sweepEvery?: number) => {
+export const kvBlockRecords = (
+  kv: KV,
+  purge: BucketPurge,
+  options: { readonly warn?: (message: string) => void; readonly sweepEvery?: number } = {},
+) => {
   const writeEvents: BlockRecordStore["writeEvents"] = async (chainId, { number, hash, events }) => {
     const parts = partsJson(events);
     const revisions = await Promise.all(
@@ -75,7 +80,15 @@ export const kvBlockRecords = (kv: KV, purge: BucketPurge, sweepEvery?: number) 
     );
     return { parts: parts.length, seq: Math.min(...revisions) };
   };
-  const sweep = eventsSweep((chainId, below) => purge(chainEventsFilter(chainId), below), sweepEvery);
+  // A block's events are read by whichever process confirms or retracts it, often a moment after
+  // another wrote them: a replica answering a direct get may not hold them yet, and a part read as
+  // missing would be left out of the deliveries for good. The leader holds every acknowledged write.
+  const fromLeader = leaderGets(kv, (message) =>
+    options.warn?.(
+      `${message}: a block's events are read by direct gets, which a lagging replica may answer without them; grant the api user STREAM.MSG.GET on KV_webhook_blocks (nats.conf of this version) and restart`,
+    ),
+  );
+  const sweep = eventsSweep((chainId, below) => purge(chainEventsFilter(chainId), below), options.sweepEvery);
   const store: BlockRecordStore = {
     read: async (chainId): Promise<ChainRecords> => {
       const entry = await kv.get(chainListKey(chainId));
@@ -88,7 +101,7 @@ export const kvBlockRecords = (kv: KV, purge: BucketPurge, sweepEvery?: number) 
     events: async (chainId, block) => {
       const parts = await Promise.all(
         Array.from({ length: block.parts }, (_, i) =>
-          kv.get(eventsPartKey(chainId, block.number, block.hash, i)),
+          fromLeader(eventsPartKey(chainId, block.number, block.hash, i)),
         ),
       );
       // Parts are written before the list names them and purged only after it stops naming them.

@@ -48,7 +48,8 @@ export const runWebhookNotifier = (
     const supervisor = yield* WebhookSupervisor;
     const outbox = yield* DeliveryOutbox;
     const book = yield* makeAddressBook(webhooks, WATCH_CHECK_MS);
-    const records = kvBlockRecords(blocks, streamPurge(jsm));
+    const log = yield* promiseLog;
+    const records = kvBlockRecords(blocks, streamPurge(jsm), { warn: (message) => log.warning(message) });
     yield* migrateLocalBlockRecords(yield* Level, records);
     const metrics = Option.getOrUndefined(yield* Effect.serviceOption(Metrics));
     const pools = Option.getOrUndefined(yield* Effect.serviceOption(FactoryPools));

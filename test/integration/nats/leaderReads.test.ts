@@ -4,7 +4,7 @@ import { Effect, Logger } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kvLeaseStore } from "../../../src/ingest/lease/LeaseStore.js";
 import { openBucket } from "../../../src/nats/JetStreamSetup.js";
-import { leaderReads } from "../../../src/nats/leaderReads.js";
+import { leaderGets, leaderReads } from "../../../src/nats/leaderReads.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 
 let nats: TestNats;
@@ -33,7 +33,7 @@ describe("reads from a bucket's leader", () => {
     }
   });
 
-  it("behavior: leases are read through the stream leader, as the ingest user (chain_leases) and the api user (the outbox partitions') may; a user denied that reads them by direct gets and is told once", async () => {
+  it("behavior: leases are read through the stream leader, as the ingest user (chain_leases) and the api user (the outbox partitions') may, with nothing to tell", async () => {
     const warnings: Array<string> = [];
     const logger = Logger.make(({ logLevel, message }) => {
       if (logLevel._tag === "Warning") warnings.push(String(message));
@@ -46,8 +46,6 @@ describe("reads from a bucket's leader", () => {
       for (const [nc, name, key] of [
         [ingest, "chain_leases", "probe"],
         [api, "webhook_outbox", "lease.probe"],
-        // The api user may read webhook_blocks by direct gets only (nats.conf): the fallback.
-        [api, "webhook_blocks", "lease.probe"],
       ] as const) {
         const store = kvLeaseStore(await run(openBucket(nc, name)));
         const revision = await run(store.create(key, record));
@@ -57,8 +55,17 @@ describe("reads from a bucket's leader", () => {
     } finally {
       await ingest.close();
     }
-    // Only the bucket whose leader the user may not ask said so, once.
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain("STREAM.MSG.GET.KV_webhook_blocks");
+    expect(warnings).toEqual([]);
+  });
+
+  it("behavior: the api user reads a block's events from the leader of webhook_blocks, with nothing to tell", async () => {
+    const told: Array<string> = [];
+    const blocks = await Effect.runPromise(openBucket(api, "webhook_blocks"));
+    await blocks.put("e.1.10.0x.0", "[]");
+    const fromLeader = leaderGets(blocks, (message) => {
+      told.push(message);
+    });
+    expect((await fromLeader("e.1.10.0x.0"))?.string()).toBe("[]");
+    expect(told).toEqual([]);
   });
 });

@@ -27,7 +27,7 @@ const apiProcessRecords = async (sweepEvery?: number) => {
   connections.push(nc);
   const kv = await Effect.runPromise(openBucket(nc, "webhook_blocks"));
   const jsm = await jetstreamManager(nc);
-  const store = kvBlockRecords(kv, streamPurge(jsm), sweepEvery);
+  const store = kvBlockRecords(kv, streamPurge(jsm), sweepEvery === undefined ? {} : { sweepEvery });
   return { store, jsm, kv };
 };
 
