@@ -424,6 +424,9 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     rpc: ChainRpc,
     signal: { readonly answerable: () => void; readonly stored: () => void },
   ) => {
+    // Its time is when it began, before the block it reads at: a trim reported while it ran (blocks
+    // after that block the index never applied) leaves it stale, so it is swept again.
+    const startedAt = deps.now();
     const block = await deps.checkpoint(chain.chain_id);
     if (block === undefined) throw new Error("the index has not reached this chain's head yet");
     const context: FinderContext = { chain, block, rpc, db: deps.db };
@@ -498,7 +501,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     job.record = {
       ...earlier,
       swept_block: block.number,
-      swept_at: deps.now(),
+      swept_at: startedAt,
       ...(registryPending ? { registry_pending: true } : {}),
       ...(job.truncated.length === 0 ? {} : { truncated: [...job.truncated] }),
     };

@@ -972,6 +972,32 @@ describe("wallet discovery", () => {
     expect(await db.get(discoveryRecordKey(chain.chain_id, WALLET))).toMatchObject({ swept_at: now });
   });
 
+  it("edge: a trim reported while a wallet's sweep runs leaves the sweep stale: the next request sweeps it again", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    let now = 0;
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const slowFinder = withFinder(async () => {
+      await gate;
+      return { ops: [] };
+    });
+    const discovery = discoveryOver(db, walletNode(), { ...slowFinder, now: () => now });
+    await discovery.settle(chain, WALLET, 0);
+    await drain();
+    now = 5;
+    discovery.indexTrimmed(5);
+    now = 10;
+    open();
+    expect(await settled(discovery)).toBe("complete");
+    now = 20;
+    const asked = await discovery.settle(chain, WALLET, 0);
+    expect(asked.state).not.toBe("complete");
+    expect(await settled(discovery)).toBe("complete");
+    expect(await db.get(discoveryRecordKey(chain.chain_id, WALLET))).toMatchObject({ swept_at: 20 });
+  });
+
   it("behavior: while a background resweep runs, what the last sweep could not read in full is still said", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     let now = 0;
