@@ -6,7 +6,7 @@ import { PREFIX } from "../indexer/indexKeys.js";
  * VIEW_PREFIXES): it records work done, not what the chain holds.
  */
 export interface DiscoveryRecord {
-  /** Block the wallet was last swept and its positions read at, and when (ms since the epoch). */
+  /** Block the wallet was last swept and its positions read at, and when that sweep began (ms since the epoch). */
   readonly swept_block?: number;
   readonly swept_at?: number;
   /**

@@ -3,30 +3,46 @@ import { decodeRecord } from "../WebhookRecord.js";
 import { encodeList } from "./addressLists.js";
 import { notFound } from "./hookRecords.js";
 import { addressesKey, hookKey } from "./kvKeys.js";
-import { casModify, kvCall } from "./kvOps.js";
+import { casModify, getLive, kvCall } from "./kvOps.js";
 import type { StoreBuckets } from "./StoreBuckets.js";
-import { releaseSlot } from "./teamIndex.js";
+import { releaseSlot, teamWebhookIds } from "./teamIndex.js";
 
 const teamOf = (text: string) => Either.try(() => decodeRecord(text).team_id);
 
 /**
+ * What is left of a webhook once its record is gone: its address list (the
+ * notifier drops the webhook's addresses when it sees the list emptied or
+ * deleted), then its slot in the team's list. Each step is idempotent.
+ */
+export const removeRemains = (buckets: StoreBuckets, teamId: string, id: string) =>
+  Effect.gen(function* () {
+    // An empty list marks "being deleted": a racing address change then answers 404 instead of re-adding.
+    if ((yield* getLive(buckets.webhooks, addressesKey(id))) !== null) {
+      yield* casModify(buckets.webhooks, addressesKey(id), () =>
+        Either.right({ kind: "write" as const, value: encodeList([]), result: undefined }),
+      );
+      yield* kvCall(() => buckets.webhooks.delete(addressesKey(id)));
+    }
+    yield* releaseSlot(buckets.webhooks, teamId, id);
+  });
+
+/**
  * Deletes a team's webhook permanently: the record first (from then on every
- * route answers 404), then its address list (the notifier drops the webhook's
- * addresses when it sees the list emptied or deleted), then its slot in the
- * team's list.
+ * route answers 404), then what is left of it (removeRemains). A delete cut
+ * short after the record went (the store failing, the process killed) left the
+ * id in the team's list: asked again, it finishes, rather than answer 404 and
+ * leave the team a slot short and every API process its address list for good.
  */
 export const removeWebhook = (buckets: StoreBuckets, teamId: string, id: string) =>
   Effect.gen(function* () {
-    yield* casModify(buckets.webhooks, hookKey(id), (entry) => {
-      const owner = entry === null ? undefined : Either.getOrUndefined(teamOf(entry.string()));
+    const { result: removed } = yield* casModify(buckets.webhooks, hookKey(id), (entry) => {
+      if (entry === null) return Either.right({ kind: "keep" as const, result: false });
+      const owner = Either.getOrUndefined(teamOf(entry.string()));
       return owner === teamId
-        ? Either.right({ kind: "delete" as const, result: undefined })
+        ? Either.right({ kind: "delete" as const, result: true })
         : Either.left(notFound(id));
     });
-    // An empty list marks "being deleted": a racing address change then answers 404 instead of re-adding.
-    yield* casModify(buckets.webhooks, addressesKey(id), () =>
-      Either.right({ kind: "write" as const, value: encodeList([]), result: undefined }),
-    );
-    yield* kvCall(() => buckets.webhooks.delete(addressesKey(id)));
-    yield* releaseSlot(buckets.webhooks, teamId, id);
+    if (!removed && !(yield* teamWebhookIds(buckets.webhooks, teamId)).includes(id))
+      return yield* Effect.fail(notFound(id));
+    yield* removeRemains(buckets, teamId, id);
   });

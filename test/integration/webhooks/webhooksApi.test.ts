@@ -1,6 +1,10 @@
 import { headers as natsHeaders } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { encodeList } from "../../../src/webhooks/store/addressLists.js";
+import { CUT_SHORT_AFTER_MS } from "../../../src/webhooks/store/createWebhook.js";
+import { addressesKey, hookKey, teamKey } from "../../../src/webhooks/store/kvKeys.js";
 import { decodeRecord } from "../../../src/webhooks/WebhookRecord.js";
+import { newWebhookId } from "../../../src/webhooks/webhookId.js";
 import { eventually } from "../../support/serviceHarness.js";
 import {
   addressOf,
@@ -191,6 +195,39 @@ describe("webhook resource over HTTP", () => {
     expect(fourth.json.error).toMatch(/WEBHOOK_MAX_PER_TEAM/);
     expect((await call("DELETE", `${WEBHOOKS}/${third.id}`)).status).toBe(200);
     await create(call);
+  });
+
+  it("error: a delete cut short after the record went finishes when asked again, and a create cut short gives its slot back to a team at its cap", async () => {
+    const call = await env.as("cut-short-team");
+    const { webhooks } = await env.buckets();
+    const first = await create(call);
+    const second = await create(call);
+    const teamId = decodeRecord((await webhooks.get(hookKey(first.id)))?.string() ?? "").team_id;
+    const listed = async () => JSON.parse((await webhooks.get(teamKey(teamId)))?.string() ?? "{}").ids;
+
+    // The first step of a DELETE (the record) happened; the store failed before the rest.
+    await webhooks.delete(hookKey(second.id));
+    expect((await call("GET", `${WEBHOOKS}/${second.id}`)).status).toBe(404);
+    expect(await listed()).toContain(second.id);
+    expect((await call("DELETE", `${WEBHOOKS}/${second.id}`)).status).toBe(200);
+    expect(await listed()).toEqual([first.id]);
+    expect(await webhooks.get(addressesKey(second.id))).toMatchObject({ operation: "DEL" });
+    expect((await call("DELETE", `${WEBHOOKS}/${second.id}`)).status).toBe(404);
+
+    // A create killed two minutes ago after its slot and address list, before its record: the
+    // team (cap 3) holds two webhooks and that slot. A create 30 s old is still under way.
+    const killed = newWebhookId(Date.now() - 2 * CUT_SHORT_AFTER_MS);
+    const underWay = newWebhookId(Date.now() - CUT_SHORT_AFTER_MS / 2);
+    for (const id of [killed, underWay])
+      await webhooks.create(addressesKey(id), encodeList([addressOf(0xc07)]));
+    await webhooks.put(teamKey(teamId), JSON.stringify({ ids: [first.id, killed, underWay].sort() }));
+    const third = await call("POST", WEBHOOKS, createBody());
+    expect(third.status, third.text).toBe(200);
+    expect(await listed()).toEqual([first.id, underWay, third.json.id as string].sort());
+    expect(await webhooks.get(addressesKey(killed))).toMatchObject({ operation: "DEL" });
+    expect((await webhooks.get(addressesKey(underWay)))?.operation).toBe("PUT");
+    const fourth = await call("POST", WEBHOOKS, createBody());
+    expect(fourth.json).toMatchObject({ code: "WEBHOOK_LIMIT_REACHED" });
   });
 
   it("behavior: PATCH changes only given fields; null clears a filter; updated_at moves on effective changes only", async () => {
