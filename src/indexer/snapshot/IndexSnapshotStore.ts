@@ -49,14 +49,16 @@ export interface StoredSnapshot {
   readonly snapshot: SnapshotInfo | undefined;
   /** 0 when the object was never written. */
   readonly revision: number;
+  /** The stored object version's id, which names the subject of its chunks (whatever its metadata). */
+  readonly nuid: string | undefined;
 }
 
 /** The stored snapshot's description, and its object's revision. */
 export const readSnapshotInfo = async (store: ObjectStore): Promise<StoredSnapshot> => {
   const info = await store.info(SNAPSHOT_OBJECT);
   return info === null
-    ? { snapshot: undefined, revision: 0 }
-    : { snapshot: describe(info), revision: info.revision };
+    ? { snapshot: undefined, revision: 0, nuid: undefined }
+    : { snapshot: describe(info), revision: info.revision, nuid: info.deleted ? undefined : info.nuid };
 };
 
 /** Another worker wrote a snapshot since this one read the store's: this write is dropped. */

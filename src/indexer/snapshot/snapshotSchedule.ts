@@ -3,6 +3,7 @@ import type { ObjectStore } from "@nats-io/obj";
 import { Clock, Duration, Effect, Random } from "effect";
 import type { Db } from "../../storage/Level.js";
 import { STREAM_SEQ_KEY } from "../Indexer.js";
+import { purgeAbandonedChunks } from "./abandonedChunks.js";
 import {
   readSnapshotInfo,
   SnapshotOfOtherStream,
@@ -18,6 +19,8 @@ export interface SnapshotScheduleOptions {
   readonly fingerprint: string;
   /** How often the deployment wants a new snapshot, ms (INDEX_SNAPSHOT_MINUTES). */
   readonly intervalMs: number;
+  /** After how long without a new chunk an unfinished upload's chunks are purged (ABANDONED_AFTER_MS). */
+  readonly abandonedAfterMs?: number;
 }
 
 /** What one look at the store did. */
@@ -51,7 +54,9 @@ export const snapshotIfDue = async (options: SnapshotScheduleOptions, now: numbe
           : "the index was built under other chains, protocols or index format",
     };
   const streamCreated = (await options.jsm.streams.info("CHAIN_EVENTS")).created;
-  const { snapshot, revision } = await readSnapshotInfo(options.store);
+  const { snapshot, revision, nuid } = await readSnapshotInfo(options.store);
+  const { bucket } = await options.store.status();
+  await purgeAbandonedChunks(options.jsm, bucket, nuid, now, options.abandonedAfterMs);
   const comparable =
     snapshot !== undefined &&
     snapshot.streamCreated === streamCreated &&

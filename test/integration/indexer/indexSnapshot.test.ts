@@ -123,6 +123,30 @@ describe("API workers that join from a snapshot", { timeout: 120_000 }, () => {
     });
   });
 
+  it("behavior: the chunks of an upload a killed worker left unfinished are purged once they stop growing; the stored snapshot's and an upload in progress stay", async () => {
+    const api = await nats.connectAs("api");
+    const chunks = async () =>
+      Object.keys(
+        (
+          await (
+            await jsm()
+          ).streams.info("OBJ_index_snapshots", { subjects_filter: "$O.index_snapshots.C.>" })
+        ).state.subjects ?? {},
+      );
+    const stored = await chunks();
+    expect(stored).toHaveLength(1);
+    // A worker killed mid-upload: 3 chunks of 1 MiB under its version's subject, and no object names them.
+    const abandoned = "$O.index_snapshots.C.KILLEDWRITER0000000000";
+    for (let i = 0; i < 3; i++) await jetstream(api).publish(abandoned, new Uint8Array(1024 * 1024).fill(i));
+    const options = { db: a, store: await store(), jsm: await jsm(), fingerprint, intervalMs: HOUR };
+    // Its last chunk is a moment old: it may be an upload in progress.
+    await snapshotIfDue(options, Date.now());
+    expect((await chunks()).sort()).toEqual([...stored, abandoned].sort());
+    await snapshotIfDue({ ...options, abandonedAfterMs: 0 }, Date.now());
+    expect(await chunks()).toEqual(stored);
+    // The stored snapshot is whole: the next test restores two workers from it.
+  });
+
   it("behavior: a new worker and one the trimmed stream left behind start from the snapshot and end with the same index", async () => {
     await publish(111, BLOCKS);
     // Retention by bytes drops the stream's start: what the stream holds now begins after 30 and
