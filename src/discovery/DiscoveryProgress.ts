@@ -27,4 +27,10 @@ export interface DiscoveryProgress {
   readonly error?: string;
   /** What a finder read less of than there was (a cap), for the answer's warning. */
   readonly truncated?: ReadonlyArray<string>;
+  /**
+   * The index holds the chain's history from its first block, with no gap: the wallet is
+   * discovered only because chain events were missed (on this chain or another), and no history
+   * waits on the nodes' logs, however few they keep.
+   */
+  readonly history_indexed?: true;
 }

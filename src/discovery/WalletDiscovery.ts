@@ -789,8 +789,10 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       backfill === undefined || backfill.done || backfill.to < backfill.from
         ? undefined
         : { from: backfill.from, to: backfill.to, next: backfill.next };
+    const historyIndexed = deps.indexedFrom(chain.chain_id) === 0 && !gapTo.has(chain.chain_id);
     return {
       ...(registry === undefined ? {} : { registry }),
+      ...(historyIndexed ? { history_indexed: true as const } : {}),
       state: toldState(chain.chain_id, job, need),
       ...(job.record.swept_block === undefined ? {} : { swept_block: job.record.swept_block }),
       ...(scan === undefined ? {} : { scan }),

@@ -72,7 +72,8 @@ export const discoveryWarnings = (
       // window moves up after the scan read below it), else where the nodes' logs begin now, which
       // a scan still reading cannot go below.
       const scan = progress.scan;
-      const nodes = logsFrom(chain.chain_id);
+      // The index holds it all from the chain's first block: the nodes' logs have nothing to add.
+      const nodes = progress.history_indexed === true ? undefined : logsFrom(chain.chain_id);
       const from =
         scan === undefined
           ? nodes

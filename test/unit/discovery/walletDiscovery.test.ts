@@ -1026,6 +1026,27 @@ describe("wallet discovery", () => {
     });
   });
 
+  it("edge: on a chain indexed from its first block, discovery after another chain's trim warns of no history the nodes' logs lack; a gap of its own is history they may lack", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const node = walletNode();
+    const discovery = discoveryOver(db, node, { indexedFrom: () => 0 });
+    // Another chain's stream messages were dropped: every chain's wallets are discovered again.
+    discovery.indexTrimmed(1);
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(await settled(discovery)).toBe("complete");
+    const progress = discovery.progress(chain, WALLET);
+    expect(progress.history_indexed).toBe(true);
+    // The nodes keep logs from block 500 only: nothing before it is missing from this index.
+    expect(discoveryWarnings([{ chain, progress }], () => 500, "Balances", "http://svc")).toEqual([]);
+
+    discovery.indexGap(chain.chain_id, 160);
+    const gapped = discovery.progress(chain, WALLET);
+    expect(gapped.history_indexed).toBeUndefined();
+    expect(
+      discoveryWarnings([{ chain, progress: gapped }], () => 500, "Balances", "http://svc")[0]?.code,
+    ).toBe("INCOMPLETE_HISTORY");
+  });
+
   it("behavior: a chain's universe is read from the index once per universeTtlMs, not once per wallet", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     let now = 0;
