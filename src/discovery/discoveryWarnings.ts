@@ -72,14 +72,17 @@ export const discoveryWarnings = (
       // window moves up after the scan read below it), else where the nodes' logs begin now, which
       // a scan still reading cannot go below.
       const scan = progress.scan;
-      // The index holds it all from the chain's first block: the nodes' logs have nothing to add.
-      const nodes = progress.history_indexed === true ? undefined : logsFrom(chain.chain_id);
+      const nodes = logsFrom(chain.chain_id);
+      // The index holds it all from the chain's first block (a scan of a gap it has filled since
+      // included): the nodes' logs have nothing to add.
       const from =
-        scan === undefined
-          ? nodes
-          : scan.below <= scan.from
-            ? scan.from
-            : Math.max(scan.from, nodes ?? scan.from);
+        progress.history_indexed === true
+          ? undefined
+          : scan === undefined
+            ? nodes
+            : scan.below <= scan.from
+              ? scan.from
+              : Math.max(scan.from, nodes ?? scan.from);
       const parts = [
         ...(from !== undefined && from > 0
           ? [

@@ -28,7 +28,9 @@ export const purgeAbandonedChunks = async (
   let purged = 0;
   for (const subject of Object.keys(info.state.subjects ?? {})) {
     if (subject === `${chunks}${live}`) continue;
-    const last = await jsm.streams.getMessage(stream, { last_by_subj: subject }).catch(() => null);
+    // A failed read (a leader election, a timeout) throws: the look ends, and nothing is purged
+    // that may be an upload in progress. Null: the subject holds nothing any more.
+    const last = await jsm.streams.getMessage(stream, { last_by_subj: subject });
     if (last !== null && now - last.time.getTime() < abandonedAfterMs) continue;
     await jsm.streams.purge(stream, { filter: subject });
     purged++;

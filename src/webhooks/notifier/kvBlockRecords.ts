@@ -80,9 +80,11 @@ export const kvBlockRecords = (
     );
     return { parts: parts.length, seq: Math.min(...revisions) };
   };
-  // A block's events are read by whichever process confirms or retracts it, often a moment after
-  // another wrote them: a replica answering a direct get may not hold them yet, and a part read as
-  // missing would be left out of the deliveries for good. The leader holds every acknowledged write.
+  // A chain's list and a block's events are read by whichever process plans the next event, often a
+  // moment after another wrote them: a replica answering a direct get may not hold them yet. A list
+  // read without its newest block would let a reorg retract nothing and write nothing (no revision
+  // check to fail), and a part read as missing would be left out of the deliveries, both for good.
+  // The leader holds every acknowledged write.
   const fromLeader = leaderGets(kv, (message) =>
     options.warn?.(
       `${message}: a block's events are read by direct gets, which a lagging replica may answer without them; grant the api user STREAM.MSG.GET on KV_webhook_blocks (nats.conf of this version) and restart`,
@@ -91,7 +93,7 @@ export const kvBlockRecords = (
   const sweep = eventsSweep((chainId, below) => purge(chainEventsFilter(chainId), below), options.sweepEvery);
   const store: BlockRecordStore = {
     read: async (chainId): Promise<ChainRecords> => {
-      const entry = await kv.get(chainListKey(chainId));
+      const entry = await fromLeader(chainListKey(chainId));
       if (entry === null) return { blocks: [], revision: 0 };
       return {
         blocks: entry.operation === "PUT" ? decode<ReadonlyArray<RecordedBlock>>(entry.value) : [],

@@ -44,7 +44,7 @@ const release = async (
       deliveries.push(...enqueueDeliveries(events, false, slots, now, block.appearance));
     else withheld.push(events.webhook_id);
   }
-  return { deliveries, released: { ...block, released: true, ...(withheld.length > 0 ? { withheld } : {}) } };
+  return { deliveries, released: { ...block, released: true, withheld } };
 };
 
 /**
@@ -60,10 +60,22 @@ const retract = async (
   now: number,
 ): Promise<ReadonlyArray<QueuedDelivery>> =>
   (await deps.records.events(chain.chain_id, block)).flatMap((events) =>
-    deps.recordOf(events.webhook_id) !== undefined && !(block.withheld ?? []).includes(events.webhook_id)
+    wasQueued(deps, block, events.webhook_id)
       ? enqueueDeliveries(events, true, slots, now, block.appearance)
       : [],
   );
+
+/**
+ * Whether a released block's events were queued for the webhook, which still exists: unless its
+ * release withheld them. A block released at once (no confirmations) was queued for every webhook
+ * it matched, all active then; one released by an earlier version has no record of what it
+ * withheld, and is judged as that version did, by whether the webhook is active now.
+ */
+const wasQueued = (deps: PlanDeps, block: RecordedBlock, webhookId: string): boolean => {
+  if (deps.recordOf(webhookId) === undefined) return false;
+  if (block.withheld !== undefined) return !block.withheld.includes(webhookId);
+  return block.appearance !== undefined || isActive(deps, webhookId);
+};
 
 /**
  * The plan for one CHAIN_EVENTS block: its events per matching webhook, queued

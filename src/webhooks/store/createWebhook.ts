@@ -1,5 +1,6 @@
 import { Effect } from "effect";
 import { InvalidRequest } from "../../contracts/ApiError.js";
+import { leaderReads } from "../../nats/leaderReads.js";
 import { encodeRecord, sealRecord, type WebhookRecord } from "../WebhookRecord.js";
 import { encodeList } from "./addressLists.js";
 import { addressesKey, hookKey } from "./kvKeys.js";
@@ -24,14 +25,19 @@ const madeAt = (id: string): number => Number.parseInt(id.replaceAll("-", "").sl
  */
 const reclaimCutShort = (buckets: StoreBuckets, teamId: string, now: number) =>
   Effect.gen(function* () {
-    let freed = 0;
-    for (const id of yield* teamWebhookIds(buckets.webhooks, teamId)) {
-      if (!(now - madeAt(id) >= CUT_SHORT_AFTER_MS)) continue;
-      if ((yield* getLive(buckets.webhooks, hookKey(id))) !== null) continue;
-      yield* removeRemains(buckets, teamId, id);
-      freed++;
-    }
-    return freed;
+    const old = (yield* teamWebhookIds(buckets.webhooks, teamId)).filter(
+      (id) => now - madeAt(id) >= CUT_SHORT_AFTER_MS,
+    );
+    // From the leader: a replica that has not yet applied a record would make a live webhook's
+    // address list and slot look like a cut-short create's.
+    const leader = leaderReads(buckets.webhooks);
+    const cutShort = (yield* Effect.forEach(
+      old,
+      (id) => Effect.map(getLive(leader, hookKey(id)), (entry) => (entry === null ? [id] : [])),
+      { concurrency: 16 },
+    )).flat();
+    for (const id of cutShort) yield* removeRemains(buckets, teamId, id);
+    return cutShort.length;
   });
 
 /**

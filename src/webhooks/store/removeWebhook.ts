@@ -1,4 +1,6 @@
 import { Effect, Either } from "effect";
+import { Unavailable } from "../../contracts/ApiError.js";
+import { leaderReads } from "../../nats/leaderReads.js";
 import { decodeRecord } from "../WebhookRecord.js";
 import { encodeList } from "./addressLists.js";
 import { notFound } from "./hookRecords.js";
@@ -42,7 +44,22 @@ export const removeWebhook = (buckets: StoreBuckets, teamId: string, id: string)
         ? Either.right({ kind: "delete" as const, result: true })
         : Either.left(notFound(id));
     });
-    if (!removed && !(yield* teamWebhookIds(buckets.webhooks, teamId)).includes(id))
-      return yield* Effect.fail(notFound(id));
+    // No record: a delete cut short after it is finished, where the team's list still names the id.
+    // Both read from the leader, as a replica may not have applied a record just created: a
+    // live webhook must never lose its addresses and slot to a stale read.
+    if (!removed) {
+      const leader = leaderReads(buckets.webhooks);
+      const stored = yield* getLive(leader, hookKey(id));
+      if (stored !== null && Either.getOrUndefined(teamOf(stored.string())) !== teamId)
+        return yield* Effect.fail(notFound(id));
+      if (stored !== null)
+        return yield* Effect.fail(
+          new Unavailable({
+            code: "STORE_UNAVAILABLE",
+            message: "The webhook store has not caught up with a recent change; retry the request.",
+          }),
+        );
+      if (!(yield* teamWebhookIds(leader, teamId)).includes(id)) return yield* Effect.fail(notFound(id));
+    }
     yield* removeRemains(buckets, teamId, id);
   });

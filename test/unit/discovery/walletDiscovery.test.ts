@@ -1039,6 +1039,10 @@ describe("wallet discovery", () => {
     // The nodes keep logs from block 500 only: nothing before it is missing from this index.
     expect(discoveryWarnings([{ chain, progress }], () => 500, "Balances", "http://svc")).toEqual([]);
 
+    // A scan of a gap the index has filled since says nothing missing either.
+    const filled = { ...progress, scan: { from: 500, to: 999, below: 500 } };
+    expect(discoveryWarnings([{ chain, progress: filled }], () => 500, "Balances", "http://svc")).toEqual([]);
+
     discovery.indexGap(chain.chain_id, 160);
     const gapped = discovery.progress(chain, WALLET);
     expect(gapped.history_indexed).toBeUndefined();

@@ -81,6 +81,30 @@ describe("webhook planning over shared block records", () => {
     expect(await withheld.apply(confirmed, reorg([11, 10]))).toEqual([]);
   });
 
+  it("behavior: a block an earlier version released (no record of what it withheld) is retracted for the webhooks active at the reorg, as that version did", async () => {
+    const { apply, hooks, store } = planner(memoryBlockRecords().store);
+    const chain = testChainConfig({ confirmations: 1 });
+    // Block 10 as the earlier version stored it: released, no appearance, nothing withheld.
+    const events = {
+      webhook_id: "W",
+      team_id: "TEAM",
+      type: "transactions" as const,
+      chain_id: 1,
+      block_number: 10,
+      block_hash: blockHash(10),
+      events: [{ event_id: "e" }],
+    };
+    await store.write({
+      chainId: 1,
+      revision: 0,
+      kept: [],
+      added: { number: 10, hash: blockHash(10), released: true, events: [events] },
+      dropped: [],
+    });
+    hooks.set("W", webhook("W", false));
+    expect(await apply(chain, reorg([10]))).toEqual([]);
+  });
+
   it("behavior: records older than the reorg window are dropped with their events, so a late reorg retracts nothing", async () => {
     const { store, parts } = memoryBlockRecords();
     const { apply } = planner(store);
