@@ -44,7 +44,14 @@ export const makeFirstSends = ({ owned, createDelivery, enqueue, now, sleep }: F
    */
   const queueEvent = async (
     deliveries: ReadonlyArray<QueuedDelivery>,
-    options: { readonly firstSends: boolean },
+    options: {
+      readonly firstSends: boolean;
+      /**
+       * Webhooks made inactive: their deliveries (a reorg's retractions) are stored at once, to
+       * wait for a reactivation, as no attempt would send them.
+       */
+      readonly inactive?: (webhookId: string) => boolean;
+    },
   ): Promise<ReadonlyArray<QueuedDelivery>> => {
     const stored: Array<QueuedDelivery> = [];
     const first: Array<{
@@ -58,7 +65,11 @@ export const makeFirstSends = ({ owned, createDelivery, enqueue, now, sleep }: F
       let yes = goesFirst.get(d.webhook_id);
       if (yes === undefined) {
         const index = options.firstSends ? owned.indexOf(d.webhook_id) : undefined;
-        yes = index !== undefined && index.head(d.webhook_id) === undefined && !slow.has(d.webhook_id);
+        yes =
+          index !== undefined &&
+          index.head(d.webhook_id) === undefined &&
+          !slow.has(d.webhook_id) &&
+          options.inactive?.(d.webhook_id) !== true;
         goesFirst.set(d.webhook_id, yes);
       }
       if (yes)

@@ -103,7 +103,9 @@ export const runWebhookNotifier = (
           },
           now: () => Date.now(),
         },
-        enqueue: outbox.queueEvent,
+        // A retraction for an inactive webhook is stored to wait for its reactivation, not attempted.
+        enqueue: (deliveries, options) =>
+          outbox.queueEvent(deliveries, { ...options, inactive: (id) => recordOf(id)?.active !== true }),
         markDelivered: outbox.markDelivered,
         observe: metrics?.notifierPlanned,
       }),

@@ -192,6 +192,14 @@ describe("deliveries attempted before they are stored", () => {
     expect(index.get(keyOf(behind))?.revision).toBeGreaterThan(UNSTORED);
   });
 
+  it("behavior: to an inactive webhook (a reorg's retraction) a delivery is stored at once, not attempted: the event waits for no attempt", async () => {
+    const { bucket, outbox, waits } = setUp();
+    const retraction = delivery(HOOK, 1);
+    await outbox.queueEvent([retraction], { ...FOLLOWS, inactive: (id) => id === HOOK });
+    expect(waits).toHaveLength(0);
+    expect(bucket.log).toEqual([`create ${keyOf(retraction)}`]);
+  });
+
   it("behavior: a webhook whose receiver answered slowly has its next delivery stored first, until one is delivered quickly", async () => {
     const { bucket, outbox } = setUp();
     const first = delivery(HOOK, 1);
