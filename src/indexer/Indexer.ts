@@ -152,13 +152,19 @@ const plan = async (
  * what they held. Said loudly, recorded (INDEX_TRIMMED_KEY, so discovery sweeps its wallets again even
  * after a restart), and reported; the index goes on from the messages the stream still holds.
  */
-const reportTrimmed = async (options: IndexerOptions, log: PromiseLog, from: number, to: number) => {
+const reportTrimmed = async (
+  options: IndexerOptions,
+  log: PromiseLog,
+  from: number,
+  to: number,
+): Promise<IndexTrimmed> => {
   const trimmed: IndexTrimmed = { from, to, at: Date.now() };
   log.error(
     `CHAIN_EVENTS no longer holds messages ${from}-${to}, dropped by its retention before this worker indexed them: wallets are discovered again from the chain; raise CHAIN_EVENTS_MAX_GB if this recurs`,
   );
   await options.db.put(INDEX_TRIMMED_KEY, trimmed);
   options.onTrimmed?.(trimmed);
+  return trimmed;
 };
 
 /**
@@ -172,13 +178,14 @@ const reportMissedBlocks = async (
   chainId: number,
   from: number,
   to: number,
-) => {
+): Promise<IndexTrimmed> => {
   const missed: IndexTrimmed = { chain_id: chainId, from, to, at: Date.now() };
   log.error(
     `chain ${chainId}: blocks ${from}-${to} were never published (ingest's RPC nodes no longer kept them when it read on): the index lacks them, and wallets are discovered again from the chain`,
   );
   await options.db.put(INDEX_TRIMMED_KEY, missed);
   options.onTrimmed?.(missed);
+  return missed;
 };
 
 /**
@@ -277,6 +284,15 @@ export const runIndexer = (options: IndexerOptions) =>
     const { appliedSeq, earlierStream } = yield* Effect.tryPromise(() => resumeIn(options, log, created));
     let accounted = yield* Effect.tryPromise(() => accountedUpTo(options, jsm, appliedSeq, log));
     /**
+     * A trim told again once the batch that takes the index past it is written: discovery is told
+     * at once, but a sweep that began meanwhile read the index's block from before the gap, and is
+     * stale only against this later time (WalletDiscovery's sweepStale).
+     */
+    let retell: IndexTrimmed | undefined =
+      accounted > appliedSeq || earlierStream
+        ? ((yield* Effect.tryPromise(() => options.db.get(INDEX_TRIMMED_KEY))) as IndexTrimmed | undefined)
+        : undefined;
+    /**
      * Chains whose next block may jump past their checkpoint because the stream dropped messages
      * (already reported as such): every chain after a trim or a stream made again, until its first
      * block after it.
@@ -292,7 +308,7 @@ export const runIndexer = (options: IndexerOptions) =>
     const missed = async (chainId: number, from: number, to: number) => {
       // After a trim (reported already) the chain's first block names the blocks it lost too.
       gaps.widen(chainId, from, to);
-      if (!excused.has(chainId)) await reportMissedBlocks(options, log, chainId, from, to);
+      if (!excused.has(chainId)) retell = await reportMissedBlocks(options, log, chainId, from, to);
     };
     // A chain's first block after a trim, in an index that had none of it: whatever came before it
     // (from where ingest began) may be what the stream dropped.
@@ -359,12 +375,18 @@ export const runIndexer = (options: IndexerOptions) =>
         options.disowned !== undefined && options.disowned.size > 0
           ? await options.disowned.plan(pending)
           : [];
+      const trimmed = retell === undefined ? undefined : { ...retell, at: Date.now() };
       await options.db.batch([
         ...pending.ops,
         ...forgotten,
         ...gaps.writes(),
+        ...(trimmed === undefined ? [] : [{ type: "put" as const, key: INDEX_TRIMMED_KEY, value: trimmed }]),
         { type: "put", key: STREAM_SEQ_KEY, value: lastSeq },
       ]);
+      if (trimmed !== undefined) {
+        retell = undefined;
+        options.onTrimmed?.(trimmed);
+      }
       if (forgotten.length > 0) options.cache?.written(forgotten);
       for (const event of planned) report(options, event.subject, event.data, event.ops);
       for (const [chainId, gap] of gaps.written()) options.onGap?.(chainId, gap);
@@ -380,7 +402,7 @@ export const runIndexer = (options: IndexerOptions) =>
         decoded instanceof SplitPart && decoded.isLast ? await readSplitEvent(decoded, readPart) : decoded;
       // Sequences are consecutive unless the stream dropped messages the consumer never reached.
       if (message.seq > accounted + 1) {
-        await reportTrimmed(options, log, accounted + 1, message.seq - 1);
+        retell = await reportTrimmed(options, log, accounted + 1, message.seq - 1);
         for (const chainId of options.registry.byId.keys()) excused.add(chainId);
       }
       accounted = Math.max(accounted, message.seq);
