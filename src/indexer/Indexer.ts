@@ -284,14 +284,17 @@ export const runIndexer = (options: IndexerOptions) =>
     const { appliedSeq, earlierStream } = yield* Effect.tryPromise(() => resumeIn(options, log, created));
     let accounted = yield* Effect.tryPromise(() => accountedUpTo(options, jsm, appliedSeq, log));
     /**
-     * A trim told again once the batch that takes the index past it is written: discovery is told
-     * at once, but a sweep that began meanwhile read the index's block from before the gap, and is
-     * stale only against this later time (WalletDiscovery's sweepStale).
+     * A trim told again each time a batch takes a chain's index past it (its first block after the
+     * gap), timed once that batch is in the index: discovery is told at once, but a sweep that began
+     * meanwhile read the chain's block from before the gap, and is stale only against this later
+     * time (WalletDiscovery's sweepStale). Kept while chains wait for their first block after it.
      */
     let retell: IndexTrimmed | undefined =
       accounted > appliedSeq || earlierStream
         ? ((yield* Effect.tryPromise(() => options.db.get(INDEX_TRIMMED_KEY))) as IndexTrimmed | undefined)
         : undefined;
+    /** A chain's first block after the trim is in the batch being gathered: `retell` is due at its flush. */
+    let retellDue = false;
     /**
      * Chains whose next block may jump past their checkpoint because the stream dropped messages
      * (already reported as such): every chain after a trim or a stream made again, until its first
@@ -308,7 +311,10 @@ export const runIndexer = (options: IndexerOptions) =>
     const missed = async (chainId: number, from: number, to: number) => {
       // After a trim (reported already) the chain's first block names the blocks it lost too.
       gaps.widen(chainId, from, to);
-      if (!excused.has(chainId)) retell = await reportMissedBlocks(options, log, chainId, from, to);
+      if (!excused.has(chainId)) {
+        retell = await reportMissedBlocks(options, log, chainId, from, to);
+        retellDue = true;
+      }
     };
     // A chain's first block after a trim, in an index that had none of it: whatever came before it
     // (from where ingest began) may be what the stream dropped.
@@ -375,21 +381,29 @@ export const runIndexer = (options: IndexerOptions) =>
         options.disowned !== undefined && options.disowned.size > 0
           ? await options.disowned.plan(pending)
           : [];
-      const trimmed = retell === undefined ? undefined : { ...retell, at: Date.now() };
+      // Written with the batch as a lower bound of the time told below, should the process stop first.
+      const due = retell !== undefined && retellDue ? retell : undefined;
       await options.db.batch([
         ...pending.ops,
         ...forgotten,
         ...gaps.writes(),
-        ...(trimmed === undefined ? [] : [{ type: "put" as const, key: INDEX_TRIMMED_KEY, value: trimmed }]),
+        ...(due === undefined
+          ? []
+          : [{ type: "put" as const, key: INDEX_TRIMMED_KEY, value: { ...due, at: Date.now() } }]),
         { type: "put", key: STREAM_SEQ_KEY, value: lastSeq },
       ]);
-      if (trimmed !== undefined) {
-        retell = undefined;
-        options.onTrimmed?.(trimmed);
-      }
       if (forgotten.length > 0) options.cache?.written(forgotten);
       for (const event of planned) report(options, event.subject, event.data, event.ops);
       for (const [chainId, gap] of gaps.written()) options.onGap?.(chainId, gap);
+      if (due !== undefined) {
+        // Timed after the batch is in the index and its memory, with no wait in between: a sweep
+        // begun before read a block from before the gap, one begun after reads past it.
+        const told = { ...due, at: Date.now() };
+        retellDue = false;
+        if (excused.size === 0) retell = undefined;
+        options.onTrimmed?.(told);
+        await options.db.put(INDEX_TRIMMED_KEY, told);
+      }
       pending.clear();
       planned = [];
       lastSeq = undefined;
@@ -428,7 +442,8 @@ export const runIndexer = (options: IndexerOptions) =>
           firstOfChain,
           (chainId, n) => gaps.fill(chainId, n),
         );
-        if (message.subject.endsWith(".block")) excused.delete((data as ChainBlock).chain_id);
+        if (message.subject.endsWith(".block") && excused.delete((data as ChainBlock).chain_id))
+          retellDue = true;
         pending.add(ops);
         planned.push({ subject: message.subject, data, ops });
       }

@@ -32,7 +32,8 @@ export const memoryBlockRecords = (budget?: number) => {
       const blocks = [...change.kept];
       if (change.added !== undefined) {
         const written = events ?? (await writeEvents(change.chainId, change.added));
-        blocks.push({ ...change.added, parts: written.parts });
+        const { events: _, ...added } = change.added;
+        blocks.push({ ...added, parts: written.parts });
         blocks.sort((a, b) => a.number - b.number);
       }
       const written = {

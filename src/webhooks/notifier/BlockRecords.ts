@@ -50,6 +50,8 @@ export interface RecordsChange {
         readonly released: boolean;
         /** Undefined only for records moved from a version that kept none (their ids stay as first sent). */
         readonly appearance?: string;
+        /** Set (empty) when released at once: queued for every webhook it matched. */
+        readonly withheld?: ReadonlyArray<string>;
         readonly events: ReadonlyArray<BlockEvents>;
       }
     | undefined;

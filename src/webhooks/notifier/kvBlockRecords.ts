@@ -117,7 +117,7 @@ export const kvBlockRecords = (
     write: async (change: RecordsChange, written?: EventsWritten) => {
       const blocks = [...change.kept];
       if (change.added !== undefined) {
-        const { number, hash, released, appearance } = change.added;
+        const { number, hash, released, appearance, withheld } = change.added;
         const { parts, seq } = written ?? (await writeEvents(change.chainId, change.added));
         blocks.push({
           number,
@@ -126,6 +126,7 @@ export const kvBlockRecords = (
           parts,
           seq,
           ...(appearance === undefined ? {} : { appearance }),
+          ...(withheld === undefined ? {} : { withheld }),
         });
         blocks.sort((a, b) => a.number - b.number);
       }

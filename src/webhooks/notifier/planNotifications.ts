@@ -67,14 +67,13 @@ const retract = async (
 
 /**
  * Whether a released block's events were queued for the webhook, which still exists: unless its
- * release withheld them. A block released at once (no confirmations) was queued for every webhook
- * it matched, all active then; one released by an earlier version has no record of what it
- * withheld, and is judged as that version did, by whether the webhook is active now.
+ * release withheld them (none, for a block released at once: it matched active webhooks only). A
+ * block released by an earlier version has no record of what it withheld, and is judged as that
+ * version did, by whether the webhook is active now.
  */
 const wasQueued = (deps: PlanDeps, block: RecordedBlock, webhookId: string): boolean => {
   if (deps.recordOf(webhookId) === undefined) return false;
-  if (block.withheld !== undefined) return !block.withheld.includes(webhookId);
-  return block.appearance !== undefined || isActive(deps, webhookId);
+  return block.withheld !== undefined ? !block.withheld.includes(webhookId) : isActive(deps, webhookId);
 };
 
 /**
@@ -112,7 +111,14 @@ export const planBlock = async (
     );
     if (events.length > 0) {
       const appearance = appearanceOf(slots);
-      added = { number: block.number, hash: block.hash, released: immediate, appearance, events };
+      added = {
+        number: block.number,
+        hash: block.hash,
+        released: immediate,
+        appearance,
+        ...(immediate ? { withheld: [] } : {}),
+        events,
+      };
       if (immediate)
         for (const e of events) deliveries.push(...enqueueDeliveries(e, false, slots, now, appearance));
     }

@@ -103,6 +103,16 @@ describe("webhook planning over shared block records", () => {
     });
     hooks.set("W", webhook("W", false));
     expect(await apply(chain, reorg([10]))).toEqual([]);
+
+    // Recorded by this version (an appearance), released by an earlier one (nothing withheld said).
+    await store.write({
+      chainId: 1,
+      revision: (await store.read(1)).revision,
+      kept: [],
+      added: { number: 10, hash: blockHash(10), released: true, appearance: "0:7", events: [events] },
+      dropped: [],
+    });
+    expect(await apply(chain, reorg([10]))).toEqual([]);
   });
 
   it("behavior: records older than the reorg window are dropped with their events, so a late reorg retracts nothing", async () => {
