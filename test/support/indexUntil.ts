@@ -15,6 +15,8 @@ export const indexUntil = async (
   registry: ChainRegistry,
   seq: number,
   timeoutMs = 20_000,
+  /** Told of each trim report as it is made (what the index holds then can be read in it). */
+  onTrimmed?: (report: IndexTrimmed) => void,
 ) => {
   const trimmed: Array<IndexTrimmed> = [];
   const gaps: Array<IndexGap | undefined> = [];
@@ -24,7 +26,10 @@ export const indexUntil = async (
       db,
       registry,
       client: () => undefined,
-      onTrimmed: (report) => trimmed.push(report),
+      onTrimmed: (report) => {
+        trimmed.push(report);
+        onTrimmed?.(report);
+      },
       onGap: (_chainId, gap) => gaps.push(gap),
     }),
   );

@@ -116,4 +116,38 @@ describe("an index behind a trimmed stream", { timeout: 60_000 }, () => {
       expect(await db.get(indexGapKey(1))).toEqual({ from: 4, to: 259 });
     });
   });
+
+  it("behavior: on two chains, the trim is told again at each chain's first block after it, the slower chain's last", async () => {
+    const twoChains = makeChainRegistry({
+      chains: [testChainConfig(), testChainConfig({ chain_id: 2, name: "second" })],
+    } as unknown as ChainsConfigFile);
+    // Chain 2's only block comes after 110 of chain 1's: batches of 100 at most put it in a later one,
+    // in a stream bound that holds them all.
+    await Effect.runPromise(
+      provisionJetStream(await nats.connectAs("provision"), { replicas: 1, chainEventsMaxBytes: 64 * 1024 }),
+    );
+    const js = jetstream(await nats.connectAs("ingest"));
+    for (let n = 262; n < 372; n++) await js.publish("chain.1.block", JSON.stringify(blockWithLogs(n, [])));
+    const last = (
+      await js.publish("chain.2.block", JSON.stringify({ ...blockWithLogs(50, []), chain_id: 2 }))
+    ).seq;
+    await withLevel("two-chains", async (db) => {
+      // A worker that indexed messages 1-3 before it stopped; the stream has since dropped 4 to its first.
+      await db.batch([
+        { type: "put", key: STREAM_SEQ_KEY, value: 3 },
+        { type: "put", key: indexCheckpointKey(1), value: { number: 3, hash: blockHash(3) } },
+      ]);
+      // What the index held of chain 2 at each report (read as it is made).
+      const chainTwoAt: Array<Promise<unknown>> = [];
+      const reported = (
+        await indexUntil(nats, db, twoChains, last, 15_000, () => {
+          chainTwoAt.push(db.get(indexCheckpointKey(2)));
+        })
+      ).trimmed;
+      expect(reported.length).toBeGreaterThanOrEqual(3);
+      // The last report came once chain 2's first block after the trim was in the index.
+      expect(await chainTwoAt.at(-1)).toEqual({ number: 50, hash: blockHash(50) });
+      expect(await db.get(INDEX_TRIMMED_KEY)).toEqual(reported.at(-1));
+    });
+  });
 });
