@@ -61,11 +61,10 @@ const text = (value: unknown, max: number): string | undefined => {
  * hex (or stands for the native asset), or `decimals` given but not an integer from 0 to 36. A
  * symbol or name that is not a short printable string is left out, the token kept.
  */
-export const toListedToken = (
-  address: unknown,
-  meta: { readonly symbol?: unknown; readonly name?: unknown; readonly decimals?: unknown },
-  source: string,
-): ListedToken | undefined => {
+type ListMeta = { readonly symbol?: unknown; readonly name?: unknown; readonly decimals?: unknown };
+
+/** The entry's address in lower case, or undefined when the entry is malformed (toListedToken). */
+const listedAddress = (address: unknown, meta: ListMeta): string | undefined => {
   if (typeof address !== "string" || !ADDRESS.test(address)) return undefined;
   const lower = address.toLowerCase();
   if (NOT_TOKENS.has(lower)) return undefined;
@@ -76,6 +75,13 @@ export const toListedToken = (
     !(typeof decimals === "number" && Number.isInteger(decimals) && decimals >= 0 && decimals <= 36)
   )
     return undefined;
+  return lower;
+};
+
+export const toListedToken = (address: unknown, meta: ListMeta, source: string): ListedToken | undefined => {
+  const lower = listedAddress(address, meta);
+  if (lower === undefined) return undefined;
+  const { decimals } = meta;
   const symbol = text(meta.symbol, 64);
   const name = text(meta.name, 128);
   return {
@@ -256,19 +262,21 @@ export const parseTokenList = (
   let malformed = 0;
   let otherChains = 0;
   let capped = 0;
-  const take = (token: ListedToken | undefined) => {
-    if (token === undefined) malformed++;
-    else if (tokens.has(token.address)) return;
+  // Past the cap an entry is only checked and counted, not built: a list of millions stays cheap.
+  const take = (address: unknown, meta: ListMeta) => {
+    const lower = listedAddress(address, meta);
+    if (lower === undefined) malformed++;
+    else if (tokens.has(lower)) return;
     else if (tokens.size >= maxTokens) capped++;
-    else tokens.set(token.address, token);
+    else tokens.set(lower, toListedToken(address, meta, source)!);
   };
   if (Array.isArray(json)) {
-    for (const entry of json) take(toListedToken(entry, {}, source));
+    for (const entry of json) take(entry, {});
   } else if (isRecord(json) && Array.isArray(json.tokens)) {
     for (const entry of json.tokens) {
       if (!isRecord(entry) || !isChainId(entry.chainId)) malformed++;
       else if (entry.chainId !== chainId) otherChains++;
-      else take(toListedToken(entry.address, entry, source));
+      else take(entry.address, entry);
     }
   } else {
     throw new Error('is not a token list: expected { "tokens": [...] } or a JSON array of addresses');

@@ -149,7 +149,10 @@ describe("operator token list parsing", () => {
     const parsed = parseTokenList(entries, 1, "big", 20_000);
     expect(parsed.tokens.length).toBe(20_000);
     expect(parsed.capped).toBe(980_000);
-    expect(performance.now() - started).toBeLessThan(5_000);
+    // About 2.5 s on 2 idle cores, most of it a cold JIT; the bound leaves room for a CI machine whose
+    // cores are busy with the rest of the suite. A cut that scanned what it kept for each entry
+    // (quadratic) takes minutes.
+    expect(performance.now() - started).toBeLessThan(15_000);
   });
 
   it("edge: URL credentials and queries stay out of labels", () => {
