@@ -310,10 +310,16 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   let lineFullSaidAt = Number.NEGATIVE_INFINITY;
   const chainFinds = new Map<number, { at: number; done: Promise<ReadonlyArray<Operation>> }>();
 
-  /** When the index last found it had missed chain events (indexTrimmed): sweeps from before are stale. */
+  /**
+   * When the index last found it had missed chain events of unknown chains (indexTrimmed): sweeps
+   * from before are stale on every chain.
+   */
   let trimmedAt = 0;
-  // A chain indexed from its first block needs no discovery, unless the index has since missed events.
-  const needed = (chainId: number) => deps.indexedFrom(chainId) !== 0 || trimmedAt > 0;
+  /** When the index last found a chain's own blocks missing (indexTrimmed with the chain): only its sweeps are stale. */
+  const chainTrimmedAt = new Map<number, number>();
+  const trimmedAtOf = (chainId: number) => Math.max(trimmedAt, chainTrimmedAt.get(chainId) ?? 0);
+  // A chain indexed from its first block needs no discovery, unless the index has since missed its events.
+  const needed = (chainId: number) => deps.indexedFrom(chainId) !== 0 || trimmedAtOf(chainId) > 0;
   /** When each chain's registry backfill finished: wallets swept before are swept again. */
   const registryDone = new Map<number, number>();
   const watched = new Set<number>();
@@ -562,7 +568,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       ...(resweep &&
       record.swept_block !== undefined &&
       record.registry_pending !== true &&
-      (record.swept_at ?? 0) >= trimmedAt
+      (record.swept_at ?? 0) >= trimmedAtOf(chain.chain_id)
         ? { background: true }
         : {}),
       tokensSwept: Promise.resolve(),
@@ -696,7 +702,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   const sweepStale = (chainId: number, record: DiscoveryRecord): boolean =>
     record.swept_at !== undefined &&
     (deps.now() - record.swept_at >= deps.settings.resweepMs ||
-      record.swept_at < trimmedAt ||
+      record.swept_at < trimmedAtOf(chainId) ||
       (record.registry_pending === true && deps.registry?.progress(chainId)?.done === true));
 
   const startJob = (chain: ChainConfig, wallet: string, key: string): Promise<Job | undefined> => {
@@ -855,10 +861,12 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     /**
      * The index missed chain events (CHAIN_EVENTS dropped them before they were applied, Indexer's
      * `onTrimmed`) at `at`: every wallet swept before then is swept again on its next request, since
-     * what the missed blocks did to it is not in the index.
+     * what the missed blocks did to it is not in the index. With `chainId`, only that chain's
+     * blocks are missing (ingest never published them), and only its wallets are swept again.
      */
-    indexTrimmed: (at: number): void => {
-      trimmedAt = Math.max(trimmedAt, at);
+    indexTrimmed: (at: number, chainId?: number): void => {
+      if (chainId === undefined) trimmedAt = Math.max(trimmedAt, at);
+      else chainTrimmedAt.set(chainId, Math.max(chainTrimmedAt.get(chainId) ?? 0, at));
     },
     /**
      * The index jumped over the chain's blocks up to `to` (Indexer's `onGap`, or its record read at

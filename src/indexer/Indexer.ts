@@ -30,7 +30,13 @@ import { planBlock, planReorg } from "./applyBlock.js";
 import type { DisownedNfts } from "./DisownedNfts.js";
 import type { IndexCache } from "./IndexCache.js";
 import type { IndexCheckpoint } from "./IndexRecords.js";
-import { INDEX_STREAM_KEY, INDEX_TRIMMED_KEY, indexCheckpointKey, PREFIX } from "./indexKeys.js";
+import {
+  INDEX_STREAM_KEY,
+  INDEX_TRIMMED_KEY,
+  indexChainTrimmedKey,
+  indexCheckpointKey,
+  PREFIX,
+} from "./indexKeys.js";
 import { chainLateRegistryReads, type LateRegistryReads } from "./lateRegistryReads.js";
 import { type IndexReads, PendingWrites } from "./PendingWrites.js";
 import { type IndexGap, RecordedGaps } from "./RecordedGaps.js";
@@ -39,6 +45,21 @@ import { readUnderlying } from "./readUnderlying.js";
 import { readVaultProbes } from "./readVaultProbes.js";
 
 export type { IndexGap } from "./RecordedGaps.js";
+
+/**
+ * Where a report of what the index missed is kept: a chain's own missed blocks under that chain's
+ * key, so that only its wallets are discovered again; dropped stream messages, whose chains are
+ * not known, under the key every chain reads.
+ */
+const trimmedKeyOf = (trimmed: IndexTrimmed): string =>
+  trimmed.chain_id === undefined ? INDEX_TRIMMED_KEY : indexChainTrimmedKey(trimmed.chain_id);
+
+/** A record read from INDEX_TRIMMED_KEY, as every chain's: an earlier version kept one chain's there too. */
+const everyChain = (trimmed: IndexTrimmed | undefined): IndexTrimmed | undefined => {
+  if (trimmed?.chain_id === undefined) return trimmed;
+  const { chain_id: _, ...all } = trimmed;
+  return all;
+};
 
 /** Stream sequence of the last CHAIN_EVENTS message applied, written in the same batch as its effects. */
 export const STREAM_SEQ_KEY = `${PREFIX}seq`;
@@ -169,8 +190,9 @@ const reportTrimmed = async (
 
 /**
  * A chain's blocks that ingest never published (its nodes had pruned them by the time it read
- * on, docs/ingestion.md): recorded and reported as trimmed messages are, so that discovery sweeps
- * wallets again from the chain.
+ * on, docs/ingestion.md): recorded (under the chain's own key) and reported as trimmed messages
+ * are, so that discovery sweeps that chain's wallets again from the chain; other chains lost
+ * nothing.
  */
 const reportMissedBlocks = async (
   options: IndexerOptions,
@@ -181,9 +203,9 @@ const reportMissedBlocks = async (
 ): Promise<IndexTrimmed> => {
   const missed: IndexTrimmed = { chain_id: chainId, from, to, at: Date.now() };
   log.error(
-    `chain ${chainId}: blocks ${from}-${to} were never published (ingest's RPC nodes no longer kept them when it read on): the index lacks them, and wallets are discovered again from the chain`,
+    `chain ${chainId}: blocks ${from}-${to} were never published (ingest's RPC nodes no longer kept them when it read on): the index lacks them, and the chain's wallets are discovered again from it`,
   );
-  await options.db.put(INDEX_TRIMMED_KEY, missed);
+  await options.db.put(trimmedKeyOf(missed), missed);
   options.onTrimmed?.(missed);
   return missed;
 };
@@ -291,10 +313,18 @@ export const runIndexer = (options: IndexerOptions) =>
      */
     let retell: IndexTrimmed | undefined =
       accounted > appliedSeq || earlierStream
-        ? ((yield* Effect.tryPromise(() => options.db.get(INDEX_TRIMMED_KEY))) as IndexTrimmed | undefined)
+        ? everyChain(
+            (yield* Effect.tryPromise(() => options.db.get(INDEX_TRIMMED_KEY))) as IndexTrimmed | undefined,
+          )
         : undefined;
     /** A chain's first block after the trim is in the batch being gathered: `retell` is due at its flush. */
     let retellDue = false;
+    /**
+     * Chains whose blocks ingest never published, met in the batch being gathered: told again at
+     * its flush, as `retell` is, and apart from it (a stream's trim still waiting for other chains'
+     * first blocks is not replaced by one chain's report).
+     */
+    const chainRetells = new Map<number, IndexTrimmed>();
     /**
      * Chains whose next block may jump past their checkpoint because the stream dropped messages
      * (already reported as such): every chain after a trim or a stream made again, until its first
@@ -311,10 +341,8 @@ export const runIndexer = (options: IndexerOptions) =>
     const missed = async (chainId: number, from: number, to: number) => {
       // After a trim (reported already) the chain's first block names the blocks it lost too.
       gaps.widen(chainId, from, to);
-      if (!excused.has(chainId)) {
-        retell = await reportMissedBlocks(options, log, chainId, from, to);
-        retellDue = true;
-      }
+      if (!excused.has(chainId))
+        chainRetells.set(chainId, await reportMissedBlocks(options, log, chainId, from, to));
     };
     // A chain's first block after a trim, in an index that had none of it: whatever came before it
     // (from where ingest began) may be what the stream dropped.
@@ -382,27 +410,28 @@ export const runIndexer = (options: IndexerOptions) =>
           ? await options.disowned.plan(pending)
           : [];
       // Written with the batch as a lower bound of the time told below, should the process stop first.
-      const due = retell !== undefined && retellDue ? retell : undefined;
+      const due = [...(retell !== undefined && retellDue ? [retell] : []), ...chainRetells.values()];
       await options.db.batch([
         ...pending.ops,
         ...forgotten,
         ...gaps.writes(),
-        ...(due === undefined
-          ? []
-          : [{ type: "put" as const, key: INDEX_TRIMMED_KEY, value: { ...due, at: Date.now() } }]),
+        ...due.map((d) => ({ type: "put" as const, key: trimmedKeyOf(d), value: { ...d, at: Date.now() } })),
         { type: "put", key: STREAM_SEQ_KEY, value: lastSeq },
       ]);
       if (forgotten.length > 0) options.cache?.written(forgotten);
       for (const event of planned) report(options, event.subject, event.data, event.ops);
       for (const [chainId, gap] of gaps.written()) options.onGap?.(chainId, gap);
-      if (due !== undefined) {
-        // Timed after the batch is in the index and its memory, with no wait in between: a sweep
-        // begun before read a block from before the gap, one begun after reads past it.
-        const told = { ...due, at: Date.now() };
+      if (due.length > 0) {
         retellDue = false;
         if (excused.size === 0) retell = undefined;
-        options.onTrimmed?.(told);
-        await options.db.put(INDEX_TRIMMED_KEY, told);
+        chainRetells.clear();
+        for (const d of due) {
+          // Timed after the batch is in the index and its memory, with no wait in between: a sweep
+          // begun before read a block from before the gap, one begun after reads past it.
+          const told = { ...d, at: Date.now() };
+          options.onTrimmed?.(told);
+          await options.db.put(trimmedKeyOf(told), told);
+        }
       }
       pending.clear();
       planned = [];

@@ -114,9 +114,20 @@ export const INDEX_STREAM_KEY = `${PREFIX}stream`;
 
 /**
  * CHAIN_EVENTS messages dropped by the stream's retention before this index applied them:
- * `idx!trimmed` -> IndexTrimmed (Indexer.ts). Not a view: it records what the index missed.
+ * `idx!trimmed` -> IndexTrimmed (Indexer.ts). Not a view: it records what the index missed, on
+ * every chain (which chains the dropped messages were of is not known). A record here that names a
+ * chain was written by an earlier version, which kept a chain's own missed blocks here too; it
+ * is read as every chain's.
  */
 export const INDEX_TRIMMED_KEY = `${PREFIX}trimmed`;
+
+/**
+ * One chain's blocks that ingest never published (its nodes had pruned them when it read on):
+ * `idx!trimmed!<chain>` -> IndexTrimmed with that `chain_id`. Only that chain's wallets are
+ * discovered again for it.
+ */
+export const indexChainTrimmedKey = (chainId: number) => `${PREFIX}trimmed!${pad(chainId)}`;
+export const INDEX_CHAIN_TRIMMED_PREFIX = `${PREFIX}trimmed!`;
 
 /**
  * A chain's blocks the index never applied (ingest never published them, or the stream dropped

@@ -259,7 +259,7 @@ export const apiRole = Effect.gen(function* () {
         disowned,
         registry,
         client: (yield* ChainClients.ChainClients).get,
-        onTrimmed: (trimmed) => discovery.indexTrimmed(trimmed.at),
+        onTrimmed: (trimmed) => discovery.indexTrimmed(trimmed.at, trimmed.chain_id),
         onGap: (chainId, gap) => discovery.indexGap(chainId, gap?.to),
         onApplied: (chainId, block) =>
           metrics.indexed(chainId, registry.byId.get(chainId)?.name ?? String(chainId), block),

@@ -8,7 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeChainRegistry } from "../../../src/chains/ChainRegistry.js";
 import type { ChainsConfigFile } from "../../../src/chains/ChainsConfig.js";
 import { type IndexTrimmed, STREAM_SEQ_KEY } from "../../../src/indexer/Indexer.js";
-import { INDEX_TRIMMED_KEY, indexCheckpointKey, indexGapKey } from "../../../src/indexer/indexKeys.js";
+import {
+  INDEX_TRIMMED_KEY,
+  indexChainTrimmedKey,
+  indexCheckpointKey,
+  indexGapKey,
+} from "../../../src/indexer/indexKeys.js";
 import { provisionJetStream } from "../../../src/nats/provisionJetStream.js";
 import type { Db } from "../../../src/storage/Level.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
@@ -109,9 +114,14 @@ describe("an index behind a trimmed stream", { timeout: 60_000 }, () => {
     // Ingest read on from block 260: blocks 202-259 were pruned before it got to them.
     for (const n of [201, 260, 261]) await js.publish("chain.1.block", JSON.stringify(blockWithLogs(n, [])));
     await withLevel("index", async (db) => {
+      // What the first case recorded of the stream's trim, which every chain reads.
+      const streamTrim = await db.get(INDEX_TRIMMED_KEY);
+      expect(streamTrim).toMatchObject({ from: 4 });
       const reported = await indexToTheEnd(db, 203);
       expectToldTwice(reported, { chain_id: 1, from: 202, to: 259 });
-      expect(await db.get(INDEX_TRIMMED_KEY)).toEqual(reported[1]);
+      // Kept as the chain's own: no other chain's wallets are discovered again for it.
+      expect(await db.get(indexChainTrimmedKey(1))).toEqual(reported[1]);
+      expect(await db.get(INDEX_TRIMMED_KEY)).toEqual(streamTrim);
       expect(await db.get(indexCheckpointKey(1))).toEqual({ number: 261, hash: blockHash(261) });
       expect(await db.get(indexGapKey(1))).toEqual({ from: 4, to: 259 });
     });
@@ -148,6 +158,48 @@ describe("an index behind a trimmed stream", { timeout: 60_000 }, () => {
       // The last report came once chain 2's first block after the trim was in the index.
       expect(await chainTwoAt.at(-1)).toEqual({ number: 50, hash: blockHash(50) });
       expect(await db.get(INDEX_TRIMMED_KEY)).toEqual(reported.at(-1));
+    });
+  });
+  it("behavior: a chain's missed blocks met while another chain waits for its first block after a trim are told apart, and the trim is still told again at that block", async () => {
+    const chains = makeChainRegistry({
+      chains: [1, 2, 3].map((chainId) => testChainConfig({ chain_id: chainId, name: `chain_${chainId}` })),
+    } as unknown as ChainsConfigFile);
+    const js = jetstream(await nats.connectAs("ingest"));
+    // Chain 1 goes on from block 372, and its blocks 381-399 were never published; chain 3's
+    // first block comes last.
+    for (const n of [...Array.from({ length: 9 }, (_, i) => 372 + i), 400, 401])
+      await js.publish("chain.1.block", JSON.stringify(blockWithLogs(n, [])));
+    const last = (await js.publish("chain.3.block", JSON.stringify({ ...blockWithLogs(7, []), chain_id: 3 })))
+      .seq;
+    expect(await firstSeq()).toBeGreaterThan(4);
+    await withLevel("missed-while-excused", async (db) => {
+      // A worker that indexed messages 1-3 before it stopped; the stream has since dropped 4 on.
+      await db.batch([
+        { type: "put", key: STREAM_SEQ_KEY, value: 3 },
+        { type: "put", key: indexCheckpointKey(1), value: { number: 3, hash: blockHash(3) } },
+      ]);
+      // What the index held of chain 3 at each report (read as it is made).
+      const chainThreeAt: Array<Promise<unknown>> = [];
+      const reported = (
+        await indexUntil(nats, db, chains, last, 15_000, () => {
+          chainThreeAt.push(db.get(indexCheckpointKey(3)));
+        })
+      ).trimmed;
+      const first = reported[0]!;
+      expect(first.chain_id).toBeUndefined();
+      // Chain 1's own report, at once and again at its batch's flush (the stream may still hold
+      // its earlier jump, 202-259, reported the same way).
+      expect(reported.filter((r) => r.chain_id !== undefined && r.chain_id !== 1)).toEqual([]);
+      expect(reported.filter((r) => r.chain_id === 1 && r.from === 381)).toEqual([
+        { chain_id: 1, from: 381, to: 399, at: expect.any(Number) },
+        { chain_id: 1, from: 381, to: 399, at: expect.any(Number) },
+      ]);
+      // The stream's trim, told again once chain 3's first block after it is in the index.
+      const lastTrim = reported.findLastIndex((r) => r.chain_id === undefined);
+      expect(reported[lastTrim]).toEqual({ from: first.from, to: first.to, at: expect.any(Number) });
+      expect(await chainThreeAt[lastTrim]).toEqual({ number: 7, hash: blockHash(7) });
+      expect(await db.get(INDEX_TRIMMED_KEY)).toEqual(reported[lastTrim]);
+      expect(await db.get(indexChainTrimmedKey(1))).toMatchObject({ chain_id: 1, from: 381, to: 399 });
     });
   });
 });

@@ -742,6 +742,57 @@ describe("wallet discovery", () => {
     expect(complete()).toBe(1);
   });
 
+  it("behavior: a chain's own missed blocks make only that chain's wallets swept again; missed stream messages make every chain's", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const other = testChainConfig({ chain_id: 2, name: "second" });
+    let now = 1_000;
+    const finds: Array<number> = [];
+    const discovery = discoveryOver(db, walletNode(), {
+      finders: {
+        chain: [],
+        wallet: [
+          async (context) => {
+            finds.push(context.chain.chain_id);
+            return { ops: [] };
+          },
+        ],
+        nftContracts: () => new Set(),
+        nftIds: async () => ({ ops: [] }),
+      },
+      now: () => now,
+    });
+    const ask = async (at: number) => {
+      now = at;
+      for (const c of [chain, other]) await discovery.settle(c, WALLET, 5_000);
+      await drain();
+      for (const c of [chain, other]) expect(discovery.progress(c, WALLET).state).toBe("complete");
+    };
+    await ask(1_000);
+    expect(finds.sort()).toEqual([1, 2]);
+    finds.length = 0;
+    // Ingest never published blocks of the second chain: only its wallets may lack something.
+    discovery.indexTrimmed(1_500, other.chain_id);
+    await ask(2_000);
+    expect(finds).toEqual([2]);
+    finds.length = 0;
+    await ask(3_000);
+    expect(finds).toEqual([]);
+    // Stream messages of unknown chains were dropped: every chain's wallets are swept again.
+    discovery.indexTrimmed(3_500);
+    await ask(4_000);
+    expect(finds.sort()).toEqual([1, 2]);
+  });
+
+  it("behavior: a chain indexed from its first block needs no discovery when only another chain's blocks were missed", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const discovery = discoveryOver(db, walletNode(), { indexedFrom: () => 0 });
+    discovery.indexTrimmed(1, 2);
+    expect((await discovery.settle(chain, WALLET, 5_000)).state).toBe("not_needed");
+    discovery.indexTrimmed(2, chain.chain_id);
+    await discovery.settle(chain, WALLET, 5_000);
+    expect(await settled(discovery)).toBe("complete");
+  });
+
   it("behavior: a chain indexed from its first block needs discovery once the index has missed chain events", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     const discovery = discoveryOver(db, walletNode(), { indexedFrom: () => 0 });
