@@ -14,6 +14,7 @@ import type { DiscoveryStateCounts } from "./discoveryCounts.js";
 import { heldTokenOps } from "./heldTokenOps.js";
 import { makePrefetchQueue } from "./prefetchQueue.js";
 import type { RegistryBackfill } from "./registryBackfill.js";
+import { ScanLineFull } from "./scanBatches.js";
 import { sweepBalances } from "./sweepBalances.js";
 import { type TokenUniverse, tokenUniverse, type UniverseSources } from "./tokenUniverse.js";
 import { makeWalletLogScans } from "./walletLogScans.js";
@@ -76,6 +77,14 @@ export interface DiscoverySettings {
   readonly sweepQueueMax: number;
   readonly scans: number;
   /**
+   * Most log scans asked by requests that may wait for a batch at once: a whole history takes far
+   * longer to read than a sweep, so a client asking about ever new addresses would grow this line
+   * too. A wallet asked beyond it keeps its sweep's answer, says its history was not read
+   * (scan_failed), and is queued again on a request after `retryMs`. Webhooks' wallets are not
+   * counted: the prefetch queue paces and bounds them.
+   */
+  readonly scanQueueMax: number;
+  /**
    * Most wallets one batch of log scans names in its filters (walletTransferFilters). geth takes
    * 1,000 alternatives per topic (`--rpc.logquerylimit`), and 200 keep a request near 14 KB, under
    * the body caps of proxies in front of nodes; a node that takes fewer is asked in halves.
@@ -120,6 +129,7 @@ export const DISCOVERY_DEFAULTS: DiscoverySettings = {
   sweeps: 8,
   sweepQueueMax: 10_000,
   scans: 2,
+  scanQueueMax: 10_000,
   scanBatch: 200,
   retryMs: 30_000,
   registryWaitMs: 10_000,
@@ -560,7 +570,14 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     saveRecord: saveScan,
   });
 
-  const run = (chain: ChainConfig, wallet: string, record: DiscoveryRecord, resweep: boolean): Job => {
+  /** `byRequest`: started by a request for a wallet no webhook queued, whose log scan is bounded (scanQueueMax). */
+  const run = (
+    chain: ChainConfig,
+    wallet: string,
+    record: DiscoveryRecord,
+    resweep: boolean,
+    byRequest: boolean,
+  ): Job => {
     const job: Job = {
       state: "sweeping",
       // Not after missed chain events, nor for the registry's pools and markets: what the index
@@ -586,7 +603,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       const key = jobKey(chain.chain_id, wallet);
       if (jobs.get(key) === job) keepSettled(key);
       // A full line turns wallets away by the thousand: said once a minute, not for each.
-      if (error instanceof SweepLineFull) {
+      if (error instanceof SweepLineFull || error instanceof ScanLineFull) {
         if (deps.now() - lineFullSaidAt < 60_000) return;
         lineFullSaidAt = deps.now();
       }
@@ -638,7 +655,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     // wallet have their answers, beside the finders if they still run.
     const scanned = Promise.race([tokensStored, job.swept]).then(async () => {
       await holds.free(scanKey(wallet));
-      await logScans.add(chain, wallet, job);
+      await logScans.add(chain, wallet, job, byRequest);
     });
     // Handled below, once the sweep is done: a scan that failed meanwhile fails the job then.
     scanned.catch(() => undefined);
@@ -664,12 +681,12 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
    * again after a failure. A wallet waiting in the webhooks' queue leaves it, since this starts it;
    * if this sweep fails, it goes back with its webhooks' claims, so the queue still tries it once.
    */
-  const start = (chain: ChainConfig, wallet: string): Promise<Job | undefined> => {
+  const start = (chain: ChainConfig, wallet: string, byRequest: boolean): Promise<Job | undefined> => {
     if (!needed(chain.chain_id)) return Promise.resolve(undefined);
     watchRegistry(chain.chain_id);
     const key = jobKey(chain.chain_id, wallet);
     const queued = prefetchQueue.drop(key);
-    const started = startJob(chain, wallet, key);
+    const started = startJob(chain, wallet, key, byRequest && queued === undefined);
     if (queued !== undefined)
       started
         .then((job) => job?.swept)
@@ -705,7 +722,12 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       record.swept_at < trimmedAtOf(chainId) ||
       (record.registry_pending === true && deps.registry?.progress(chainId)?.done === true));
 
-  const startJob = (chain: ChainConfig, wallet: string, key: string): Promise<Job | undefined> => {
+  const startJob = (
+    chain: ChainConfig,
+    wallet: string,
+    key: string,
+    byRequest: boolean,
+  ): Promise<Job | undefined> => {
     const job = jobs.get(key);
     if (job !== undefined) {
       const retry = retryDue(job);
@@ -717,14 +739,14 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
         if (job.state === "complete" || job.state === "failed") keepSettled(key);
         return Promise.resolve(job);
       }
-      const next = run(chain, wallet, job.record, stale);
+      const next = run(chain, wallet, job.record, stale, byRequest);
       setJob(chain.chain_id, key, next);
       return Promise.resolve(next);
     }
     let pending = starting.get(key);
     if (pending === undefined) {
       pending = load(chain.chain_id, wallet).then((record) => {
-        const next = run(chain, wallet, record, sweepStale(chain.chain_id, record));
+        const next = run(chain, wallet, record, sweepStale(chain.chain_id, record), byRequest);
         setJob(chain.chain_id, key, next);
         return next;
       });
@@ -736,7 +758,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
 
   const prefetchQueue = makePrefetchQueue({
     discover: async (chain, wallet) => {
-      const job = await start(chain, wallet);
+      const job = await start(chain, wallet, false);
       if (job === undefined || job.state === "complete") return false;
       await job.swept;
       return true;
@@ -821,7 +843,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       waitMs: number,
       need: DiscoveryNeed = "positions",
     ): Promise<DiscoveryProgress> => {
-      const job = await start(chain, wallet).catch(() => undefined);
+      const job = await start(chain, wallet, true).catch(() => undefined);
       if (job !== undefined && job.state === "sweeping" && job.background !== true && waitMs > 0) {
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([

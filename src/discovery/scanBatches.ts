@@ -3,9 +3,25 @@ import { makePromiseSlots } from "../lib/promiseSlots.js";
 /** Settles one wallet's scan within a batch: done, or failed with `error`. */
 export type SettleScan<Entry> = (entry: Entry, error?: unknown) => void;
 
+/** A request's log scan turned away: `max` others asked by requests already wait for theirs. */
+export class ScanLineFull extends Error {
+  constructor(max: number) {
+    super(
+      `${max} wallets already wait for their log scans on this worker; this one's history is read when it is asked again`,
+    );
+  }
+}
+
 export interface ScanBatchesDeps<Entry> {
   /** Batches running at once, over all chains. */
   readonly slots: number;
+  /**
+   * Most scans added as `bounded` (requests' own) that may wait at once, over all chains: a client
+   * asking about ever new addresses faster than whole histories are read would otherwise grow the
+   * line, and this process's memory, without bound. Those of webhooks' wallets are not counted:
+   * their queue paces and bounds them. None when not given.
+   */
+  readonly boundedMax?: number;
   /** Most wallets one batch takes. */
   readonly batchMax: number;
   /** Names an entry for `isWaiting` (its chain and wallet). */
@@ -21,6 +37,8 @@ export interface ScanBatchesDeps<Entry> {
 /** A wallet's scan waiting for its batch, and every caller waiting for it to settle. */
 interface Waiting<Entry> {
   entry: Entry;
+  /** Counted against `boundedMax`: every ask for it so far was bounded. */
+  bounded: boolean;
   readonly settlers: Array<{ readonly resolve: () => void; readonly reject: (error: unknown) => void }>;
 }
 
@@ -39,6 +57,7 @@ export const makeScanBatches = <Entry>(deps: ScanBatchesDeps<Entry>) => {
   /** Each chain's waiting scans by key, in the order they came. */
   const waiting = new Map<number, Map<string, Waiting<Entry>>>();
   let waitingCount = 0;
+  let boundedWaiting = 0;
   /** Chains with a turn asked of the slots and not yet begun: at most one each, whatever waits. */
   const turnAsked = new Set<number>();
   /**
@@ -66,6 +85,7 @@ export const makeScanBatches = <Entry>(deps: ScanBatchesDeps<Entry>) => {
       batch.push(w);
     }
     waitingCount -= batch.length;
+    boundedWaiting -= batch.filter((w) => w.bounded).length;
     if (queue.size === 0) waiting.delete(chainId);
     // More than one batch waited: the next free slot takes the rest.
     else askTurn(chainId);
@@ -104,26 +124,39 @@ export const makeScanBatches = <Entry>(deps: ScanBatchesDeps<Entry>) => {
     }
   };
 
-  /** Puts the entry in its chain's queue; one waiting under the same key takes its place and callers. */
+  /**
+   * Puts the entry in its chain's queue; one waiting under the same key takes its place and callers.
+   * A bounded entry that would wait beyond `boundedMax` is refused (ScanLineFull) instead.
+   */
   const enqueue = (
     chainId: number,
     key: string,
     entry: Entry,
+    bounded: boolean,
     resolve: () => void,
     reject: (error: unknown) => void,
   ) => {
+    const known = waiting.get(chainId)?.get(key);
+    if (known === undefined && bounded && boundedWaiting >= (deps.boundedMax ?? Number.POSITIVE_INFINITY)) {
+      reject(new ScanLineFull(deps.boundedMax!));
+      return;
+    }
     let queue = waiting.get(chainId);
     if (queue === undefined) {
       queue = new Map();
       waiting.set(chainId, queue);
     }
-    const known = queue.get(key);
     if (known !== undefined) {
       known.entry = entry;
       known.settlers.push({ resolve, reject });
+      if (known.bounded && !bounded) {
+        known.bounded = false;
+        boundedWaiting--;
+      }
     } else {
-      queue.set(key, { entry, settlers: [{ resolve, reject }] });
+      queue.set(key, { entry, bounded, settlers: [{ resolve, reject }] });
       waitingCount++;
+      if (bounded) boundedWaiting++;
     }
     askTurn(chainId);
   };
@@ -131,16 +164,17 @@ export const makeScanBatches = <Entry>(deps: ScanBatchesDeps<Entry>) => {
   return {
     /**
      * Queues the wallet's scan on the chain (once the one running for it settles, if any); settles
-     * when its batch has scanned it (or failed).
+     * when its batch has scanned it (or failed). `bounded`: a request's own, refused with
+     * ScanLineFull when `boundedMax` of those wait already.
      */
-    add: (chainId: number, entry: Entry): Promise<void> =>
+    add: (chainId: number, entry: Entry, bounded = false): Promise<void> =>
       new Promise<void>((resolve, reject) => {
         const key = deps.keyOf(entry);
         // Asked again once the running scan settles: by then another ask may have started one.
         const ask = () => {
           const askedAgain = running.get(key);
           if (askedAgain !== undefined) askedAgain.push(ask);
-          else enqueue(chainId, key, entry, resolve, reject);
+          else enqueue(chainId, key, entry, bounded, resolve, reject);
         };
         ask();
       }),

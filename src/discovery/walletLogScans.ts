@@ -38,7 +38,7 @@ export interface WalletLogScansDeps {
   /** The last block of the chain's blocks the index jumped over (indexGapKey), if any. */
   readonly gapTo: (chainId: number) => number | undefined;
   readonly finders: Pick<Finders, "nftContracts" | "nftIds">;
-  readonly settings: Pick<DiscoverySettings, "scans" | "scanBatch" | "scanStretch">;
+  readonly settings: Pick<DiscoverySettings, "scans" | "scanBatch" | "scanStretch" | "scanQueueMax">;
   /** Writes what a stretch found for the wallet into the index views (the discovery's versioned write). */
   readonly write: (chainId: number, wallet: string, ops: ReadonlyArray<Operation>) => Promise<unknown>;
   /** Saves the job's record: where its scan stands, so a restart resumes there. */
@@ -246,6 +246,7 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
   const scans = makeScanBatches<ScanEntry>({
     slots: deps.settings.scans,
     batchMax: deps.settings.scanBatch,
+    boundedMax: deps.settings.scanQueueMax,
     keyOf: (entry) => queueKey(entry.chain.chain_id, entry.wallet),
     scan: (chainId, entries, settle) => {
       const chain = entries[0]!.chain;
@@ -259,10 +260,13 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
     /**
      * Scans the wallet's transfer history on the chain; settles once it is read (or failed). A
      * scan already read to its end (a resweep's) settles at once: it does not wait in line, where
-     * its answers would say its history waits for its turn.
+     * its answers would say its history waits for its turn. `bounded`: a request's own scan, which
+     * fails with ScanLineFull when `scanQueueMax` of those wait already.
      */
-    add: (chain: ChainConfig, wallet: string, job: ScanJob): Promise<void> =>
-      readToEnd(chain.chain_id, job) ? Promise.resolve() : scans.add(chain.chain_id, { chain, wallet, job }),
+    add: (chain: ChainConfig, wallet: string, job: ScanJob, bounded = false): Promise<void> =>
+      readToEnd(chain.chain_id, job)
+        ? Promise.resolve()
+        : scans.add(chain.chain_id, { chain, wallet, job }, bounded),
     /** Whether the job's scan has read all the history there is to read (false when that is not known yet). */
     finished: (chainId: number, job: ScanJob): boolean => readToEnd(chainId, job),
     /**

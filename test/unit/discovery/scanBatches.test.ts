@@ -6,7 +6,7 @@ import type { RpcAnswer } from "../../../src/chains/rpc/jsonRpcExchange.js";
 import type { RpcLog } from "../../../src/chains/rpc/RpcTypes.js";
 import { discoveryRecordKey } from "../../../src/discovery/DiscoveryRecord.js";
 import { discoveryWarnings } from "../../../src/discovery/discoveryWarnings.js";
-import { makeScanBatches } from "../../../src/discovery/scanBatches.js";
+import { makeScanBatches, ScanLineFull } from "../../../src/discovery/scanBatches.js";
 import { DISCOVERY_DEFAULTS } from "../../../src/discovery/WalletDiscovery.js";
 import { walletTokenPrefix } from "../../../src/indexer/indexKeys.js";
 import type { Db } from "../../../src/storage/Level.js";
@@ -66,6 +66,47 @@ describe("batches of log scans", () => {
       e: "done",
       f: "done",
     });
+  });
+
+  it("behavior: bounded scans beyond boundedMax are turned away while unbounded ones queue; a wallet already waiting asked again keeps its place", async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const batches: Array<ReadonlyArray<string>> = [];
+    const scans = makeScanBatches<string>({
+      keyOf: (entry) => entry,
+      slots: 1,
+      batchMax: 10,
+      boundedMax: 2,
+      scan: async (_chainId, entries) => {
+        batches.push(entries);
+        if (batches.length === 1) await gate;
+      },
+    });
+    const outcome = new Map<string, string>();
+    const track = (name: string, bounded: boolean) =>
+      scans.add(1, name, bounded).then(
+        () => outcome.set(name, "done"),
+        (error: unknown) => outcome.set(name, error instanceof ScanLineFull ? "turned away" : String(error)),
+      );
+    const asks = [track("running", true)];
+    await until(() => batches.length === 1);
+    // The running scan does not count: two requests' scans wait, a third is turned away.
+    asks.push(track("r1", true), track("r2", true), track("r3", true));
+    // A webhook's wallets queue whatever the requests' line holds; one of them asked by a request
+    // again, and a request's wallet asked again, keep their places.
+    asks.push(track("w1", false), track("w2", false), track("w1", true), track("r1", true));
+    await until(() => outcome.has("r3"));
+    expect(outcome.get("r3")).toBe("turned away");
+    expect(scans.waiting()).toBe(4);
+    release();
+    await Promise.all(asks);
+    expect(batches).toEqual([["running"], ["r1", "r2", "w1", "w2"]]);
+    expect([...outcome].filter(([, o]) => o !== "done")).toEqual([["r3", "turned away"]]);
+    // The line has room again.
+    await scans.add(1, "r3", true);
+    expect(batches.at(-1)).toEqual(["r3"]);
   });
 
   it("behavior: a batch that throws fails the wallets it had not settled, and the next batch runs", async () => {

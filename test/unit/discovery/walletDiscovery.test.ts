@@ -36,7 +36,9 @@ const word = (address: string) => `0x${address.slice(2).padStart(64, "0")}`;
  * vault probes of new tokens are then null). `failLogsBelow` makes eth_getLogs refuse ranges
  * starting below it. Every eth_getLogs range asked is recorded.
  */
-const walletNode = (options: { failLogsBelow?: number; failSweep?: boolean } = {}) => {
+const walletNode = (
+  options: { failLogsBelow?: number; failSweep?: boolean; logsGate?: Promise<void> } = {},
+) => {
   const ranges: Array<[number, number]> = [];
   const answer = (method: string, params: ReadonlyArray<unknown>): RpcAnswer => {
     if (method === "eth_call") {
@@ -85,10 +87,11 @@ const walletNode = (options: { failLogsBelow?: number; failSweep?: boolean } = {
     }
     return { ok: false, fault: { reason: "Rejected", detail: `unexpected ${method}` } };
   };
-  const rpc = fakeChainRpc((requests) => ({
-    kind: "answers",
-    answers: requests.map((request) => answer(request.method, request.params)),
-  }));
+  const rpc = fakeChainRpc(async (requests) => {
+    if (options.logsGate !== undefined && requests.some((r) => r.method === "eth_getLogs"))
+      await options.logsGate;
+    return { kind: "answers", answers: requests.map((request) => answer(request.method, request.params)) };
+  });
   // Probed: it keeps every log.
   rpc.endpoints[0]!.health.capabilities = { logsFrom: 0, probedAt: 0 };
   return { rpc, ranges };
@@ -740,6 +743,44 @@ describe("wallet discovery", () => {
     expect(finds).toBe(2);
     // Swept twice, one wallet: counted complete once.
     expect(complete()).toBe(1);
+  });
+
+  it("behavior: a request's log scan beyond scanQueueMax is turned away: its answer keeps the sweep's tokens and says the history was not read, and a request after retryMs reads it", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let now = 0;
+    const discovery = discoveryOver(db, walletNode({ logsGate: gate }), {
+      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, scans: 1, scanBatch: 1, scanQueueMax: 1 },
+      now: () => now,
+    });
+    const [running, waiting, turnedAway] = ["a1", "a2", "a3"].map((b) => `0x${b.repeat(20)}`);
+    // One scan reads (held at its first eth_getLogs), one waits for it, the third finds the line full.
+    for (const wallet of [running!, waiting!, turnedAway!]) {
+      await discovery.settle(chain, wallet, 5_000, "tokens");
+      await drain();
+    }
+    expect(discovery.progress(chain, waiting!)).toMatchObject({ state: "scanning", scan_queued: true });
+    const refused = discovery.progress(chain, turnedAway!, "tokens");
+    expect(refused.state).toBe("scan_failed");
+    expect(refused.error).toContain("wait for their log scans");
+    expect(refused.swept_block).toBe(1_000);
+    // Its answer says why its history is not read yet.
+    const [warning] = discoveryWarnings([{ chain, progress: refused }], () => 0, "Balances", "http://svc");
+    expect(warning?.code).toBe("DISCOVERY_IN_PROGRESS");
+    expect(warning?.message).toContain("wait for their log scans");
+    open();
+    for (let i = 0; i < 20 && discovery.progress(chain, waiting!).state !== "complete"; i++) await drain();
+    expect(discovery.progress(chain, waiting!).state).toBe("complete");
+    // Asked again before retryMs: still turned away, with no new scan; after it, read.
+    await discovery.settle(chain, turnedAway!, 5_000, "tokens");
+    expect(discovery.progress(chain, turnedAway!).state).toBe("scan_failed");
+    now = DISCOVERY_DEFAULTS.retryMs;
+    await discovery.settle(chain, turnedAway!, 5_000, "tokens");
+    for (let i = 0; i < 20 && discovery.progress(chain, turnedAway!).state !== "complete"; i++) await drain();
+    expect(discovery.progress(chain, turnedAway!).state).toBe("complete");
   });
 
   it("behavior: a chain's own missed blocks make only that chain's wallets swept again; missed stream messages make every chain's", async () => {
