@@ -1,13 +1,12 @@
 import { Context, Effect, Layer, Option, Runtime } from "effect";
 import { ChainClients } from "../chains/ChainClients.js";
 import { Chains } from "../chains/Chains.js";
-import type { IndexGap, IndexTrimmed } from "../indexer/Indexer.js";
 import { Index } from "../indexer/IndexReader.js";
-import { INDEX_CHAIN_TRIMMED_PREFIX, INDEX_GAP_PREFIX, INDEX_TRIMMED_KEY } from "../indexer/indexKeys.js";
 import { IngestStatusBook } from "../ingest/IngestStatusBook.js";
 import { FactoryPools } from "../pricing/FactoryPools.js";
 import { Level } from "../storage/Level.js";
 import { makeRegistryBackfill } from "./registryBackfill.js";
+import { tellRecordedMisses } from "./tellRecordedMisses.js";
 import type { UniverseSources } from "./tokenUniverse.js";
 import {
   DISCOVERY_DEFAULTS,
@@ -100,28 +99,7 @@ export const layer = (
         now: () => Date.now(),
         warn,
       });
-      // Chain events the index missed before a restart still make the sweeps before them stale:
-      // dropped stream messages on every chain (a record there that names a chain is an earlier
-      // version's, read as every chain's), a chain's unpublished blocks on that chain.
-      const trimmed = yield* Effect.promise(() =>
-        (db.get(INDEX_TRIMMED_KEY) as Promise<IndexTrimmed | undefined>).catch(() => undefined),
-      );
-      if (trimmed !== undefined) discovery.indexTrimmed(trimmed.at);
-      yield* Effect.promise(async () => {
-        for await (const [key, chainTrimmed] of db.iterator({
-          gte: INDEX_CHAIN_TRIMMED_PREFIX,
-          lt: `${INDEX_CHAIN_TRIMMED_PREFIX}~`,
-        }))
-          discovery.indexTrimmed(
-            (chainTrimmed as IndexTrimmed).at,
-            Number((key as string).slice(INDEX_CHAIN_TRIMMED_PREFIX.length)),
-          );
-      }).pipe(Effect.catchAllDefect(() => Effect.void));
-      // So do the blocks it jumped over: wallets' log scans read up to them.
-      yield* Effect.promise(async () => {
-        for await (const [key, gap] of db.iterator({ gte: INDEX_GAP_PREFIX, lt: `${INDEX_GAP_PREFIX}~` }))
-          discovery.indexGap(Number((key as string).slice(INDEX_GAP_PREFIX.length)), (gap as IndexGap).to);
-      }).pipe(Effect.catchAllDefect(() => Effect.void));
+      yield* Effect.promise(() => tellRecordedMisses(db, discovery));
       return discovery;
     }),
   );

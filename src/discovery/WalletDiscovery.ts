@@ -192,6 +192,11 @@ interface Job {
   };
   error?: string;
   failedAt?: number;
+  /**
+   * Its log scan was turned away (a request's, beyond scanQueueMax): a webhook that asks for the
+   * wallet starts it again at once, unbounded, instead of taking it for known.
+   */
+  scanTurnedAway?: boolean;
   truncated: Array<string>;
 }
 
@@ -317,7 +322,8 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
    */
   const pendingSweeps = new Map<string, ReadonlyArray<string>>();
   const sweepSlots = makePromiseSlots(deps.settings.sweeps);
-  let lineFullSaidAt = Number.NEGATIVE_INFINITY;
+  /** When each full line last said so in the log (SweepLineFull, ScanLineFull). */
+  const lineFullSaidAt = new Map<string, number>();
   const chainFinds = new Map<number, { at: number; done: Promise<ReadonlyArray<Operation>> }>();
 
   /**
@@ -602,10 +608,12 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       job.failedAt = deps.now();
       const key = jobKey(chain.chain_id, wallet);
       if (jobs.get(key) === job) keepSettled(key);
+      if (error instanceof ScanLineFull) job.scanTurnedAway = true;
       // A full line turns wallets away by the thousand: said once a minute, not for each.
       if (error instanceof SweepLineFull || error instanceof ScanLineFull) {
-        if (deps.now() - lineFullSaidAt < 60_000) return;
-        lineFullSaidAt = deps.now();
+        const line = error instanceof SweepLineFull ? "sweep" : "scan";
+        if (deps.now() - (lineFullSaidAt.get(line) ?? Number.NEGATIVE_INFINITY) < 60_000) return;
+        lineFullSaidAt.set(line, deps.now());
       }
       deps.warn(
         `discovery of ${wallet} on ${chain.name} (${chain.chain_id}) failed: ${job.error}`,
@@ -730,7 +738,8 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   ): Promise<Job | undefined> => {
     const job = jobs.get(key);
     if (job !== undefined) {
-      const retry = retryDue(job);
+      // A webhook's ask starts a scan a full line turned away at once: its line is not bounded.
+      const retry = retryDue(job) || (!byRequest && job.state === "failed" && job.scanTurnedAway === true);
       // A failed resweep tried again is still due: without it the retry would find the old sweep
       // and scan done and call the wallet complete, its answer without the warning.
       const stale = (job.state === "complete" || retry) && sweepStale(chain.chain_id, job.record);
@@ -764,10 +773,10 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       return true;
     },
     // A job that failed and is due to be tried again is not known: a webhook announcing the wallet
-    // again queues it.
+    // again queues it. Nor is one whose scan a full line turned away: the webhook's turn reads it.
     known: (key) => {
       const job = jobs.get(key);
-      return starting.has(key) || (job !== undefined && !retryDue(job));
+      return starting.has(key) || (job !== undefined && !retryDue(job) && job.scanTurnedAway !== true);
     },
     key: jobKey,
     max: deps.settings.prefetchMax,

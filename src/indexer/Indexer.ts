@@ -54,13 +54,6 @@ export type { IndexGap } from "./RecordedGaps.js";
 const trimmedKeyOf = (trimmed: IndexTrimmed): string =>
   trimmed.chain_id === undefined ? INDEX_TRIMMED_KEY : indexChainTrimmedKey(trimmed.chain_id);
 
-/** A record read from INDEX_TRIMMED_KEY, as every chain's: an earlier version kept one chain's there too. */
-const everyChain = (trimmed: IndexTrimmed | undefined): IndexTrimmed | undefined => {
-  if (trimmed?.chain_id === undefined) return trimmed;
-  const { chain_id: _, ...all } = trimmed;
-  return all;
-};
-
 /** Stream sequence of the last CHAIN_EVENTS message applied, written in the same batch as its effects. */
 export const STREAM_SEQ_KEY = `${PREFIX}seq`;
 
@@ -313,9 +306,8 @@ export const runIndexer = (options: IndexerOptions) =>
      */
     let retell: IndexTrimmed | undefined =
       accounted > appliedSeq || earlierStream
-        ? everyChain(
-            (yield* Effect.tryPromise(() => options.db.get(INDEX_TRIMMED_KEY))) as IndexTrimmed | undefined,
-          )
+        ? // Just written of the stream (accountedUpTo, resumeIn): every chain's.
+          ((yield* Effect.tryPromise(() => options.db.get(INDEX_TRIMMED_KEY))) as IndexTrimmed | undefined)
         : undefined;
     /** A chain's first block after the trim is in the batch being gathered: `retell` is due at its flush. */
     let retellDue = false;

@@ -68,7 +68,7 @@ describe("batches of log scans", () => {
     });
   });
 
-  it("behavior: bounded scans beyond boundedMax are turned away while unbounded ones queue; a wallet already waiting asked again keeps its place", async () => {
+  it("behavior: bounded scans beyond boundedMax are turned away while unbounded ones queue; a wallet already waiting asked again keeps its place, and one asked unbounded frees its bounded place", async () => {
     let release = () => {};
     const gate = new Promise<void>((resolve) => {
       release = resolve;
@@ -99,10 +99,12 @@ describe("batches of log scans", () => {
     asks.push(track("w1", false), track("w2", false), track("w1", true), track("r1", true));
     await until(() => outcome.has("r3"));
     expect(outcome.get("r3")).toBe("turned away");
-    expect(scans.waiting()).toBe(4);
+    // A request's wallet a webhook then asks for is the webhook's: its place in the line is freed.
+    asks.push(track("r2", false), track("r4", true));
+    expect(scans.waiting()).toBe(5);
     release();
     await Promise.all(asks);
-    expect(batches).toEqual([["running"], ["r1", "r2", "w1", "w2"]]);
+    expect(batches).toEqual([["running"], ["r1", "r2", "w1", "w2", "r4"]]);
     expect([...outcome].filter(([, o]) => o !== "done")).toEqual([["r3", "turned away"]]);
     // The line has room again.
     await scans.add(1, "r3", true);

@@ -37,7 +37,13 @@ const word = (address: string) => `0x${address.slice(2).padStart(64, "0")}`;
  * starting below it. Every eth_getLogs range asked is recorded.
  */
 const walletNode = (
-  options: { failLogsBelow?: number; failSweep?: boolean; logsGate?: Promise<void> } = {},
+  options: {
+    failLogsBelow?: number;
+    failSweep?: boolean;
+    logsGate?: Promise<void>;
+    /** Told the tokens each sweep call asks about. */
+    onSweep?: (tokens: ReadonlyArray<string>) => void;
+  } = {},
 ) => {
   const ranges: Array<[number, number]> = [];
   const answer = (method: string, params: ReadonlyArray<unknown>): RpcAnswer => {
@@ -50,6 +56,7 @@ const walletNode = (
         { length: count },
         (_, i) => `0x${call.data.slice(2 + 8 + 192 + i * 64 + 24, 2 + 8 + 192 + (i + 1) * 64)}`,
       );
+      options.onSweep?.(tokens);
       return {
         ok: true,
         result: encodeAbiParameters(
@@ -745,42 +752,67 @@ describe("wallet discovery", () => {
     expect(complete()).toBe(1);
   });
 
-  it("behavior: a request's log scan beyond scanQueueMax is turned away: its answer keeps the sweep's tokens and says the history was not read, and a request after retryMs reads it", async () => {
+  it("behavior: a request's log scan beyond scanQueueMax is turned away: its answer keeps the sweep's tokens and says why its history is not read; a webhook's ask reads it at once, a request's after retryMs", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     let open = () => {};
     const gate = new Promise<void>((resolve) => {
       open = resolve;
     });
     let now = 0;
-    const discovery = discoveryOver(db, walletNode({ logsGate: gate }), {
-      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, scans: 1, scanBatch: 1, scanQueueMax: 1 },
+    const node = walletNode({ logsGate: gate });
+    const discovery = discoveryOver(db, node, {
+      settings: {
+        ...DISCOVERY_DEFAULTS,
+        scanStretch: 300,
+        scans: 1,
+        scanBatch: 1,
+        scanQueueMax: 1,
+        prefetchPerSecond: UNPACED,
+      },
       now: () => now,
     });
-    const [running, waiting, turnedAway] = ["a1", "a2", "a3"].map((b) => `0x${b.repeat(20)}`);
-    // One scan reads (held at its first eth_getLogs), one waits for it, the third finds the line full.
-    for (const wallet of [running!, waiting!, turnedAway!]) {
+    const [running, waiting, forWebhook, asksAgain] = ["a1", "a2", "a3", "a4"].map(
+      (b) => `0x${b.repeat(20)}`,
+    );
+    const settle = async (wallet: string) => {
       await discovery.settle(chain, wallet, 5_000, "tokens");
       await drain();
-    }
+    };
+    const untilComplete = async (wallet: string) => {
+      for (let i = 0; i < 20 && discovery.progress(chain, wallet!).state !== "complete"; i++) await drain();
+      expect(discovery.progress(chain, wallet!).state).toBe("complete");
+    };
+    // One scan reads (held at its first eth_getLogs), one waits for it, the next find the line full.
+    for (const wallet of [running!, waiting!, forWebhook!, asksAgain!]) await settle(wallet);
     expect(discovery.progress(chain, waiting!)).toMatchObject({ state: "scanning", scan_queued: true });
-    const refused = discovery.progress(chain, turnedAway!, "tokens");
-    expect(refused.state).toBe("scan_failed");
+    const refused = discovery.progress(chain, forWebhook!, "tokens");
+    expect(refused).toMatchObject({ state: "scan_failed", swept_block: 1_000 });
     expect(refused.error).toContain("wait for their log scans");
-    expect(refused.swept_block).toBe(1_000);
-    // Its answer says why its history is not read yet.
     const [warning] = discoveryWarnings([{ chain, progress: refused }], () => 0, "Balances", "http://svc");
     expect(warning?.code).toBe("DISCOVERY_IN_PROGRESS");
     expect(warning?.message).toContain("wait for their log scans");
+    // The sweep's tokens are in the index all the same.
+    const held: Array<string> = [];
+    for await (const key of db.keys({
+      gte: walletTokenPrefix(forWebhook!),
+      lt: `${walletTokenPrefix(forWebhook!)}~`,
+    }))
+      held.push(key as string);
+    expect(held.some((key) => key.endsWith(SWEPT))).toBe(true);
+    // Asked again by a request before retryMs: nothing more is read.
+    const ranges = node.ranges.length;
+    await settle(asksAgain!);
+    expect(discovery.progress(chain, asksAgain!).state).toBe("scan_failed");
+    expect(node.ranges.length).toBe(ranges);
+    // A webhook watching it queues its scan at once, beyond the requests' line.
+    expect(discovery.prefetch([chain], [forWebhook!])).toBe(1);
+    await drain();
+    expect(discovery.progress(chain, forWebhook!)).toMatchObject({ state: "scanning", scan_queued: true });
     open();
-    for (let i = 0; i < 20 && discovery.progress(chain, waiting!).state !== "complete"; i++) await drain();
-    expect(discovery.progress(chain, waiting!).state).toBe("complete");
-    // Asked again before retryMs: still turned away, with no new scan; after it, read.
-    await discovery.settle(chain, turnedAway!, 5_000, "tokens");
-    expect(discovery.progress(chain, turnedAway!).state).toBe("scan_failed");
+    for (const wallet of [running!, waiting!, forWebhook!]) await untilComplete(wallet);
     now = DISCOVERY_DEFAULTS.retryMs;
-    await discovery.settle(chain, turnedAway!, 5_000, "tokens");
-    for (let i = 0; i < 20 && discovery.progress(chain, turnedAway!).state !== "complete"; i++) await drain();
-    expect(discovery.progress(chain, turnedAway!).state).toBe("complete");
+    await settle(asksAgain!);
+    await untilComplete(asksAgain!);
   });
 
   it("behavior: a chain's own missed blocks make only that chain's wallets swept again; missed stream messages make every chain's", async () => {
