@@ -414,20 +414,49 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   };
 
   /**
-   * Each chain's universe, read from the index once per `universeTtlMs` (50,000 keys take 0.2 to
-   * 0.5 s) and again once the chain's lists or registry backfill added tokens. A token first seen
-   * within that while is in the index anyway: the live block that moved it recorded its wallets.
+   * Each chain's universe, read from the index again once per `universeTtlMs` (50,000 keys take
+   * 0.2 to 0.5 s; in the background) and once the chain's lists or registry backfill added tokens.
+   * A token first seen within that while is in the index anyway: the live block that moved it
+   * recorded its wallets.
    */
   const universes = new Map<number, { at: number; tokens: Promise<TokenUniverse> }>();
+  /** Chains whose universe is being read again while sweeps go on with the one before. */
+  const rereading = new Set<number>();
+  const readUniverse = (chain: ChainConfig) => ({
+    at: deps.now(),
+    tokens: tokenUniverse(deps.db, chain, deps.universe, deps.settings.universeMax),
+  });
   const universeOf = (chain: ChainConfig): Promise<TokenUniverse> => {
-    const known = universes.get(chain.chain_id);
-    const widened = Math.max(chainFinds.get(chain.chain_id)?.at ?? 0, registryDone.get(chain.chain_id) ?? 0);
-    if (known !== undefined && deps.now() - known.at < deps.settings.universeTtlMs && known.at >= widened)
-      return known.tokens;
-    const tokens = tokenUniverse(deps.db, chain, deps.universe, deps.settings.universeMax);
-    universes.set(chain.chain_id, { at: deps.now(), tokens });
-    tokens.catch(() => universes.delete(chain.chain_id));
-    return tokens;
+    const chainId = chain.chain_id;
+    const known = universes.get(chainId);
+    const widened = Math.max(chainFinds.get(chainId)?.at ?? 0, registryDone.get(chainId) ?? 0);
+    // None yet, or one read before the chain's lists or registry widened it: a sweep waits for the
+    // new one (a resweep for the registry's tokens swept without them would be marked done).
+    if (known === undefined || known.at < widened) {
+      const entry = readUniverse(chain);
+      universes.set(chainId, entry);
+      entry.tokens.catch(() => {
+        if (universes.get(chainId) === entry) universes.delete(chainId);
+      });
+      return entry.tokens;
+    }
+    // Due again after universeTtlMs: read in the background (50,000 keys take 0.2 to 0.5 s, which a
+    // wallet's first answer would wait for once a minute) while sweeps go on with this one. What it
+    // lacks was first seen since, in live blocks, whose wallets the index recorded as it applied them.
+    if (deps.now() - known.at >= deps.settings.universeTtlMs && !rereading.has(chainId)) {
+      rereading.add(chainId);
+      const entry = readUniverse(chain);
+      entry.tokens
+        .then(
+          () => {
+            // Kept unless a wider one replaced it meanwhile.
+            if (universes.get(chainId) === known) universes.set(chainId, entry);
+          },
+          () => undefined,
+        )
+        .finally(() => rereading.delete(chainId));
+    }
+    return known.tokens;
   };
 
   const saveRecord = (chainId: number, wallet: string, job: { readonly record: DiscoveryRecord }) =>

@@ -1197,6 +1197,31 @@ describe("wallet discovery", () => {
     expect(reads).toBe(2);
   });
 
+  it("behavior: a universe due again is read in the background: the sweep that finds it due goes on with the one before, the next ones take the new one", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    let now = 0;
+    let listed = [SWEPT];
+    const swept: Array<ReadonlyArray<string>> = [];
+    const discovery = discoveryOver(db, walletNode({ onSweep: (tokens) => swept.push(tokens) }), {
+      now: () => now,
+      universe: { listed: () => listed },
+    });
+    const later = `0x${"7e".repeat(20)}`;
+    const ask = async (wallet: string) => {
+      await discovery.settle(chain, wallet, 5_000);
+      await drain();
+    };
+    await ask(WALLET);
+    expect(swept.at(-1)).not.toContain(later);
+    listed = [SWEPT, later];
+    now = DISCOVERY_DEFAULTS.universeTtlMs;
+    await ask(`0x${"bb".repeat(20)}`);
+    // Swept with the universe it had; the new one was read meanwhile.
+    expect(swept.at(-1)).not.toContain(later);
+    await ask(`0x${"cc".repeat(20)}`);
+    expect(swept.at(-1)).toContain(later);
+  });
+
   it("behavior: wallets queued for a webhook are discovered in the background, once each, within the queue's bound", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     const discovery = discoveryOver(db, walletNode(), {
