@@ -47,7 +47,11 @@ export class WebhookStore extends Context.Tag("app/webhooks/WebhookStore")<
       { readonly record: WebhookRecord; readonly changed: boolean; readonly revision: number },
       NotFound | InvalidRequest | StoreError
     >;
-    readonly remove: (teamId: string, id: string) => Effect.Effect<void, NotFound | StoreError>;
+    /** Deletes the webhook (or finishes a delete cut short); answers the addresses its list held then. */
+    readonly remove: (
+      teamId: string,
+      id: string,
+    ) => Effect.Effect<ReadonlyArray<string>, NotFound | StoreError>;
     /** The sorted address list. */
     readonly addresses: (
       teamId: string,

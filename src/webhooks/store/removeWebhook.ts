@@ -2,7 +2,7 @@ import { Effect, Either } from "effect";
 import { Unavailable } from "../../contracts/ApiError.js";
 import { leaderReads } from "../../nats/leaderReads.js";
 import { decodeRecord } from "../WebhookRecord.js";
-import { encodeList } from "./addressLists.js";
+import { encodeList, listOf } from "./addressLists.js";
 import { notFound } from "./hookRecords.js";
 import { addressesKey, hookKey } from "./kvKeys.js";
 import { casModify, getLive, kvCall } from "./kvOps.js";
@@ -14,18 +14,22 @@ const teamOf = (text: string) => Either.try(() => decodeRecord(text).team_id);
 /**
  * What is left of a webhook once its record is gone: its address list (the
  * notifier drops the webhook's addresses when it sees the list emptied or
- * deleted), then its slot in the team's list. Each step is idempotent.
+ * deleted), then its slot in the team's list. Each step is idempotent. Answers
+ * the addresses the list still held (none once an earlier try emptied it), so a
+ * delete resumed after its record went can still withdraw them from discovery.
  */
 export const removeRemains = (buckets: StoreBuckets, teamId: string, id: string) =>
   Effect.gen(function* () {
+    const list = yield* getLive(buckets.webhooks, addressesKey(id));
     // An empty list marks "being deleted": a racing address change then answers 404 instead of re-adding.
-    if ((yield* getLive(buckets.webhooks, addressesKey(id))) !== null) {
+    if (list !== null) {
       yield* casModify(buckets.webhooks, addressesKey(id), () =>
         Either.right({ kind: "write" as const, value: encodeList([]), result: undefined }),
       );
       yield* kvCall(() => buckets.webhooks.delete(addressesKey(id)));
     }
     yield* releaseSlot(buckets.webhooks, teamId, id);
+    return listOf(list);
   });
 
 /**
@@ -34,6 +38,7 @@ export const removeRemains = (buckets: StoreBuckets, teamId: string, id: string)
  * short after the record went (the store failing, the process killed) left the
  * id in the team's list: asked again, it finishes, rather than answer 404 and
  * leave the team a slot short and every API process its address list for good.
+ * Answers the addresses its list held when it was removed.
  */
 export const removeWebhook = (buckets: StoreBuckets, teamId: string, id: string) =>
   Effect.gen(function* () {
@@ -61,5 +66,5 @@ export const removeWebhook = (buckets: StoreBuckets, teamId: string, id: string)
         );
       if (!(yield* teamWebhookIds(leader, teamId)).includes(id)) return yield* Effect.fail(notFound(id));
     }
-    yield* removeRemains(buckets, teamId, id);
+    return yield* removeRemains(buckets, teamId, id);
   });

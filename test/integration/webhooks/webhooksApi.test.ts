@@ -1,5 +1,6 @@
 import { headers as natsHeaders } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WATCHED_WALLETS_SUBJECT } from "../../../src/discovery/watchedWallets.js";
 import { encodeList } from "../../../src/webhooks/store/addressLists.js";
 import { CUT_SHORT_AFTER_MS } from "../../../src/webhooks/store/createWebhook.js";
 import { addressesKey, hookKey, teamKey } from "../../../src/webhooks/store/kvKeys.js";
@@ -209,7 +210,15 @@ describe("webhook resource over HTTP", () => {
     await webhooks.delete(hookKey(second.id));
     expect((await call("GET", `${WEBHOOKS}/${second.id}`)).status).toBe(404);
     expect(await listed()).toContain(second.id);
+    // What the API workers are told to stop discovering for it: the addresses its list still held.
+    const told = (await env.nats.connectAs("api")).subscribe(WATCHED_WALLETS_SUBJECT, { timeout: 10_000 });
     expect((await call("DELETE", `${WEBHOOKS}/${second.id}`)).status).toBe(200);
+    for await (const message of told) {
+      const withdrawal = message.json<{ webhook_id?: string; unwatched?: ReadonlyArray<string> }>();
+      if (withdrawal.webhook_id !== second.id || withdrawal.unwatched === undefined) continue;
+      expect(withdrawal.unwatched).toEqual([addressOf(1)]);
+      told.unsubscribe();
+    }
     expect(await listed()).toEqual([first.id]);
     expect(await webhooks.get(addressesKey(second.id))).toMatchObject({ operation: "DEL" });
     expect((await call("DELETE", `${WEBHOOKS}/${second.id}`)).status).toBe(404);

@@ -20,9 +20,10 @@ export const deleteWebhookRoute = route(deleteWebhook, ({ params }) =>
       "before its delete",
       "those waiting to be discovered for it stay queued",
     );
-    yield* store.remove(teamId, id);
+    const held = yield* store.remove(teamId, id);
     (yield* WebhookSupervisor).forget(id);
-    yield* forgetWatched(id, watched);
+    // A delete resumed after its record went could not read them first: what its list still held.
+    yield* forgetWatched(id, watched.length > 0 ? watched : held);
     return { cu: 0, body: "" };
   }),
 );
