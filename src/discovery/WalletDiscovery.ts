@@ -336,8 +336,13 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   const trimmedAtOf = (chainId: number) => Math.max(trimmedAt, chainTrimmedAt.get(chainId) ?? 0);
   // A chain indexed from its first block needs no discovery, unless the index has since missed its events.
   const needed = (chainId: number) => deps.indexedFrom(chainId) !== 0 || trimmedAtOf(chainId) > 0;
-  /** When each chain's registry backfill finished: wallets swept before are swept again. */
-  const registryDone = new Map<number, number>();
+  /**
+   * How many times each chain's universe may have widened: its lists written, its registry
+   * backfill done. A universe read before the last of them is read again, and sweeps wait for it
+   * (a count, not a time: a read begun in the millisecond a widening lands must not pass for after it).
+   */
+  const widenings = new Map<number, number>();
+  const widen = (chainId: number) => widenings.set(chainId, (widenings.get(chainId) ?? 0) + 1);
   const watched = new Set<number>();
   const watchRegistry = (chainId: number) => {
     if (deps.registry === undefined || watched.has(chainId)) return;
@@ -345,7 +350,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     deps.registry
       .done(chainId)
       .then(() => {
-        if (deps.registry?.progress(chainId)?.done === true) registryDone.set(chainId, deps.now());
+        if (deps.registry?.progress(chainId)?.done === true) widen(chainId);
       })
       .catch(() => undefined);
   };
@@ -380,6 +385,8 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     const done = Promise.all(deps.finders.chain.map((find) => find(context))).then(async (found) => {
       const ops = found.flatMap((f) => f.ops);
       await write(context.chain.chain_id, undefined, ops);
+      // Once written: a universe read from here on holds what they added.
+      widen(context.chain.chain_id);
       return ops;
     });
     chainFinds.set(context.chain.chain_id, { at: deps.now(), done });
@@ -392,7 +399,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
    * markets widen the universe; a devnet's or a full node's takes seconds), for at most
    * `registryWaitMs` after the chain's first sweep asked. Once per chain: on a chain whose backfill
    * takes hours, only the first sweeps wait, and every wallet swept without it is swept again
-   * once it is in (registryDone).
+   * once it is in (its record's `registry_pending`, sweepStale).
    */
   const registryGates = new Map<number, Promise<void>>();
   const registryGate = (chainId: number): Promise<void> => {
@@ -415,24 +422,33 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
 
   /**
    * Each chain's universe, read from the index again once per `universeTtlMs` (50,000 keys take
-   * 0.2 to 0.5 s; in the background) and once the chain's lists or registry backfill added tokens.
-   * A token first seen within that while is in the index anyway: the live block that moved it
-   * recorded its wallets.
+   * 0.2 to 0.5 s) and once the chain's lists or registry backfill added tokens (`widenings`). A
+   * token first seen in a live block within that while is in the index anyway: the block that
+   * moved it recorded its wallets.
    */
-  const universes = new Map<number, { at: number; tokens: Promise<TokenUniverse> }>();
+  const universes = new Map<
+    number,
+    { readonly at: number; readonly widenings: number; readonly tokens: Promise<TokenUniverse> }
+  >();
   /** Chains whose universe is being read again while sweeps go on with the one before. */
   const rereading = new Set<number>();
   const readUniverse = (chain: ChainConfig) => ({
     at: deps.now(),
+    widenings: widenings.get(chain.chain_id) ?? 0,
     tokens: tokenUniverse(deps.db, chain, deps.universe, deps.settings.universeMax),
   });
   const universeOf = (chain: ChainConfig): Promise<TokenUniverse> => {
     const chainId = chain.chain_id;
     const known = universes.get(chainId);
-    const widened = Math.max(chainFinds.get(chainId)?.at ?? 0, registryDone.get(chainId) ?? 0);
-    // None yet, or one read before the chain's lists or registry widened it: a sweep waits for the
-    // new one (a resweep for the registry's tokens swept without them would be marked done).
-    if (known === undefined || known.at < widened) {
+    const age = known === undefined ? 0 : deps.now() - known.at;
+    // None yet, one read before the chain's lists or registry widened it, or one not read again
+    // for two intervals (a quiet chain): a sweep waits for a new one (a resweep made for the
+    // registry's tokens must see them).
+    if (
+      known === undefined ||
+      known.widenings !== (widenings.get(chainId) ?? 0) ||
+      age >= 2 * deps.settings.universeTtlMs
+    ) {
       const entry = readUniverse(chain);
       universes.set(chainId, entry);
       entry.tokens.catch(() => {
@@ -440,16 +456,16 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       });
       return entry.tokens;
     }
-    // Due again after universeTtlMs: read in the background (50,000 keys take 0.2 to 0.5 s, which a
-    // wallet's first answer would wait for once a minute) while sweeps go on with this one. What it
-    // lacks was first seen since, in live blocks, whose wallets the index recorded as it applied them.
-    if (deps.now() - known.at >= deps.settings.universeTtlMs && !rereading.has(chainId)) {
+    // Due again after universeTtlMs: read in the background (which a wallet's first answer would
+    // otherwise wait for once a minute) while sweeps go on with this one, at most one read a chain.
+    // A read that fails leaves this one, and the next sweep tries again.
+    if (age >= deps.settings.universeTtlMs && !rereading.has(chainId)) {
       rereading.add(chainId);
       const entry = readUniverse(chain);
       entry.tokens
         .then(
           () => {
-            // Kept unless a wider one replaced it meanwhile.
+            // Kept unless another replaced this one meanwhile (a widened read, waited for).
             if (universes.get(chainId) === known) universes.set(chainId, entry);
           },
           () => undefined,
@@ -637,7 +653,6 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       job.failedAt = deps.now();
       const key = jobKey(chain.chain_id, wallet);
       if (jobs.get(key) === job) keepSettled(key);
-      if (error instanceof ScanLineFull) job.scanTurnedAway = true;
       // A full line turns wallets away by the thousand: said once a minute, not for each.
       if (error instanceof SweepLineFull || error instanceof ScanLineFull) {
         const line = error instanceof SweepLineFull ? "sweep" : "scan";
@@ -694,8 +709,11 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       await holds.free(scanKey(wallet));
       await logScans.add(chain, wallet, job, byRequest);
     });
-    // Handled below, once the sweep is done: a scan that failed meanwhile fails the job then.
-    scanned.catch(() => undefined);
+    // Handled below, once the sweep is done: a scan that failed meanwhile fails the job then (which
+    // may name another failure, the finders'; a webhook still reads a scan the line turned away).
+    scanned.catch((error: unknown) => {
+      if (error instanceof ScanLineFull) job.scanTurnedAway = true;
+    });
     job.swept
       .then(async () => {
         job.state = "scanning";

@@ -799,11 +799,9 @@ describe("wallet discovery", () => {
     }))
       held.push(key as string);
     expect(held.some((key) => key.endsWith(SWEPT))).toBe(true);
-    // Asked again by a request before retryMs: nothing more is read.
-    const ranges = node.ranges.length;
+    // Asked again by a request before retryMs: still turned away.
     await settle(asksAgain!);
     expect(discovery.progress(chain, asksAgain!).state).toBe("scan_failed");
-    expect(node.ranges.length).toBe(ranges);
     // A webhook watching it queues its scan at once, beyond the requests' line.
     expect(discovery.prefetch([chain], [forWebhook!])).toBe(1);
     await drain();
@@ -1197,29 +1195,90 @@ describe("wallet discovery", () => {
     expect(reads).toBe(2);
   });
 
-  it("behavior: a universe due again is read in the background: the sweep that finds it due goes on with the one before, the next ones take the new one", async () => {
+  it("behavior: once the chain's registry backfill is done, the next sweep waits for a universe read after it, even within the same millisecond", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
-    let now = 0;
+    let backfillDone = false;
+    let finish = () => {};
+    const finished = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const registry = {
+      ...registryBackfill(() => backfillDone),
+      done: () => finished,
+    } as unknown as NonNullable<DiscoveryDeps["registry"]>;
+    const later = `0x${"7e".repeat(20)}`;
     let listed = [SWEPT];
     const swept: Array<ReadonlyArray<string>> = [];
     const discovery = discoveryOver(db, walletNode({ onSweep: (tokens) => swept.push(tokens) }), {
-      now: () => now,
+      registry,
+      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, registryWaitMs: 1 },
       universe: { listed: () => listed },
     });
-    const later = `0x${"7e".repeat(20)}`;
-    const ask = async (wallet: string) => {
-      await discovery.settle(chain, wallet, 5_000);
-      await drain();
-    };
-    await ask(WALLET);
+    await discovery.settle(chain, WALLET, 5_000);
     expect(swept.at(-1)).not.toContain(later);
+    // The backfill found a pool whose token the universe now holds; the clock has not moved.
     listed = [SWEPT, later];
-    now = DISCOVERY_DEFAULTS.universeTtlMs;
-    await ask(`0x${"bb".repeat(20)}`);
-    // Swept with the universe it had; the new one was read meanwhile.
-    expect(swept.at(-1)).not.toContain(later);
-    await ask(`0x${"cc".repeat(20)}`);
+    backfillDone = true;
+    finish();
+    await drain();
+    await discovery.settle(chain, `0x${"bb".repeat(20)}`, 5_000);
     expect(swept.at(-1)).toContain(later);
+  });
+
+  it("behavior: a universe due again is read in the background, once at a time: the sweeps that find it due go on with the one before; one not read again for two intervals, or whose read failed, is waited for", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    let now = 0;
+    let listed = [SWEPT];
+    let reads = 0;
+    let failRead = false;
+    const swept: Array<ReadonlyArray<string>> = [];
+    const discovery = discoveryOver(db, walletNode({ onSweep: (tokens) => swept.push(tokens) }), {
+      now: () => now,
+      universe: {
+        listed: () => {
+          reads++;
+          if (failRead) throw new Error("the index could not be read");
+          return listed;
+        },
+      },
+    });
+    const ttl = DISCOVERY_DEFAULTS.universeTtlMs;
+    let wallets = 0;
+    const ask = async (at: number) => {
+      now = at;
+      await discovery.settle(chain, `0x${(0xb000 + wallets++).toString(16).padStart(40, "0")}`, 5_000);
+    };
+    const later = `0x${"7e".repeat(20)}`;
+    const lastSwept = () => swept.at(-1) ?? [];
+    await ask(0);
+    expect(reads).toBe(1);
+    listed = [SWEPT, later];
+    // Due: two sweeps at once go on with the universe they had; one read runs for both.
+    await Promise.all([ask(ttl), ask(ttl)]);
+    expect(swept.slice(-2).map((tokens) => tokens.includes(later))).toEqual([false, false]);
+    expect(reads).toBe(2);
+    await drain();
+    await ask(ttl + 1);
+    expect(lastSwept()).toContain(later);
+    expect(reads).toBe(2);
+    // A background read that fails leaves the universe as it was; the next due sweep reads again.
+    listed = [SWEPT];
+    failRead = true;
+    await ask(2 * ttl + 2);
+    await drain();
+    expect(reads).toBe(3);
+    failRead = false;
+    await ask(2 * ttl + 3);
+    expect(lastSwept()).toContain(later);
+    await drain();
+    expect(reads).toBe(4);
+    await ask(2 * ttl + 4);
+    expect(lastSwept()).not.toContain(later);
+    // Not read again for two intervals (a quiet chain): the sweep waits for a new one.
+    listed = [SWEPT, later];
+    await ask(5 * ttl);
+    expect(lastSwept()).toContain(later);
+    expect(reads).toBe(5);
   });
 
   it("behavior: wallets queued for a webhook are discovered in the background, once each, within the queue's bound", async () => {
