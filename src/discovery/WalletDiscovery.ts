@@ -343,6 +343,14 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
    */
   const widenings = new Map<number, number>();
   const widen = (chainId: number) => widenings.set(chainId, (widenings.get(chainId) ?? 0) + 1);
+  /** Chains whose finished registry backfill is counted in `widenings`. */
+  const registryCounted = new Set<number>();
+  /** Counts the chain's registry backfill once it is done, at most once. */
+  const countRegistry = (chainId: number) => {
+    if (registryCounted.has(chainId) || deps.registry?.progress(chainId)?.done !== true) return;
+    registryCounted.add(chainId);
+    widen(chainId);
+  };
   const watched = new Set<number>();
   const watchRegistry = (chainId: number) => {
     if (deps.registry === undefined || watched.has(chainId)) return;
@@ -350,7 +358,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     deps.registry
       .done(chainId)
       .then(() => {
-        if (deps.registry?.progress(chainId)?.done === true) widen(chainId);
+        countRegistry(chainId);
       })
       .catch(() => undefined);
   };
@@ -439,6 +447,9 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   });
   const universeOf = (chain: ChainConfig): Promise<TokenUniverse> => {
     const chainId = chain.chain_id;
+    // Counted here too: a sweep that saw the backfill done must not get a universe from before it,
+    // whether or not the watch on its end has run yet.
+    countRegistry(chainId);
     const known = universes.get(chainId);
     const age = known === undefined ? 0 : deps.now() - known.at;
     // None yet, one read before the chain's lists or registry widened it, or one not read again
@@ -457,7 +468,8 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       return entry.tokens;
     }
     // Due again after universeTtlMs: read in the background (which a wallet's first answer would
-    // otherwise wait for once a minute) while sweeps go on with this one, at most one read a chain.
+    // otherwise wait for once a minute) while sweeps go on with this one, one background read at a
+    // time per chain.
     // A read that fails leaves this one, and the next sweep tries again.
     if (age >= deps.settings.universeTtlMs && !rereading.has(chainId)) {
       rereading.add(chainId);

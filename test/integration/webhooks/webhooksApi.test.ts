@@ -211,7 +211,9 @@ describe("webhook resource over HTTP", () => {
     expect((await call("GET", `${WEBHOOKS}/${second.id}`)).status).toBe(404);
     expect(await listed()).toContain(second.id);
     // What the API workers are told to stop discovering for it: the addresses its list still held.
-    const told = (await env.nats.connectAs("api")).subscribe(WATCHED_WALLETS_SUBJECT, { timeout: 10_000 });
+    const listener = await env.nats.connectAs("api");
+    const told = listener.subscribe(WATCHED_WALLETS_SUBJECT, { timeout: 10_000 });
+    await listener.flush();
     expect((await call("DELETE", `${WEBHOOKS}/${second.id}`)).status).toBe(200);
     for await (const message of told) {
       const withdrawal = message.json<{ webhook_id?: string; unwatched?: ReadonlyArray<string> }>();

@@ -1225,7 +1225,7 @@ describe("wallet discovery", () => {
     expect(swept.at(-1)).toContain(later);
   });
 
-  it("behavior: a universe due again is read in the background, once at a time: the sweeps that find it due go on with the one before; one not read again for two intervals, or whose read failed, is waited for", async () => {
+  it("behavior: a universe due again is read in the background, once at a time: the sweeps that find it due go on with the one before; one not read again for two intervals is waited for; a background read that fails leaves the one before and is tried again", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     let now = 0;
     let listed = [SWEPT];

@@ -20,10 +20,13 @@ export const deleteWebhookRoute = route(deleteWebhook, ({ params }) =>
       "before its delete",
       "those waiting to be discovered for it stay queued",
     );
-    const held = yield* store.remove(teamId, id);
+    // A delete that fails partway may already have emptied the list a retry would read: what was
+    // read first is withdrawn now (if the webhook stays, its wallets are left to their first requests).
+    const held = yield* store.remove(teamId, id).pipe(Effect.tapError(() => forgetWatched(id, watched)));
     (yield* WebhookSupervisor).forget(id);
-    // A delete resumed after its record went could not read them first: what its list still held.
-    yield* forgetWatched(id, watched.length > 0 ? watched : held);
+    // Also what its list held when removed: one resumed after its record went could read nothing
+    // first, and an address added since the read is in the list only.
+    yield* forgetWatched(id, [...new Set([...watched, ...held])]);
     return { cu: 0, body: "" };
   }),
 );
