@@ -6,7 +6,7 @@ import type { RpcAnswer } from "../../../src/chains/rpc/jsonRpcExchange.js";
 import type { RpcLog } from "../../../src/chains/rpc/RpcTypes.js";
 import { discoveryRecordKey } from "../../../src/discovery/DiscoveryRecord.js";
 import { discoveryWarnings } from "../../../src/discovery/discoveryWarnings.js";
-import { makeScanBatches, ScanLineFull } from "../../../src/discovery/scanBatches.js";
+import { makeScanBatches, ScanLineFull, type SettleScan } from "../../../src/discovery/scanBatches.js";
 import { DISCOVERY_DEFAULTS } from "../../../src/discovery/WalletDiscovery.js";
 import { walletTokenPrefix } from "../../../src/indexer/indexKeys.js";
 import type { Db } from "../../../src/storage/Level.js";
@@ -26,23 +26,37 @@ const until = async (done: () => boolean) => {
   if (!done()) throw new Error("never happened");
 };
 
+/**
+ * Batches of string entries over one slot, the first held until `release`; `batches` lists what
+ * each batch took, and `then` runs in each after the first is let go.
+ */
+const heldFirstBatch = (
+  limits: { readonly batchMax: number; readonly boundedMax?: number },
+  then: (entries: ReadonlyArray<string>, settle: SettleScan<string>) => void = () => undefined,
+) => {
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const batches: Array<ReadonlyArray<string>> = [];
+  const scans = makeScanBatches<string>({
+    keyOf: (entry) => entry,
+    slots: 1,
+    ...limits,
+    scan: async (_chainId, entries, settle) => {
+      batches.push(entries);
+      if (batches.length === 1) await gate;
+      then(entries, settle);
+    },
+  });
+  return { scans, batches, release: () => release() };
+};
+
 describe("batches of log scans", () => {
   it("behavior: wallets queued while every slot is busy go in one batch when a slot frees, and each batch settles its own wallets", async () => {
-    let release = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const batches: Array<ReadonlyArray<string>> = [];
-    const scans = makeScanBatches<string>({
-      keyOf: (entry) => entry,
-      slots: 1,
-      batchMax: 3,
-      scan: async (_chainId, entries, settle) => {
-        batches.push(entries);
-        if (batches.length === 1) await gate;
-        // One wallet of the second batch fails alone; the rest settle with the batch.
-        if (entries.includes("d")) settle("d", new Error("d failed"));
-      },
+    const { scans, batches, release } = heldFirstBatch({ batchMax: 3 }, (entries, settle) => {
+      // One wallet of the second batch fails alone; the rest settle with the batch.
+      if (entries.includes("d")) settle("d", new Error("d failed"));
     });
     const outcome = new Map<string, string>();
     const track = (name: string) =>
@@ -69,21 +83,7 @@ describe("batches of log scans", () => {
   });
 
   it("behavior: bounded scans beyond boundedMax are turned away while unbounded ones queue; a wallet already waiting asked again keeps its place, and one asked unbounded frees its bounded place", async () => {
-    let release = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const batches: Array<ReadonlyArray<string>> = [];
-    const scans = makeScanBatches<string>({
-      keyOf: (entry) => entry,
-      slots: 1,
-      batchMax: 10,
-      boundedMax: 2,
-      scan: async (_chainId, entries) => {
-        batches.push(entries);
-        if (batches.length === 1) await gate;
-      },
-    });
+    const { scans, batches, release } = heldFirstBatch({ batchMax: 10, boundedMax: 2 });
     const outcome = new Map<string, string>();
     const track = (name: string, bounded: boolean) =>
       scans.add(1, name, bounded).then(
