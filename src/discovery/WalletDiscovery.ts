@@ -469,8 +469,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     }
     // Due again after universeTtlMs: read in the background (which a wallet's first answer would
     // otherwise wait for once a minute) while sweeps go on with this one, one background read at a
-    // time per chain.
-    // A read that fails leaves this one, and the next sweep tries again.
+    // time per chain. A read that fails leaves this one, and the next sweep due tries again.
     if (age >= deps.settings.universeTtlMs && !rereading.has(chainId)) {
       rereading.add(chainId);
       const entry = readUniverse(chain);

@@ -162,46 +162,47 @@ const plan = async (
 };
 
 /**
- * Messages the stream dropped (by age or by bytes) before this index applied them: the index lacks
- * what they held. Said loudly, recorded (INDEX_TRIMMED_KEY, so discovery sweeps its wallets again even
- * after a restart), and reported; the index goes on from the messages the stream still holds.
+ * What the index missed, said loudly, recorded (trimmedKeyOf, so discovery sweeps the wallets again
+ * even after a restart) and reported; the index goes on from what it still has.
  */
-const reportTrimmed = async (
+const recordMissed = async (
   options: IndexerOptions,
   log: PromiseLog,
-  from: number,
-  to: number,
+  missed: IndexTrimmed,
+  why: string,
 ): Promise<IndexTrimmed> => {
-  const trimmed: IndexTrimmed = { from, to, at: Date.now() };
-  log.error(
+  log.error(why);
+  await options.db.put(trimmedKeyOf(missed), missed);
+  options.onTrimmed?.(missed);
+  return missed;
+};
+
+/** Messages the stream dropped (by age or by bytes) before this index applied them: every chain's. */
+const reportTrimmed = (options: IndexerOptions, log: PromiseLog, from: number, to: number) =>
+  recordMissed(
+    options,
+    log,
+    { from, to, at: Date.now() },
     `CHAIN_EVENTS no longer holds messages ${from}-${to}, dropped by its retention before this worker indexed them: wallets are discovered again from the chain; raise CHAIN_EVENTS_MAX_GB if this recurs`,
   );
-  await options.db.put(INDEX_TRIMMED_KEY, trimmed);
-  options.onTrimmed?.(trimmed);
-  return trimmed;
-};
 
 /**
  * A chain's blocks that ingest never published (its nodes had pruned them by the time it read
- * on, docs/ingestion.md): recorded (under the chain's own key) and reported as trimmed messages
- * are, so that discovery sweeps that chain's wallets again from the chain; other chains lost
- * nothing.
+ * on, docs/ingestion.md): only that chain's wallets are swept again; other chains lost nothing.
  */
-const reportMissedBlocks = async (
+const reportMissedBlocks = (
   options: IndexerOptions,
   log: PromiseLog,
   chainId: number,
   from: number,
   to: number,
-): Promise<IndexTrimmed> => {
-  const missed: IndexTrimmed = { chain_id: chainId, from, to, at: Date.now() };
-  log.error(
+) =>
+  recordMissed(
+    options,
+    log,
+    { chain_id: chainId, from, to, at: Date.now() },
     `chain ${chainId}: blocks ${from}-${to} were never published (ingest's RPC nodes no longer kept them when it read on): the index lacks them, and the chain's wallets are discovered again from it`,
   );
-  await options.db.put(trimmedKeyOf(missed), missed);
-  options.onTrimmed?.(missed);
-  return missed;
-};
 
 /**
  * The stream position to resume from in CHAIN_EVENTS as it is now (`created`): the index's own, or
@@ -417,13 +418,13 @@ export const runIndexer = (options: IndexerOptions) =>
         retellDue = false;
         if (excused.size === 0) retell = undefined;
         chainRetells.clear();
-        for (const d of due) {
-          // Timed after the batch is in the index and its memory, with no wait in between: a sweep
-          // begun before read a block from before the gap, one begun after reads past it.
-          const told = { ...d, at: Date.now() };
-          options.onTrimmed?.(told);
-          await options.db.put(trimmedKeyOf(told), told);
-        }
+        // Timed after the batch is in the index and its memory, and all told before any wait: a
+        // sweep begun before read a block from before the gap, one begun after reads past it.
+        const told = due.map((d) => ({ ...d, at: Date.now() }));
+        for (const report of told) options.onTrimmed?.(report);
+        await options.db.batch(
+          told.map((report) => ({ type: "put" as const, key: trimmedKeyOf(report), value: report })),
+        );
       }
       pending.clear();
       planned = [];
