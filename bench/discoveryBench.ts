@@ -4,7 +4,7 @@ import { startTestNats } from "../test/support/natsServer.js";
 import { type ProviderProxy, startProviderProxy } from "../test/support/providerProxy.js";
 import { batchedScans } from "./lib/batchedScans.js";
 import { benchKey, rewriteChainsFile, startServiceProcess } from "./lib/benchEnv.js";
-import { processRunMs } from "./lib/cpu.js";
+import { processRunMs, threadsBetween } from "./lib/cpu.js";
 import {
   type ChainCalls,
   type ChainReplay,
@@ -132,7 +132,11 @@ interface FirstAnswerRow {
   /** Where the recorded service's first answer spent its time. */
   readonly phases: FirstAnswerPhases | undefined;
   /** The direct service's time on a CPU while its first answer ran, ms: every thread, and its main thread. */
-  readonly serviceCpu: { readonly all: number; readonly main: number };
+  readonly serviceCpu: {
+    readonly all: number;
+    readonly main: number;
+    readonly byThread: Readonly<Record<string, number>>;
+  };
 }
 
 const ratioOf = (r: FirstAnswerRow) => r.firstMs / (r.gatewayMs + 2 * r.replayMs);
@@ -203,7 +207,11 @@ const firstAnswers = async (
         sweepBalancesMs,
         calls: replays.map((r) => r.calls),
         phases,
-        serviceCpu: { all: cpuAfter.all - cpuBefore.all, main: cpuAfter.main - cpuBefore.main },
+        serviceCpu: {
+          all: cpuAfter.all - cpuBefore.all,
+          main: cpuAfter.main - cpuBefore.main,
+          byThread: threadsBetween(cpuBefore.byName, cpuAfter.byName),
+        },
       };
       progress(
         `first answers: ${describeRow(row)}; phases ${JSON.stringify(phases, (_, v) => (typeof v === "number" ? Math.round(v) : v))}; gateway ${gatewayMs.toFixed(2)} ms, sweepBalances replay ${sweepBalancesMs.toFixed(1)} ms${timed.errors.length > 0 ? `; errors ${timed.errors[0]}` : ""}`,
@@ -241,7 +249,14 @@ const describeServiceCpu = (rows: ReadonlyArray<FirstAnswerRow>): string => {
   const first = median(rows.map((r) => r.firstMs));
   const all = median(rows.map((r) => r.serviceCpu.all));
   const main = median(rows.map((r) => r.serviceCpu.main));
-  return `the service's time on a CPU while each first answer ran (one process: gateway, API, ingest), p50 over ${rows.length} wallets: every thread ${all.toFixed(1)} ms, its main thread ${main.toFixed(1)} ms, against a first answer's p50 of ${first.toFixed(1)} ms (${share(all, first)} and ${share(main, first)}); per wallet, main thread over first answer ${spread(rows.map((r) => r.serviceCpu.main / r.firstMs))}`;
+  const names = [...new Set(rows.flatMap((r) => Object.keys(r.serviceCpu.byThread)))];
+  const byThread = names
+    .map((name) => ({ name, ms: median(rows.map((r) => r.serviceCpu.byThread[name] ?? 0)) }))
+    .filter((t) => t.ms >= 0.05)
+    .sort((a, b) => b.ms - a.ms)
+    .map((t) => `${t.name} ${t.ms.toFixed(1)}`)
+    .join(", ");
+  return `the service's time on a CPU while each first answer ran (one process: gateway, API, ingest), p50 over ${rows.length} wallets: every thread ${all.toFixed(1)} ms, its main thread ${main.toFixed(1)} ms, against a first answer's p50 of ${first.toFixed(1)} ms (${share(all, first)} and ${share(main, first)}); per wallet, main thread over first answer ${spread(rows.map((r) => r.serviceCpu.main / r.firstMs))}; by thread name, ms (p50 of each): ${byThread}`;
 };
 
 const describeFirstAnswers = (rows: ReadonlyArray<FirstAnswerRow>): ReadonlyArray<string> => {

@@ -19,6 +19,7 @@ import { positionAlertsDeliveryBench } from "./positionAlertsDeliveryBench.js";
 import { positionsBench } from "./positionsBench.js";
 import { realNodesBench } from "./realNodesBench.js";
 import { registryBackfillBench } from "./registryBackfillBench.js";
+import { rpcLayerBench } from "./rpcLayerBench.js";
 import { scaleOutBench } from "./scaleOutBench.js";
 import { soakBench } from "./soakBench.js";
 import { valueChangeAlertsBench } from "./valueChangeAlertsBench.js";
@@ -51,6 +52,7 @@ const all = {
   discovery: discoveryBench,
   "chain-scale": chainScaleBench,
   "index-lookups": indexLookupsBench,
+  "rpc-layer": rpcLayerBench,
   "position-alerts": positionAlertsBench,
   "position-alerts-delivery": positionAlertsDeliveryBench,
   "value-change-alerts": valueChangeAlertsBench,

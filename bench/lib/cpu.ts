@@ -36,11 +36,36 @@ const taskRunMs = (pid: number, tid: number): number => {
  * enough for one request of a few ms, where stat's 10 ms ticks are not. A thread that ended since
  * an earlier reading takes its time with it: read both ends while the process's threads live.
  */
-export const processRunMs = (pid: number): { readonly all: number; readonly main: number } => {
+export const processRunMs = (
+  pid: number,
+): { readonly all: number; readonly main: number; readonly byName: Readonly<Record<string, number>> } => {
   let all = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) all += taskRunMs(pid, Number(task));
-  return { all, main: taskRunMs(pid, pid) };
+  const byName: Record<string, number> = {};
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    const ms = taskRunMs(pid, Number(task));
+    all += ms;
+    const name = taskName(pid, Number(task));
+    byName[name] = (byName[name] ?? 0) + ms;
+  }
+  return { all, main: taskRunMs(pid, pid), byName };
 };
+
+/** A thread's name (its `comm`: libuv's pool, V8's workers, LevelDB's compaction thread...). */
+const taskName = (pid: number, tid: number): string => {
+  if (tid === pid) return "main";
+  try {
+    return readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
+  } catch {
+    return "ended";
+  }
+};
+
+/** Per-name CPU ms between two `processRunMs` readings (a name absent before counts from 0). */
+export const threadsBetween = (
+  before: Readonly<Record<string, number>>,
+  after: Readonly<Record<string, number>>,
+): Record<string, number> =>
+  Object.fromEntries(Object.entries(after).map(([name, ms]) => [name, ms - (before[name] ?? 0)]));
 
 /** CPU ms each named process spends while `work` runs. */
 export const measureCpu = async <A>(pids: Record<string, number>, work: () => Promise<A>) => {

@@ -28,6 +28,12 @@ export type EndpointTransport = (
   timeoutMs: number,
 ) => Effect.Effect<ExchangeOutcome>;
 
+/** The same exchange as a Promise, without a fiber: what an HTTP endpoint sends on the fast path. */
+export type DirectTransport = (
+  requests: ReadonlyArray<RpcRequest>,
+  timeoutMs: number,
+) => Promise<ExchangeOutcome>;
+
 /** An exchange's outcome and how long it took. */
 export interface SentExchange {
   readonly outcome: ExchangeOutcome;
@@ -59,6 +65,8 @@ export class RpcEndpoint {
     readonly transport: EndpointTransport,
     /** Its connections (`maxConcurrency`), handed out in the order calls asked. */
     private readonly slots: FairSlots,
+    /** `transport` as a Promise, where the endpoint has one; otherwise `transport` is run. */
+    private readonly direct?: DirectTransport,
   ) {
     this.budget = new RateBudget(settings.maxRps);
     this.maxBatch = settings.maxBatch;
@@ -90,6 +98,39 @@ export class RpcEndpoint {
           ? Effect.succeed(sent.value)
           : this.#queued(requests, timeoutMs, queueMs),
     );
+
+  /**
+   * `send` for Promise code when a connection and the rate budget are free now: the exchange,
+   * begun at once, through the endpoint's Promise transport (or its Effect one, run, where it has
+   * none: scripted endpoints in tests); undefined, and nothing taken, when either would have to
+   * be waited for.
+   */
+  sendNow(
+    requests: ReadonlyArray<RpcRequest>,
+    timeoutMs: number,
+    now: number,
+    clock: Clock.Clock,
+    runPromise: <A>(effect: Effect.Effect<A>) => Promise<A>,
+  ): Promise<SentExchange> | undefined {
+    if (!this.slots.tryTake()) return undefined;
+    if (this.budget.tryTake(requests.length, now) !== 0) {
+      this.slots.release();
+      return undefined;
+    }
+    const exchanged =
+      this.direct === undefined
+        ? runPromise(this.transport(requests, timeoutMs))
+        : this.direct(requests, timeoutMs);
+    return exchanged
+      .then(
+        (outcome): SentExchange => ({
+          outcome,
+          latencyMs: clock.unsafeCurrentTimeMillis() - now,
+          givenMs: timeoutMs,
+        }),
+      )
+      .finally(() => this.slots.release());
+  }
 
   #exchange(requests: ReadonlyArray<RpcRequest>, timeoutMs: number, started: number) {
     return Effect.flatMap(this.transport(requests, timeoutMs), (outcome) =>
@@ -145,32 +186,29 @@ export class RpcEndpoint {
 }
 
 /**
- * One exchange as an Effect, cut after `ms` or when the fiber is interrupted, through one abort
- * controller and a timer of our own: on Node 20 the `AbortSignal.timeout` inside `AbortSignal.any`
- * can be garbage-collected before it fires (nodejs/node#57736), which left exchanges running to
+ * Runs `run` with a signal aborted after `ms` (or earlier through `controller`, by its caller),
+ * through one abort controller and a timer of our own: on Node 20 the `AbortSignal.timeout` inside `AbortSignal.any` can be
+ * garbage-collected before it fires (nodejs/node#57736), which left exchanges running to
  * undici's backstop instead of their timeout.
  */
+const withCut = (
+  ms: number,
+  run: (signal: AbortSignal) => Promise<ExchangeOutcome>,
+  controller = new AbortController(),
+): Promise<ExchangeOutcome> => {
+  const timer = setTimeout(() => controller.abort(new DOMException("no answer in time", "TimeoutError")), ms);
+  return run(controller.signal).finally(() => clearTimeout(timer));
+};
+
+/** One exchange as an Effect, cut after `ms` or when the fiber is interrupted. */
 const cutAfter = (ms: number, run: (signal: AbortSignal) => Promise<ExchangeOutcome>) =>
   Effect.async<ExchangeOutcome>((resume) => {
     const controller = new AbortController();
-    const timer = setTimeout(
-      () => controller.abort(new DOMException("no answer in time", "TimeoutError")),
-      ms,
+    withCut(ms, run, controller).then(
+      (outcome) => resume(Effect.succeed(outcome)),
+      (error: unknown) => resume(Effect.die(error)),
     );
-    run(controller.signal).then(
-      (outcome) => {
-        clearTimeout(timer);
-        resume(Effect.succeed(outcome));
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        resume(Effect.die(error));
-      },
-    );
-    return Effect.sync(() => {
-      clearTimeout(timer);
-      controller.abort(new DOMException("interrupted", "AbortError"));
-    });
+    return Effect.sync(() => controller.abort(new DOMException("interrupted", "AbortError")));
   });
 
 /** An endpoint over HTTP: keep-alive connections, closed with the scope. */
@@ -191,12 +229,15 @@ export const httpEndpoint = (settings: EndpointSettings): Effect.Effect<RpcEndpo
     if (url.username !== "")
       headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`;
     const target = { dispatcher: pool, path: `${url.pathname}${url.search}`, headers };
-    const transport: EndpointTransport = (requests, timeoutMs) =>
-      cutAfter(timeoutMs, (signal) => exchange(target, requests, { signal, nowMs: Date.now }));
+    const send = (requests: ReadonlyArray<RpcRequest>) => (signal: AbortSignal) =>
+      exchange(target, requests, { signal, nowMs: Date.now });
+    const transport: EndpointTransport = (requests, timeoutMs) => cutAfter(timeoutMs, send(requests));
+    const direct: DirectTransport = (requests, timeoutMs) => withCut(timeoutMs, send(requests));
     return new RpcEndpoint(
       maskRpcUrl(settings.url),
       settings,
       transport,
       new FairSlots(settings.maxConcurrency),
+      direct,
     );
   });
