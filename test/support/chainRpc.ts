@@ -93,13 +93,17 @@ export const directChainRpc = (
   options: {
     readonly chainId?: number;
     readonly timeoutMs?: number;
+    readonly maxConcurrency?: number;
     readonly onRequest?: (request: RpcRequest) => void;
   } = {},
 ) => {
   const scope = Effect.runSync(Scope.make());
   const settings = testRpcSettings([url], {
     chainId: options.chainId ?? 31337,
-    ...(options.timeoutMs === undefined ? {} : { endpoint: { timeoutMs: options.timeoutMs } }),
+    endpoint: {
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
+    },
   });
   const http = Effect.runSync(httpEndpoint(settings.endpoints[0]!).pipe(Scope.extend(scope)));
   const onRequest = options.onRequest;

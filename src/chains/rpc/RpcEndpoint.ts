@@ -117,10 +117,17 @@ export class RpcEndpoint {
       this.slots.release();
       return undefined;
     }
-    const exchanged =
-      this.direct === undefined
-        ? runPromise(this.transport(requests, timeoutMs))
-        : this.direct(requests, timeoutMs);
+    let exchanged: Promise<ExchangeOutcome>;
+    try {
+      exchanged =
+        this.direct === undefined
+          ? runPromise(this.transport(requests, timeoutMs))
+          : this.direct(requests, timeoutMs);
+    } catch (error) {
+      // A transport that throws before it returns (none of ours does) still gives the slot back.
+      this.slots.release();
+      return Promise.reject(error);
+    }
     return exchanged
       .then(
         (outcome): SentExchange => ({
@@ -197,6 +204,8 @@ const withCut = (
   controller = new AbortController(),
 ): Promise<ExchangeOutcome> => {
   const timer = setTimeout(() => controller.abort(new DOMException("no answer in time", "TimeoutError")), ms);
+  // Aborted by its caller (an interrupted fiber), the timer goes at once, whatever `run` does next.
+  controller.signal.addEventListener("abort", () => clearTimeout(timer), { once: true });
   return run(controller.signal).finally(() => clearTimeout(timer));
 };
 

@@ -1,5 +1,5 @@
 import { Deferred, Effect, Runtime, TestClock, TestContext } from "effect";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ChainRpc } from "../../../../src/chains/rpc/ChainRpc.js";
 import { ChainRpcError } from "../../../../src/chains/rpc/ChainRpcError.js";
 import { FairSlots } from "../../../../src/chains/rpc/fairSlots.js";
@@ -35,10 +35,12 @@ const testRuntime = () => {
 const refused = { reason: "Unavailable", detail: "connection refused (ECONNREFUSED)" } as const;
 
 describe("ChainRpc: calls from Promise code", () => {
-  it("behavior: a call answered at once is one exchange, and the endpoint records its answer", async () => {
+  it("behavior: a call answered at once is one exchange, sent without the Effect loop, and the endpoint records its answer", async () => {
     const { rpc, sent } = makeRpc([(requests) => answers(requests.map(() => ok("0x2a")))]);
+    const loopSends = vi.spyOn(rpc.endpoints[0]!, "send");
     await expect(rpc.request("eth_blockNumber", [])).resolves.toBe("0x2a");
     expect(sent()).toHaveLength(1);
+    expect(loopSends).not.toHaveBeenCalled();
     const health = rpc.endpoints[0]!.health;
     expect(health.latencyMs).toBeDefined();
     // A head read teaches the endpoint its head, as on the Effect path.
@@ -74,9 +76,12 @@ describe("ChainRpc: calls from Promise code", () => {
         ? whole({ reason: "RateLimited", detail: "HTTP 429", retryAfterMs: 2_000 })
         : answers([ok("0x1")]);
     const { rpc, sent } = makeRpc([script], { runtime });
+    const loopSends = vi.spyOn(rpc.endpoints[0]!, "send");
     const startedAt = Runtime.runSync(runtime)(TestClock.currentTimeMillis);
     await expect(settle(rpc.request("eth_call", []))).resolves.toBe("0x1");
     expect(sent()).toHaveLength(2);
+    // The refused first round was sent once, on the fast path; the loop sent only the second.
+    expect(loopSends).toHaveBeenCalledTimes(1);
     expect(Runtime.runSync(runtime)(TestClock.currentTimeMillis) - startedAt).toBeGreaterThanOrEqual(2_000);
   });
 
@@ -118,9 +123,16 @@ describe("ChainRpc: calls from Promise code", () => {
       maxRps: 1,
       connections: 1,
     });
+    const endpoint = rpc.endpoints[0]!;
     await expect(rpc.request("eth_call", [])).resolves.toBe("0x1");
-    // The budget has no room for a second element this second: the call waits for it.
+    // The budget has no room for a second element this second: the call waits for it, in the loop.
+    const loopSends = vi.spyOn(endpoint, "send");
     await expect(settle(rpc.request("eth_call", []))).resolves.toBe("0x1");
     expect(sent()).toHaveLength(2);
+    expect(loopSends).toHaveBeenCalledTimes(1);
+    // Its one connection is free again: the next call answered at once goes on the fast path.
+    loopSends.mockClear();
+    await expect(settle(rpc.request("eth_call", []))).resolves.toBe("0x1");
+    expect(sent()).toHaveLength(3);
   });
 });
