@@ -83,6 +83,12 @@ type PlannedRound =
       readonly timeoutMs: number;
     };
 
+/** An answer to eth_blockNumber tells the endpoint's head, whoever asked it. */
+const learnHead = (endpoint: RpcEndpoint, request: RpcRequest, result: unknown, now: number) => {
+  if (request.method === "eth_blockNumber" && typeof result === "string")
+    endpoint.health.observeHead(Number.parseInt(result, 16), now);
+};
+
 /** The least time worth sending an exchange with. */
 const MIN_EXCHANGE_MS = 250;
 /** A node that gives no answer for this long is failing, whatever the call's own budget. */
@@ -317,11 +323,7 @@ export class ChainRpc {
       const { outcome } = sent;
       if (outcome.kind === "answers" && outcome.answers.every((answer) => answer.ok)) {
         const results = outcome.answers.map((answer) => (answer.ok ? answer.result : undefined));
-        requests.forEach((request, i) => {
-          const result = results[i];
-          if (request.method === "eth_blockNumber" && typeof result === "string")
-            endpoint.health.observeHead(Number.parseInt(result, 16), now);
-        });
+        for (const [i, request] of requests.entries()) learnHead(endpoint, request, results[i], now);
         endpoint.health.answered(sent.latencyMs);
         endpoint.budget.answered(requests.length, this.#clock.unsafeCurrentTimeMillis());
         return results;
@@ -452,8 +454,7 @@ export class ChainRpc {
             if (answer.ok) {
               results[i] = answer.result;
               answered++;
-              if (request.method === "eth_blockNumber" && typeof answer.result === "string")
-                endpoint.health.observeHead(Number.parseInt(answer.result, 16), now);
+              learnHead(endpoint, request, answer.result, now);
               continue;
             }
             last = faultError(self.chainId, request.method, answer.fault, endpoint.label);

@@ -193,31 +193,35 @@ export class RpcEndpoint {
 }
 
 /**
- * Runs `run` with a signal aborted after `ms` (or earlier through `controller`, by its caller),
- * through one abort controller and a timer of our own: on Node 20 the `AbortSignal.timeout` inside `AbortSignal.any` can be
- * garbage-collected before it fires (nodejs/node#57736), which left exchanges running to
- * undici's backstop instead of their timeout.
+ * Runs `run` with a signal aborted after `ms`, or earlier by `cancel` (an interrupted fiber),
+ * through one abort controller and a timer of our own: on Node 20 the `AbortSignal.timeout` inside
+ * `AbortSignal.any` can be garbage-collected before it fires (nodejs/node#57736), which left
+ * exchanges running to undici's backstop instead of their timeout.
  */
 const withCut = (
   ms: number,
   run: (signal: AbortSignal) => Promise<ExchangeOutcome>,
-  controller = new AbortController(),
-): Promise<ExchangeOutcome> => {
+): { readonly done: Promise<ExchangeOutcome>; readonly cancel: (reason: DOMException) => void } => {
+  const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException("no answer in time", "TimeoutError")), ms);
-  // Aborted by its caller (an interrupted fiber), the timer goes at once, whatever `run` does next.
-  controller.signal.addEventListener("abort", () => clearTimeout(timer), { once: true });
-  return run(controller.signal).finally(() => clearTimeout(timer));
+  return {
+    done: run(controller.signal).finally(() => clearTimeout(timer)),
+    cancel: (reason) => {
+      clearTimeout(timer);
+      controller.abort(reason);
+    },
+  };
 };
 
 /** One exchange as an Effect, cut after `ms` or when the fiber is interrupted. */
 const cutAfter = (ms: number, run: (signal: AbortSignal) => Promise<ExchangeOutcome>) =>
   Effect.async<ExchangeOutcome>((resume) => {
-    const controller = new AbortController();
-    withCut(ms, run, controller).then(
+    const { done, cancel } = withCut(ms, run);
+    done.then(
       (outcome) => resume(Effect.succeed(outcome)),
       (error: unknown) => resume(Effect.die(error)),
     );
-    return Effect.sync(() => controller.abort(new DOMException("interrupted", "AbortError")));
+    return Effect.sync(() => cancel(new DOMException("interrupted", "AbortError")));
   });
 
 /** An endpoint over HTTP: keep-alive connections, closed with the scope. */
@@ -241,7 +245,7 @@ export const httpEndpoint = (settings: EndpointSettings): Effect.Effect<RpcEndpo
     const send = (requests: ReadonlyArray<RpcRequest>) => (signal: AbortSignal) =>
       exchange(target, requests, { signal, nowMs: Date.now });
     const transport: EndpointTransport = (requests, timeoutMs) => cutAfter(timeoutMs, send(requests));
-    const direct: DirectTransport = (requests, timeoutMs) => withCut(timeoutMs, send(requests));
+    const direct: DirectTransport = (requests, timeoutMs) => withCut(timeoutMs, send(requests)).done;
     return new RpcEndpoint(
       maskRpcUrl(settings.url),
       settings,
