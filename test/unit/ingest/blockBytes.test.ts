@@ -85,13 +85,50 @@ describe("block bytes", () => {
 
   it("hex that is not lower-case whole bytes comes back exactly as it went in", () => {
     const live = liveBlock(BASE, 12);
-    const odd = ["0xABCDEF", "0xabc", "0x12zz", "12ab", "", "0x"];
+    const long = `0x${"ab".repeat(200)}`;
+    const odd = [
+      "0xABCDEF",
+      "0xabc",
+      "0x12zz",
+      "12ab",
+      "",
+      "0x",
+      // Characters from 128 up whose low bits are a digit's code ("0" is 0x30, "°" is 0xb0).
+      "0x\u00b0\u00b1",
+      "0x1\u00e9",
+      // Past the short strings written by the loop: upper case or a stray character near the end.
+      `${long}Ab`,
+      `${long}0g`,
+      `${long}\u00b0\u00b1`,
+    ];
+    const amounts = ["1\u00e9", "\u0661\u0662", "9".repeat(131), `${"9".repeat(129)}\u00e9`];
     const block: ChainBlock = {
       ...live,
       logs: live.logs.map((log, i) => ({ ...log, data: odd[i % odd.length]! })),
-      transactions: live.transactions.map((tx, i) => ({ ...tx, input: odd[(i + 1) % odd.length]! })),
+      transactions: live.transactions.map((tx, i) => ({
+        ...tx,
+        input: odd[(i + 1) % odd.length]!,
+        value: amounts[i % amounts.length]!,
+      })),
     };
     expect(readBlockBytes(writeBlockBytes(block))).toStrictEqual(asJson(block));
+  });
+
+  it("lower-case hex of whole bytes is written as its bytes, short or long; any other as text", () => {
+    const written = (hex: string) => {
+      const out = new ByteWriter(16);
+      out.hex(hex);
+      return [...out.bytes()];
+    };
+    const hash = `0x${"a1".repeat(32)}`;
+    expect(written(hash)).toStrictEqual([...leb(64), ...Buffer.from(hash.slice(2), "hex")]);
+    const calldata = `0x${"0f".repeat(300)}`;
+    expect(written(calldata)).toStrictEqual([...leb(600), ...Buffer.from(calldata.slice(2), "hex")]);
+    for (const text of [hash.toUpperCase().replace("0X", "0x"), `${calldata}0G`, "0x\u00b0\u00b1"])
+      expect(written(text)).toStrictEqual([
+        ...leb(2 * Buffer.byteLength(text) + 1),
+        ...Buffer.from(text, "utf8"),
+      ]);
   });
 
   it("a block the format cannot hold, or would not read back the same, is published as JSON instead", () => {
