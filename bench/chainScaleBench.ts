@@ -13,7 +13,7 @@ import { chainProgress, startDeployment } from "./lib/arrangements.js";
 import { benchKey } from "./lib/benchEnv.js";
 import { blockMessageLines } from "./lib/blockMessages.js";
 import { coldFetchAndDecode } from "./lib/coldFloor.js";
-import { cpuNow } from "./lib/cpu.js";
+import { cpuNow, processRunMs, threadsBetween } from "./lib/cpu.js";
 import { directoryBytes } from "./lib/directoryBytes.js";
 import { natsServerPid } from "./lib/natsServerPid.js";
 import { percentile, spread } from "./lib/stats.js";
@@ -119,6 +119,8 @@ const startSplitService = async (nodeUrl: string, extra: Record<string, unknown>
     /** Bytes of the API worker's LevelDB (its index) on disk. */
     indexBytes: () => directoryBytes(levelPath(apiDataDir)),
     cpu: () => cpuNow(pids),
+    /** CPU ms of each thread name of the ingest and API processes (the main thread as `main`). */
+    threads: () => ({ ingest: processRunMs(pids.ingest!).byName, api: processRunMs(pids.api!).byName }),
     stop: async () => {
       await deployment.stop();
       await nats.stop();
@@ -329,17 +331,29 @@ const stagesApart = async (node: ReplayNode, service: SplitService, blocks: numb
     node.release(blocks);
     const last = node.head();
     const before = service.cpu();
+    const threadsBefore = service.threads();
     await publishedUpTo(node, service, last);
     const published = service.cpu();
+    const threadsPublished = service.threads();
     service.resumeApi();
     // Its CPU is what is timed, not when it ends: four polls a second rather than twenty.
     await indexedUpTo(service, last, 250);
     const indexed = service.cpu();
+    const threadsIndexed = service.threads();
+    /** A stage's CPU per block by thread name, largest first. */
+    const byThread = (from: Record<string, number>, to: Record<string, number>) =>
+      Object.entries(threadsBetween(from, to))
+        .map(([name, ms]) => [name, ms / blocks] as const)
+        .filter(([, ms]) => ms >= 0.01)
+        .sort((a, b) => b[1] - a[1])
+        .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+        .join(", ");
     return {
       from,
       last,
       ingest: (published.ingest! - before.ingest!) / blocks,
       api: (indexed.api! - published.api!) / blocks,
+      threads: `ingest ${byThread(threadsBefore.ingest, threadsPublished.ingest)}; api ${byThread(threadsPublished.api, threadsIndexed.api)}`,
     };
   } finally {
     service.resumeApi();
@@ -401,6 +415,7 @@ const firehose = (lines: Array<string>) =>
           ceilingR.push(floor.cpuMsPerBlock / encoded.cpuMsPerBlock);
           lines.push(
             `round ${round}, each stage on its own over ${ROUND_BLOCKS} blocks: ingest ${apart.ingest.toFixed(2)} ms, api ${apart.api.toFixed(2)} ms a block; the bare loop ${floor.cpuMsPerBlock.toFixed(2)} ms; read, encode and publish alone ${encoded.cpuMsPerBlock.toFixed(2)} ms: R_ingest ingest ${ingestR.at(-1)!.toFixed(2)} (at most ${ceilingR.at(-1)!.toFixed(2)} for this message format), api ${apiR.at(-1)!.toFixed(2)}`,
+            `  by thread, ms a block (\`node\` is V8's and LevelDB's helpers): ${apart.threads}`,
           );
         }
       } finally {
