@@ -98,8 +98,15 @@ export class ByteWriter {
     const hexLike =
       digits >= 0 && digits % 2 === 0 && value.charCodeAt(0) === 48 && value.charCodeAt(1) === 120;
     if (hexLike && digits <= SHORT && this.#shortHex(value)) return;
-    // V8 answers toLowerCase of a string with no upper case by a scan several times faster than /[A-F]/.
-    if (hexLike && digits > SHORT && value.toLowerCase() === value) {
+    // V8 answers toLowerCase of a string with no upper case by a scan several times faster than
+    // /[A-F]/. Only ASCII may go on to hexWrite, which reads a character from U+0100 up by its low
+    // byte ("\u4e30" as "0"): UTF-8 takes a byte a character only when all are ASCII.
+    if (
+      hexLike &&
+      digits > SHORT &&
+      value.toLowerCase() === value &&
+      Buffer.byteLength(value, "utf8") === value.length
+    ) {
       const start = this.#at;
       const length = digits / 2;
       this.uint(length * 2);

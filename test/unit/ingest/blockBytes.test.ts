@@ -93,13 +93,16 @@ describe("block bytes", () => {
       "12ab",
       "",
       "0x",
-      // Characters from 128 up whose low bits are a digit's code ("0" is 0x30, "°" is 0xb0).
+      // Characters from 128 up whose low 7 bits are a digit's code ("0" is 0x30, "°" is 0xb0, "¹" 0xb9).
       "0x\u00b0\u00b1",
-      "0x1\u00e9",
+      "0x1\u00b9",
+      // And from U+0100 up, whose low byte is one ("\u4e30"): Buffer's hex writer would take them.
+      "0x\u4e30\u4e31",
       // Past the short strings written by the loop: upper case or a stray character near the end.
       `${long}Ab`,
       `${long}0g`,
       `${long}\u00b0\u00b1`,
+      `${long}\u4e30\u4e31`,
     ];
     const amounts = ["1\u00e9", "\u0661\u0662", "9".repeat(131), `${"9".repeat(129)}\u00e9`];
     const block: ChainBlock = {
@@ -140,6 +143,8 @@ describe("block bytes", () => {
       // Text UTF-8 cannot hold as it is (a lone surrogate, which JSON keeps).
       { ...live, transactions: [{ ...tx!, value: "1\ud800" }] },
       { ...live, transactions: [{ ...tx!, input: "0x\udc00" }] },
+      // A lone surrogate past the short strings, where hex is checked otherwise ("\ud830" ends in 0x30).
+      { ...live, transactions: [{ ...tx!, input: `0x${"ab".repeat(100)}1\ud830` }] },
       // A null where readers take a value, more topics than a log has, a source readers do not know.
       { ...live, transactions: [{ ...tx!, from: null as unknown as string }] },
       { ...live, logs: [{ ...log!, topics: [...log!.topics, ...log!.topics, ...log!.topics].slice(0, 5) }] },
