@@ -3,7 +3,7 @@ import { type ChainRpcError, faultError, type RpcFaultDetail } from "./ChainRpcE
 import { chooseEndpoint } from "./chooseEndpoint.js";
 import { LogsRangeTuner } from "./LogsRangeTuner.js";
 import { type ChainCapabilities, chainCapabilities } from "./NodeCapabilities.js";
-import type { RpcEndpoint, SentExchange } from "./RpcEndpoint.js";
+import type { ExchangeCut, RpcEndpoint, SentExchange } from "./RpcEndpoint.js";
 import type { RpcRequest } from "./RpcRequest.js";
 
 /** How long a call may keep trying (waiting for a paused or failing endpoint included) by default. */
@@ -82,6 +82,22 @@ type PlannedRound =
       /** How long each exchange may take. */
       readonly timeoutMs: number;
     };
+
+/** A call's first round, sent at once (`ChainRpc.#sendFirst`), and what its plan was. */
+interface FirstRound {
+  readonly call: { readonly excluded: Set<number>; readonly deadline: number };
+  readonly now: number;
+  readonly plan: PlannedRound & { readonly kind: "send" };
+  readonly sending: Promise<SentExchange>;
+}
+
+/**
+ * What an interrupted fiber runs to cut its call's exchange. Made here, apart from the call's own
+ * scope: a closure made beside the callbacks that hold the answer shares their context, and Effect
+ * keeps an async step's canceler past the step (Effect.forEach, until all its items are done), so
+ * every answer lived that long: young-generation collections took 2.5 times as long reading blocks.
+ */
+const cutOnInterrupt = (cut: ExchangeCut) => Effect.sync(() => cut.cut?.());
 
 /** An answer to eth_blockNumber tells the endpoint's head, whoever asked it. */
 const learnHead = (endpoint: RpcEndpoint, request: RpcRequest, result: unknown, now: number) => {
@@ -164,12 +180,40 @@ export class ChainRpc {
     return Effect.map(this.batch<A>([{ method, params }], options), (results) => results[0]!);
   }
 
-  /** Every call's result, in order, sent in batches no larger than the serving endpoint takes. */
+  /**
+   * Every call's result, in order, sent in batches no larger than the serving endpoint takes. A first
+   * round that can go at once is sent as Promise code sends it (`#sendFirst`), its exchange cut if
+   * the fiber is interrupted: the Effect loop's own steps cost about half as much CPU again as the
+   * exchange (`npm run bench -- rpc-layer`), and ingest makes two such calls a block.
+   */
   batch<A = unknown>(
     requests: ReadonlyArray<RpcRequest>,
     options: CallOptions = {},
   ): Effect.Effect<ReadonlyArray<A>, ChainRpcError> {
-    return this.#run(requests, options) as Effect.Effect<ReadonlyArray<A>, ChainRpcError>;
+    return Effect.clockWith((clock) =>
+      // What the round got is held by the promise's callbacks alone; the canceler is made apart
+      // (cutOnInterrupt), so that it does not hold the answer too.
+      Effect.async<ReadonlyArray<unknown>, ChainRpcError>((resume) => {
+        const cut: ExchangeCut = {};
+        const first = this.#sendFirst(requests, options, clock, cut);
+        if (first === undefined) {
+          resume(this.#run(requests, options));
+          return;
+        }
+        first.sending.then(
+          (sent) => {
+            const results = this.#answeredInFull(requests, first, sent, clock);
+            resume(
+              results === undefined
+                ? this.#run(requests, options, { ...first, sent })
+                : Effect.succeed(results),
+            );
+          },
+          (error: unknown) => resume(Effect.die(error)),
+        );
+        return cutOnInterrupt(cut);
+      }),
+    ) as Effect.Effect<ReadonlyArray<A>, ChainRpcError>;
   }
 
   /** `call` for Promise code (the read paths that batch hundreds of eth_calls): rejects with the ChainRpcError. */
@@ -179,10 +223,14 @@ export class ChainRpc {
     options: CallOptions = {},
   ): Promise<A> {
     const requests = [{ method, params }];
-    const sending = this.#sendNow(requests, options);
-    return sending === undefined
-      ? this.run(this.call<A>(method, params, options))
-      : sending.then((results) => results[0] as A);
+    const first = this.#sendFirst(requests, options, this.#clock);
+    if (first === undefined) return this.run(this.#run(requests, options)).then((results) => results[0] as A);
+    return first.sending.then((sent) => {
+      const results = this.#answeredInFull(requests, first, sent, this.#clock);
+      return results === undefined
+        ? this.run(this.#run(requests, options, { ...first, sent })).then((more) => more[0] as A)
+        : (results[0] as A);
+    });
   }
 
   /**
@@ -232,7 +280,7 @@ export class ChainRpc {
   /**
    * Where the next round of a call goes, from the endpoints' state at `now`: the endpoint and the
    * elements of each exchange with their time, a wait for an endpoint to free up, or nothing left
-   * to try. The same for the first round of the Promise path (`#sendNow`) as for the Effect loop.
+   * to try. The same for a first round sent at once (`#sendFirst`) as for the Effect loop.
    */
   #plan(
     pending: ReadonlyArray<number>,
@@ -292,17 +340,20 @@ export class ChainRpc {
   }
 
   /**
-   * The call for Promise code without a fiber when its first round can go at once, as almost every
-   * call's does (one exchange, a free connection, room in the rate budget) and is answered in
-   * full: the Effect loop's fibers and clock reads cost about as much CPU again as the HTTP exchange
-   * itself (0.32 ms a call against 0.15 ms for a bare request, `npm run bench -- rpc-layer`). Anything else (a wait, a refusal, an element refused)
-   * goes on in the Effect loop from that first round. Undefined when the first round cannot go
-   * at once: the Effect loop makes the call from the start.
+   * A call's first round sent at once, without a fiber, when its plan is one exchange and the
+   * endpoint has a connection and room in its rate budget free now; undefined, with nothing taken,
+   * otherwise. What it got is judged by `#answeredInFull`, or by the Effect loop (`#run`) as its own
+   * first round. `clock` is the caller's: the runtime's for Promise code, the fiber's for Effect.
    */
-  #sendNow(requests: ReadonlyArray<RpcRequest>, given: CallOptions): Promise<Array<unknown>> | undefined {
+  #sendFirst(
+    requests: ReadonlyArray<RpcRequest>,
+    given: CallOptions,
+    clock: Clock.Clock,
+    cut?: ExchangeCut,
+  ): FirstRound | undefined {
     if (requests.length === 0) return undefined;
     const options: CallOptions = { ...this.#defaults, ...given };
-    const now = this.#clock.unsafeCurrentTimeMillis();
+    const now = clock.unsafeCurrentTimeMillis();
     const call = {
       excluded: new Set<number>(),
       deadline: now + (options.budgetMs ?? DEFAULT_CALL_BUDGET_MS),
@@ -316,32 +367,35 @@ export class ChainRpc {
       now,
     );
     if (plan.kind !== "send" || plan.chunks.length !== 1) return undefined;
-    const { endpoint } = plan.round;
-    const sending = endpoint.sendNow(requests, plan.timeoutMs, now, this.#clock, this.#runPromise);
-    if (sending === undefined) return undefined;
-    return sending.then((sent) => {
-      const { outcome } = sent;
-      if (outcome.kind === "answers" && outcome.answers.every((answer) => answer.ok)) {
-        const results = outcome.answers.map((answer) => (answer.ok ? answer.result : undefined));
-        for (const [i, request] of requests.entries()) learnHead(endpoint, request, results[i], now);
-        endpoint.health.answered(sent.latencyMs);
-        endpoint.budget.answered(requests.length, this.#clock.unsafeCurrentTimeMillis());
-        return results;
-      }
-      return this.run(this.#run(requests, options, { call, now, plan, sent }));
-    });
+    const sending = plan.round.endpoint.sendNow(requests, plan.timeoutMs, now, clock, this.#runPromise, cut);
+    return sending === undefined ? undefined : { call, now, plan, sending };
+  }
+
+  /**
+   * The results of a first round that every element of was answered, with what the endpoint learns
+   * from it (its head, its latency, its budget); undefined when anything was refused, for the loop.
+   */
+  #answeredInFull(
+    requests: ReadonlyArray<RpcRequest>,
+    first: FirstRound,
+    sent: SentExchange,
+    clock: Clock.Clock,
+  ): Array<unknown> | undefined {
+    const { outcome } = sent;
+    if (outcome.kind !== "answers" || !outcome.answers.every((answer) => answer.ok)) return undefined;
+    const { endpoint } = first.plan.round;
+    const results = outcome.answers.map((answer) => (answer.ok ? answer.result : undefined));
+    for (const [i, request] of requests.entries()) learnHead(endpoint, request, results[i], first.now);
+    endpoint.health.answered(sent.latencyMs);
+    endpoint.budget.answered(requests.length, clock.unsafeCurrentTimeMillis());
+    return results;
   }
 
   #run(
     requests: ReadonlyArray<RpcRequest>,
     given: CallOptions,
-    /** The first round, sent already by `#sendNow`: what it got is judged as the loop's own. */
-    sentFirst?: {
-      readonly call: { readonly excluded: Set<number>; readonly deadline: number };
-      readonly now: number;
-      readonly plan: PlannedRound & { readonly kind: "send" };
-      readonly sent: SentExchange;
-    },
+    /** The first round, sent already by `#sendFirst`: what it got is judged as the loop's own. */
+    sentFirst?: FirstRound & { readonly sent: SentExchange },
   ): Effect.Effect<Array<unknown>, ChainRpcError> {
     const self = this;
     const options: CallOptions = { ...this.#defaults, ...given };

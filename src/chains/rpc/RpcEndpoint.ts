@@ -28,10 +28,21 @@ export type EndpointTransport = (
   timeoutMs: number,
 ) => Effect.Effect<ExchangeOutcome>;
 
+/**
+ * A way to cut an exchange before its time (an interrupted Effect caller), set by the transport
+ * once the exchange is under way. The exchange's own abort controller is made where it is sent:
+ * made by the caller and passed down, it kept every answer alive longer (docs/benchmarks.md, "RPC
+ * layer").
+ */
+export interface ExchangeCut {
+  cut?: () => void;
+}
+
 /** The same exchange as a Promise, without a fiber: what an HTTP endpoint sends on the fast path. */
 export type DirectTransport = (
   requests: ReadonlyArray<RpcRequest>,
   timeoutMs: number,
+  cut?: ExchangeCut,
 ) => Promise<ExchangeOutcome>;
 
 /** An exchange's outcome and how long it took. */
@@ -100,10 +111,10 @@ export class RpcEndpoint {
     );
 
   /**
-   * `send` for Promise code when a connection and the rate budget are free now: the exchange,
-   * begun at once, through the endpoint's Promise transport (or its Effect one, run, where it has
-   * none: scripted endpoints in tests); undefined, and nothing taken, when either would have to
-   * be waited for.
+   * `send` without a fiber when a connection and the rate budget are free now: the exchange, begun
+   * at once, through the endpoint's Promise transport (or its Effect one, run, where it has none:
+   * scripted endpoints in tests); undefined, and nothing taken, when either would have to be
+   * waited for. `cut` is given a way to cut the exchange (the Promise transport's only).
    */
   sendNow(
     requests: ReadonlyArray<RpcRequest>,
@@ -111,6 +122,7 @@ export class RpcEndpoint {
     now: number,
     clock: Clock.Clock,
     runPromise: <A>(effect: Effect.Effect<A>) => Promise<A>,
+    cut?: ExchangeCut,
   ): Promise<SentExchange> | undefined {
     if (!this.slots.tryTake()) return undefined;
     if (this.budget.tryTake(requests.length, now) !== 0) {
@@ -122,7 +134,7 @@ export class RpcEndpoint {
       exchanged =
         this.direct === undefined
           ? runPromise(this.transport(requests, timeoutMs))
-          : this.direct(requests, timeoutMs);
+          : this.direct(requests, timeoutMs, cut);
     } catch (error) {
       // A transport that throws before it returns (none of ours does) still gives the slot back.
       this.slots.release();
@@ -205,7 +217,7 @@ const withCut = (
 ): Promise<ExchangeOutcome> => {
   const timer = setTimeout(() => controller.abort(new DOMException("no answer in time", "TimeoutError")), ms);
   // Aborted by its caller (an interrupted fiber), the timer goes at once, whatever `run` does next.
-  // Kept on the Promise path too, where nothing else aborts: measured without any listener of ours
+  // Kept where nothing else aborts (a call from Promise code) too: measured without any listener of ours
   // on the signal, a call cost 0.47 ms of CPU instead of 0.21 (`npm run bench -- rpc-layer`; the
   // cause, in Node's AbortSignal or in undici, not looked into). Do not drop it for speed.
   controller.signal.addEventListener("abort", () => clearTimeout(timer), { once: true });
@@ -244,7 +256,11 @@ export const httpEndpoint = (settings: EndpointSettings): Effect.Effect<RpcEndpo
     const send = (requests: ReadonlyArray<RpcRequest>) => (signal: AbortSignal) =>
       exchange(target, requests, { signal, nowMs: Date.now });
     const transport: EndpointTransport = (requests, timeoutMs) => cutAfter(timeoutMs, send(requests));
-    const direct: DirectTransport = (requests, timeoutMs) => withCut(timeoutMs, send(requests));
+    const direct: DirectTransport = (requests, timeoutMs, cut) => {
+      const controller = new AbortController();
+      if (cut !== undefined) cut.cut = () => controller.abort(new DOMException("interrupted", "AbortError"));
+      return withCut(timeoutMs, send(requests), controller);
+    };
     return new RpcEndpoint(
       maskRpcUrl(settings.url),
       settings,

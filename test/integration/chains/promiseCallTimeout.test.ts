@@ -1,13 +1,15 @@
 import { createServer, type Server } from "node:http";
+import { Cause, Effect, Exit } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChainRpcError } from "../../../src/chains/rpc/ChainRpcError.js";
 import { directChainRpc } from "../../support/chainRpc.js";
 
 /**
- * A call from Promise code goes to the node without a fiber (`ChainRpc.request`), through the HTTP
- * endpoint's own timer and abort. Against a real HTTP server that never answers `eth_call`: the
- * call is cut at the endpoint's timeout, the request's socket is closed, and the endpoint's only
- * connection is free again for the next call once the endpoint's failure pause is over.
+ * A call whose first round can go at once is sent without a fiber (`ChainRpc.request` for Promise
+ * code, `ChainRpc.call` for Effect), through the HTTP endpoint's own timer and abort. Against a real
+ * HTTP server that never answers `eth_call`: the call is cut at the endpoint's timeout, or when the
+ * Effect caller's fiber is interrupted; the request's socket is closed, and the endpoint's only
+ * connection is free again for the next call.
  */
 
 let server: Server;
@@ -62,6 +64,31 @@ describe("a call from Promise code to a node that hangs", () => {
       await expect.poll(() => calls.closedUnanswered, { timeout: 2_000 }).toBe(1);
       // The one connection was given back: a background call waits out the failure pause and is answered.
       await expect(rpc.request("eth_blockNumber", [])).resolves.toBe("0x10");
+    } finally {
+      await close();
+    }
+  });
+
+  it("error: a call from Effect code interrupted before the endpoint's timeout closes its socket at once and frees the connection", async () => {
+    const { rpc, close } = directChainRpc(url, { timeoutMs: 10_000, maxConcurrency: 1 });
+    const before = { ...calls };
+    try {
+      const started = performance.now();
+      const exit = await Effect.runPromiseExit(
+        rpc
+          .call("eth_call", [{ to: `0x${"22".repeat(20)}`, data: "0x" }, "latest"])
+          .pipe(Effect.timeout("200 millis")),
+      );
+      expect(Exit.isFailure(exit) && Cause.isFailType(exit.cause) && exit.cause.error._tag).toBe(
+        "TimeoutException",
+      );
+      expect(calls.received).toBe(before.received + 1);
+      // Cut by the interruption, long before the endpoint's own 10 s.
+      await expect.poll(() => calls.closedUnanswered, { timeout: 2_000 }).toBe(before.closedUnanswered + 1);
+      expect(performance.now() - started).toBeLessThan(2_000);
+      // The endpoint was not blamed and its one connection is free: the next call goes at once.
+      await expect(Effect.runPromise(rpc.call("eth_blockNumber", []))).resolves.toBe("0x10");
+      expect(rpc.endpoints[0]!.health.failures).toBe(0);
     } finally {
       await close();
     }

@@ -1,4 +1,4 @@
-import { Deferred, Effect, Runtime, TestClock, TestContext } from "effect";
+import { Deferred, Effect, Fiber, Option, Runtime, TestClock, TestContext } from "effect";
 import { describe, expect, it, vi } from "vitest";
 import { ChainRpc } from "../../../../src/chains/rpc/ChainRpc.js";
 import { ChainRpcError } from "../../../../src/chains/rpc/ChainRpcError.js";
@@ -8,10 +8,11 @@ import { RpcEndpoint } from "../../../../src/chains/rpc/RpcEndpoint.js";
 import { answers, makeRpc, no, ok, type Script, whole } from "../../../support/scriptedRpc.js";
 
 /**
- * `ChainRpc.request`, the entry of Promise code (the read paths), sends a call's first round without
- * a fiber when it can go at once and goes on in the Effect loop from whatever that round got. These
- * check that the two paths decide alike: what the endpoints learn, where a refused call goes next,
- * and that a call which cannot go at once takes nothing on its way to the loop.
+ * `ChainRpc.request`, the entry of Promise code (the read paths), and `ChainRpc.call` and `batch` from
+ * Effect code (ingest, scans) send a call's first round without a fiber when it can go at once, and
+ * go on in the Effect loop from whatever that round got. These check that the paths decide alike:
+ * what the endpoints learn, where a refused call goes next, and that a call which cannot go at once
+ * takes nothing on its way to the loop.
  */
 
 /** A runtime on a test clock, with a way to move that clock until `pending` settles. */
@@ -134,5 +135,75 @@ describe("ChainRpc: calls from Promise code", () => {
     loopSends.mockClear();
     await expect(settle(rpc.request("eth_call", []))).resolves.toBe("0x1");
     expect(sent()).toHaveLength(3);
+  });
+});
+
+describe("ChainRpc: calls from Effect code", () => {
+  it("behavior: a call answered at once is one exchange, sent without the Effect loop, and the endpoint records its answer", async () => {
+    const { rpc, sent } = makeRpc([(requests) => answers(requests.map(() => ok("0x2a")))]);
+    const loopSends = vi.spyOn(rpc.endpoints[0]!, "send");
+    await expect(Effect.runPromise(rpc.call("eth_blockNumber", []))).resolves.toBe("0x2a");
+    expect(sent()).toHaveLength(1);
+    expect(loopSends).not.toHaveBeenCalled();
+    expect(rpc.endpoints[0]!.health.head).toBe(42);
+  });
+
+  it("behavior: a 429 in the first round pauses the endpoint on the caller's clock, and the loop answers the call once that clock is past the pause", async () => {
+    const script: Script = (_requests, exchange) =>
+      exchange === 0
+        ? whole({ reason: "RateLimited", detail: "HTTP 429", retryAfterMs: 2_000 })
+        : answers([ok("0x1")]);
+    // The client's runtime keeps the real clock; the caller's fiber runs on a test clock.
+    const { rpc, sent } = makeRpc([script]);
+    const loopSends = vi.spyOn(rpc.endpoints[0]!, "send");
+    const settleScripts = Effect.promise(() => new Promise((resolve) => setImmediate(resolve)));
+    const outcome = await Effect.runPromise(
+      Effect.gen(function* () {
+        const fiber = yield* Effect.fork(rpc.call("eth_call", []));
+        for (let i = 0; i < 5; i++) yield* settleScripts;
+        yield* TestClock.adjust("1500 millis");
+        for (let i = 0; i < 5; i++) yield* settleScripts;
+        const early = yield* Fiber.poll(fiber);
+        yield* TestClock.adjust("1 second");
+        for (let i = 0; i < 5; i++) yield* settleScripts;
+        return { early, result: yield* Fiber.join(fiber) };
+      }).pipe(Effect.provide(TestContext.TestContext)),
+    );
+    expect(Option.isNone(outcome.early)).toBe(true);
+    expect(outcome.result).toBe("0x1");
+    expect(sent()).toHaveLength(2);
+    // The refused first round went on the fast path; the loop sent only the second.
+    expect(loopSends).toHaveBeenCalledTimes(1);
+  });
+
+  it("error: a 429 whose pause outlasts the call's budget on the caller's clock fails the call at once", async () => {
+    const { rpc, sent } = makeRpc([
+      () => whole({ reason: "RateLimited", detail: "HTTP 429", retryAfterMs: 2_000 }),
+    ]);
+    const failure = await Effect.runPromise(
+      Effect.flip(rpc.call("eth_call", [], { budgetMs: 1_000 })).pipe(
+        Effect.provide(TestContext.TestContext),
+      ),
+    );
+    expect(failure).toBeInstanceOf(ChainRpcError);
+    expect(failure.reason).toBe("RateLimited");
+    expect(sent()).toHaveLength(1);
+  });
+
+  it("edge: a batch larger than the endpoint takes goes through the loop in chunks, answered in order", async () => {
+    const { rpc, sent } = makeRpc([(requests) => answers(requests.map((_, i) => ok(`0x${i + 1}`)))], {
+      maxBatch: 2,
+    });
+    const loopSends = vi.spyOn(rpc.endpoints[0]!, "send");
+    const requests = Array.from({ length: 5 }, () => ({ method: "eth_call", params: [] }));
+    await expect(Effect.runPromise(rpc.batch(requests))).resolves.toEqual([
+      "0x1",
+      "0x2",
+      "0x1",
+      "0x2",
+      "0x1",
+    ]);
+    expect(sent()).toHaveLength(3);
+    expect(loopSends).toHaveBeenCalledTimes(3);
   });
 });
