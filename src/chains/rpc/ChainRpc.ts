@@ -92,10 +92,10 @@ interface FirstRound {
 }
 
 /**
- * What an interrupted fiber runs to cut its call's exchange. Made here, apart from the call's own
- * scope: a closure made beside the callbacks that hold the answer shares their context, and Effect
- * keeps an async step's canceler past the step (Effect.forEach, until all its items are done), so
- * every answer lived that long: young-generation collections took 2.5 times as long reading blocks.
+ * What an interrupted fiber runs to cut its call's exchange. Made here, in a scope of its own: made
+ * beside the callbacks that hold the answer, it shared their V8 context, and reading Base blocks 8 at
+ * a time spent 2.5 times as long in young-generation collections (the answers outlived their calls;
+ * what held the canceler past its step was not found, docs/benchmarks.md "RPC layer").
  */
 const cutOnInterrupt = (cut: ExchangeCut) => Effect.sync(() => cut.cut?.());
 
