@@ -205,7 +205,7 @@ export class RpcEndpoint {
 }
 
 /**
- * Runs `run` with a signal aborted after `ms` (or earlier through `controller`, by its caller),
+ * Runs `run` with `controller`'s signal, aborted after `ms` (or earlier by the caller, through it),
  * through one abort controller and a timer of our own: on Node 20 the `AbortSignal.timeout` inside
  * `AbortSignal.any` can be garbage-collected before it fires (nodejs/node#57736), which left
  * exchanges running to undici's backstop instead of their timeout.
@@ -213,7 +213,7 @@ export class RpcEndpoint {
 const withCut = (
   ms: number,
   run: (signal: AbortSignal) => Promise<ExchangeOutcome>,
-  controller = new AbortController(),
+  controller: AbortController,
 ): Promise<ExchangeOutcome> => {
   const timer = setTimeout(() => controller.abort(new DOMException("no answer in time", "TimeoutError")), ms);
   // Aborted by its caller (an interrupted fiber), the timer goes at once, whatever `run` does next.
@@ -224,6 +224,10 @@ const withCut = (
   return run(controller.signal).finally(() => clearTimeout(timer));
 };
 
+/** Cuts an exchange whose caller was interrupted. */
+const abortInterrupted = (controller: AbortController) =>
+  controller.abort(new DOMException("interrupted", "AbortError"));
+
 /** One exchange as an Effect, cut after `ms` or when the fiber is interrupted. */
 const cutAfter = (ms: number, run: (signal: AbortSignal) => Promise<ExchangeOutcome>) =>
   Effect.async<ExchangeOutcome>((resume) => {
@@ -232,7 +236,7 @@ const cutAfter = (ms: number, run: (signal: AbortSignal) => Promise<ExchangeOutc
       (outcome) => resume(Effect.succeed(outcome)),
       (error: unknown) => resume(Effect.die(error)),
     );
-    return Effect.sync(() => controller.abort(new DOMException("interrupted", "AbortError")));
+    return Effect.sync(() => abortInterrupted(controller));
   });
 
 /** An endpoint over HTTP: keep-alive connections, closed with the scope. */
@@ -258,7 +262,7 @@ export const httpEndpoint = (settings: EndpointSettings): Effect.Effect<RpcEndpo
     const transport: EndpointTransport = (requests, timeoutMs) => cutAfter(timeoutMs, send(requests));
     const direct: DirectTransport = (requests, timeoutMs, cut) => {
       const controller = new AbortController();
-      if (cut !== undefined) cut.cut = () => controller.abort(new DOMException("interrupted", "AbortError"));
+      if (cut !== undefined) cut.cut = () => abortInterrupted(controller);
       return withCut(timeoutMs, send(requests), controller);
     };
     return new RpcEndpoint(
