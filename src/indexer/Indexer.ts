@@ -265,22 +265,32 @@ const MAX_BATCH_BLOCKS = 100;
 /** How long a batch may gather blocks before it is written, so a long catch-up shows its progress. */
 const MAX_BATCH_MS = 50;
 
+/**
+ * What is told of one planned message once its batch is written: its chain, and the block applied
+ * or the ancestor a reorg went back to. Not the message's decoded event: a batch gathers up to
+ * MAX_BATCH_BLOCKS of them, and keeping whole blocks (their transactions' calldata, their logs) until
+ * the flush made them outlive the young generation's collections, each of which then copied them.
+ */
+type PlannedEvent = { readonly chainId: number; readonly ops: ReadonlyArray<Operation> } & (
+  | { readonly applied: IndexCheckpoint }
+  | { readonly revertedTo: IndexCheckpoint }
+);
+
+const plannedEvent = (subject: string, data: unknown, ops: ReadonlyArray<Operation>): PlannedEvent => {
+  const chainId = Number(subject.split(".")[1]);
+  if (subject.endsWith(".reorg")) return { chainId, ops, revertedTo: (data as ChainReorg).common_ancestor };
+  const block = data as ChainBlock;
+  return { chainId, ops, applied: { number: block.number, hash: block.hash } };
+};
+
 /** Tells the request path's memory and the freshness waits about one applied message. */
-const report = (options: IndexerOptions, subject: string, data: unknown, ops: ReadonlyArray<Operation>) => {
-  if (options.cache !== undefined && ops.length > 0) {
-    const chainId = Number(subject.split(".")[1]);
-    if (subject.endsWith(".reorg")) options.cache.reverted(chainId, (data as ChainReorg).common_ancestor);
-    else
-      options.cache.applied(
-        chainId,
-        { number: (data as ChainBlock).number, hash: (data as ChainBlock).hash },
-        ops,
-      );
+const report = (options: IndexerOptions, event: PlannedEvent) => {
+  if (options.cache !== undefined && event.ops.length > 0) {
+    if ("revertedTo" in event) options.cache.reverted(event.chainId, event.revertedTo);
+    else options.cache.applied(event.chainId, event.applied, event.ops);
   }
-  if (options.onApplied !== undefined && subject.endsWith(".block")) {
-    const block = data as ChainBlock;
-    options.onApplied(block.chain_id, block.number);
-  }
+  if (options.onApplied !== undefined && "applied" in event)
+    options.onApplied(event.chainId, event.applied.number);
 };
 
 /**
@@ -386,11 +396,7 @@ export const runIndexer = (options: IndexerOptions) =>
     const readPart = chainEventsReader(jsm);
     const pending = new PendingWrites(options.db, options.presence);
     const lateOf = lateReadsPerChain(options.registry);
-    let planned: Array<{
-      readonly subject: string;
-      readonly data: unknown;
-      readonly ops: ReadonlyArray<Operation>;
-    }> = [];
+    let planned: Array<PlannedEvent> = [];
     let lastSeq: number | undefined;
     let batchStartedAt = 0;
     // One LevelDB batch holds the planned blocks' writes and the stream sequence of the last of them:
@@ -412,7 +418,7 @@ export const runIndexer = (options: IndexerOptions) =>
         { type: "put", key: STREAM_SEQ_KEY, value: lastSeq },
       ]);
       if (forgotten.length > 0) options.cache?.written(forgotten);
-      for (const event of planned) report(options, event.subject, event.data, event.ops);
+      for (const event of planned) report(options, event);
       for (const [chainId, gap] of gaps.written()) options.onGap?.(chainId, gap);
       if (due.length > 0) {
         retellDue = false;
@@ -467,7 +473,7 @@ export const runIndexer = (options: IndexerOptions) =>
         if (message.subject.endsWith(".block") && excused.delete((data as ChainBlock).chain_id))
           retellDue = true;
         pending.add(ops);
-        planned.push({ subject: message.subject, data, ops });
+        planned.push(plannedEvent(message.subject, data, ops));
       }
       lastSeq = message.seq;
       // Catching up (more messages already in the stream), blocks are written together; a live block
