@@ -26,6 +26,7 @@ import { streamTail } from "../nats/streamTail.js";
 import { untilWatchFallsBehind, WATCH_CHECK_MS, WatchProgress } from "../nats/WatchProgress.js";
 import type { KeyPresence } from "../storage/KeyPresence.js";
 import type { Db, Operation } from "../storage/Level.js";
+import { writeBatch } from "../storage/writeBatch.js";
 import { planBlock, planReorg } from "./applyBlock.js";
 import type { DisownedNfts } from "./DisownedNfts.js";
 import type { IndexCache } from "./IndexCache.js";
@@ -410,7 +411,7 @@ export const runIndexer = (options: IndexerOptions) =>
           : [];
       // Written with the batch as a lower bound of the time told below, should the process stop first.
       const due = [...(retell !== undefined && retellDue ? [retell] : []), ...chainRetells.values()];
-      await options.db.batch([
+      await writeBatch(options.db, [
         ...pending.ops,
         ...forgotten,
         ...gaps.writes(),
