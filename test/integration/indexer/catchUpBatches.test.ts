@@ -121,10 +121,11 @@ const openCounted = async (name: string) => {
   const db = new Level<string, unknown>(join(dir, name), { valueEncoding: "json" }) as unknown as Db;
   await db.open();
   let batches = 0;
-  const batch = db.batch.bind(db) as (ops: unknown) => Promise<void>;
-  (db as { batch: unknown }).batch = (ops: unknown) => {
+  const batch = db.batch.bind(db) as (...args: Array<unknown>) => unknown;
+  // Either form of batch: the indexer writes through a chained one (writeBatch.ts).
+  (db as { batch: unknown }).batch = (...args: Array<unknown>) => {
     batches++;
-    return batch(ops);
+    return batch(...args);
   };
   return { db, batches: () => batches };
 };
