@@ -30,4 +30,4 @@ export type * from "./events/UniswapV4Event.js";
 export type { PoolCreated, V2PoolCreated, V3PoolCreatedRecord, V4PoolCreated } from "./poolsCreated.js";
 export { poolsCreated } from "./poolsCreated.js";
 export type { TokenTouch } from "./tokenTouches.js";
-export { tokenTouches } from "./tokenTouches.js";
+export { contractTokenTouches, tokenTouches } from "./tokenTouches.js";

@@ -30,6 +30,23 @@ export const tokenTouches = (
   block: BlockLike,
   options: ClassifyOptions = {},
   events: ReadonlyArray<DecodedEvent> = decodeLogs(block.logs),
+): Array<TokenTouch> => collectTouches(block, options, events, true);
+
+/**
+ * {@link tokenTouches} without the native ones: the index's, which reads the native balance on every
+ * request instead. The block's transactions are not looked at, nor their values parsed.
+ */
+export const contractTokenTouches = (
+  block: BlockLike,
+  options: ClassifyOptions,
+  events: ReadonlyArray<DecodedEvent>,
+): Array<TokenTouch> => collectTouches(block, options, events, false);
+
+const collectTouches = (
+  block: BlockLike,
+  options: ClassifyOptions,
+  events: ReadonlyArray<DecodedEvent>,
+  withNative: boolean,
 ): Array<TokenTouch> => {
   const seen = new Set<string>();
   const out: Array<TokenTouch> = [];
@@ -40,18 +57,20 @@ export const tokenTouches = (
     seen.add(key);
     out.push({ wallet, chain_id: block.chain_id, token_address: token, standard });
   };
-  const succeeded = new Set<string>();
-  for (const tx of block.transactions) {
-    touch(tx.from, NATIVE_TOKEN, "native");
-    if (!tx.success) continue;
-    succeeded.add(tx.hash);
-    const target = tx.to ?? tx.contract_address;
-    if (target !== null && BigInt(tx.value) !== 0n) touch(target, NATIVE_TOKEN, "native");
-  }
-  for (const transfer of block.internal_transfers ?? []) {
-    if (!succeeded.has(transfer.transaction_hash) || BigInt(transfer.value) === 0n) continue;
-    touch(transfer.from, NATIVE_TOKEN, "native");
-    touch(transfer.to, NATIVE_TOKEN, "native");
+  if (withNative) {
+    const succeeded = new Set<string>();
+    for (const tx of block.transactions) {
+      touch(tx.from, NATIVE_TOKEN, "native");
+      if (!tx.success) continue;
+      succeeded.add(tx.hash);
+      const target = tx.to ?? tx.contract_address;
+      if (target !== null && BigInt(tx.value) !== 0n) touch(target, NATIVE_TOKEN, "native");
+    }
+    for (const transfer of block.internal_transfers ?? []) {
+      if (!succeeded.has(transfer.transaction_hash) || BigInt(transfer.value) === 0n) continue;
+      touch(transfer.from, NATIVE_TOKEN, "native");
+      touch(transfer.to, NATIVE_TOKEN, "native");
+    }
   }
   for (const txEvents of groupBy(events, (e) => e.transactionHash).values()) {
     for (const m of collectEventMovements(txEvents, options.wrappedNative)) {

@@ -1,5 +1,5 @@
 import type { ChainConfig } from "../chains/ChainsConfig.js";
-import { decodeLogs, poolsCreated, tokenTouches } from "../decoding/index.js";
+import { contractTokenTouches, decodeLogs, poolsCreated } from "../decoding/index.js";
 import type { ChainBlock } from "../domain/ChainBlock.js";
 import type { Operation } from "../storage/Level.js";
 import type { IndexCheckpoint, IndexedPool, TokenMetadata, TouchedToken, UndoEntry } from "./IndexRecords.js";
@@ -48,11 +48,11 @@ export const planBlock = async (
   reads: BlockReads,
 ): Promise<ReadonlyArray<Operation>> => {
   const events = decodeLogs(block.logs);
-  const touches = tokenTouches(
+  const touches = contractTokenTouches(
     block,
     chain.wrapped_native === undefined ? {} : { wrappedNative: chain.wrapped_native },
     events,
-  ).filter((touch) => touch.standard !== "native");
+  );
   const registry = registryByAddress(chain);
   const pools: Array<IndexedPool> = [];
   for (const created of poolsCreated(block, events)) {

@@ -4,7 +4,7 @@ import { classifyBlock } from "../../../src/decoding/classifyBlock.js";
 import { decodeLogs } from "../../../src/decoding/decodeLog.js";
 import type { LogLike } from "../../../src/decoding/events/DecodedEvent.js";
 import { poolsCreated } from "../../../src/decoding/poolsCreated.js";
-import { tokenTouches } from "../../../src/decoding/tokenTouches.js";
+import { contractTokenTouches, tokenTouches } from "../../../src/decoding/tokenTouches.js";
 import { ChainBlock, ChainLog, ChainTransaction, InternalTransfer } from "../../../src/domain/ChainBlock.js";
 import {
   ALICE,
@@ -201,6 +201,14 @@ describe("tokenTouches", () => {
       [ALICE, WETH, "erc20"],
     ]);
     expect(tokenTouches(b, { wrappedNative: WETH }).every((t) => t.chain_id === 8453)).toBe(true);
+    // The index's: the same token touches in the same order, and no native one.
+    expect(
+      contractTokenTouches(b, { wrappedNative: WETH }, decodeLogs(b.logs)).map((t) => [
+        t.wallet,
+        t.token_address,
+        t.standard,
+      ]),
+    ).toEqual(touches.filter(([, token]) => token !== "native"));
   });
 });
 
