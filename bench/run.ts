@@ -8,6 +8,7 @@ import { chainScaleBench } from "./chainScaleBench.js";
 import { discoveryBench } from "./discoveryBench.js";
 import { everyTypeBench } from "./everyTypeBench.js";
 import { gatewayBench } from "./gatewayBench.js";
+import { indexerBench } from "./indexerBench.js";
 import { indexLookupsBench } from "./indexLookupsBench.js";
 import { ingestBench } from "./ingestBench.js";
 import { ingestGrowthBench } from "./ingestGrowthBench.js";
@@ -51,6 +52,7 @@ const all = {
   "registry-backfill": registryBackfillBench,
   discovery: discoveryBench,
   "chain-scale": chainScaleBench,
+  indexer: indexerBench,
   "index-lookups": indexLookupsBench,
   "rpc-layer": rpcLayerBench,
   "position-alerts": positionAlertsBench,

@@ -21,7 +21,7 @@ const MAX_PAYLOAD = 8 * 1024 * 1024;
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
 /** A synthetic block of `profile` as ingest builds it from the node's answers. */
-const messageOf = (profile: ChainProfile, number: number): ChainBlock => {
+export const messageOf = (profile: ChainProfile, number: number): ChainBlock => {
   const made = makeBlock(profile, number, 0, 0, 1_800_000_000 + number);
   return normalizeLiveBlock(
     8453,
