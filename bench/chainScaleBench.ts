@@ -338,10 +338,12 @@ const stagesApart = async (node: ReplayNode, service: SplitService, blocks: numb
     await publishedUpTo(node, service, last);
     const published = service.cpu();
     const threadsPublished = service.threads();
+    const publishedAt = performance.now();
     service.resumeApi();
     // Its CPU is what is timed, not when it ends: four polls a second rather than twenty.
     await indexedUpTo(service, last, 250);
     const indexed = service.cpu();
+    const indexedAt = performance.now();
     const threadsIndexed = service.threads();
     /** A stage's CPU per block by thread name, largest first. */
     const byThread = (from: Record<string, number>, to: Record<string, number>) =>
@@ -357,6 +359,15 @@ const stagesApart = async (node: ReplayNode, service: SplitService, blocks: numb
       last,
       ingest: (published.ingest! - before.ingest!) / blocks,
       api: (indexed.api! - published.api!) / blocks,
+      // What else ran while the API stage was timed (ms of CPU a second, over 10: a core's percent):
+      // the stage is "on its own" only if this is small.
+      besideApi: Object.entries(indexed)
+        .filter(([name]) => name !== "api")
+        .map(
+          ([name, ms]) =>
+            `${name} ${((ms - published[name]!) / ((indexedAt - publishedAt) / 1000) / 10).toFixed(0)} %`,
+        )
+        .join(", "),
       threads: `ingest ${byThread(threadsBefore.ingest, threadsPublished.ingest)}; api ${byThread(threadsPublished.api, threadsIndexed.api)}`,
     };
   } finally {
@@ -419,6 +430,7 @@ const firehose = (lines: Array<string>) =>
           ceilingR.push(floor.cpuMsPerBlock / encoded.cpuMsPerBlock);
           lines.push(
             `round ${round}, each stage on its own over ${ROUND_BLOCKS} blocks: ingest ${apart.ingest.toFixed(2)} ms, api ${apart.api.toFixed(2)} ms a block; the bare loop ${floor.cpuMsPerBlock.toFixed(2)} ms; read, encode and publish alone ${encoded.cpuMsPerBlock.toFixed(2)} ms: R_ingest ingest ${ingestR.at(-1)!.toFixed(2)} (at most ${ceilingR.at(-1)!.toFixed(2)} for this message format), api ${apiR.at(-1)!.toFixed(2)}`,
+            `  beside the API stage, share of a core: ${apart.besideApi}`,
             `  by thread, ms a block (\`node\`: every other thread, V8's collector and compiler, libuv's pool and, in the API process, LevelDB's compaction): ${apart.threads}`,
           );
         }
