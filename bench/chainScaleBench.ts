@@ -124,19 +124,23 @@ const startSplitService = async (nodeUrl: string, extra: Record<string, unknown>
     threads: () => ({ ingest: processRunMs(pids.ingest!).byName, api: processRunMs(pids.api!).byName }),
     /**
      * Waits until the API process is quiet: under 2 % of a core over half a second (a minute at
-     * most). LevelDB compacts what a batch wrote in the background, seconds after it; waited for at
-     * both ends of the API stage, a round is charged the compaction of its own blocks, and not that of
-     * the blocks before it (the firehose's 4,000, indexed while ingest took the other core).
+     * most; false if it never was). LevelDB compacts in the background once a batch's writes call
+     * for it; waited for at both ends of the API stage, a round is not charged the compaction left by
+     * the blocks before it (the firehose's 4,000, indexed while ingest took the other core), and is
+     * charged what its own blocks set off while it ran. Writes still in the memtable are compacted
+     * later, in whichever round fills it.
      */
-    apiQuiet: async () => {
+    apiQuiet: async (): Promise<boolean> => {
       const deadline = Date.now() + 60_000;
       let last = processRunMs(pids.api!).all;
-      for (;;) {
+      while (Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 500));
         const now = processRunMs(pids.api!).all;
-        if (now - last < 10 || Date.now() > deadline) return;
+        // A thread that ended between readings takes its time with it: not taken for quiet.
+        if (now >= last && now - last < 10) return true;
         last = now;
       }
+      return false;
     },
     stop: async () => {
       await deployment.stop();
@@ -345,7 +349,7 @@ const publishedUpTo = async (node: ReplayNode, service: SplitService, last: numb
  */
 const stagesApart = async (node: ReplayNode, service: SplitService, blocks: number) => {
   // Stopped, its compaction stops too: it is let finish what earlier blocks left first.
-  await service.apiQuiet();
+  const quietBefore = await service.apiQuiet();
   service.pauseApi();
   try {
     const from = node.head() + 1;
@@ -360,7 +364,7 @@ const stagesApart = async (node: ReplayNode, service: SplitService, blocks: numb
     service.resumeApi();
     // Its CPU is what is timed, not when it ends: four polls a second rather than twenty.
     await indexedUpTo(service, last, 250);
-    await service.apiQuiet();
+    const quietAfter = await service.apiQuiet();
     const indexed = service.cpu();
     const indexedAt = performance.now();
     const threadsIndexed = service.threads();
@@ -387,6 +391,8 @@ const stagesApart = async (node: ReplayNode, service: SplitService, blocks: numb
             `${name} ${((ms - published[name]!) / ((indexedAt - publishedAt) / 1000) / 10).toFixed(0)} %`,
         )
         .join(", "),
+      // A round whose API process never went quiet around it carries other blocks' compaction.
+      quiet: quietBefore && quietAfter,
       threads: `ingest ${byThread(threadsBefore.ingest, threadsPublished.ingest)}; api ${byThread(threadsPublished.api, threadsIndexed.api)}`,
     };
   } finally {
@@ -449,7 +455,7 @@ const firehose = (lines: Array<string>) =>
           ceilingR.push(floor.cpuMsPerBlock / encoded.cpuMsPerBlock);
           lines.push(
             `round ${round}, each stage on its own over ${ROUND_BLOCKS} blocks: ingest ${apart.ingest.toFixed(2)} ms, api ${apart.api.toFixed(2)} ms a block; the bare loop ${floor.cpuMsPerBlock.toFixed(2)} ms; read, encode and publish alone ${encoded.cpuMsPerBlock.toFixed(2)} ms: R_ingest ingest ${ingestR.at(-1)!.toFixed(2)} (at most ${ceilingR.at(-1)!.toFixed(2)} for this message format), api ${apiR.at(-1)!.toFixed(2)}`,
-            `  beside the API stage, share of a core: ${apart.besideApi}`,
+            `  beside the API stage, share of a core: ${apart.besideApi}${apart.quiet ? "" : "; the API process was not quiet at both ends within a minute: its figure carries other blocks' compaction"}`,
             `  by thread, ms a block (\`node\`: every other thread, V8's collector and compiler, libuv's pool and, in the API process, LevelDB's compaction): ${apart.threads}`,
           );
         }

@@ -7,7 +7,10 @@
  */
 const pad = (n: number) => String(n).padStart(12, "0");
 
-/** Chain ids met, padded: at most this many are kept (a chain id a request names may be any number). */
+/**
+ * Chain ids met, padded: at most this many are kept, and all are forgotten when that many are, so
+ * chain ids a request names (any number) cannot keep out the chains the service serves.
+ */
 const MOST_CHAINS_PADDED = 1024;
 const paddedChains = new Map<number, string>();
 /**
@@ -18,7 +21,8 @@ const chainPart = (chainId: number): string => {
   let padded = paddedChains.get(chainId);
   if (padded === undefined) {
     padded = pad(chainId);
-    if (paddedChains.size < MOST_CHAINS_PADDED) paddedChains.set(chainId, padded);
+    if (paddedChains.size >= MOST_CHAINS_PADDED) paddedChains.clear();
+    paddedChains.set(chainId, padded);
   }
   return padded;
 };

@@ -45,8 +45,15 @@ describe("writing a batch", () => {
     await db.close();
   });
 
-  it("behavior: a value the store refuses writes nothing of the batch and is thrown, and the store goes on", async () => {
+  it("behavior: a value the store refuses writes nothing of the batch and is thrown, the batch is closed, and the store goes on", async () => {
     const db = await openDb();
+    const started: Array<{ write: () => Promise<void> }> = [];
+    const batch = db.batch.bind(db) as () => { write: () => Promise<void> };
+    (db as { batch: unknown }).batch = () => {
+      const chained = batch();
+      started.push(chained);
+      return chained;
+    };
     await expect(
       writeBatch(db, [
         { type: "put", key: "first", value: 1 },
@@ -54,6 +61,8 @@ describe("writing a batch", () => {
       ]),
     ).rejects.toThrow();
     expect(await db.get("first")).toBeUndefined();
+    // Closed, not left open until the store closes: it writes nothing more.
+    await expect(started[0]!.write()).rejects.toMatchObject({ code: "LEVEL_BATCH_NOT_OPEN" });
     await writeBatch(db, [{ type: "put", key: "after", value: 3 }]);
     expect(await db.get("after")).toBe(3);
     await db.close();
