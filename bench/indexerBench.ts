@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +15,7 @@ import * as Storage from "../src/storage/Level.js";
 import { startTestNats } from "../test/support/natsServer.js";
 import { writeChainsFile } from "../test/support/serviceHarness.js";
 import { messageOf } from "./lib/blockMessages.js";
+import { threadRunMs } from "./lib/cpu.js";
 import { FIREHOSE } from "./replay/chainProfiles.js";
 
 /** Blocks indexed before the first timed round, and in each timed round. */
@@ -25,18 +25,6 @@ const ROUND_BLOCKS = Number(process.env.BENCH_INDEXER_ROUND ?? 1_500);
 const GROW_BLOCKS = Number(process.env.BENCH_INDEXER_GROW ?? 3_500);
 const CHAIN_ID = 8453;
 const FIRST_BLOCK = 30_000_000;
-
-/** CPU ms of each of this process's threads so far, by thread id (Linux schedstat). */
-const threadsNow = (): Record<string, number> =>
-  Object.fromEntries(
-    readdirSync("/proc/self/task").map((tid) => {
-      try {
-        return [tid, Number(readFileSync(`/proc/self/task/${tid}/schedstat`, "utf8").split(" ")[0]) / 1e6];
-      } catch {
-        return [tid, 0];
-      }
-    }),
-  );
 
 /**
  * `npm run bench -- indexer`: the API worker's indexer on its own (runIndexer, this process) over
@@ -120,7 +108,7 @@ export const indexerBench = async () => {
       disowned: new DisownedNfts(),
       onApplied: (_chain, number) => {
         if (!marks.has(number)) return;
-        readings.set(number, { threads: threadsNow(), at: performance.now() });
+        readings.set(number, { threads: threadRunMs(process.pid), at: performance.now() });
         counting = rounds.some((round) => round.from - 1 === number);
         if (number === rounds.at(-1)!.to) finish();
       },
@@ -128,17 +116,24 @@ export const indexerBench = async () => {
   );
   // The indexer restarts itself after a failure; a run that never gets to the last block ends here.
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    finished,
-    new Promise((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error("the indexer did not reach the last block in 10 minutes")),
-        600_000,
-      );
-    }),
-  ]).finally(() => clearTimeout(timer));
-  observer.disconnect();
-  await Effect.runPromise(Fiber.interrupt(fiber));
+  try {
+    await Promise.race([
+      finished,
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error("the indexer did not reach the last block in 10 minutes")),
+          600_000,
+        );
+      }),
+    ]);
+  } finally {
+    // Reached or not, the indexer, its store and the server go.
+    clearTimeout(timer);
+    observer.disconnect();
+    await Effect.runPromise(Fiber.interrupt(fiber));
+    await Effect.runPromise(Scope.close(scope, Exit.void));
+    await nats.stop();
+  }
   const main = String(process.pid);
   lines.push(
     `${ROUND_BLOCKS.toLocaleString("en-US")} base-sized blocks (${FIREHOSE.txPerBlock} transactions) a round, read from CHAIN_EVENTS and indexed by the indexer alone:`,
@@ -163,7 +158,5 @@ export const indexerBench = async () => {
   lines.push(
     `the larger index over the smaller, CPU a block: ${(cpuPerBlock[1]! / cpuPerBlock[0]!).toFixed(2)}; the garbage collector's pauses over both rounds: ${(pauses / (2 * ROUND_BLOCKS)).toFixed(3)} ms a block (in the main thread's figure)`,
   );
-  await Effect.runPromise(Scope.close(scope, Exit.void));
-  await nats.stop();
   return { name: "indexer", lines };
 };

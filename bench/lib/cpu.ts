@@ -50,6 +50,10 @@ export const processRunMs = (
   return { all, main: taskRunMs(pid, pid), byName };
 };
 
+/** Time each of a process's threads has spent on a CPU so far, ms, by thread id (a thread's `comm` is often just `node`). */
+export const threadRunMs = (pid: number): Record<string, number> =>
+  Object.fromEntries(readdirSync(`/proc/${pid}/task`).map((tid) => [tid, taskRunMs(pid, Number(tid))]));
+
 /** A thread's name (its `comm`: libuv's pool, V8's workers, LevelDB's compaction thread...). */
 const taskName = (pid: number, tid: number): string => {
   if (tid === pid) return "main";
