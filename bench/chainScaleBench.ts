@@ -13,7 +13,7 @@ import { chainProgress, startDeployment } from "./lib/arrangements.js";
 import { benchKey } from "./lib/benchEnv.js";
 import { blockMessageLines } from "./lib/blockMessages.js";
 import { coldFetchAndDecode } from "./lib/coldFloor.js";
-import { cpuNow, processRunMs, threadsBetween } from "./lib/cpu.js";
+import { cpuNow, processRunMs, threadRunMs, threadsBetween } from "./lib/cpu.js";
 import { directoryBytes } from "./lib/directoryBytes.js";
 import { natsServerPid } from "./lib/natsServerPid.js";
 import { percentile, spread } from "./lib/stats.js";
@@ -122,6 +122,15 @@ const startSplitService = async (nodeUrl: string, extra: Record<string, unknown>
     cpu: () => cpuNow(pids),
     /** CPU ms of each thread name of the ingest and API processes (the main thread as `main`). */
     threads: () => ({ ingest: processRunMs(pids.ingest!).byName, api: processRunMs(pids.api!).byName }),
+    /**
+     * CPU ms of each of the API process's threads other than its main one, by thread id: Node names
+     * them all `node`, and the busiest one is LevelDB's compaction thread (the last one made, in every
+     * run checked against /proc), which `threads` lumps in with V8's and libuv's.
+     */
+    apiOtherThreads: () => {
+      const { [String(pids.api!)]: _main, ...others } = threadRunMs(pids.api!);
+      return others;
+    },
     /**
      * Waits until the API process is quiet: under 2 % of a core over half a second (a minute at
      * most; false if it never was). LevelDB compacts in the background once a batch's writes call
@@ -360,6 +369,7 @@ const stagesApart = async (node: ReplayNode, service: SplitService, blocks: numb
     await publishedUpTo(node, service, last);
     const published = service.cpu();
     const threadsPublished = service.threads();
+    const othersPublished = service.apiOtherThreads();
     const publishedAt = performance.now();
     service.resumeApi();
     // Its CPU is what is timed, not when it ends: four polls a second rather than twenty.
@@ -368,6 +378,13 @@ const stagesApart = async (node: ReplayNode, service: SplitService, blocks: numb
     const indexed = service.cpu();
     const indexedAt = performance.now();
     const threadsIndexed = service.threads();
+    // The busiest of the API process's other threads while it indexed: one made meanwhile counts
+    // from 0, one that ended is left out.
+    const othersIndexed = service.apiOtherThreads();
+    const busiestOther = Math.max(
+      0,
+      ...Object.entries(othersIndexed).map(([tid, ms]) => ms - (othersPublished[tid] ?? 0)),
+    );
     /** A stage's CPU per block by thread name, largest first. */
     const byThread = (from: Record<string, number>, to: Record<string, number>) =>
       Object.entries(threadsBetween(from, to))
@@ -393,7 +410,7 @@ const stagesApart = async (node: ReplayNode, service: SplitService, blocks: numb
         .join(", "),
       // A round whose API process never went quiet around it carries other blocks' compaction.
       quiet: quietBefore && quietAfter,
-      threads: `ingest ${byThread(threadsBefore.ingest, threadsPublished.ingest)}; api ${byThread(threadsPublished.api, threadsIndexed.api)}`,
+      threads: `ingest ${byThread(threadsBefore.ingest, threadsPublished.ingest)}; api ${byThread(threadsPublished.api, threadsIndexed.api)}, of which its busiest other thread ${(busiestOther / blocks).toFixed(2)}`,
     };
   } finally {
     service.resumeApi();
@@ -456,7 +473,7 @@ const firehose = (lines: Array<string>) =>
           lines.push(
             `round ${round}, each stage on its own over ${ROUND_BLOCKS} blocks: ingest ${apart.ingest.toFixed(2)} ms, api ${apart.api.toFixed(2)} ms a block; the bare loop ${floor.cpuMsPerBlock.toFixed(2)} ms; read, encode and publish alone ${encoded.cpuMsPerBlock.toFixed(2)} ms: R_ingest ingest ${ingestR.at(-1)!.toFixed(2)} (at most ${ceilingR.at(-1)!.toFixed(2)} for this message format), api ${apiR.at(-1)!.toFixed(2)}`,
             `  beside the API stage, share of a core: ${apart.besideApi}${apart.quiet ? "" : "; the API process was not quiet at both ends within a minute: its figure carries other blocks' compaction"}`,
-            `  by thread, ms a block (\`node\`: every other thread, V8's collector and compiler, libuv's pool and, in the API process, LevelDB's compaction): ${apart.threads}`,
+            `  by thread, ms a block (\`node\`: every other thread, V8's collector and compiler, libuv's pool and, in the API process, LevelDB's compaction, whose thread is the busiest of them in every run checked): ${apart.threads}`,
           );
         }
       } finally {
