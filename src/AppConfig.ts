@@ -81,6 +81,10 @@ export interface AppSettings {
   readonly discoveryResweepHours: number;
   /** Most tokens one chain's discovery universe holds. */
   readonly discoveryUniverseMax: number;
+  /** Most wallets waiting for their first sweep on this API worker; more are turned away until asked again. */
+  readonly discoverySweepQueueMax: number;
+  /** Most request-started log scans waiting on this API worker; more answer without the wallet's history read. */
+  readonly discoveryScanQueueMax: number;
   /** Whether webhook URLs may use plain http; default: only with the embedded devnet. */
   readonly webhookAllowHttp: boolean;
   /** Non-public webhook targets accepted anyway: host names, IP addresses, CIDR ranges. */
@@ -354,6 +358,8 @@ const settingsFields = Config.all({
   discoveryWaitMs: integer("DISCOVERY_WAIT_MS", 5_000, 0, 60_000),
   discoveryResweepHours: integer("DISCOVERY_RESWEEP_HOURS", 24, 1, 8_760),
   discoveryUniverseMax: integer("DISCOVERY_UNIVERSE_MAX", 50_000, 0, 1_000_000),
+  discoverySweepQueueMax: integer("DISCOVERY_SWEEP_QUEUE_MAX", 10_000, 1, 1_000_000),
+  discoveryScanQueueMax: integer("DISCOVERY_SCAN_QUEUE_MAX", 10_000, 1, 1_000_000),
   webhookAllowHttp: boolean("WEBHOOK_ALLOW_HTTP"),
   webhookAllowedHosts,
   webhookMaxPerTeam: integer("WEBHOOK_MAX_PER_TEAM", 100, 1, 100_000),

@@ -55,6 +55,8 @@ const settings: AppSettings = {
   discoveryWaitMs: Number(process.env.DISCOVERY_WAIT_MS ?? 5_000),
   discoveryResweepHours: 24,
   discoveryUniverseMax: 50_000,
+  discoverySweepQueueMax: 10_000,
+  discoveryScanQueueMax: 10_000,
   webhookAllowHttp: process.env.WEBHOOK_ALLOW_HTTP === "true",
   webhookAllowedHosts: (process.env.WEBHOOK_ALLOWED_HOSTS ?? "").split(",").filter((s) => s.length > 0),
   webhookMaxPerTeam: Number(process.env.WEBHOOK_MAX_PER_TEAM ?? 100),

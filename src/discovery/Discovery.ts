@@ -11,6 +11,7 @@ import type { UniverseSources } from "./tokenUniverse.js";
 import {
   DISCOVERY_DEFAULTS,
   type DiscoveryNeed,
+  type DiscoverySettings,
   type Finders,
   makeWalletDiscovery,
   type WalletDiscovery,
@@ -39,11 +40,25 @@ export interface DiscoveryParts {
   readonly finders: Finders;
 }
 
-/** The operator's discovery settings (DISCOVERY_RESWEEP_HOURS, DISCOVERY_UNIVERSE_MAX). */
+/**
+ * The operator's discovery settings (DISCOVERY_RESWEEP_HOURS, DISCOVERY_UNIVERSE_MAX,
+ * DISCOVERY_SWEEP_QUEUE_MAX, DISCOVERY_SCAN_QUEUE_MAX).
+ */
 export interface DiscoverySettingsIn {
   readonly resweepMs: number;
   readonly universeMax: number;
+  readonly sweepQueueMax: number;
+  readonly scanQueueMax: number;
 }
+
+/** Discovery's settings: the defaults, with the operator's where they set them. */
+export const discoverySettings = (settings: DiscoverySettingsIn): DiscoverySettings => ({
+  ...DISCOVERY_DEFAULTS,
+  resweepMs: settings.resweepMs,
+  universeMax: settings.universeMax,
+  sweepQueueMax: settings.sweepQueueMax,
+  scanQueueMax: settings.scanQueueMax,
+});
 
 export const layer = (
   parts: DiscoveryParts,
@@ -91,11 +106,7 @@ export const layer = (
         indexedFrom,
         universe: parts.universe,
         finders: parts.finders,
-        settings: {
-          ...DISCOVERY_DEFAULTS,
-          resweepMs: settings.resweepMs,
-          universeMax: settings.universeMax,
-        },
+        settings: discoverySettings(settings),
         now: () => Date.now(),
         warn,
       });

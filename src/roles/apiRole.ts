@@ -174,6 +174,8 @@ export const apiRole = Effect.gen(function* () {
       Discovery.layer(yield* discoveryParts, {
         resweepMs: config.discoveryResweepHours * 3600_000,
         universeMax: config.discoveryUniverseMax,
+        sweepQueueMax: config.discoverySweepQueueMax,
+        scanQueueMax: config.discoveryScanQueueMax,
       }).pipe(
         Layer.provideMerge(FactoryPools.layer({ chainReadMs })),
         Layer.provideMerge(

@@ -102,6 +102,8 @@ export const startService = async (
     discoveryWaitMs: 5_000,
     discoveryResweepHours: 24,
     discoveryUniverseMax: 50_000,
+    discoverySweepQueueMax: 10_000,
+    discoveryScanQueueMax: 10_000,
     webhookAllowHttp: false,
     webhookAllowedHosts: [],
     webhookMaxPerTeam: 100,

@@ -93,6 +93,24 @@ describe("AppConfig", () => {
     ]);
   });
 
+  it("behavior: the discovery queues' limits default to 10,000 wallets each, take an operator's value, and a bad one is one sentence naming it", () => {
+    const defaults = read({});
+    expect(Either.isRight(defaults) && defaults.right).toMatchObject({
+      discoverySweepQueueMax: 10_000,
+      discoveryScanQueueMax: 10_000,
+    });
+    const set = read({ DISCOVERY_SWEEP_QUEUE_MAX: "50000", DISCOVERY_SCAN_QUEUE_MAX: " 200 " });
+    expect(Either.isRight(set) && set.right).toMatchObject({
+      discoverySweepQueueMax: 50_000,
+      discoveryScanQueueMax: 200,
+    });
+    const bad = read({ DISCOVERY_SWEEP_QUEUE_MAX: "0", DISCOVERY_SCAN_QUEUE_MAX: "lots" });
+    expect(Either.isLeft(bad) && describeConfigError(bad.left)).toEqual([
+      'DISCOVERY_SWEEP_QUEUE_MAX must be an integer from 1 to 1000000 (got "0").',
+      'DISCOVERY_SCAN_QUEUE_MAX must be an integer from 1 to 1000000 (got "lots").',
+    ]);
+  });
+
   it("args: values are parsed and trimmed; PUBLIC_URL loses its trailing slash", () => {
     const settings = read({
       PORT: " 9000 ",
