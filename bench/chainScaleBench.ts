@@ -410,7 +410,7 @@ const stagesApart = async (node: ReplayNode, service: SplitService, blocks: numb
         .join(", "),
       // A round whose API process never went quiet around it carries other blocks' compaction.
       quiet: quietBefore && quietAfter,
-      threads: `ingest ${byThread(threadsBefore.ingest, threadsPublished.ingest)}; api ${byThread(threadsPublished.api, threadsIndexed.api)}, of which its busiest other thread ${(busiestOther / blocks).toFixed(2)}`,
+      threads: `ingest ${byThread(threadsBefore.ingest, threadsPublished.ingest)}; api ${byThread(threadsPublished.api, threadsIndexed.api)} (the busiest of its \`node\` threads: ${(busiestOther / blocks).toFixed(2)})`,
     };
   } finally {
     service.resumeApi();

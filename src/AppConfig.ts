@@ -81,9 +81,9 @@ export interface AppSettings {
   readonly discoveryResweepHours: number;
   /** Most tokens one chain's discovery universe holds. */
   readonly discoveryUniverseMax: number;
-  /** Most wallets waiting for their first sweep on this API worker; more are turned away until asked again. */
+  /** Most sweeps (chain and wallet) waiting on this API worker; a first sweep beyond it is turned away until asked again. */
   readonly discoverySweepQueueMax: number;
-  /** Most request-started log scans waiting on this API worker; more answer without the wallet's history read. */
+  /** Most request-started log scans (chain and wallet) waiting on this API worker; one beyond it answers without the history read. */
   readonly discoveryScanQueueMax: number;
   /** Whether webhook URLs may use plain http; default: only with the embedded devnet. */
   readonly webhookAllowHttp: boolean;

@@ -52,6 +52,7 @@ import { makeSecretSealer } from "../webhooks/secrets/secretSealing.js";
 import * as WebhookPolicy from "../webhooks/WebhookPolicy.js";
 import type { WebhookServiceSettings } from "../webhooks/WebhookServiceSettings.js";
 import * as WebhookStore from "../webhooks/WebhookStore.js";
+import { discoveryConfig } from "./discoveryConfig.js";
 import { discoveryParts } from "./discoveryParts.js";
 
 const MB = 1024 * 1024;
@@ -171,12 +172,7 @@ export const apiRole = Effect.gen(function* () {
     Layer.provideMerge(
       // Discovery writes into the index and reads where each chain's index starts; it starts the
       // pool lookups of the tokens a sweep finds (FactoryPools).
-      Discovery.layer(yield* discoveryParts, {
-        resweepMs: config.discoveryResweepHours * 3600_000,
-        universeMax: config.discoveryUniverseMax,
-        sweepQueueMax: config.discoverySweepQueueMax,
-        scanQueueMax: config.discoveryScanQueueMax,
-      }).pipe(
+      Discovery.layer(yield* discoveryParts, discoveryConfig(config)).pipe(
         Layer.provideMerge(FactoryPools.layer({ chainReadMs })),
         Layer.provideMerge(
           Layer.mergeAll(
