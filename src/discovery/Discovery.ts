@@ -44,12 +44,10 @@ export interface DiscoveryParts {
  * The operator's discovery settings (DISCOVERY_RESWEEP_HOURS, DISCOVERY_UNIVERSE_MAX,
  * DISCOVERY_SWEEP_QUEUE_MAX, DISCOVERY_SCAN_QUEUE_MAX).
  */
-export interface DiscoverySettingsIn {
-  readonly resweepMs: number;
-  readonly universeMax: number;
-  readonly sweepQueueMax: number;
-  readonly scanQueueMax: number;
-}
+export type DiscoverySettingsIn = Pick<
+  DiscoverySettings,
+  "resweepMs" | "universeMax" | "sweepQueueMax" | "scanQueueMax"
+>;
 
 /** Discovery's settings: the defaults, with the operator's where they set them. */
 export const discoverySettings = (settings: DiscoverySettingsIn): DiscoverySettings => ({
