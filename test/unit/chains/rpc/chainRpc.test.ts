@@ -1,33 +1,59 @@
-import { Clock, Effect, Exit, Fiber, Random, TestClock, TestContext } from "effect";
+import { Clock, Effect, Exit, Fiber, Random, Runtime, TestClock, TestContext } from "effect";
 import { describe, expect, it } from "vitest";
 import { monitorChain } from "../../../../src/chains/rpc/ChainMonitor.js";
 import type { RpcFaultDetail } from "../../../../src/chains/rpc/ChainRpcError.js";
 import { getLogs } from "../../../../src/chains/rpc/getLogs.js";
 import { answers, makeRpc, no, ok, type Script, whole } from "../../../support/scriptedRpc.js";
 
-/** Runs `effect` on the test clock, moving it forward until it ends. */
+/** `effect` run while the test clock moves forward 50 ms at a time, until it ends. */
+const advancing = <A, E>(effect: Effect.Effect<A, E>) =>
+  Effect.gen(function* () {
+    const fiber = yield* Effect.fork(effect);
+    for (let i = 0; i < 2_000; i++) {
+      const done = yield* Fiber.poll(fiber);
+      if (done._tag === "Some") return done.value;
+      yield* TestClock.adjust("50 millis");
+    }
+    return yield* Fiber.await(fiber);
+  });
+
+/** Runs `effect` on a test clock of its own, moving it forward until it ends. */
 const onTestClock = <A, E>(effect: Effect.Effect<A, E>) =>
   Effect.runPromise(
-    Effect.gen(function* () {
-      const fiber = yield* Effect.fork(effect);
-      for (let i = 0; i < 2_000; i++) {
-        const done = yield* Fiber.poll(fiber);
-        if (done._tag === "Some") return done.value;
-        yield* TestClock.adjust("50 millis");
-      }
-      return yield* Fiber.await(fiber);
-    }).pipe(Effect.withRandom(Random.make("seed")), Effect.provide(TestContext.TestContext)),
+    advancing(effect).pipe(Effect.withRandom(Random.make("seed")), Effect.provide(TestContext.TestContext)),
   ) as Promise<Exit.Exit<A, E>>;
+
+/**
+ * A test clock shared with a ChainRpc (`makeRpc`'s `runtime`). The client sends a call's first
+ * exchange on its own runtime, without a fiber of the caller's: a hang or a wait for the rate
+ * budget there takes test time only when that runtime's clock is the test's; on the live one it
+ * took real seconds. `run` moves this clock forward until the effect ends.
+ */
+const sharedTestClock = () => {
+  const runtime = Effect.runSync(
+    Effect.runtime<never>().pipe(
+      Effect.withRandom(Random.make("seed")),
+      Effect.provide(TestContext.TestContext),
+    ),
+  );
+  return {
+    runtime,
+    run: <A, E>(effect: Effect.Effect<A, E>) =>
+      Runtime.runPromise(runtime)(advancing(effect)) as Promise<Exit.Exit<A, E>>,
+  };
+};
 
 const refused: RpcFaultDetail = { reason: "Unavailable", detail: "connection refused (ECONNREFUSED)" };
 
 describe("ChainRpc: connections", () => {
   it("behavior: a call that finds every connection busy waits for one within its budget, then fails as a timeout unsent", async () => {
+    const clock = sharedTestClock();
     const { rpc, sent } = makeRpc([(_, exchange) => (exchange === 0 ? "hang" : answers([ok("0x1")]))], {
       connections: 1,
       timeoutMs: 10_000,
+      runtime: clock.runtime,
     });
-    const exits = await onTestClock(
+    const exits = await clock.run(
       Effect.all(
         [
           Effect.exit(rpc.call("eth_call", [], { budgetMs: 10_000 })),
@@ -50,12 +76,14 @@ describe("ChainRpc: connections", () => {
 
   it("behavior: a call that waits out a long budget in this process's own line leaves its endpoint in good standing", async () => {
     // The budget is long enough that a timeout of the node's own would mark it failing.
+    const clock = sharedTestClock();
     const { rpc, sent } = makeRpc([(_, exchange) => (exchange === 0 ? "hang" : answers([ok("0x1")]))], {
       connections: 1,
       timeoutMs: 10_000,
+      runtime: clock.runtime,
     });
     const health = rpc.endpoints[0]!.health;
-    const exits = await onTestClock(
+    const exits = await clock.run(
       Effect.all(
         [
           Effect.exit(rpc.call("eth_call", [], { budgetMs: 10_000 })),
@@ -146,30 +174,32 @@ describe("ChainRpc: failover", () => {
   it("behavior: a hung primary costs a request half its budget, then the fallback answers and stays in service", async () => {
     const hung: Script = () => "hang";
     const fallback: Script = (requests) => answers(requests.map(() => ok("0x1")));
-    const { rpc, sent } = makeRpc([hung, fallback], { timeoutMs: 10_000 });
-    const first = await Effect.runPromise(
+    const clock = sharedTestClock();
+    const { rpc, sent } = makeRpc([hung, fallback], { timeoutMs: 10_000, runtime: clock.runtime });
+    const first = await Runtime.runPromise(clock.runtime)(
       Effect.gen(function* () {
         const fiber = yield* Effect.fork(rpc.forRequests(7_000).call("eth_chainId", []));
         yield* TestClock.adjust("3400 millis");
         const early = yield* Fiber.poll(fiber);
         yield* TestClock.adjust("200 millis");
         return { early: early._tag, value: yield* Fiber.join(fiber) };
-      }).pipe(Effect.withRandom(Random.make("seed")), Effect.provide(TestContext.TestContext)),
+      }),
     );
     expect(first).toEqual({ early: "None", value: "0x1" });
     expect(sent().map((s) => s.endpoint)).toEqual([0, 1]);
     expect(rpc.endpoints[0]!.health.failures).toBe(1);
     expect(rpc.endpoints[1]!.health.failures).toBe(0);
     // The next request goes to the fallback at once: the primary is known to fail.
-    const second = await onTestClock(rpc.forRequests(7_000).call("eth_chainId", []));
+    const second = await clock.run(rpc.forRequests(7_000).call("eth_chainId", []));
     expect(Exit.isSuccess(second) && second.value).toBe("0x1");
     expect(sent().map((s) => s.endpoint)).toEqual([0, 1, 1]);
   });
 
   it("behavior: a request whose whole budget ran out on its only endpoint's hang says nothing of the node yet", async () => {
     const hung: Script = () => "hang";
-    const { rpc } = makeRpc([hung], { timeoutMs: 10_000 });
-    const exit = await onTestClock(rpc.forRequests(2_000).call("eth_chainId", []));
+    const clock = sharedTestClock();
+    const { rpc } = makeRpc([hung], { timeoutMs: 10_000, runtime: clock.runtime });
+    const exit = await clock.run(rpc.forRequests(2_000).call("eth_chainId", []));
     expect(Exit.isFailure(exit)).toBe(true);
     // Two seconds is the call's own limit, not the node's: the monitor's poll decides that.
     expect(rpc.endpoints[0]!.health.failures).toBe(0);
@@ -232,8 +262,12 @@ describe("ChainRpc: batches and rate limits", () => {
   });
 
   it("behavior: the head poll does not call an endpoint failing for waiting on this process's own rate budget", async () => {
-    const { rpc } = makeRpc([(requests) => answers(requests.map(() => ok("0x1")))], { maxRps: 2 });
-    const exit = await onTestClock(
+    const clock = sharedTestClock();
+    const { rpc } = makeRpc([(requests) => answers(requests.map(() => ok("0x1")))], {
+      maxRps: 2,
+      runtime: clock.runtime,
+    });
+    const exit = await clock.run(
       Effect.scoped(
         Effect.gen(function* () {
           yield* monitorChain(rpc, { headPollMs: 200, probeIntervalMs: 3_600_000 });
@@ -426,12 +460,14 @@ describe("getLogs through ChainRpc", () => {
   });
 
   it("edge: a range read that waited out its time in line for a connection fails unsent, and the chain's ranges are not halved", async () => {
+    const clock = sharedTestClock();
     const { rpc } = makeRpc([(_, exchange) => (exchange === 0 ? "hang" : answers([ok([])]))], {
       connections: 1,
       timeoutMs: 10_000,
+      runtime: clock.runtime,
     });
     const size = rpc.logsRange.size;
-    const exits = await onTestClock(
+    const exits = await clock.run(
       Effect.all(
         [
           Effect.exit(rpc.call("eth_call", [], { budgetMs: 10_000 })),
@@ -475,8 +511,9 @@ describe("getLogs through ChainRpc", () => {
         ),
       ]);
     };
-    const { rpc, sent } = makeRpc([slowNode]);
-    const exit = await onTestClock(getLogs(rpc, {}, 1, 1_000));
+    const clock = sharedTestClock();
+    const { rpc, sent } = makeRpc([slowNode], { runtime: clock.runtime });
+    const exit = await clock.run(getLogs(rpc, {}, 1, 1_000));
     expect(Exit.isSuccess(exit) && exit.value.length).toBe(1_000);
     expect(rpc.logsRange.size).toBeLessThanOrEqual(110);
     // 500, 250 and 125 timed out once each; the endpoint was never left alone as failing.
