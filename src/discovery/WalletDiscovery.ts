@@ -193,10 +193,11 @@ interface Job {
   error?: string;
   failedAt?: number;
   /**
-   * Its log scan was turned away (a request's, beyond scanQueueMax): a webhook that asks for the
-   * wallet starts it again at once, unbounded, instead of taking it for known.
+   * It failed only because its log scan was turned away (a request's, beyond scanQueueMax), its
+   * sweep and finders having succeeded: a webhook that asks for the wallet starts the scan again
+   * at once, unbounded, instead of taking the wallet for known (`turnedAwayOnly`).
    */
-  scanTurnedAway?: boolean;
+  failedForScanLine?: boolean;
   truncated: Array<string>;
 }
 
@@ -660,6 +661,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     const rpc = deps.rpc(chain.chain_id);
     const fail = (error: unknown) => {
       job.state = "failed";
+      job.failedForScanLine = error instanceof ScanLineFull;
       job.error = error instanceof Error ? error.message : String(error);
       job.failedAt = deps.now();
       const key = jobKey(chain.chain_id, wallet);
@@ -720,11 +722,9 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       await holds.free(scanKey(wallet));
       await logScans.add(chain, wallet, job, byRequest);
     });
-    // Handled below, once the sweep is done: a scan that failed meanwhile fails the job then (which
-    // may name another failure, the finders'; a webhook still reads a scan the line turned away).
-    scanned.catch((error: unknown) => {
-      if (error instanceof ScanLineFull) job.scanTurnedAway = true;
-    });
+    // Handled below, once the sweep is done: a scan that failed meanwhile fails the job then, unless
+    // the sweep or the finders failed first (that failure is the job's, and waits for retryDue).
+    scanned.catch(() => undefined);
     job.swept
       .then(async () => {
         job.state = "scanning";
@@ -769,6 +769,13 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
    * whose position finders failed (it cannot be answered either, yet each try sweeps the whole
    * universe again: a client polling it would cost one sweep a request); after `retryMs` otherwise.
    */
+  /**
+   * A job whose only failure is its log scan turned away by a full line: a webhook's ask reads it at
+   * once. One whose sweep or finders failed waits for `retryDue` like any failure, whatever became
+   * of its scan, or a webhook announcing the wallet would run its failing finders again at once.
+   */
+  const turnedAwayOnly = (job: Job): boolean => job.state === "failed" && job.failedForScanLine === true;
+
   const retryDue = (job: Job): boolean => {
     if (job.state !== "failed") return false;
     const since = deps.now() - (job.failedAt ?? 0);
@@ -797,7 +804,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     const job = jobs.get(key);
     if (job !== undefined) {
       // A webhook's ask starts a scan a full line turned away at once: its line is not bounded.
-      const retry = retryDue(job) || (!byRequest && job.state === "failed" && job.scanTurnedAway === true);
+      const retry = retryDue(job) || (!byRequest && turnedAwayOnly(job));
       // A failed resweep tried again is still due: without it the retry would find the old sweep
       // and scan done and call the wallet complete, its answer without the warning.
       const stale = (job.state === "complete" || retry) && sweepStale(chain.chain_id, job.record);
@@ -834,7 +841,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     // again queues it. Nor is one whose scan a full line turned away: the webhook's turn reads it.
     known: (key) => {
       const job = jobs.get(key);
-      return starting.has(key) || (job !== undefined && !retryDue(job) && job.scanTurnedAway !== true);
+      return starting.has(key) || (job !== undefined && !retryDue(job) && !turnedAwayOnly(job));
     },
     key: jobKey,
     max: deps.settings.prefetchMax,

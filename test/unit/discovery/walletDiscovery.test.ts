@@ -813,6 +813,58 @@ describe("wallet discovery", () => {
     await untilComplete(asksAgain!);
   });
 
+  it("behavior: a wallet whose finders failed and whose log scan a full line turned away waits for its retry: a webhook's ask does not run its finders again at once", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let now = 0;
+    const [running, waiting, failing] = ["b1", "b2", "b3"].map((b) => `0x${b.repeat(20)}`);
+    let failingFinds = 0;
+    const discovery = discoveryOver(db, walletNode({ logsGate: gate }), {
+      finders: {
+        chain: [],
+        wallet: [
+          async (_context, wallet) => {
+            if (wallet !== failing) return { ops: [] };
+            failingFinds++;
+            throw new Error("finder down");
+          },
+        ],
+        nftContracts: () => new Set(),
+        nftIds: async () => ({ ops: [] }),
+      },
+      settings: {
+        ...DISCOVERY_DEFAULTS,
+        scanStretch: 300,
+        scans: 1,
+        scanBatch: 1,
+        scanQueueMax: 1,
+        prefetchPerSecond: UNPACED,
+      },
+      now: () => now,
+    });
+    // One scan reads (held at its first eth_getLogs), one waits for it; the failing wallet's scan
+    // finds the line full, and its finders fail.
+    for (const wallet of [running!, waiting!, failing!]) {
+      await discovery.settle(chain, wallet, 5_000, "tokens");
+      await drain();
+    }
+    expect(failingFinds).toBe(1);
+    expect(discovery.progress(chain, failing!, "tokens").error).toContain("finder down");
+    // A webhook watching it before the retry is due: the failure is the finders', so it is known.
+    expect(discovery.prefetch([chain], [failing!])).toBe(0);
+    await drain();
+    expect(failingFinds).toBe(1);
+    // Once the retry is due, the webhook's ask runs it again, finders and scan.
+    now = DISCOVERY_DEFAULTS.retryMs;
+    expect(discovery.prefetch([chain], [failing!])).toBe(1);
+    await drain();
+    expect(failingFinds).toBe(2);
+    open();
+  });
+
   it("behavior: a chain's own missed blocks make only that chain's wallets swept again; missed stream messages make every chain's", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     const other = testChainConfig({ chain_id: 2, name: "second" });
