@@ -764,18 +764,18 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   };
 
   /**
-   * A failed job is tried again: at once for a wallet whose tokens were never swept (its chain
-   * cannot be answered); after FINDERS_RETRY_MS for one whose first sweep read its tokens but
-   * whose position finders failed (it cannot be answered either, yet each try sweeps the whole
-   * universe again: a client polling it would cost one sweep a request); after `retryMs` otherwise.
-   */
-  /**
    * A job whose only failure is its log scan turned away by a full line: a webhook's ask reads it at
    * once. One whose sweep or finders failed waits for `retryDue` like any failure, whatever became
    * of its scan, or a webhook announcing the wallet would run its failing finders again at once.
    */
   const turnedAwayOnly = (job: Job): boolean => job.state === "failed" && job.failedForScanLine === true;
 
+  /**
+   * A failed job is tried again: at once for a wallet whose tokens were never swept (its chain
+   * cannot be answered); after FINDERS_RETRY_MS for one whose first sweep read its tokens but
+   * whose position finders failed (it cannot be answered either, yet each try sweeps the whole
+   * universe again: a client polling it would cost one sweep a request); after `retryMs` otherwise.
+   */
   const retryDue = (job: Job): boolean => {
     if (job.state !== "failed") return false;
     const since = deps.now() - (job.failedAt ?? 0);

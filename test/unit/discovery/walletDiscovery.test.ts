@@ -853,16 +853,22 @@ describe("wallet discovery", () => {
     }
     expect(failingFinds).toBe(1);
     expect(discovery.progress(chain, failing!, "tokens").error).toContain("finder down");
+    // Its scan found the line full: the scanning and the waiting wallet hold it.
+    expect(discovery.progress(chain, waiting!)).toMatchObject({ state: "scanning", scan_queued: true });
+    expect(discovery.progress(chain, failing!, "tokens").scan_queued).not.toBe(true);
     // A webhook watching it before the retry is due: the failure is the finders', so it is known.
+    now = 4_999;
     expect(discovery.prefetch([chain], [failing!])).toBe(0);
     await drain();
     expect(failingFinds).toBe(1);
-    // Once the retry is due, the webhook's ask runs it again, finders and scan.
-    now = DISCOVERY_DEFAULTS.retryMs;
+    // Once the retry is due (5 s after a first sweep's finders failed), the webhook's ask runs it
+    // again, finders and scan.
+    now = 5_000;
     expect(discovery.prefetch([chain], [failing!])).toBe(1);
     await drain();
     expect(failingFinds).toBe(2);
     open();
+    await drain();
   });
 
   it("behavior: a chain's own missed blocks make only that chain's wallets swept again; missed stream messages make every chain's", async () => {
