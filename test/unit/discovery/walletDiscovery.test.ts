@@ -137,6 +137,16 @@ const registryBackfill = (done: () => boolean) =>
     stop: async () => undefined,
   }) as unknown as NonNullable<DiscoveryDeps["registry"]>;
 
+/** One log scan reads and one waits: the scan of a third wallet asked by a request finds the line full. */
+const ONE_SCAN_WAITING = {
+  ...DISCOVERY_DEFAULTS,
+  scanStretch: 300,
+  scans: 1,
+  scanBatch: 1,
+  scanQueueMax: 1,
+  prefetchPerSecond: UNPACED,
+};
+
 /** A position finder that answers only when told to, and counts how often it was asked. */
 const gatedFinder = () => {
   let open = () => {};
@@ -761,14 +771,7 @@ describe("wallet discovery", () => {
     let now = 0;
     const node = walletNode({ logsGate: gate });
     const discovery = discoveryOver(db, node, {
-      settings: {
-        ...DISCOVERY_DEFAULTS,
-        scanStretch: 300,
-        scans: 1,
-        scanBatch: 1,
-        scanQueueMax: 1,
-        prefetchPerSecond: UNPACED,
-      },
+      settings: ONE_SCAN_WAITING,
       now: () => now,
     });
     const [running, waiting, forWebhook, asksAgain] = ["a1", "a2", "a3", "a4"].map(
@@ -835,14 +838,7 @@ describe("wallet discovery", () => {
         nftContracts: () => new Set(),
         nftIds: async () => ({ ops: [] }),
       },
-      settings: {
-        ...DISCOVERY_DEFAULTS,
-        scanStretch: 300,
-        scans: 1,
-        scanBatch: 1,
-        scanQueueMax: 1,
-        prefetchPerSecond: UNPACED,
-      },
+      settings: ONE_SCAN_WAITING,
       now: () => now,
     });
     // One scan reads (held at its first eth_getLogs), one waits for it; the failing wallet's scan

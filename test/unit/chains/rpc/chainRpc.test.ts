@@ -17,12 +17,6 @@ const advancing = <A, E>(effect: Effect.Effect<A, E>) =>
     return yield* Fiber.await(fiber);
   });
 
-/** Runs `effect` on a test clock of its own, moving it forward until it ends. */
-const onTestClock = <A, E>(effect: Effect.Effect<A, E>) =>
-  Effect.runPromise(
-    advancing(effect).pipe(Effect.withRandom(Random.make("seed")), Effect.provide(TestContext.TestContext)),
-  ) as Promise<Exit.Exit<A, E>>;
-
 /**
  * A test clock shared with a ChainRpc (`makeRpc`'s `runtime`). The client sends a call's first
  * exchange on its own runtime, without a fiber of the caller's: a hang or a wait for the rate
@@ -42,6 +36,9 @@ const sharedTestClock = () => {
       Runtime.runPromise(runtime)(advancing(effect)) as Promise<Exit.Exit<A, E>>,
   };
 };
+
+/** Runs `effect` on a test clock of its own, moving it forward until it ends. */
+const onTestClock = <A, E>(effect: Effect.Effect<A, E>) => sharedTestClock().run(effect);
 
 const refused: RpcFaultDetail = { reason: "Unavailable", detail: "connection refused (ECONNREFUSED)" };
 
