@@ -198,6 +198,11 @@ interface Job {
    * at once, unbounded, instead of taking the wallet for known (`turnedAwayOnly`).
    */
   failedForScanLine?: boolean;
+  /**
+   * Webhooks that announced the wallet while this job ran, and so found it known. Should its log
+   * scan then be turned away (`failedForScanLine`), they ask for it again, and their turn reads it.
+   */
+  askedWhileRunning?: Set<string> | undefined;
   truncated: Array<string>;
 }
 
@@ -665,7 +670,13 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       job.error = error instanceof Error ? error.message : String(error);
       job.failedAt = deps.now();
       const key = jobKey(chain.chain_id, wallet);
-      if (jobs.get(key) === job) keepSettled(key);
+      if (jobs.get(key) === job) {
+        keepSettled(key);
+        const asked = job.askedWhileRunning;
+        job.askedWhileRunning = undefined;
+        if (job.failedForScanLine && asked !== undefined)
+          for (const by of asked) prefetchQueue.add([chain], [wallet], by);
+      }
       // A full line turns wallets away by the thousand: said once a minute, not for each.
       if (error instanceof SweepLineFull || error instanceof ScanLineFull) {
         const line = error instanceof SweepLineFull ? "sweep" : "scan";
@@ -730,6 +741,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
         job.state = "scanning";
         await scanned;
         job.state = "complete";
+        job.askedWhileRunning = undefined;
         completed(chain.chain_id, jobKey(chain.chain_id, wallet), job);
       })
       .catch(fail);
@@ -830,6 +842,13 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     return pending;
   };
 
+  /** A webhook's ask of a running job, kept in case its log scan is turned away (see `fail`). */
+  const noteAsk = (job: Job | undefined, by: string) => {
+    if (job?.state !== "sweeping" && job?.state !== "scanning") return;
+    job.askedWhileRunning ??= new Set();
+    job.askedWhileRunning.add(by);
+  };
+
   const prefetchQueue = makePrefetchQueue({
     discover: async (chain, wallet) => {
       const job = await start(chain, wallet, false);
@@ -839,9 +858,20 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     },
     // A job that failed and is due to be tried again is not known: a webhook announcing the wallet
     // again queues it. Nor is one whose scan a full line turned away: the webhook's turn reads it.
-    known: (key) => {
+    // One still running is known, and remembers the ask: its scan may yet be turned away (fail).
+    known: (key, by) => {
+      const pending = starting.get(key);
+      if (pending !== undefined) {
+        pending.then(
+          (job) => noteAsk(job, by),
+          () => undefined,
+        );
+        return true;
+      }
       const job = jobs.get(key);
-      return starting.has(key) || (job !== undefined && !retryDue(job) && !turnedAwayOnly(job));
+      if (job === undefined || retryDue(job) || turnedAwayOnly(job)) return false;
+      noteAsk(job, by);
+      return true;
     },
     key: jobKey,
     max: deps.settings.prefetchMax,

@@ -19,8 +19,11 @@ export interface PrefetchQueueDeps {
    * does not, and the line goes on without its pause.
    */
   readonly discover: (chain: ChainConfig, wallet: string) => Promise<boolean>;
-  /** Whether the wallet's discovery on the chain is already known or under way. */
-  readonly known: (key: string) => boolean;
+  /**
+   * Whether the wallet's discovery on the chain is already known or under way, for the webhook `by`
+   * that asks (ANYONE: a caller that named none).
+   */
+  readonly known: (key: string, by: string) => boolean;
   readonly key: (chainId: number, wallet: string) => string;
   /** Most pairs waiting, over all chains; more are left to their first request. */
   readonly max: number;
@@ -132,7 +135,7 @@ export const makePrefetchQueue = (deps: PrefetchQueueDeps) => {
             continue;
           }
           // Past the bound only new pairs are left out: waiting ones still take this claim.
-          if (deps.known(key) || size >= deps.max) continue;
+          if (deps.known(key, by) || size >= deps.max) continue;
           lineOf(chain.chain_id).set(key, { chain, wallet, claims: new Set([by]) });
           size++;
           queued++;

@@ -867,6 +867,38 @@ describe("wallet discovery", () => {
     await drain();
   });
 
+  it("behavior: a webhook that announces a wallet while its finders still run, after a full line turned its log scan away, gets the scan once the job ends", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    let openLogs = () => {};
+    const logsGate = new Promise<void>((resolve) => {
+      openLogs = resolve;
+    });
+    const finder = gatedFinder();
+    const discovery = discoveryOver(db, walletNode({ logsGate }), {
+      ...withFinder(finder.find),
+      settings: ONE_SCAN_WAITING,
+    });
+    const [running, waiting, announced] = ["c1", "c2", "c3"].map((b) => `0x${b.repeat(20)}`);
+    // One scan reads (held at its first eth_getLogs), one waits for it, the third's is turned away;
+    // every wallet's finders are held, so all three jobs still run.
+    for (const wallet of [running!, waiting!, announced!]) {
+      await discovery.settle(chain, wallet, 5_000, "tokens");
+      await drain();
+    }
+    expect(discovery.progress(chain, announced!, "positions").state).toBe("sweeping");
+    expect(discovery.progress(chain, announced!, "tokens").scan_queued).not.toBe(true);
+    // A webhook starts watching it now: the job runs, so the wallet is known and not queued.
+    expect(discovery.prefetch([chain], [announced!], "hook-1")).toBe(0);
+    // The finders answer; the job ends failed for the full line alone, and the webhook's ask
+    // comes back: its scan joins the line, beyond the requests' bound.
+    finder.open();
+    await drain();
+    expect(discovery.progress(chain, announced!)).toMatchObject({ state: "scanning", scan_queued: true });
+    openLogs();
+    for (let i = 0; i < 20 && discovery.progress(chain, announced!).state !== "complete"; i++) await drain();
+    expect(discovery.progress(chain, announced!).state).toBe("complete");
+  });
+
   it("behavior: a chain's own missed blocks make only that chain's wallets swept again; missed stream messages make every chain's", async () => {
     const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
     const other = testChainConfig({ chain_id: 2, name: "second" });
