@@ -1,6 +1,6 @@
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Context } from "effect";
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, type Metric, Registry } from "prom-client";
 import type { ChainRpc } from "../chains/rpc/ChainRpc.js";
 import type { FollowerStatus } from "../ingest/FollowerStatus.js";
 import { makeDiscoveryMetrics } from "./discoveryMetrics.js";
@@ -54,6 +54,22 @@ const NOTIFIER_PHASE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /**
+ * The process's own metrics (CPU, memory, event-loop lag, GC), collected once per process and
+ * shared by the registry of every service in it: each collection starts a GC observer and an
+ * event-loop monitor that nothing stops, so a process starting several services (tests do) would
+ * keep one of each per service for the rest of its life.
+ */
+let processMetrics: ReadonlyArray<Metric> | undefined;
+const processMetricsOnce = (): ReadonlyArray<Metric> => {
+  if (processMetrics === undefined) {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry, prefix: "svc_" });
+    processMetrics = registry.getMetricsAsArray() as unknown as ReadonlyArray<Metric>;
+  }
+  return processMetrics;
+};
+
+/**
  * The metrics of one service process, in its own registry (a process running
  * several roles exposes them all; tests running several services in one
  * process keep them apart). Components that count events (gateway requests,
@@ -63,7 +79,7 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
  */
 export const makeMetrics = (options: { readonly teams: ReadonlyArray<string> }) => {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "svc_" });
+  for (const metric of processMetricsOnce()) registry.registerMetric(metric);
 
   const httpRequests = new Counter({
     name: "svc_http_requests_total",
