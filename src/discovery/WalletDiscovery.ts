@@ -234,6 +234,8 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
    * of wallets nor clients asking about ever more wallets grow the process without bound.
    */
   const jobs = new Map<string, Job>();
+  /** Running jobs that webhooks asked for (`askedWhileRunning`), by job key: withdrawals reach them. */
+  const asked = new Map<string, Job>();
   /** Keys of the jobs not complete, which `stats` walks; the complete ones are counted by chain. */
   const unfinished = new Set<string>();
   const completeByChain = new Map<number, number>();
@@ -672,10 +674,10 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       const key = jobKey(chain.chain_id, wallet);
       if (jobs.get(key) === job) {
         keepSettled(key);
-        const asked = job.askedWhileRunning;
-        job.askedWhileRunning = undefined;
-        if (job.failedForScanLine && asked !== undefined)
-          for (const by of asked) prefetchQueue.add([chain], [wallet], by);
+        const claims = job.askedWhileRunning;
+        forgetAsks(key, job);
+        if (job.failedForScanLine && claims !== undefined)
+          for (const by of claims) prefetchQueue.add([chain], [wallet], by);
       }
       // A full line turns wallets away by the thousand: said once a minute, not for each.
       if (error instanceof SweepLineFull || error instanceof ScanLineFull) {
@@ -741,7 +743,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
         job.state = "scanning";
         await scanned;
         job.state = "complete";
-        job.askedWhileRunning = undefined;
+        forgetAsks(jobKey(chain.chain_id, wallet), job);
         completed(chain.chain_id, jobKey(chain.chain_id, wallet), job);
       })
       .catch(fail);
@@ -843,10 +845,28 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   };
 
   /** A webhook's ask of a running job, kept in case its log scan is turned away (see `fail`). */
-  const noteAsk = (job: Job | undefined, by: string) => {
+  const noteAsk = (key: string, job: Job | undefined, by: string) => {
     if (job?.state !== "sweeping" && job?.state !== "scanning") return;
     job.askedWhileRunning ??= new Set();
     job.askedWhileRunning.add(by);
+    asked.set(key, job);
+  };
+
+  const forgetAsks = (key: string, job: Job) => {
+    job.askedWhileRunning = undefined;
+    if (asked.get(key) === job) asked.delete(key);
+  };
+
+  /** The webhook `by` stopped watching the wallets (on `chainIds`, or every chain): its asks go. */
+  const withdrawAsks = (by: string, wallets: ReadonlyArray<string>, chainIds?: ReadonlyArray<number>) => {
+    if (asked.size === 0) return;
+    const named = new Set(wallets.map((wallet) => wallet.toLowerCase()));
+    for (const [key, job] of asked) {
+      const [chainId, wallet] = key.split("|");
+      if (!named.has(wallet!) || (chainIds !== undefined && !chainIds.includes(Number(chainId)))) continue;
+      job.askedWhileRunning?.delete(by);
+      if (job.askedWhileRunning?.size === 0) forgetAsks(key, job);
+    }
   };
 
   const prefetchQueue = makePrefetchQueue({
@@ -863,14 +883,14 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       const pending = starting.get(key);
       if (pending !== undefined) {
         pending.then(
-          (job) => noteAsk(job, by),
+          (job) => noteAsk(key, job, by),
           () => undefined,
         );
         return true;
       }
       const job = jobs.get(key);
       if (job === undefined || retryDue(job) || turnedAwayOnly(job)) return false;
-      noteAsk(job, by);
+      noteAsk(key, job, by);
       return true;
     },
     key: jobKey,
@@ -980,10 +1000,13 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     /**
      * The webhook `by` stopped watching the wallets, on the chains `chainIds` (all when not given):
      * those still waiting there that no other webhook queued leave the queue (a discovery already
-     * started goes on). Answers how many left.
+     * started goes on, but its scan is no longer asked again for this webhook should a full line
+     * turn it away). Answers how many left.
      */
-    unprefetch: (by: string, wallets: ReadonlyArray<string>, chainIds?: ReadonlyArray<number>): number =>
-      prefetchQueue.withdraw(by, wallets, chainIds),
+    unprefetch: (by: string, wallets: ReadonlyArray<string>, chainIds?: ReadonlyArray<number>): number => {
+      withdrawAsks(by, wallets, chainIds);
+      return prefetchQueue.withdraw(by, wallets, chainIds);
+    },
     /**
      * The index missed chain events (CHAIN_EVENTS dropped them before they were applied, Indexer's
      * `onTrimmed`) at `at`: every wallet swept before then is swept again on its next request, since

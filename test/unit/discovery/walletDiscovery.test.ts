@@ -878,22 +878,33 @@ describe("wallet discovery", () => {
       ...withFinder(finder.find),
       settings: ONE_SCAN_WAITING,
     });
-    const [running, waiting, announced] = ["c1", "c2", "c3"].map((b) => `0x${b.repeat(20)}`);
-    // One scan reads (held at its first eth_getLogs), one waits for it, the third's is turned away;
-    // every wallet's finders are held, so all three jobs still run.
-    for (const wallet of [running!, waiting!, announced!]) {
+    const [running, waiting, announced, withdrawn] = ["c1", "c2", "c3", "c4"].map((b) => `0x${b.repeat(20)}`);
+    // One scan reads (held at its first eth_getLogs), one waits for it, the last two are turned
+    // away; every wallet's finders are held, so all four jobs still run.
+    for (const wallet of [running!, waiting!, announced!, withdrawn!]) {
       await discovery.settle(chain, wallet, 5_000, "tokens");
       await drain();
     }
-    expect(discovery.progress(chain, announced!, "positions").state).toBe("sweeping");
-    expect(discovery.progress(chain, announced!, "tokens").scan_queued).not.toBe(true);
-    // A webhook starts watching it now: the job runs, so the wallet is known and not queued.
+    for (const wallet of [announced!, withdrawn!]) {
+      expect(discovery.progress(chain, wallet, "positions").state).toBe("sweeping");
+      expect(discovery.progress(chain, wallet, "tokens").scan_queued).not.toBe(true);
+    }
+    // Webhooks start watching them now: the jobs run, so the wallets are known and not queued.
     expect(discovery.prefetch([chain], [announced!], "hook-1")).toBe(0);
-    // The finders answer; the job ends failed for the full line alone, and the webhook's ask
-    // comes back: its scan joins the line, beyond the requests' bound.
+    expect(discovery.prefetch([chain], [withdrawn!], "hook-2")).toBe(0);
+    // The second webhook stops watching its wallet before the job ends.
+    discovery.unprefetch("hook-2", [withdrawn!]);
+    // The finders answer; the jobs end failed for the full line alone, and the ask of the webhook
+    // still watching comes back: its wallet's scan joins the line, beyond the requests' bound.
     finder.open();
     await drain();
     expect(discovery.progress(chain, announced!)).toMatchObject({ state: "scanning", scan_queued: true });
+    // The other wallet's scan was turned away as well, and no webhook wants it any more.
+    expect(discovery.progress(chain, withdrawn!)).toMatchObject({
+      state: "scan_failed",
+      error: expect.stringContaining("wait for their log scans"),
+    });
+    expect(discovery.prefetchQueued()).toBe(0);
     openLogs();
     for (let i = 0; i < 20 && discovery.progress(chain, announced!).state !== "complete"; i++) await drain();
     expect(discovery.progress(chain, announced!).state).toBe("complete");
