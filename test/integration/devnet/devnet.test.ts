@@ -264,11 +264,9 @@ describe("devnet", () => {
     await writeDevnetApiKey(dataDir, "demo-key");
     await devnet.stop();
     const lines: Array<string> = [];
-    const started = Date.now();
     devnet = await startDevnet({ dataDir, log: (line) => lines.push(line) });
-    // Loaded, not seeded again: 5 s or less on an idle machine, against 35 s and up for a seed.
+    // Loaded, not seeded again (5 s or less on an idle machine, against 35 s and up for a seed).
     expect(lines.filter((line) => /seed/.test(line))).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(30_000);
     expect(devnet.manifest.api_key).toBe("demo-key");
     const after = await Promise.all(devnet.manifest.chains.map(snapshot));
     expect(after).toEqual(before);
