@@ -672,10 +672,10 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       job.error = error instanceof Error ? error.message : String(error);
       job.failedAt = deps.now();
       const key = jobKey(chain.chain_id, wallet);
+      const claims = job.askedWhileRunning;
+      forgetAsks(key, job);
       if (jobs.get(key) === job) {
         keepSettled(key);
-        const claims = job.askedWhileRunning;
-        forgetAsks(key, job);
         if (job.failedForScanLine && claims !== undefined)
           for (const by of claims) prefetchQueue.add([chain], [wallet], by);
       }
