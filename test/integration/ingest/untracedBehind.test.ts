@@ -110,8 +110,9 @@ describe("ingest with traces behind a node's state window", { timeout: 60_000 },
       const start = await followedToHead(status, own.head());
       clock += 300 * BASE.blockTimeMs;
       const head = own.head();
-      // Within seconds, not at the next probe ten minutes on.
-      await collectedThrough(status, events.events, 10, head, 15_000);
+      // Within a minute even on a loaded machine (7 s alone under `npm run test:hog`, 17 s beside
+      // another file), not at the next probe ten minutes on.
+      await collectedThrough(status, events.events, 10, head, 60_000);
       expect(status.blocks_untraced).toEqual({ from: start + 1, to: head - 2 * STATE_WINDOW });
       const blocks = blocksOf(events.events).filter((block) => block.chain_id === 10 && block.number > start);
       expect(blocks.map((block) => block.number)).toEqual(
