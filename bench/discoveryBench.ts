@@ -16,6 +16,7 @@ import {
   replayWithSweepBalances,
 } from "./lib/discoveryCalls.js";
 import { DEVNET_CHAIN_IDS, firstAndComplete, untilHealthy } from "./lib/firstAnswers.js";
+import { lookupPlanning } from "./lib/lookupPlanning.js";
 import { type RpcRecorder, startRpcRecorder } from "./lib/rpcRecorder.js";
 import { sequential } from "./lib/sequential.js";
 import { median, spread } from "./lib/stats.js";
@@ -345,7 +346,8 @@ const untilComplete = async (
  * 1. the first answer of balances on the 4 devnet chains for never-seen wallets, p50, against the
  *    gateway path plus 2x a direct replay of the same sweep and pricing eth_calls;
  * 2. the time until a wallet's answer is complete, with and without the wallet's log scan;
- * 3. the sweep's cost per 1,000 tokens of universe on a bare anvil, and each chain's universe;
+ * 3. the sweep's cost per 1,000 tokens of universe on a bare anvil, and each chain's universe; what
+ *    planning a factory lookup costs this process's thread;
  * 4. a webhook's wallets' log scans, one wallet at a time against one batch (calls and time).
  */
 export const discoveryBench = async () => {
@@ -408,6 +410,7 @@ export const discoveryBench = async () => {
     section("3. the sweep per 1,000 tokens of universe (bare anvil), and each devnet chain's universe", [
       ...(await sweepCost(SWEEP_SIZES, Math.max(REPETITIONS, 5))),
       `reading the universe (tokenUniverse over a LevelDB of that many seen tokens; done for every wallet's sweep on every chain), p50 of 5: ${universeReads.join(", ")}`,
+      ...lookupPlanning(mainnet, 9),
       ...chains.map((chain, c) => {
         const swept = measuredRows.map((r) => r.calls[c]!.swept);
         return `chain ${chain.chain_id} (${chain.name}) after figure 1: ${describeUniverse(universe.get(chain.chain_id)!)}; swept per wallet ${Math.min(...swept).toLocaleString("en-US")}..${Math.max(...swept).toLocaleString("en-US")} tokens`;

@@ -48,7 +48,7 @@ export interface PoolLookupDeps {
  * calls on a chain with two V2, two V3 and one V4 registry factories (47 calls of about 240 bytes
  * each per token) and about 33 at 60 calls per token, so 30 keep a slice to one eth_call.
  */
-const LOOKUP_SLICE = 30;
+export const LOOKUP_SLICE = 30;
 /** Slices asked at once: the next one is planned while the node answers the others. */
 const SLICES_IN_FLIGHT = 3;
 

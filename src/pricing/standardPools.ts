@@ -1,4 +1,4 @@
-import { type Hex, keccak256 } from "viem";
+import { keccak256Hex } from "../lib/keccak.js";
 
 /**
  * The pools a router tries for a pair without having seen them created: the standard V3 fee
@@ -52,6 +52,6 @@ const word = (value: string | number | bigint): string =>
  * two's complement). Built by hand: a lookup computes thousands of these per request.
  */
 export const v4PoolId = (key: AnyPoolKey): string =>
-  keccak256(
-    `0x${word(key.currency0)}${word(key.currency1)}${word(key.fee)}${word(key.tickSpacing)}${word(key.hooks)}` as Hex,
+  keccak256Hex(
+    `0x${word(key.currency0)}${word(key.currency1)}${word(key.fee)}${word(key.tickSpacing)}${word(key.hooks)}`,
   );

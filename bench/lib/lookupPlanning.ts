@@ -1,0 +1,62 @@
+import { type Hex, keccak256 } from "viem";
+import type { ChainConfig } from "../../src/chains/ChainsConfig.js";
+import { lookupPairs, lookupTokens, planFactoryLookups } from "../../src/pricing/factoryLookups.js";
+import { LOOKUP_SLICE } from "../../src/pricing/poolLookup.js";
+import { V4_STANDARD_KEYS, v4PoolId, ZERO_ADDRESS } from "../../src/pricing/standardPools.js";
+import { median } from "./stats.js";
+
+/** Token addresses no chain holds, `count` of them from `seed`. */
+const syntheticTokens = (count: number, seed: number) =>
+  Array.from({ length: count }, (_, i) => `0x${(seed + i).toString(16).padStart(40, "0")}`);
+
+const word = (value: string | number) =>
+  typeof value === "string" ? value.slice(2).padStart(64, "0") : value.toString(16).padStart(64, "0");
+
+/**
+ * What planning one factory lookup costs the thread that answers requests (poolLookup.ts plans a
+ * slice of LOOKUP_SLICE tokens at a time, its V4 pool ids hashed there): p50 of `rounds` slices of
+ * tokens never seen, on `chain`'s registry; and one V4 key's hash as the service makes it
+ * (`v4PoolId`, WebAssembly Keccak) against viem's `keccak256` of the same 160 bytes, in one run.
+ */
+export const lookupPlanning = (chain: ChainConfig, rounds: number): ReadonlyArray<string> => {
+  const times: Array<number> = [];
+  let calls = 0;
+  for (let round = 0; round < rounds; round++) {
+    const slice = syntheticTokens(LOOKUP_SLICE, 0x5eed0000 + round * LOOKUP_SLICE);
+    const started = performance.now();
+    calls = planFactoryLookups(chain, lookupTokens(chain, slice)).calls.length;
+    times.push(performance.now() - started);
+  }
+  const keys = lookupPairs(chain, lookupTokens(chain, syntheticTokens(LOOKUP_SLICE, 0x7e570000))).flatMap(
+    ([currency0, currency1]) =>
+      V4_STANDARD_KEYS.map(({ fee, tickSpacing }) => ({
+        currency0,
+        currency1,
+        fee,
+        tickSpacing,
+        hooks: ZERO_ADDRESS,
+      })),
+  );
+  const encoded = keys.map(
+    (key) =>
+      `0x${word(key.currency0)}${word(key.currency1)}${word(key.fee)}${word(key.tickSpacing)}${word(key.hooks)}` as Hex,
+  );
+  /** µs a key, p50 of 5 passes over every key (the first pass warms the compiler). */
+  const perKey = (hash: (i: number) => string) => {
+    const passes: Array<number> = [];
+    for (let pass = 0; pass < 6; pass++) {
+      const started = performance.now();
+      for (let i = 0; i < keys.length; i++) hash(i);
+      if (pass > 0) passes.push(((performance.now() - started) * 1000) / keys.length);
+    }
+    return median(passes);
+  };
+  const ours = perKey((i) => v4PoolId(keys[i]!));
+  const viem = perKey((i) => keccak256(encoded[i]!));
+  if (keys.some((key, i) => v4PoolId(key) !== keccak256(encoded[i]!)))
+    throw new Error("v4PoolId disagrees with viem's keccak256 of the same key");
+  return [
+    `planning one factory lookup of ${LOOKUP_SLICE} never-seen tokens on chain ${chain.chain_id}'s registry (${calls} calls), p50 of ${rounds}: ${median(times).toFixed(2)} ms`,
+    `hashing a V4 pool key (${keys.length} keys, p50 of 5 passes): the service's WebAssembly Keccak ${ours.toFixed(2)} us, viem's keccak256 ${viem.toFixed(2)} us (x${(viem / ours).toFixed(1)})`,
+  ];
+};
