@@ -2,15 +2,17 @@ import { type Hex, keccak256 } from "viem";
 import type { ChainConfig } from "../../src/chains/ChainsConfig.js";
 import { lookupPairs, lookupTokens, planFactoryLookups } from "../../src/pricing/factoryLookups.js";
 import { LOOKUP_SLICE } from "../../src/pricing/poolLookup.js";
-import { V4_STANDARD_KEYS, v4PoolId, ZERO_ADDRESS } from "../../src/pricing/standardPools.js";
+import {
+  encodeV4PoolKey,
+  V4_STANDARD_KEYS,
+  v4PoolId,
+  ZERO_ADDRESS,
+} from "../../src/pricing/standardPools.js";
 import { median } from "./stats.js";
 
 /** Token addresses no chain holds, `count` of them from `seed`. */
 const syntheticTokens = (count: number, seed: number) =>
   Array.from({ length: count }, (_, i) => `0x${(seed + i).toString(16).padStart(40, "0")}`);
-
-const word = (value: string | number) =>
-  typeof value === "string" ? value.slice(2).padStart(64, "0") : value.toString(16).padStart(64, "0");
 
 /**
  * What planning one factory lookup costs the thread that answers requests (poolLookup.ts plans a
@@ -37,10 +39,7 @@ export const lookupPlanning = (chain: ChainConfig, rounds: number): ReadonlyArra
         hooks: ZERO_ADDRESS,
       })),
   );
-  const encoded = keys.map(
-    (key) =>
-      `0x${word(key.currency0)}${word(key.currency1)}${word(key.fee)}${word(key.tickSpacing)}${word(key.hooks)}` as Hex,
-  );
+  const encoded = keys.map((key) => encodeV4PoolKey(key) as Hex);
   /** µs a key, p50 of 5 passes over every key (the first pass warms the compiler). */
   const perKey = (hash: (i: number) => string) => {
     const passes: Array<number> = [];

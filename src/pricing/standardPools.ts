@@ -48,10 +48,11 @@ const word = (value: string | number | bigint): string =>
     : BigInt.asUintN(256, BigInt(value)).toString(16).padStart(64, "0");
 
 /**
- * `PoolId = keccak256(abi.encode(key))`: the key's five static fields as five words (int24 in
- * two's complement). Built by hand: a lookup computes thousands of these per request.
+ * `abi.encode(key)`: the key's five static fields as five words (int24 in two's complement), as
+ * 0x-prefixed hex. Built by hand: a lookup encodes thousands of these per request.
  */
-export const v4PoolId = (key: AnyPoolKey): string =>
-  keccak256Hex(
-    `0x${word(key.currency0)}${word(key.currency1)}${word(key.fee)}${word(key.tickSpacing)}${word(key.hooks)}`,
-  );
+export const encodeV4PoolKey = (key: AnyPoolKey): string =>
+  `0x${word(key.currency0)}${word(key.currency1)}${word(key.fee)}${word(key.tickSpacing)}${word(key.hooks)}`;
+
+/** `PoolId = keccak256(abi.encode(key))`. */
+export const v4PoolId = (key: AnyPoolKey): string => keccak256Hex(encodeV4PoolKey(key));
