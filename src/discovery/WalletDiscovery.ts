@@ -198,11 +198,6 @@ interface Job {
    * at once, unbounded, instead of taking the wallet for known (`turnedAwayOnly`).
    */
   failedForScanLine?: boolean;
-  /**
-   * Webhooks that announced the wallet while this job ran, and so found it known. Should its log
-   * scan then be turned away (`failedForScanLine`), they ask for it again, and their turn reads it.
-   */
-  askedWhileRunning?: Set<string> | undefined;
   truncated: Array<string>;
 }
 
@@ -234,8 +229,12 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
    * of wallets nor clients asking about ever more wallets grow the process without bound.
    */
   const jobs = new Map<string, Job>();
-  /** Running jobs that webhooks asked for (`askedWhileRunning`), by job key: withdrawals reach them. */
-  const asked = new Map<string, Job>();
+  /**
+   * Webhooks that announced a wallet while its job ran, and so found it known, by job key with that
+   * job. Should the job's log scan then be turned away (`failedForScanLine`), they ask for it again,
+   * and their turn reads it; a webhook that stops watching the wallet first takes its ask back.
+   */
+  const asks = new Map<string, { readonly job: Job; readonly by: Set<string> }>();
   /** Keys of the jobs not complete, which `stats` walks; the complete ones are counted by chain. */
   const unfinished = new Set<string>();
   const completeByChain = new Map<number, number>();
@@ -672,7 +671,8 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       job.error = error instanceof Error ? error.message : String(error);
       job.failedAt = deps.now();
       const key = jobKey(chain.chain_id, wallet);
-      const claims = job.askedWhileRunning;
+      const asked = asks.get(key);
+      const claims = asked?.job === job ? asked.by : undefined;
       forgetAsks(key, job);
       if (jobs.get(key) === job) {
         keepSettled(key);
@@ -847,25 +847,29 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   /** A webhook's ask of a running job, kept in case its log scan is turned away (see `fail`). */
   const noteAsk = (key: string, job: Job | undefined, by: string) => {
     if (job?.state !== "sweeping" && job?.state !== "scanning") return;
-    job.askedWhileRunning ??= new Set();
-    job.askedWhileRunning.add(by);
-    asked.set(key, job);
+    let entry = asks.get(key);
+    // Asks of a job the wallet has since replaced would never be made again (`fail` makes only
+    // the current job's): the new job's take their place.
+    if (entry?.job !== job) {
+      entry = { job, by: new Set() };
+      asks.set(key, entry);
+    }
+    entry.by.add(by);
   };
 
   const forgetAsks = (key: string, job: Job) => {
-    job.askedWhileRunning = undefined;
-    if (asked.get(key) === job) asked.delete(key);
+    if (asks.get(key)?.job === job) asks.delete(key);
   };
 
   /** The webhook `by` stopped watching the wallets (on `chainIds`, or every chain): its asks go. */
   const withdrawAsks = (by: string, wallets: ReadonlyArray<string>, chainIds?: ReadonlyArray<number>) => {
-    if (asked.size === 0) return;
+    if (asks.size === 0) return;
     const named = new Set(wallets.map((wallet) => wallet.toLowerCase()));
-    for (const [key, job] of asked) {
+    for (const [key, entry] of asks) {
       const [chainId, wallet] = key.split("|");
       if (!named.has(wallet!) || (chainIds !== undefined && !chainIds.includes(Number(chainId)))) continue;
-      job.askedWhileRunning?.delete(by);
-      if (job.askedWhileRunning?.size === 0) forgetAsks(key, job);
+      entry.by.delete(by);
+      if (entry.by.size === 0) asks.delete(key);
     }
   };
 
