@@ -1,13 +1,8 @@
 import { type Hex, keccak256 } from "viem";
 import type { ChainConfig } from "../../src/chains/ChainsConfig.js";
-import { lookupPairs, lookupTokens, planFactoryLookups } from "../../src/pricing/factoryLookups.js";
+import { lookupPairs, lookupTokens, planFactoryLookups, v4Keys } from "../../src/pricing/factoryLookups.js";
 import { LOOKUP_SLICE } from "../../src/pricing/poolLookup.js";
-import {
-  encodeV4PoolKey,
-  V4_STANDARD_KEYS,
-  v4PoolId,
-  ZERO_ADDRESS,
-} from "../../src/pricing/standardPools.js";
+import { encodeV4PoolKey, v4PoolId } from "../../src/pricing/standardPools.js";
 import { median } from "./stats.js";
 
 /** Token addresses no chain holds, `count` of them from `seed`. */
@@ -30,14 +25,7 @@ export const lookupPlanning = (chain: ChainConfig, rounds: number): ReadonlyArra
     times.push(performance.now() - started);
   }
   const keys = lookupPairs(chain, lookupTokens(chain, syntheticTokens(LOOKUP_SLICE, 0x7e570000))).flatMap(
-    ([currency0, currency1]) =>
-      V4_STANDARD_KEYS.map(({ fee, tickSpacing }) => ({
-        currency0,
-        currency1,
-        fee,
-        tickSpacing,
-        hooks: ZERO_ADDRESS,
-      })),
+    (pair) => v4Keys(chain, pair),
   );
   const encoded = keys.map((key) => encodeV4PoolKey(key) as Hex);
   /** µs a key, p50 of 5 passes over every key (the first pass warms the compiler). */

@@ -68,7 +68,7 @@ export const lookupPairs = (
 };
 
 /** The V4 keys of a pair: the standard ones, and again with native ETH where wrapped native is one side. */
-const v4Keys = (chain: ChainConfig, [a, b]: readonly [string, string]): ReadonlyArray<V4PoolKey> => {
+export const v4Keys = (chain: ChainConfig, [a, b]: readonly [string, string]): ReadonlyArray<V4PoolKey> => {
   const sides: Array<readonly [string, string]> = [[a, b]];
   // Native ETH pairs with what wrapped native pairs with; as the zero address it is always currency0.
   if (chain.wrapped_native === a) sides.push([ZERO_ADDRESS, b]);
