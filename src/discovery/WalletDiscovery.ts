@@ -848,8 +848,9 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   const noteAsk = (key: string, job: Job | undefined, by: string) => {
     if (job?.state !== "sweeping" && job?.state !== "scanning") return;
     let entry = asks.get(key);
-    // Asks of a job the wallet has since replaced would never be made again (`fail` makes only
-    // the current job's): the new job's take their place.
+    // A job is replaced only once it is complete or failed, and then its asks are forgotten: an
+    // entry of another job is not expected, and would be stale (`fail` makes only the current
+    // job's asks again).
     if (entry?.job !== job) {
       entry = { job, by: new Set() };
       asks.set(key, entry);

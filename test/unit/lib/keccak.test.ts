@@ -19,6 +19,13 @@ describe("keccak256Hex", () => {
       }
   });
 
+  it("bad input: an odd digit, a character that is not hex or a missing 0x throws instead of hashing other bytes", () => {
+    expect(() => keccak256Hex("0xabc")).toThrow(/whole bytes/);
+    expect(() => keccak256Hex("0xabzz")).toThrow(/whole bytes/);
+    expect(() => keccak256Hex("abcd")).toThrow(/whole bytes/);
+    expect(keccak256Hex("0xABCD")).toBe(keccak256("0xabcd"));
+  });
+
   it("regression: one hash leaves nothing in the shared hasher for the next", () => {
     const first = keccak256Hex(bytesHex(200, 1));
     keccak256Hex(bytesHex(50, 2));
