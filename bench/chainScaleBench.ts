@@ -33,6 +33,16 @@ const FIREHOSE_BLOCKS = Number(process.env.BENCH_FIREHOSE_BLOCKS ?? 4_000);
  */
 const APART_ROUNDS = Number(process.env.BENCH_FIREHOSE_ROUNDS ?? 3);
 const ROUND_BLOCKS = Number(process.env.BENCH_FIREHOSE_ROUND_BLOCKS ?? 1_500);
+/**
+ * The chain's `index_wallets` (ChainsConfig) for each firehose, in order: `all` (the default) records
+ * every wallet's token touches, `discovered` only those of wallets discovery met (none in the
+ * firehose: nothing asks about its wallets). The keep-up run and the growth on mainnet-sized blocks
+ * use the first.
+ */
+const INDEX_WALLETS = (process.env.BENCH_CHAIN_SCALE_INDEX_WALLETS ?? "all,discovered")
+  .split(",")
+  .map((mode) => mode.trim())
+  .filter((mode) => mode !== "");
 /** Mainnet-sized blocks indexed to measure the index's growth (0 skips it). */
 const MAINNET_GROWTH_BLOCKS = Number(process.env.BENCH_MAINNET_GROWTH_BLOCKS ?? 300);
 const CHAIN_ID = 8453;
@@ -74,7 +84,10 @@ const watchWallets = async (service: { readonly url: string; readonly nats: Test
 type SplitService = Awaited<ReturnType<typeof startSplitService>>;
 
 /** A service as two processes (ingest; gateway and API) on the replay node's chain. */
-const startSplitService = async (nodeUrl: string, extra: Record<string, unknown> = {}) => {
+const startSplitService = async (
+  nodeUrl: string,
+  extra: Record<string, unknown> = { index_wallets: INDEX_WALLETS[0] },
+) => {
   const nats = await startTestNats();
   const dir = await mkdtemp(join(tmpdir(), "svc-chain-scale-"));
   const chainsConfig = await writeChainsFile(dir, [
@@ -258,6 +271,7 @@ const withHeldBlocks = async <A>(
   use: (node: ReplayNode, service: SplitService) => Promise<A>,
   /** Every block `use` will release, when it releases more than `blocks`: the node keeps them all. */
   released = blocks,
+  indexWallets = INDEX_WALLETS[0],
 ): Promise<A> => {
   const node = await startReplayNode({
     profile,
@@ -266,7 +280,7 @@ const withHeldBlocks = async <A>(
     backlog: 2,
     keep: 2 * released + 16,
   });
-  const service = await startSplitService(node.url);
+  const service = await startSplitService(node.url, { index_wallets: indexWallets });
   try {
     await indexedUpTo(service, node.head());
     return await use(node, service);
@@ -424,14 +438,15 @@ const stagesApart = async (node: ReplayNode, service: SplitService, blocks: numb
  * each stage on its own (stagesApart), each followed by the bare loop over that round's blocks (warmed
  * on the blocks before them, as the stages were): R_ingest on one core each, per round and median.
  */
-const firehose = (lines: Array<string>) =>
+const firehose = (lines: Array<string>, indexWallets: string) =>
   withHeldBlocks(
     FIREHOSE,
     FIREHOSE_BLOCKS,
     async (node, service) => {
       lines.push(
-        `-- 3. firehose: ${FIREHOSE_BLOCKS} base-sized blocks shown at once, every one made before it is read`,
+        `-- 3. firehose: ${FIREHOSE_BLOCKS} base-sized blocks shown at once, every one made before it is read; index_wallets ${indexWallets}`,
       );
+      const indexBefore = await service.indexBytes();
       const from = node.head() + 1;
       node.release(FIREHOSE_BLOCKS);
       const last = node.head();
@@ -487,8 +502,12 @@ const firehose = (lines: Array<string>) =>
       lines.push(
         `the bare loop over a loop that only reads, encodes (as bytes, blockBytes.ts) and publishes each block, median of ${APART_ROUNDS} rounds: ${spread(ceilingR)}: the most R_ingest's ingest stage can reach while it publishes this message format`,
       );
+      const released = FIREHOSE_BLOCKS + APART_ROUNDS * ROUND_BLOCKS;
+      // Base-sized blocks: a day of them at Base's rate.
+      lines.push(indexGrowthLine(BASE, released, (await service.indexBytes()) - indexBefore));
     },
     FIREHOSE_BLOCKS + APART_ROUNDS * ROUND_BLOCKS,
+    indexWallets,
   );
 
 /**
@@ -501,6 +520,6 @@ export const chainScaleBench = async () => {
   lines.push(...blockMessageLines([MAINNET, BASE]));
   if (KEEP_UP_SECONDS > 0) await keepUp(lines);
   if (MAINNET_GROWTH_BLOCKS > 0) await mainnetGrowth(lines);
-  await firehose(lines);
+  for (const indexWallets of INDEX_WALLETS) await firehose(lines, indexWallets);
   return { name: "chain-scale", lines };
 };

@@ -243,6 +243,12 @@ export class ChainConfig extends Schema.Class<ChainConfig>("ChainConfig")({
   }),
   /** First block ingestion reads; defaults to the current head at first start. */
   start_block: Schema.optional(Schema.NonNegativeInt),
+  /**
+   * Whose token touches the index records from each block (IndexedWallets.ts): `all` (the default),
+   * or `discovered`, only wallets discovery has started for on this chain (asked about, or watched
+   * by a webhook); other wallets are found from the chain on their first request.
+   */
+  index_wallets: Schema.optional(Schema.Literal("all", "discovered")),
   /** Whether the node serves `debug_traceBlockByNumber` (callTracer) for internal native transfers. */
   traces: Schema.optionalWith(Schema.Boolean, { default: () => false }),
   /** Blocks to wait before a block's webhook events are delivered. */

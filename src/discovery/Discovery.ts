@@ -102,6 +102,7 @@ export const layer = (
         rpc: (chainId) => clients.get(chainId),
         checkpoint: (chainId) => index.reader.checkpoint(chainId),
         indexedFrom,
+        wallets: index.wallets,
         universe: parts.universe,
         finders: parts.finders,
         settings: discoverySettings(settings),

@@ -1,4 +1,4 @@
-import { PREFIX } from "../indexer/indexKeys.js";
+import { discoveryRecordPrefix } from "../indexer/indexKeys.js";
 
 /**
  * What discovery has done for one wallet on one chain, kept in LevelDB so a restart resumes
@@ -29,4 +29,4 @@ export interface DiscoveryRecord {
 }
 
 export const discoveryRecordKey = (chainId: number, wallet: string) =>
-  `${PREFIX}ds!${String(chainId).padStart(12, "0")}!${wallet}`;
+  `${discoveryRecordPrefix(chainId)}${wallet}`;

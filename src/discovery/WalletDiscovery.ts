@@ -2,6 +2,7 @@ import type { ChainConfig } from "../chains/ChainsConfig.js";
 import type { BlockRef } from "../chains/readEachChain.js";
 import { type ChainRpc, DEFAULT_CALL_BUDGET_MS } from "../chains/rpc/ChainRpc.js";
 import type { IndexCache } from "../indexer/IndexCache.js";
+import type { IndexedWallets } from "../indexer/IndexedWallets.js";
 import { walletTokenView } from "../indexer/indexKeys.js";
 import { writeDiscovered } from "../indexer/writeDiscovered.js";
 import { makePromiseSlots } from "../lib/promiseSlots.js";
@@ -147,6 +148,11 @@ export interface DiscoveryDeps {
   readonly checkpoint: (chainId: number) => Promise<BlockRef | undefined>;
   /** First block the index holds (ingest status); 0 when it holds the whole history. */
   readonly indexedFrom: (chainId: number) => number | undefined;
+  /**
+   * Whose token touches the index records (IndexedWallets.ts): a wallet is marked as its discovery
+   * starts, and its log scan reads up to where the index holds its touches. Every wallet's when absent.
+   */
+  readonly wallets?: IndexedWallets;
   readonly universe: UniverseSources;
   readonly finders: Finders;
   /** The chains' registry backfills: their pools and markets join the universe once read. */
@@ -341,8 +347,20 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   /** When the index last found a chain's own blocks missing (indexTrimmed with the chain): only its sweeps are stale. */
   const chainTrimmedAt = new Map<number, number>();
   const trimmedAtOf = (chainId: number) => Math.max(trimmedAt, chainTrimmedAt.get(chainId) ?? 0);
-  // A chain indexed from its first block needs no discovery, unless the index has since missed its events.
-  const needed = (chainId: number) => deps.indexedFrom(chainId) !== 0 || trimmedAtOf(chainId) > 0;
+  /**
+   * Whether the index may lack the chain's history of a wallet: a chain indexed from its first block
+   * needs no discovery, unless the index has since missed its events or records discovered wallets only.
+   */
+  const needed = (chain: ChainConfig) =>
+    deps.indexedFrom(chain.chain_id) !== 0 ||
+    trimmedAtOf(chain.chain_id) > 0 ||
+    deps.wallets?.partial(chain) === true;
+  /** Where the index holds the wallet's touches from on the chain (walletLogScans' `recordedFrom`). */
+  const recordedFrom = (chain: ChainConfig, wallet: string): number | undefined => {
+    const indexedFrom = deps.indexedFrom(chain.chain_id);
+    if (indexedFrom === undefined) return undefined;
+    return deps.wallets === undefined ? indexedFrom : deps.wallets.firstRecorded(chain, wallet, indexedFrom);
+  };
   /**
    * How many times each chain's universe may have widened: its lists written, its registry
    * backfill done. A universe read before the last of them is read again, and sweeps wait for it
@@ -631,7 +649,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     db: deps.db,
     rpc: deps.rpc,
     checkpoint: deps.checkpoint,
-    indexedFrom: deps.indexedFrom,
+    recordedFrom,
     gapTo: (chainId) => gapTo.get(chainId),
     finders: deps.finders,
     settings: deps.settings,
@@ -694,12 +712,16 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       fail(new Error("no RPC client for this chain"));
       return job;
     }
+    // On a chain indexed for discovered wallets only, the index records the wallet's touches from the
+    // next block planned; its log scan reads up to that block, so it waits for the mark.
+    const marked = deps.wallets?.add(chain, wallet) ?? Promise.resolve();
+    marked.catch(() => undefined);
     const sweepNeeded = resweep || record.swept_block === undefined;
     if (!sweepNeeded) {
       job.tokensReady = true;
       // A wallet this process finds swept and scanned to the end by an earlier one (its record,
       // after a restart) is complete at once: its first answer has nothing to wait for or warn of.
-      if (logScans.finished(chain.chain_id, job)) {
+      if (logScans.finished(chain, wallet, job)) {
         job.state = "complete";
         return job;
       }
@@ -732,6 +754,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     // is written only where the index has no record yet) and the requests answering about the
     // wallet have their answers, beside the finders if they still run.
     const scanned = Promise.race([tokensStored, job.swept]).then(async () => {
+      await marked;
       await holds.free(scanKey(wallet));
       await logScans.add(chain, wallet, job, byRequest);
     });
@@ -762,7 +785,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
    * if this sweep fails, it goes back with its webhooks' claims, so the queue still tries it once.
    */
   const start = (chain: ChainConfig, wallet: string, byRequest: boolean): Promise<Job | undefined> => {
-    if (!needed(chain.chain_id)) return Promise.resolve(undefined);
+    if (!needed(chain)) return Promise.resolve(undefined);
     watchRegistry(chain.chain_id);
     const key = jobKey(chain.chain_id, wallet);
     const queued = prefetchQueue.drop(key);
@@ -822,7 +845,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       // A failed resweep tried again is still due: without it the retry would find the old sweep
       // and scan done and call the wallet complete, its answer without the warning.
       const stale = (job.state === "complete" || retry) && sweepStale(chain.chain_id, job.record);
-      const widened = job.state === "complete" && logScans.widened(chain.chain_id, job);
+      const widened = job.state === "complete" && logScans.widened(chain, wallet, job);
       if (!retry && !stale && !widened) {
         if (job.state === "complete" || job.state === "failed") keepSettled(key);
         return Promise.resolve(job);
@@ -921,9 +944,14 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
    * and tried again after `retryMs`), shows what the wallet's scan shows, complete once it is read
    * to its end; operators' counts show it as it is (`stateFor`).
    */
-  const toldState = (chainId: number, job: Job, need: DiscoveryNeed): DiscoveryProgress["state"] =>
+  const toldState = (
+    chain: ChainConfig,
+    wallet: string,
+    job: Job,
+    need: DiscoveryNeed,
+  ): DiscoveryProgress["state"] =>
     job.background === true && job.state !== "complete"
-      ? logScans.finished(chainId, job)
+      ? logScans.finished(chain, wallet, job)
         ? "complete"
         : job.state === "failed"
           ? "scan_failed"
@@ -936,7 +964,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     job: Job | undefined,
     need: DiscoveryNeed,
   ): DiscoveryProgress => {
-    if (!needed(chain.chain_id)) return { state: "not_needed" };
+    if (!needed(chain)) return { state: "not_needed" };
     if (job === undefined) return { state: "not_started" };
     const scan = job.record.scan;
     const backfill = deps.registry?.progress(chain.chain_id);
@@ -946,11 +974,14 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
       backfill === undefined || backfill.done || backfill.to < backfill.from
         ? undefined
         : { from: backfill.from, to: backfill.to, next: backfill.next };
-    const historyIndexed = deps.indexedFrom(chain.chain_id) === 0 && !gapTo.has(chain.chain_id);
+    const historyIndexed =
+      deps.indexedFrom(chain.chain_id) === 0 &&
+      !gapTo.has(chain.chain_id) &&
+      deps.wallets?.partial(chain) !== true;
     return {
       ...(registry === undefined ? {} : { registry }),
       ...(historyIndexed ? { history_indexed: true as const } : {}),
-      state: toldState(chain.chain_id, job, need),
+      state: toldState(chain, wallet, job, need),
       ...(job.record.swept_block === undefined ? {} : { swept_block: job.record.swept_block }),
       ...(scan === undefined ? {} : { scan }),
       ...(logScans.isQueued(chain.chain_id, wallet) ? { scan_queued: true } : {}),
@@ -998,7 +1029,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
      */
     prefetch: (chains: ReadonlyArray<ChainConfig>, wallets: ReadonlyArray<string>, by?: string): number =>
       prefetchQueue.add(
-        chains.filter((chain) => needed(chain.chain_id)),
+        chains.filter((chain) => needed(chain)),
         wallets,
         by,
       ),

@@ -33,8 +33,12 @@ export interface WalletLogScansDeps {
   readonly rpc: (chainId: number) => ChainRpc | undefined;
   /** The block requests read at: the NFTs a scan finds are resolved there. */
   readonly checkpoint: (chainId: number) => Promise<BlockRef | undefined>;
-  /** First block the index holds; 0 when it holds the whole history. */
-  readonly indexedFrom: (chainId: number) => number | undefined;
+  /**
+   * First block from which the index holds the wallet's token touches on the chain: where the index
+   * starts (0 when it holds the whole history), or later on a chain indexed for discovered wallets
+   * only (IndexedWallets.ts); undefined while that is not known.
+   */
+  readonly recordedFrom: (chain: ChainConfig, wallet: string) => number | undefined;
   /** The last block of the chain's blocks the index jumped over (indexGapKey), if any. */
   readonly gapTo: (chainId: number) => number | undefined;
   readonly finders: Pick<Finders, "nftContracts" | "nftIds">;
@@ -89,16 +93,20 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
   const queueKey = (chainId: number, wallet: string) => `${chainId}|${wallet}`;
 
   /**
-   * The history the index lacks and the node keeps: where the wallet's log scan runs. Up to the
-   * block before the index starts, or up to the last block the index jumped over (blocks ingest
-   * never published, or the stream dropped), which the scan then reads down from: the blocks
+   * The history the index lacks of the wallet and the node keeps: where its log scan runs. Up to the
+   * block before the index holds its touches, or up to the last block the index jumped over (blocks
+   * ingest never published, or the stream dropped), which the scan then reads down from: the blocks
    * between that the index holds are read again, which costs time, not correctness.
    */
-  const scanRange = (chainId: number, rpc: ChainRpc): { from: number; to: number } | undefined => {
-    const indexedFrom = deps.indexedFrom(chainId);
+  const scanRange = (
+    chain: ChainConfig,
+    wallet: string,
+    rpc: ChainRpc,
+  ): { from: number; to: number } | undefined => {
+    const recordedFrom = deps.recordedFrom(chain, wallet);
     // Without it the range is unknown: the scan fails and is tried again on a later request.
-    if (indexedFrom === undefined) throw new Error("where this chain's index starts is not known yet");
-    const to = Math.max(indexedFrom - 1, deps.gapTo(chainId) ?? -1);
+    if (recordedFrom === undefined) throw new Error("where this chain's index starts is not known yet");
+    const to = Math.max(recordedFrom - 1, deps.gapTo(chain.chain_id) ?? -1);
     if (to < 0) return undefined;
     // Unknown until a probe of the nodes answered (scans wait for one: `probed`).
     const from = rpc.capabilities().logsFrom;
@@ -107,11 +115,11 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
   };
 
   /** Whether the job's scan has read all the history there is to read (none when that is unknown). */
-  const readToEnd = (chainId: number, job: ScanJob): boolean => {
-    const rpc = deps.rpc(chainId);
+  const readToEnd = (chain: ChainConfig, wallet: string, job: ScanJob): boolean => {
+    const rpc = deps.rpc(chain.chain_id);
     if (rpc === undefined) return false;
     try {
-      const range = scanRange(chainId, rpc);
+      const range = scanRange(chain, wallet, rpc);
       const scan = job.record.scan;
       // Read down to where the nodes' logs begin now: on a node keeping a window, that start moves up
       // with every probe, and a scan read to an older, lower start has read what is kept and more.
@@ -135,10 +143,24 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
     settle: SettleScan<ScanEntry>,
   ) => {
     await probed(rpc);
-    const range = scanRange(chain.chain_id, rpc);
-    if (range === undefined) return;
-    const byStart = new Map<number, Array<ScanEntry>>();
+    // Each wallet's own range: on a chain indexed for discovered wallets only, where the index holds
+    // a wallet's touches from differs by wallet. Where the nodes' logs begin is the same for all.
+    const ranges = new Map<ScanEntry, { from: number; to: number }>();
     for (const entry of entries) {
+      try {
+        const range = scanRange(chain, entry.wallet, rpc);
+        if (range === undefined) settle(entry);
+        else ranges.set(entry, range);
+      } catch (error) {
+        settle(entry, error);
+      }
+    }
+    if (ranges.size === 0) return;
+    const ranged = [...ranges.values()];
+    const lowest = Math.min(...ranged.map((range) => range.from));
+    const highest = Math.max(...ranged.map((range) => range.to));
+    const byStart = new Map<number, Array<ScanEntry>>();
+    for (const [entry, range] of ranges) {
       const previous = entry.job.record.scan;
       // A scan down from the same block, or a higher one (a gap the index has filled since), resumes
       // where it got, whichever start the nodes' logs had then (a window's moves up; an archive
@@ -151,7 +173,7 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
       byStart.set(below, [...(byStart.get(below) ?? []), entry]);
     }
     const block = await deps.checkpoint(chain.chain_id);
-    const context: FinderContext = { chain, block: block ?? { number: range.to }, rpc, db: deps.db };
+    const context: FinderContext = { chain, block: block ?? { number: highest }, rpc, db: deps.db };
     const nftContracts = deps.finders.nftContracts(chain);
     // Resume points, highest first: the wallets that stopped highest are read down to the next
     // point, where its wallets join them, so each block is asked once for the whole batch however
@@ -164,14 +186,14 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
       for (;;) {
         while (joined < starts.length && starts[joined]! >= below)
           active.push(...byStart.get(starts[joined++]!)!);
-        if (below <= range.from) break;
+        if (below <= lowest) break;
         if (active.length === 0) {
           if (joined === starts.length) break;
           below = starts[joined]!;
           continue;
         }
-        const joinAt = joined < starts.length ? starts[joined]! : range.from;
-        const from = Math.max(range.from, joinAt, below - deps.settings.scanStretch);
+        const joinAt = joined < starts.length ? starts[joined]! : lowest;
+        const from = Math.max(lowest, joinAt, below - deps.settings.scanStretch);
         const wallets = active.map((entry) => entry.wallet);
         const { found, failed: unread } = await rpc.run(
           scanWalletsStretch(rpc, wallets, from, below - 1, nftContracts, widthOf(chain.chain_id)),
@@ -189,7 +211,7 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
             const record = entry.job.record;
             entry.job.record = {
               ...record,
-              scan: { ...range, below: from },
+              scan: { ...ranges.get(entry)!, below: from },
               // A stretch read again (its scan widened) says so once.
               ...(stretch?.capped === true
                 ? {
@@ -264,22 +286,22 @@ export const makeWalletLogScans = (deps: WalletLogScansDeps) => {
      * fails with ScanLineFull when `scanQueueMax` of those wait already.
      */
     add: (chain: ChainConfig, wallet: string, job: ScanJob, bounded = false): Promise<void> =>
-      readToEnd(chain.chain_id, job)
+      readToEnd(chain, wallet, job)
         ? Promise.resolve()
         : scans.add(chain.chain_id, { chain, wallet, job }, bounded),
     /** Whether the job's scan has read all the history there is to read (false when that is not known yet). */
-    finished: (chainId: number, job: ScanJob): boolean => readToEnd(chainId, job),
+    finished: (chain: ChainConfig, wallet: string, job: ScanJob): boolean => readToEnd(chain, wallet, job),
     /**
      * Whether there is more to read than the job's finished scan read: the nodes now keep older
      * logs than it read down to (a node whose probe answered after the scan, an archive added), or
      * the index has since jumped over blocks above where it began (indexGap).
      */
-    widened: (chainId: number, job: ScanJob): boolean => {
-      const rpc = deps.rpc(chainId);
+    widened: (chain: ChainConfig, wallet: string, job: ScanJob): boolean => {
+      const rpc = deps.rpc(chain.chain_id);
       const scan = job.record.scan;
       if (rpc === undefined) return false;
       try {
-        const range = scanRange(chainId, rpc);
+        const range = scanRange(chain, wallet, rpc);
         // A wallet with no scan had nothing to read when it was done (the nodes then kept no logs
         // below the index's start): there is now.
         return range !== undefined && (scan === undefined || scan.to < range.to || scan.below > range.from);

@@ -1,8 +1,10 @@
-import { Context, Effect, Layer } from "effect";
+import { Context, Effect, Layer, Option } from "effect";
+import { Chains } from "../chains/Chains.js";
 import type { Lru } from "../lib/Lru.js";
 import { type Db, Level } from "../storage/Level.js";
 import { DisownedNfts } from "./DisownedNfts.js";
 import { IndexCache, walletCacheKey } from "./IndexCache.js";
+import { IndexedWallets } from "./IndexedWallets.js";
 import type {
   IndexCheckpoint,
   IndexedPool,
@@ -345,6 +347,8 @@ export class Index extends Context.Tag("app/indexer/Index")<
     readonly cache: IndexCache;
     /** Stale position-NFT records reads found, for the indexer to forget (DisownedNfts). */
     readonly disowned: DisownedNfts;
+    /** Whose token touches the indexer records on each chain, which discovery marks (IndexedWallets). */
+    readonly wallets: IndexedWallets;
   }
 >() {}
 
@@ -359,6 +363,12 @@ export const layer = (settings: IndexReaderSettings): Layer.Layer<Index, never, 
     Effect.gen(function* () {
       const db = yield* Level;
       const cache = new IndexCache(settings.cacheBytes);
-      return { reader: makeIndexReader(db, cache), cache, disowned: new DisownedNfts() };
+      const chains = Option.match(yield* Effect.serviceOption(Chains), {
+        onNone: () => [],
+        onSome: (registry) => registry.chains,
+      });
+      // Read before the indexer or discovery starts: both go by the marks and modes it holds.
+      const wallets = yield* Effect.promise(() => IndexedWallets.load(db, chains));
+      return { reader: makeIndexReader(db, cache), cache, disowned: new DisownedNfts(), wallets };
     }),
   );

@@ -30,6 +30,7 @@ import { writeBatch } from "../storage/writeBatch.js";
 import { planBlock, planReorg } from "./applyBlock.js";
 import type { DisownedNfts } from "./DisownedNfts.js";
 import type { IndexCache } from "./IndexCache.js";
+import type { IndexedWallets } from "./IndexedWallets.js";
 import type { IndexCheckpoint } from "./IndexRecords.js";
 import {
   INDEX_STREAM_KEY,
@@ -96,6 +97,8 @@ export interface IndexerOptions {
    * nothing of it is left.
    */
   readonly onGap?: (chainId: number, gap: IndexGap | undefined) => void;
+  /** Whose token touches each chain's blocks record (every wallet's when absent). */
+  readonly wallets?: IndexedWallets;
   /** Called after each message is applied (for freshness waits and lag figures). */
   readonly onApplied?: (chainId: number, blockNumber: number) => void;
   /** How often the stream's leader is asked whether the consumer keeps up, ms (WATCH_CHECK_MS; tests shorten it). */
@@ -149,7 +152,11 @@ const plan = async (
     await missed(chainId, checkpoint.number + 1, block.number - 1);
   else filled(chainId, block.number);
   const client = options.client(chainId);
+  // With planBlock's asking about each touch, one synchronous step (IndexedWallets.records).
+  const wallets = options.wallets;
+  wallets?.planning(chainId, block.number);
   return planBlock(reads, chain, block, {
+    ...(wallets === undefined ? {} : { recordsWallet: (wallet: string) => wallets.records(chain, wallet) }),
     metadata: (tokens) =>
       client === undefined
         ? Promise.resolve(tokens.map(() => ({ name: null, symbol: null, decimals: null })))

@@ -39,6 +39,11 @@ export interface BlockReads {
   readonly vaults: ProbeVaults;
   /** Registry items a live event names that the index has not met (lateRegistryReads.ts). */
   readonly late?: LateRegistryReads;
+  /**
+   * Whether the wallet's token touches are recorded (IndexedWallets.ts; every wallet's when absent).
+   * Asked for every touch before planning's first wait, so that the block is planned against one set of wallets.
+   */
+  readonly recordsWallet?: (wallet: string) => boolean;
 }
 
 export const planBlock = async (
@@ -67,9 +72,11 @@ export const planBlock = async (
     added.push(key);
   };
 
-  const touchKeys = touches.map((t) => walletTokenKey(t.wallet, block.chain_id, t.token_address));
+  const recordsWallet = reads.recordsWallet;
+  const recorded = recordsWallet === undefined ? touches : touches.filter((t) => recordsWallet(t.wallet));
+  const touchKeys = recorded.map((t) => walletTokenKey(t.wallet, block.chain_id, t.token_address));
   const existingTouches = await db.getMany(touchKeys);
-  touches.forEach((touch, i) => {
+  recorded.forEach((touch, i) => {
     if (existingTouches[i] !== undefined) return;
     const record: TouchedToken = {
       standard: touch.standard as TouchedToken["standard"],

@@ -162,6 +162,18 @@ export const INDEX_CHAIN_TRIMMED_PREFIX = `${PREFIX}trimmed!`;
 export const indexGapKey = (chainId: number) => `${PREFIX}gap!${chainPart(chainId)}`;
 export const INDEX_GAP_PREFIX = `${PREFIX}gap!`;
 
+/**
+ * A wallet whose token touches the index records on a chain indexed for discovered wallets only
+ * (IndexedWallets.ts): `idx!iw!<chain>!<wallet>` -> the first block recorded. Not a view.
+ */
+export const indexedWalletKey = (chainId: number, wallet: string) =>
+  `${PREFIX}iw!${chainPart(chainId)}!${wallet}`;
+/** How a chain's index last recorded wallets' touches: `idx!iwm!<chain>` (IndexedWallets.ts). Not a view. */
+export const indexedWalletsModeKey = (chainId: number) => `${PREFIX}iwm!${chainPart(chainId)}`;
+
+/** Where discovery keeps its records of a chain's wallets: `idx!ds!<chain>!<wallet>` (DiscoveryRecord.ts). */
+export const discoveryRecordPrefix = (chainId: number) => `${PREFIX}ds!${chainPart(chainId)}!`;
+
 /** Last block applied per chain: `idx!ck!<chain>` -> { number, hash }. */
 export const indexCheckpointKey = (chainId: number) => `${PREFIX}ck!${chainPart(chainId)}`;
 

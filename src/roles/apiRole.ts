@@ -220,7 +220,7 @@ export const apiRole = Effect.gen(function* () {
     yield* serveDeliveryAdmin(nc);
     yield* Effect.forkScoped(runUsageAggregator(nc, usage));
     const registry = yield* Chains;
-    const { cache: indexCache, disowned } = yield* IndexReader.Index;
+    const { cache: indexCache, disowned, wallets: indexedWallets } = yield* IndexReader.Index;
     const metrics = yield* Metrics;
     watchIndexCaches(metrics, indexCache);
     metrics.watchRpc(() => clients.all());
@@ -255,6 +255,7 @@ export const apiRole = Effect.gen(function* () {
         cache: indexCache,
         ...(walletTokens === undefined ? {} : { presence: walletTokens }),
         disowned,
+        wallets: indexedWallets,
         registry,
         client: (yield* ChainClients.ChainClients).get,
         onTrimmed: (trimmed) => discovery.indexTrimmed(trimmed.at, trimmed.chain_id),

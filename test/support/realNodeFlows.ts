@@ -103,8 +103,13 @@ export interface RealNodeEnv {
   readonly nats: TestNats;
   readonly service: RunningService;
   readonly call: Caller;
-  /** Stops the proxied service and starts it again on the same data directory; `service` and `call` are then the new one's. */
-  readonly restart: () => Promise<void>;
+  /**
+   * Stops the proxied service and starts it again on the same data directory; `service` and `call`
+   * are then the new one's. `whileStopped` runs in between (its LevelDB is then free to open).
+   */
+  readonly restart: (whileStopped?: () => Promise<void>) => Promise<void>;
+  /** The proxied service's data directory. */
+  readonly dataDir: string;
   /** Each chain's proxies, in the order of its endpoints. */
   readonly proxies: ReadonlyMap<number, ReadonlyArray<ProviderProxy>>;
   /** The answers the service gave straight from anvil, before the proxies. */
@@ -148,6 +153,8 @@ export const startRealNodeEnv = async (
     readonly fromHead?: boolean;
     /** Settings of the proxied service besides the webhook ones. */
     readonly settings?: Partial<AppSettings>;
+    /** Fields set on every chain of the proxied service's chains file (`index_wallets`, say). */
+    readonly chainFields?: Readonly<Record<string, unknown>>;
   } = {},
 ): Promise<RealNodeEnv> => {
   const chain = (id: number) => devnet.manifest.chains.find((c) => c.chain_id === id)!;
@@ -172,6 +179,7 @@ export const startRealNodeEnv = async (
     new Map(
       [...proxies].map(([id, list]) => [id, list.length === 1 ? list[0]!.url : list.map((p) => p.url)]),
     ),
+    new Map(devnet.manifest.chains.map((c) => [c.chain_id, { ...options.chainFields }])),
   );
   const nats = await startTestNats();
   const settings = { webhookAllowHttp: true, webhookAllowedHosts: ["127.0.0.0/8"], ...options.settings };
@@ -185,10 +193,12 @@ export const startRealNodeEnv = async (
       return running.service;
     },
     call: (...args) => running.call(...args),
-    restart: async () => {
+    restart: async (whileStopped) => {
       await running.service.stop();
+      await whileStopped?.();
       running = await startReadyService(nats, chainsConfig, settings, dataDir);
     },
+    dataDir,
     proxies,
     direct,
     chain,

@@ -12,7 +12,9 @@ import {
   type Findings,
   type makeWalletDiscovery,
 } from "../../../src/discovery/WalletDiscovery.js";
+import { IndexedWallets } from "../../../src/indexer/IndexedWallets.js";
 import {
+  indexCheckpointKey,
   tokenMetadataKey,
   vaultProbeKey,
   walletTokenKey,
@@ -448,6 +450,46 @@ describe("wallet discovery", () => {
       swept_block: 1_000,
       scan: { from: 0, to: 999, below: 0 },
     });
+  });
+
+  it("behavior: on a chain indexed for discovered wallets only, the wallet is marked as its discovery starts and its scan reads up to where the index records it from", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const onlyDiscovered = testChainConfig({ index_wallets: "discovered" });
+    // The index began at block 1,000 and has applied blocks up to 1,400 since, none recording this wallet.
+    await db.put(indexCheckpointKey(1), { number: 1_400, hash: "0x01" });
+    // The mark's write waits (a busy disk) until the sweep is done: the scan must wait for it.
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slowMarks = new Proxy(db, {
+      get: (target, key) => {
+        if (key === "put")
+          return async (k: string, v: unknown) => {
+            if (k.startsWith("idx!iw!")) await gate;
+            return target.put(k, v);
+          };
+        const value = Reflect.get(target, key, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const wallets = await IndexedWallets.load(slowMarks, [onlyDiscovered]);
+    const node = walletNode();
+    const discovery = discoveryOver(db, node, { wallets });
+    expect(discovery.progress(onlyDiscovered, WALLET).state).toBe("not_started");
+    await discovery.settle(onlyDiscovered, WALLET, 5_000);
+    expect(wallets.records(onlyDiscovered, WALLET)).toBe(true);
+    await drain();
+    expect(node.ranges).toEqual([]);
+    release();
+    for (let i = 0; i < 200 && discovery.progress(onlyDiscovered, WALLET).state !== "complete"; i++)
+      await drain();
+    expect(discovery.progress(onlyDiscovered, WALLET).scan).toEqual({ from: 0, to: 1_400, below: 0 });
+    expect(Math.max(...node.ranges.map(([, to]) => to))).toBe(1_400);
+    // Not a history the index holds whole, though it began at block 0 for pools and times.
+    const fromGenesis = discoveryOver(db, walletNode(), { wallets, indexedFrom: () => 0 });
+    expect(fromGenesis.progress(onlyDiscovered, `0x${"cd".repeat(20)}`).state).toBe("not_started");
+    expect(fromGenesis.progress(chain, `0x${"cd".repeat(20)}`).state).toBe("not_needed");
   });
 
   it("behavior: a scan a node failure stopped resumes where its saved record says, in a new process, without sweeping or reading finished stretches again", async () => {

@@ -1,0 +1,128 @@
+import { Level as ClassicLevel } from "level";
+import { type Hex, parseAbi } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { indexedWalletKey, walletTokenKey, walletTokenPrefix } from "../../../src/indexer/indexKeys.js";
+import { levelPath } from "../../../src/storage/dataDirDb.js";
+import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js";
+import { devnetWallet } from "../../support/devnetWallet.js";
+import {
+  ALL_CHAIN_IDS,
+  expectSameAnswers,
+  type RealNodeEnv,
+  startRealNodeEnv,
+  type WalletAnswers,
+} from "../../support/realNodeFlows.js";
+import { eventually } from "../../support/serviceHarness.js";
+import type { Answer, Caller } from "../../support/webhookEnv.js";
+
+let devnet: TestDevnet;
+let env: RealNodeEnv;
+
+beforeAll(async () => {
+  devnet = await startTestDevnet();
+  env = await startRealNodeEnv(devnet, new Map(), {
+    fromHead: true,
+    chainFields: { index_wallets: "discovered" },
+  });
+}, 400_000);
+
+afterAll(async () => {
+  await env?.stop();
+  await devnet?.stop();
+});
+
+const erc20 = parseAbi(["function transfer(address to, uint256 amount) returns (bool)"]);
+
+const inProgress = (answer: Answer) =>
+  ((answer.json.warnings ?? []) as ReadonlyArray<{ code: string }>).some(
+    (w) => w.code === "DISCOVERY_IN_PROGRESS",
+  );
+
+/** The wallet's answers once its discovery is done on every chain (asked every 250 ms, 120 s at most). */
+const completeAnswers = async (call: Caller, wallet: string): Promise<WalletAnswers> => {
+  const started = Date.now();
+  for (;;) {
+    const answers = {
+      balances: await call(
+        "GET",
+        `/v1/evm/balances/${wallet}?chain_ids=${ALL_CHAIN_IDS}&historical_prices=24,720&metadata=pools`,
+      ),
+      positions: await call("GET", `/beta/evm/defi/positions/${wallet}?chain_ids=${ALL_CHAIN_IDS}`),
+    };
+    expect(answers.balances.status).toBe(200);
+    expect(answers.positions.status).toBe(200);
+    if (!inProgress(answers.balances) && !inProgress(answers.positions)) return answers;
+    if (Date.now() - started > 120_000) throw new Error(`${wallet}: discovery still running after 120 s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+};
+
+const amountOf = (answer: Answer, token: string): string | undefined =>
+  (answer.json.balances as ReadonlyArray<{ chain_id: number; address: string; amount: string }>).find(
+    (entry) => entry.chain_id === 1 && entry.address === token,
+  )?.amount;
+
+describe("a chain indexed for the wallets discovery met (`index_wallets: discovered`)", {
+  timeout: 300_000,
+}, () => {
+  it("behavior: seeded wallets answer as a service that indexed the whole history does, and blocks record only the wallets asked about, across a restart", async () => {
+    for (const name of ["whale", "every_type"] as const)
+      expectSameAnswers(
+        name,
+        await completeAnswers(env.call, env.chain(1).wallets[name]!.toLowerCase()),
+        env.direct.get(name)!,
+      );
+
+    const chain = env.chain(1);
+    const usdc = chain.tokens.USDC!.address.toLowerCase();
+    const dai = chain.tokens.DAI!.address.toLowerCase();
+    const asked = chain.wallets.empty!.toLowerCase();
+    // Never asked about before the restart: its transfer is in a block the index applies.
+    const unasked = `0x${"e7".repeat(20)}`;
+    expect(amountOf((await completeAnswers(env.call, asked)).balances, usdc)).toBeUndefined();
+
+    const whale = devnetWallet(chain, env.devnet.manifest.accounts[1]!.private_key);
+    const send = (token: string, to: string, amount: bigint) =>
+      whale.writeContract({
+        address: token as Hex,
+        abi: erc20,
+        functionName: "transfer",
+        args: [to as Hex, amount],
+      });
+    await send(usdc, unasked, 7_654_321n);
+    await send(usdc, asked, 1_234_567n);
+    // No sweep runs again for a wallet whose discovery is done: the index's record of the touch shows it.
+    await eventually(
+      async () =>
+        amountOf(await env.call("GET", `/v1/evm/balances/${asked}?chain_ids=1`), usdc) === "1234567",
+      30_000,
+      "the asked wallet's transfer in its answer",
+    );
+
+    await env.restart(async () => {
+      const db = new ClassicLevel<string, unknown>(levelPath(env.dataDir), { valueEncoding: "json" });
+      try {
+        expect(await db.get(indexedWalletKey(1, asked))).toEqual(expect.any(Number));
+        expect(await db.get(walletTokenKey(asked, 1, usdc))).toMatchObject({ standard: "erc20" });
+        const unaskedKeys = await db
+          .keys({ gte: walletTokenPrefix(unasked), lt: `${walletTokenPrefix(unasked)}~` })
+          .all();
+        expect(unaskedKeys).toEqual([]);
+      } finally {
+        await db.close();
+      }
+    });
+
+    // Its first request finds what the index never recorded, from the chain.
+    expect(amountOf((await completeAnswers(env.call, unasked)).balances, usdc)).toBe("7654321");
+    // The mark outlived the restart: the asked wallet's next transfer is recorded too.
+    await send(dai, asked, 10n ** 18n);
+    await eventually(
+      async () =>
+        amountOf(await env.call("GET", `/v1/evm/balances/${asked}?chain_ids=1`), dai) ===
+        "1000000000000000000",
+      30_000,
+      "the asked wallet's transfer after the restart",
+    );
+  });
+});
