@@ -34,7 +34,7 @@ export const healthRoute = route(health, ({ query }) =>
     const clients = yield* ChainClients;
     const presence = yield* Presence;
     const ingest = yield* IngestStatusBook;
-    const index = (yield* Index).reader;
+    const { reader: index, wallets: indexedWallets } = yield* Index;
     const discovery = yield* Discovery;
     const discovered = discovery.stats();
     const only = query.chain_id === undefined ? undefined : registry.byId.get(Number(query.chain_id));
@@ -102,6 +102,10 @@ export const healthRoute = route(health, ({ query }) =>
             }),
         node: facts.node,
         ...discoveryOf(facts.chainId),
+        // A chain indexed for discovered wallets only: how many this worker's index records.
+        ...(registry.byId.get(facts.chainId)?.index_wallets === "discovered"
+          ? { indexed_wallets: indexedWallets.marked(facts.chainId) }
+          : {}),
       };
     });
     // With `chain_id` the judgement is that one chain's (`chains` holds only it).

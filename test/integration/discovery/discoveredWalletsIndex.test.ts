@@ -81,6 +81,16 @@ describe("a chain indexed for the wallets discovery met (`index_wallets: discove
     const unasked = `0x${"e7".repeat(20)}`;
     expect(amountOf((await completeAnswers(env.call, asked)).balances, usdc)).toBeUndefined();
 
+    // The three wallets asked about so far, and no other, are recorded on the chain.
+    const indexedWallets = async () =>
+      (
+        (await env.call("GET", "/healthz")).json.chains as ReadonlyArray<{
+          chain_id: number;
+          indexed_wallets?: number;
+        }>
+      ).find((c) => c.chain_id === 1)?.indexed_wallets;
+    expect(await indexedWallets()).toBe(3);
+
     const whale = devnetWallet(chain, env.devnet.manifest.accounts[1]!.private_key);
     const send = (token: string, to: string, amount: bigint) =>
       whale.writeContract({
@@ -115,6 +125,7 @@ describe("a chain indexed for the wallets discovery met (`index_wallets: discove
 
     // Its first request finds what the index never recorded, from the chain.
     expect(amountOf((await completeAnswers(env.call, unasked)).balances, usdc)).toBe("7654321");
+    expect(await indexedWallets()).toBe(4);
     // The mark outlived the restart: the asked wallet's next transfer is recorded too.
     await send(dai, asked, 10n ** 18n);
     await eventually(

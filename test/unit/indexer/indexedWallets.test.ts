@@ -1,6 +1,6 @@
 import { MemoryLevel } from "memory-level";
 import { describe, expect, it } from "vitest";
-import { ChainConfig, NativeAsset } from "../../../src/chains/ChainsConfig.js";
+import type { ChainConfig } from "../../../src/chains/ChainsConfig.js";
 import type { LogLike } from "../../../src/decoding/index.js";
 import { discoveryRecordKey } from "../../../src/discovery/DiscoveryRecord.js";
 import { BLOCK_MESSAGE_VERSION, ChainBlock, ChainLog } from "../../../src/domain/ChainBlock.js";
@@ -9,25 +9,12 @@ import { IndexedWallets } from "../../../src/indexer/IndexedWallets.js";
 import { makeIndexReader } from "../../../src/indexer/IndexReader.js";
 import { indexCheckpointKey } from "../../../src/indexer/indexKeys.js";
 import type { Db } from "../../../src/storage/Level.js";
+import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { ALICE, BOB, EVENTS, encodeLog, TOKEN_A, TOKEN_B, TX_HASH, WETH } from "../decoding/fixtures.js";
 
 const chainWith = (indexWallets: "all" | "discovered" | undefined) =>
-  ChainConfig.make({
-    chain_id: 1,
-    name: "ethereum",
-    rpc_url: "http://127.0.0.1:1",
-    tags: ["default"],
-    native: NativeAsset.make({ symbol: "ETH", name: "Ether", decimals: 18 }),
+  testChainConfig({
     wrapped_native: WETH,
-    stablecoins: [],
-    tokens: [],
-    quote_tokens: [],
-    protocols: [],
-    logos: {},
-    urls: {},
-    traces: false,
-    confirmations: 0,
-    finality_depth: 4,
     ...(indexWallets === undefined ? {} : { index_wallets: indexWallets }),
   });
 const discovered = chainWith("discovered");
