@@ -100,10 +100,15 @@ export const makeAdminHandlers = (
     Effect.gen(function* () {
       const book = yield* IngestStatusBook;
       const discovery = yield* Discovery;
+      const { wallets } = yield* Index;
       const discovered = discovery.stats();
       return {
         chains: book.all().map((status) => {
-          const counts = discoveryCounts(discovered.get(status.chain_id), status.indexed_from);
+          const counts = discoveryCounts(
+            discovered.get(status.chain_id),
+            status.indexed_from,
+            wallets.partialOn(status.chain_id),
+          );
           const registry = registryBackfillStatus(
             discovery.registryProgress(status.chain_id),
             status.indexed_from,

@@ -714,7 +714,7 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
     }
     // On a chain indexed for discovered wallets only, the index records the wallet's touches from the
     // next block planned; its log scan reads up to that block, so it waits for the mark.
-    const marked = deps.wallets?.add(chain, wallet) ?? Promise.resolve();
+    const marked = deps.wallets?.add(chain, [wallet]) ?? Promise.resolve();
     marked.catch(() => undefined);
     const sweepNeeded = resweep || record.swept_block === undefined;
     if (!sweepNeeded) {
@@ -1027,12 +1027,25 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
      * watching them); answers how many were queued. Chains whose index holds the whole history,
      * wallets already discovered or queued, and wallets past the queue's bound are skipped.
      */
-    prefetch: (chains: ReadonlyArray<ChainConfig>, wallets: ReadonlyArray<string>, by?: string): number =>
-      prefetchQueue.add(
+    prefetch: (chains: ReadonlyArray<ChainConfig>, wallets: ReadonlyArray<string>, by?: string): number => {
+      // Recorded from now on, not once each waits its turn in the queue (5 a second): the webhook's
+      // alerts read the index. A mark that fails to be stored is made again when the wallet's job starts.
+      const lower = deps.wallets === undefined ? [] : wallets.map((wallet) => wallet.toLowerCase());
+      for (const chain of chains)
+        deps.wallets
+          ?.add(chain, lower)
+          .catch((error: unknown) =>
+            deps.warn(
+              `the index could not record the touches of ${wallets.length} watched wallets on ${chain.name} (${chain.chain_id}): ${error instanceof Error ? error.message : String(error)}`,
+              chain.chain_id,
+            ),
+          );
+      return prefetchQueue.add(
         chains.filter((chain) => needed(chain)),
         wallets,
         by,
-      ),
+      );
+    },
     /**
      * The webhook `by` stopped watching the wallets, on the chains `chainIds` (all when not given):
      * those still waiting there that no other webhook queued leave the queue (a discovery already

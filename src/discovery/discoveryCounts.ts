@@ -23,13 +23,15 @@ export interface DiscoveryCounts {
  * The chain's wallets by state, folded to six: a failed scan counts as failed, `queued` is the
  * wallets without a job yet (a webhook's, waiting in line), and `scan_queued` those whose log
  * scan waits for a batch. Undefined where the index holds
- * the chain's whole history (`indexedFrom` 0): nothing to discover there.
+ * the chain's whole history (`indexedFrom` 0, every wallet recorded): nothing to discover there.
  */
 export const discoveryCounts = (
   counts: DiscoveryStateCounts | undefined,
   indexedFrom: number | undefined,
+  /** The index may lack wallets' touches since its start (IndexedWallets.partial): discovery runs there too. */
+  partial = false,
 ): DiscoveryCounts | undefined =>
-  indexedFrom === 0
+  indexedFrom === 0 && !partial
     ? undefined
     : {
         queued: counts?.not_started ?? 0,

@@ -41,6 +41,8 @@ export class IndexedWallets {
   readonly #allFrom = new Map<number, number>();
   /** The highest block whose planning began in this process, per chain. */
   readonly #planning = new Map<number, number>();
+  /** Chains configured `discovered` when loaded. */
+  readonly #discoveredChains = new Set<number>();
   /** Marks being stored, by chain and wallet: a second `add` waits for the first. */
   readonly #adding = new Map<string, Promise<void>>();
 
@@ -57,7 +59,10 @@ export class IndexedWallets {
       const [chainPart, wallet] = key.slice(DISCOVERED_PREFIX.length).split("!");
       if (wallet !== undefined && typeof from === "number") wallets.#mark(Number(chainPart), wallet, from);
     }
-    for (const chain of chains) await wallets.#settleMode(chain);
+    for (const chain of chains) {
+      if (chain.index_wallets === "discovered") wallets.#discoveredChains.add(chain.chain_id);
+      await wallets.#settleMode(chain);
+    }
     return wallets;
   }
 
@@ -116,33 +121,50 @@ export class IndexedWallets {
   }
 
   /**
-   * Marks a wallet discovery starts for, on a chain indexed for discovered wallets only (nothing to do
-   * on others, or for a wallet already marked): its touches are recorded from the next block planned.
-   * Resolves once the mark is stored.
+   * Marks wallets discovery starts for, or a webhook starts watching, on a chain indexed for
+   * discovered wallets only (nothing to do on others, or for wallets already marked): their touches
+   * are recorded from the next block planned. Resolves once the marks are stored, in one batch.
    */
-  add(chain: ChainConfig, wallet: string): Promise<void> {
-    const key = `${chain.chain_id}|${wallet}`;
-    const adding = this.#adding.get(key);
-    if (adding !== undefined) return adding;
-    if (chain.index_wallets !== "discovered" || this.records(chain, wallet)) return Promise.resolve();
-    const added = this.#store(chain.chain_id, wallet).finally(() => this.#adding.delete(key));
-    this.#adding.set(key, added);
-    return added;
+  add(chain: ChainConfig, wallets: ReadonlyArray<string>): Promise<void> {
+    if (chain.index_wallets !== "discovered") return Promise.resolve();
+    const chainId = chain.chain_id;
+    const waits: Array<Promise<void>> = [];
+    const unmarked = new Set<string>();
+    for (const wallet of wallets) {
+      const adding = this.#adding.get(`${chainId}|${wallet}`);
+      if (adding !== undefined) waits.push(adding);
+      else if (!this.records(chain, wallet)) unmarked.add(wallet);
+    }
+    const fresh = [...unmarked];
+    if (fresh.length > 0) {
+      const stored = this.#store(chainId, fresh).finally(() => {
+        for (const wallet of fresh) this.#adding.delete(`${chainId}|${wallet}`);
+      });
+      for (const wallet of fresh) this.#adding.set(`${chainId}|${wallet}`, stored);
+      waits.push(stored);
+    }
+    return Promise.all(waits).then(() => undefined);
   }
 
-  async #store(chainId: number, wallet: string): Promise<void> {
+  async #store(chainId: number, wallets: ReadonlyArray<string>): Promise<void> {
     // Marked first, in the same step as the planning count is read: a block whose planning begins
-    // after this records the wallet, and every other one is at or below the count or the checkpoint.
+    // after this records the wallets, and every other one is at or below the count or the checkpoint.
     const planned = this.#planning.get(chainId) ?? -1;
-    this.#mark(chainId, wallet, Number.MAX_SAFE_INTEGER);
+    for (const wallet of wallets) this.#mark(chainId, wallet, Number.MAX_SAFE_INTEGER);
     try {
       const checkpoint = (await this.db.get(indexCheckpointKey(chainId))) as IndexCheckpoint | undefined;
       const from = Math.max(planned, checkpoint?.number ?? -1) + 1;
-      await this.db.put(indexedWalletKey(chainId, wallet), from);
-      this.#mark(chainId, wallet, from);
+      await this.db.batch(
+        wallets.map((wallet) => ({
+          type: "put" as const,
+          key: indexedWalletKey(chainId, wallet),
+          value: from,
+        })),
+      );
+      for (const wallet of wallets) this.#mark(chainId, wallet, from);
     } catch (error) {
-      // Not stored: a later start of the wallet's discovery marks it again (what was recorded meanwhile stays).
-      this.#marked.get(chainId)?.delete(wallet);
+      // Not stored: a later start of a wallet's discovery marks it again (what was recorded meanwhile stays).
+      for (const wallet of wallets) this.#marked.get(chainId)?.delete(wallet);
       throw error;
     }
   }
@@ -163,6 +185,11 @@ export class IndexedWallets {
   /** Whether the index may lack touches of wallets it never met since its start: discovery is needed even on a whole history. */
   partial(chain: ChainConfig): boolean {
     return chain.index_wallets === "discovered" || (this.#allFrom.get(chain.chain_id) ?? 0) > 0;
+  }
+
+  /** `partial` by chain id, for the chains it was loaded with (status lines that hold no chain config). */
+  partialOn(chainId: number): boolean {
+    return this.#discoveredChains.has(chainId) || (this.#allFrom.get(chainId) ?? 0) > 0;
   }
 
   /** Wallets marked on the chain (for status and tests). */

@@ -47,7 +47,7 @@ export const healthRoute = route(health, ({ query }) =>
     const now = Date.now();
     const discoveryOf = (chainId: number) => {
       const indexedFrom = ingest.get(chainId)?.indexed_from;
-      const counts = discoveryCounts(discovered.get(chainId), indexedFrom);
+      const counts = discoveryCounts(discovered.get(chainId), indexedFrom, indexedWallets.partialOn(chainId));
       const registry = registryBackfillStatus(discovery.registryProgress(chainId), indexedFrom);
       return {
         ...(counts === undefined ? {} : { discovery: counts }),

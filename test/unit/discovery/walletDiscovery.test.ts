@@ -15,6 +15,7 @@ import {
 import { IndexedWallets } from "../../../src/indexer/IndexedWallets.js";
 import {
   indexCheckpointKey,
+  indexedWalletKey,
   tokenMetadataKey,
   vaultProbeKey,
   walletTokenKey,
@@ -464,10 +465,13 @@ describe("wallet discovery", () => {
     });
     const slowMarks = new Proxy(db, {
       get: (target, key) => {
-        if (key === "put")
-          return async (k: string, v: unknown) => {
-            if (k.startsWith("idx!iw!")) await gate;
-            return target.put(k, v);
+        if (key === "batch")
+          return (ops?: Array<Operation>) => {
+            if (ops === undefined) return target.batch();
+            return (async () => {
+              if (ops.some((op) => op.key.startsWith("idx!iw!"))) await gate;
+              return target.batch(ops);
+            })();
           };
         const value = Reflect.get(target, key, target);
         return typeof value === "function" ? value.bind(target) : value;
@@ -490,6 +494,23 @@ describe("wallet discovery", () => {
     const fromGenesis = discoveryOver(db, walletNode(), { wallets, indexedFrom: () => 0 });
     expect(fromGenesis.progress(onlyDiscovered, `0x${"cd".repeat(20)}`).state).toBe("not_started");
     expect(fromGenesis.progress(chain, `0x${"cd".repeat(20)}`).state).toBe("not_needed");
+  });
+
+  it("behavior: on a chain indexed for discovered wallets only, a webhook's wallets are recorded from its announcement, before each waits its turn in the queue", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    const onlyDiscovered = testChainConfig({ index_wallets: "discovered" });
+    const wallets = await IndexedWallets.load(db, [onlyDiscovered]);
+    // One wallet a second: the second waits its turn long after the announcement.
+    const discovery = discoveryOver(db, walletNode(), {
+      wallets,
+      settings: { ...DISCOVERY_DEFAULTS, scanStretch: 300, prefetchPerSecond: 1 },
+    });
+    const watched = [`0x${"AB".repeat(20)}`, `0x${"CD".repeat(20)}`];
+    expect(discovery.prefetch([onlyDiscovered], watched, "hook")).toBe(2);
+    expect(watched.every((wallet) => wallets.records(onlyDiscovered, wallet.toLowerCase()))).toBe(true);
+    await drain();
+    expect(await db.get(indexedWalletKey(1, watched[1]!.toLowerCase()))).toBe(0);
+    expect(discovery.progress(onlyDiscovered, watched[1]!.toLowerCase()).state).toBe("not_started");
   });
 
   it("behavior: a scan a node failure stopped resumes where its saved record says, in a new process, without sweeping or reading finished stretches again", async () => {

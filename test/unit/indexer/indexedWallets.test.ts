@@ -62,16 +62,18 @@ describe("wallets whose token touches the index records", () => {
     expect((await reader.touchedTokens(BOB)).map((t) => t.token)).toEqual([TOKEN_A]);
     expect(wallets.firstRecorded(all, CAROL, 7)).toBe(7);
     expect(wallets.partial(all)).toBe(false);
+    expect(wallets.partialOn(1)).toBe(false);
   });
 
   it("behavior: with `discovered`, only wallets discovery marked get entries, every token still gets its metadata, and a mark begins at the next block planned", async () => {
     const db = memoryDb();
     const wallets = await IndexedWallets.load(db, [discovered]);
     expect(wallets.partial(discovered)).toBe(true);
+    expect(wallets.partialOn(1)).toBe(true);
     await index(db, wallets, discovered, block(10, [transfer(TOKEN_A, ALICE, BOB, 0)]));
     // Block 11's planning has begun when ALICE is marked: her history in the index starts at 12.
     wallets.planning(1, 11);
-    await wallets.add(discovered, ALICE);
+    await wallets.add(discovered, [ALICE]);
     expect(wallets.firstRecorded(discovered, ALICE, 0)).toBe(12);
     expect(wallets.firstRecorded(discovered, BOB, 0)).toBeUndefined();
     await index(db, wallets, discovered, block(12, [transfer(TOKEN_B, BOB, ALICE, 0)]));
@@ -99,10 +101,10 @@ describe("wallets whose token touches the index records", () => {
     await db.put(indexCheckpointKey(1), { number: 40, hash: "0x01" });
     const wallets = await IndexedWallets.load(db, [discovered]);
     wallets.planning(1, 30);
-    const first = wallets.add(discovered, CAROL);
+    const first = wallets.add(discovered, [CAROL]);
     // Recorded at once: a block planned while the mark is stored already counts the wallet.
     expect(wallets.records(discovered, CAROL)).toBe(true);
-    const second = wallets.add(discovered, CAROL);
+    const second = wallets.add(discovered, [CAROL]);
     await second;
     expect(wallets.firstRecorded(discovered, CAROL, 0)).toBe(41);
     await first;
@@ -112,11 +114,12 @@ describe("wallets whose token touches the index records", () => {
   it("behavior: switching a chain from `discovered` to `all` keeps scans reading up to where every wallet began to be recorded", async () => {
     const db = memoryDb();
     const before = await IndexedWallets.load(db, [discovered]);
-    await before.add(discovered, ALICE);
+    await before.add(discovered, [ALICE]);
     await db.put(indexCheckpointKey(1), { number: 99, hash: "0x01" });
     const after = await IndexedWallets.load(db, [all]);
     expect(after.records(all, BOB)).toBe(true);
     expect(after.partial(all)).toBe(true);
+    expect(after.partialOn(1)).toBe(true);
     expect(after.firstRecorded(all, BOB, 0)).toBe(100);
     expect(after.firstRecorded(all, BOB, 150)).toBe(150);
     // Settled once: a later start keeps the block where `all` began.
