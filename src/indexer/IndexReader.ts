@@ -369,6 +369,7 @@ export const layer = (settings: IndexReaderSettings): Layer.Layer<Index, never, 
       });
       // Read before the indexer or discovery starts: both go by the marks and modes it holds.
       const wallets = yield* Effect.promise(() => IndexedWallets.load(db, chains));
+      for (const change of wallets.switched) yield* Effect.logWarning(change);
       return { reader: makeIndexReader(db, cache), cache, disowned: new DisownedNfts(), wallets };
     }),
   );

@@ -45,6 +45,8 @@ export class IndexedWallets {
   readonly #discoveredChains = new Set<number>();
   /** Marks being stored, by chain and wallet: a second `add` waits for the first. */
   readonly #adding = new Map<string, Promise<void>>();
+  /** What loading changed of an index made with another setting, one sentence per chain, for the log. */
+  readonly switched: Array<string> = [];
 
   private constructor(private readonly db: Db) {}
 
@@ -78,6 +80,9 @@ export class IndexedWallets {
         const allFrom = (checkpoint?.number ?? -1) + 1;
         await this.db.put(modeKey, { mode: "all", all_from: allFrom } satisfies IndexedWalletsMode);
         this.#allFrom.set(chain.chain_id, allFrom);
+        this.switched.push(
+          `${chain.name} (${chain.chain_id}): this index recorded only discovered wallets' token touches until now (index_wallets was discovered, or a snapshot made so was restored); it records every wallet's from block ${allFrom} on, and wallets met later read their transfer logs below it`,
+        );
       } else if (stored?.all_from !== undefined) this.#allFrom.set(chain.chain_id, stored.all_from);
       return;
     }
@@ -95,6 +100,10 @@ export class IndexedWallets {
     }
     batch.put(modeKey, { mode: "discovered" } satisfies IndexedWalletsMode);
     await batch.write();
+    if (checkpoint !== undefined)
+      this.switched.push(
+        `${chain.name} (${chain.chain_id}): this index recorded every wallet's token touches until now; from block ${checkpoint.number + 1} on it records only those of the ${this.marked(chain.chain_id)} wallets discovered and of those asked about or watched later`,
+      );
   }
 
   #mark(chainId: number, wallet: string, from: number): void {

@@ -121,6 +121,7 @@ describe("wallets whose token touches the index records", () => {
     expect(after.partial(all)).toBe(true);
     expect(after.partialOn(1)).toBe(true);
     expect(after.firstRecorded(all, BOB, 0)).toBe(100);
+    expect(after.switched).toEqual([expect.stringContaining("records every wallet's from block 100 on")]);
     expect(after.firstRecorded(all, BOB, 150)).toBe(150);
     // Settled once: a later start keeps the block where `all` began.
     await db.put(indexCheckpointKey(1), { number: 500, hash: "0x02" });
