@@ -113,9 +113,11 @@ export const makeAdminHandlers = (
             discovery.registryProgress(status.chain_id),
             status.indexed_from,
           );
+          const recorded = wallets.recordedWallets(status.chain_id);
           return {
             ...status,
             ...(counts === undefined ? {} : { discovery: counts }),
+            ...(recorded === undefined ? {} : { indexed_wallets: recorded }),
             ...(registry === undefined ? {} : { registry_backfill: registry }),
           };
         }),

@@ -37,8 +37,13 @@ export const discoveryLine = (
       : [`${counts.scan_queued} waiting to scan`]),
     `${counts.failed} failed`,
   ];
+  // A chain indexed for discovered wallets only records no one else's touches: said with its count.
+  const scope =
+    chain.indexed_wallets === undefined
+      ? ""
+      : `, recording ${chain.indexed_wallets} wallet${chain.indexed_wallets === 1 ? "" : "s"}`;
   return {
-    text: `discovery (index from ${chain.indexed_from ?? "?"}): ${parts.join(" · ")}`,
+    text: `discovery (index from ${chain.indexed_from ?? "?"}${scope}): ${parts.join(" · ")}`,
     alert: counts.failed > 0,
   };
 };

@@ -244,9 +244,10 @@ export class ChainConfig extends Schema.Class<ChainConfig>("ChainConfig")({
   /** First block ingestion reads; defaults to the current head at first start. */
   start_block: Schema.optional(Schema.NonNegativeInt),
   /**
-   * Whose token touches the index records from each block (IndexedWallets.ts): `all` (the default),
-   * or `discovered`, only wallets discovery has started for on this chain (asked about, or watched
-   * by a webhook); other wallets are found from the chain on their first request.
+   * Whose token touches the index records from each block (IndexedWallets.ts): `all`, or
+   * `discovered`, only wallets discovery has started for on this chain (asked about, or watched by a
+   * webhook); other wallets are found from the chain on their first request. Default: see
+   * {@link indexWalletsOf}.
    */
   index_wallets: Schema.optional(Schema.Literal("all", "discovered")),
   /** Whether the node serves `debug_traceBlockByNumber` (callTracer) for internal native transfers. */
@@ -256,6 +257,19 @@ export class ChainConfig extends Schema.Class<ChainConfig>("ChainConfig")({
   /** Depth after which a block is taken as final (reorgs deeper than this are not followed). */
   finality_depth: Schema.optionalWith(Schema.Int.pipe(Schema.positive()), { default: () => 64 }),
 }) {}
+
+/**
+ * Whose token touches a chain's index records: as configured, else `discovered` on a chain followed
+ * from the head (no `start_block`, as a real chain is configured) and `all` on one read from a
+ * configured block. A chain followed from the head has its history before the service's start found
+ * per wallet anyway (discovery's sweep, whose universe takes in every token a live block touches,
+ * and its log scan), so recording every wallet's touches buys little there, and costs most of the
+ * API worker's time a block and of its disk on a busy chain (a Base-sized chain: 3.4 GB a day with
+ * `all`, 0.2 GB with `discovered`; docs/operations.md). An operator who names `start_block` asks for
+ * the history from there: every wallet's.
+ */
+export const indexWalletsOf = (chain: ChainConfig): "all" | "discovered" =>
+  chain.index_wallets ?? (chain.start_block === undefined ? "discovered" : "all");
 
 export class ChainsConfigFile extends Schema.Class<ChainsConfigFile>("ChainsConfigFile")({
   chains: Schema.Array(ChainConfig).pipe(Schema.minItems(1)),

@@ -92,6 +92,8 @@ export const ChainStatus = Schema.Struct({
   traces: Schema.optional(Schema.Literal("on", "off", "unavailable")),
   /** First block of the index's unbroken history: older activity is not in the index. */
   indexed_from: Schema.optional(Schema.Number),
+  /** On a chain indexed for discovered wallets only (`index_wallets`), how many wallets the index records. */
+  indexed_wallets: Schema.optional(Schema.NonNegativeInt),
   ...ChainReachFields,
 });
 

@@ -19,9 +19,10 @@ export class SupportedChain extends Schema.Class<SupportedChain>("SupportedChain
   /**
    * First block of the index's unbroken history (0: every block); balances and positions of
    * wallets that acquired something earlier and never touched it since carry an INCOMPLETE_HISTORY
-   * warning. null while no ingest process has reported the chain. On a chain configured with
-   * `index_wallets: discovered`, the index records a wallet's token touches only from when it was
-   * first asked about or watched (the rest is read from the chain on its first request).
+   * warning. null while no ingest process has reported the chain. On a chain indexed for discovered
+   * wallets (`index_wallets: discovered`, the default of a chain without `start_block`), the index
+   * records a wallet's token touches only from when it was first asked about or watched (the rest
+   * is read from the chain on its first request).
    */
   indexed_from_block: Schema.optional(Schema.NullOr(Schema.Number)),
   historical_prices: Schema.optional(Schema.Struct({ state_from_block: Schema.NullOr(Schema.Number) })),

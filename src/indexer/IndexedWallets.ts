@@ -1,4 +1,4 @@
-import type { ChainConfig } from "../chains/ChainsConfig.js";
+import { type ChainConfig, indexWalletsOf } from "../chains/ChainsConfig.js";
 import type { Db } from "../storage/Level.js";
 import type { IndexCheckpoint } from "./IndexRecords.js";
 import {
@@ -62,7 +62,7 @@ export class IndexedWallets {
       if (wallet !== undefined && typeof from === "number") wallets.#mark(Number(chainPart), wallet, from);
     }
     for (const chain of chains) {
-      if (chain.index_wallets === "discovered") wallets.#discoveredChains.add(chain.chain_id);
+      if (indexWalletsOf(chain) === "discovered") wallets.#discoveredChains.add(chain.chain_id);
       await wallets.#settleMode(chain);
     }
     return wallets;
@@ -74,7 +74,7 @@ export class IndexedWallets {
       IndexedWalletsMode | undefined,
       IndexCheckpoint | undefined,
     ];
-    const wanted = chain.index_wallets ?? "all";
+    const wanted = indexWalletsOf(chain);
     if (wanted === "all") {
       if (stored?.mode === "discovered") {
         const allFrom = (checkpoint?.number ?? -1) + 1;
@@ -121,7 +121,7 @@ export class IndexedWallets {
    * that step is recorded from the next block on, which is where its mark says the index begins.
    */
   records(chain: ChainConfig, wallet: string): boolean {
-    return chain.index_wallets !== "discovered" || this.#marked.get(chain.chain_id)?.has(wallet) === true;
+    return indexWalletsOf(chain) !== "discovered" || this.#marked.get(chain.chain_id)?.has(wallet) === true;
   }
 
   /** Told as each block's planning begins. */
@@ -135,7 +135,7 @@ export class IndexedWallets {
    * are recorded from the next block planned. Resolves once the marks are stored, in one batch.
    */
   add(chain: ChainConfig, wallets: ReadonlyArray<string>): Promise<void> {
-    if (chain.index_wallets !== "discovered") return Promise.resolve();
+    if (indexWalletsOf(chain) !== "discovered") return Promise.resolve();
     const chainId = chain.chain_id;
     const waits: Array<Promise<void>> = [];
     const unmarked = new Set<string>();
@@ -184,7 +184,7 @@ export class IndexedWallets {
    * while a wallet of a chain indexed for discovered wallets only is not marked yet.
    */
   firstRecorded(chain: ChainConfig, wallet: string, indexedFrom: number): number | undefined {
-    if (chain.index_wallets === "discovered") {
+    if (indexWalletsOf(chain) === "discovered") {
       const from = this.#marked.get(chain.chain_id)?.get(wallet);
       return from === undefined || from === Number.MAX_SAFE_INTEGER ? undefined : Math.max(from, indexedFrom);
     }
@@ -193,7 +193,7 @@ export class IndexedWallets {
 
   /** Whether the index may lack touches of wallets it never met since its start: discovery is needed even on a whole history. */
   partial(chain: ChainConfig): boolean {
-    return chain.index_wallets === "discovered" || (this.#allFrom.get(chain.chain_id) ?? 0) > 0;
+    return indexWalletsOf(chain) === "discovered" || (this.#allFrom.get(chain.chain_id) ?? 0) > 0;
   }
 
   /** `partial` by chain id, for the chains it was loaded with (status lines that hold no chain config). */
@@ -204,5 +204,13 @@ export class IndexedWallets {
   /** Wallets marked on the chain (for status and tests). */
   marked(chainId: number): number {
     return this.#marked.get(chainId)?.size ?? 0;
+  }
+
+  /**
+   * On a chain indexed for discovered wallets only, how many wallets the index records touches of
+   * (`indexed_wallets` in /healthz and the operator's chain status); undefined on other chains.
+   */
+  recordedWallets(chainId: number): number | undefined {
+    return this.#discoveredChains.has(chainId) ? this.marked(chainId) : undefined;
   }
 }

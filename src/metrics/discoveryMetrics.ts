@@ -26,12 +26,15 @@ export interface DiscoverySource {
   readonly name: (chainId: number) => string;
   /** The chains, with each one's registry backfill where it has one (not on a whole-history chain). */
   readonly backfills: () => ReadonlyArray<{ readonly chainId: number; readonly progress?: BackfillProgress }>;
+  /** On a chain indexed for discovered wallets only, how many wallets the index records; undefined on others. */
+  readonly recordedWallets: (chainId: number) => number | undefined;
 }
 
 /**
  * `svc_wallet_discoveries{chain_id, chain, state}`: wallets this API worker has discovered, or has
  * queued for a webhook, per chain and state; `svc_registry_backfill_progress{chain_id, chain}`: the share of each chain's registry
- * backfill read, 1 once done (docs/real-chains.md). Read from the discovery at scrape time.
+ * backfill read, 1 once done; `svc_indexed_wallets{chain_id, chain}`: on a chain indexed for
+ * discovered wallets only, the wallets its index records (docs/real-chains.md). Read at scrape time.
  */
 export const makeDiscoveryMetrics = (registry: Registry) => {
   let source: DiscoverySource | undefined;
@@ -60,6 +63,21 @@ export const makeDiscoveryMetrics = (registry: Registry) => {
         const status = registryBackfillStatus(progress, undefined);
         if (status !== undefined)
           this.set({ chain_id: String(chainId), chain: source.name(chainId) }, status.fraction);
+      }
+    },
+  });
+  new Gauge({
+    name: "svc_indexed_wallets",
+    help: "On a chain indexed for discovered wallets only (index_wallets: discovered), how many wallets this API worker's index records token touches of.",
+    labelNames: ["chain_id", "chain"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      if (source === undefined) return;
+      for (const { chainId } of source.backfills()) {
+        const recorded = source.recordedWallets(chainId);
+        if (recorded !== undefined)
+          this.set({ chain_id: String(chainId), chain: source.name(chainId) }, recorded);
       }
     },
   });

@@ -237,6 +237,7 @@ export const apiRole = Effect.gen(function* () {
               : discovery.registryProgress(chain.chain_id);
           return { chainId: chain.chain_id, ...(progress === undefined ? {} : { progress }) };
         }),
+      recordedWallets: (chainId) => indexedWallets.recordedWallets(chainId),
     });
     if (config.indexSnapshotMinutes > 0)
       yield* Effect.forkScoped(

@@ -41,7 +41,8 @@ export const startAnvilService = async (
   const anvil = await startAnvil({ chainId: 1 });
   const dir = await mkdtemp(join(tmpdir(), "svc-chains-"));
   const chainsConfig = await writeChainsFile(dir, [
-    { chainId: 1, name: "ethereum", rpcUrl: anvil.rpcUrl, tags },
+    // A fresh chain the service reads whole, every wallet's touches recorded: no answer waits for discovery.
+    { chainId: 1, name: "ethereum", rpcUrl: anvil.rpcUrl, tags, extra: { index_wallets: "all" } },
   ]);
   const service = await startService(nats, { chainsConfig, settings });
   const admin = await nats.connectAs("admin");

@@ -4,6 +4,7 @@ import type { AppSettings } from "../../src/AppConfig.js";
 import { createKey } from "../../src/api/keys/KeyStore.js";
 import type { ManifestChain } from "../../src/devnet/DevnetManifest.js";
 import { adminBuckets } from "./anvilService.js";
+import { everyWalletChainsFile } from "./chainsFile.js";
 import { startTestDevnet, type TestDevnet } from "./devnetFixture.js";
 import { startTestNats, type TestNats } from "./natsServer.js";
 import { eventually, type RunningService, startService } from "./serviceHarness.js";
@@ -40,10 +41,18 @@ const untilDiscovered = async (ask: () => Promise<Response>): Promise<Response> 
   }
 };
 
-export const startDevnetService = async (settings: Partial<AppSettings> = {}): Promise<DevnetService> => {
+export const startDevnetService = async (
+  settings: Partial<AppSettings> = {},
+  /** `everyWallet`: the chains record every wallet's token touches (everyWalletChainsFile). */
+  options: { readonly everyWallet?: boolean } = {},
+): Promise<DevnetService> => {
   const nats = await startTestNats();
   const devnet = await startTestDevnet();
-  const service = await startService(nats, { chainsConfig: devnet.devnet.chainsConfigPath, settings });
+  const chainsConfig =
+    options.everyWallet === true
+      ? await everyWalletChainsFile(devnet.devnet.chainsConfigPath)
+      : devnet.devnet.chainsConfigPath;
+  const service = await startService(nats, { chainsConfig, settings });
   const buckets = await adminBuckets(await nats.connectAs("admin"));
   const { key } = await Effect.runPromise(createKey(buckets, "test"));
   // Every chain's index must catch up with the seeded history first: slow when every core is busy.

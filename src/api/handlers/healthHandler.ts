@@ -79,6 +79,7 @@ export const healthRoute = route(health, ({ query }) =>
     const service = judgeService(missingRoles, judged);
     const body = judged.map(({ facts, verdict, head, indexed: indexedBlock }) => {
       const status = facts.ingest;
+      const recorded = indexedWallets.recordedWallets(facts.chainId);
       return {
         chain_id: facts.chainId,
         name: facts.name,
@@ -103,9 +104,7 @@ export const healthRoute = route(health, ({ query }) =>
         node: facts.node,
         ...discoveryOf(facts.chainId),
         // A chain indexed for discovered wallets only: how many this worker's index records.
-        ...(registry.byId.get(facts.chainId)?.index_wallets === "discovered"
-          ? { indexed_wallets: indexedWallets.marked(facts.chainId) }
-          : {}),
+        ...(recorded === undefined ? {} : { indexed_wallets: recorded }),
       };
     });
     // With `chain_id` the judgement is that one chain's (`chains` holds only it).

@@ -1,7 +1,11 @@
+import { Effect, Option } from "effect";
 import { Level as ClassicLevel } from "level";
 import { type Hex, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callAdmin } from "../../../src/admin/AdminClient.js";
+import { adminChainsStatus } from "../../../src/contracts/Admin.js";
 import { indexedWalletKey, walletTokenKey, walletTokenPrefix } from "../../../src/indexer/indexKeys.js";
+import { freePort } from "../../../src/lib/freePort.js";
 import { levelPath } from "../../../src/storage/dataDirDb.js";
 import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js";
 import { devnetWallet } from "../../support/devnetWallet.js";
@@ -17,12 +21,15 @@ import type { Answer, Caller } from "../../support/webhookEnv.js";
 
 let devnet: TestDevnet;
 let env: RealNodeEnv;
+let metricsPort: number;
 
 beforeAll(async () => {
   devnet = await startTestDevnet();
+  metricsPort = await freePort();
   env = await startRealNodeEnv(devnet, new Map(), {
     fromHead: true,
     chainFields: { index_wallets: "discovered" },
+    settings: { metricsPort: Option.some(metricsPort) },
   });
 }, 400_000);
 
@@ -90,6 +97,17 @@ describe("a chain indexed for the wallets discovery met (`index_wallets: discove
         }>
       ).find((c) => c.chain_id === 1)?.indexed_wallets;
     expect(await indexedWallets()).toBe(3);
+    // The operator's chain status (the TUI's and the admin CLI's) and the metrics say the same.
+    const admin = await env.nats.connectAs("admin");
+    try {
+      const { chains } = await Effect.runPromise(callAdmin(admin, adminChainsStatus, {}));
+      expect(chains.find((c) => c.chain_id === 1)).toMatchObject({ indexed_wallets: 3 });
+    } finally {
+      await admin.close();
+    }
+    expect(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()).toMatch(
+      /^svc_indexed_wallets\{chain_id="1",chain="[a-z]+"\} 3$/m,
+    );
 
     const whale = devnetWallet(chain, env.devnet.manifest.accounts[1]!.private_key);
     const send = (token: string, to: string, amount: bigint) =>

@@ -9,6 +9,7 @@ import { adminIndexWallet } from "../../../src/contracts/Admin.js";
 import { activityContext } from "../../../src/devnet/activity/ActivityContext.js";
 import { runActivityAction } from "../../../src/devnet/activity/runActivity.js";
 import type { ManifestChain } from "../../../src/devnet/DevnetManifest.js";
+import { everyWalletChainsFile } from "../../support/chainsFile.js";
 import { startTestDevnet, type TestDevnet } from "../../support/devnetFixture.js";
 import { startTestNats, type TestNats } from "../../support/natsServer.js";
 import { eventually, type RunningService, startService } from "../../support/serviceHarness.js";
@@ -40,7 +41,8 @@ afterAll(async () => {
 describe("a reorg while the service is down", { timeout: 300_000 }, () => {
   it("behavior: a block replaced at the same height while down is reverted before /healthz says ready", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "svc-restart-reorg-"));
-    const chainsConfig = devnet.devnet.chainsConfigPath;
+    // The stranger is never asked about: its touches are in the index only when every wallet's are.
+    const chainsConfig = await everyWalletChainsFile(devnet.devnet.chainsConfigPath);
     let service = await startService(nats, { chainsConfig, dataDir });
     await eventually(async () => (await health(service)).status === 200, 150_000, "healthz 200");
     const ctx = activityContext(chain);

@@ -38,7 +38,9 @@ beforeAll(async () => {
   // Balance reads go through Multicall3, which a bare anvil chain lacks.
   await rpc("anvil_setCode", [MULTICALL3_ADDRESS, MULTICALL3_RUNTIME_CODE]);
   const chainsConfig = await writeChainsFile(await mkdtemp(join(tmpdir(), "svc-metrics-")), [
-    { chainId: 1, name: "ethereum", rpcUrl: anvil.rpcUrl },
+    // Every wallet's touches recorded: the repeated request below is answered from the reply cache,
+    // which an answer still discovering its wallet never is.
+    { chainId: 1, name: "ethereum", rpcUrl: anvil.rpcUrl, extra: { index_wallets: "all" } },
   ]);
   const [apiPort, ingestPort] = [await freePort(), await freePort()];
   apiMetrics = `http://127.0.0.1:${apiPort}/metrics`;

@@ -45,7 +45,8 @@ const follower = (chainId: number, name: string) => ({
 /**
  * Ethereum's follower reports three endpoints (an archive node with traces and a rate limit, a
  * pruned node behind the others, one that cannot be reached), reads traces and skipped history
- * no endpoint keeps; Base's comes from an ingest process that reports no endpoints.
+ * no endpoint keeps; Base's comes from an ingest process that reports no endpoints; Optimism's
+ * index records only the wallets discovery met (`index_wallets: discovered`).
  */
 const CHAINS: ChainRows = [
   {
@@ -109,6 +110,12 @@ const CHAINS: ChainRows = [
     },
   },
   follower(8453, "base"),
+  {
+    ...follower(10, "optimism"),
+    indexed_from: 130_000_000,
+    indexed_wallets: 42,
+    discovery: { sweeping: 0, scanning: 1, complete: 41, failed: 0 },
+  },
 ];
 
 const notOnThisScreen = () => Promise.reject(new Error("not read by the Chains screen"));
@@ -191,6 +198,19 @@ describe("TUI Chains screen: RPC endpoints", () => {
     expect(frame()).not.toMatch(/ENDPOINT\s+STATE/);
     expect(frame()).not.toContain("traces");
     expect(frame()).toMatch(/^\s*8453 base\s+live\s+21000000\s+21000000\s+0\s/m);
+    app.unmount();
+  });
+
+  it("behavior: a chain indexed for the wallets asked about says how many its index records", async () => {
+    const { app, frame, until, press } = openChains(CHAINS, 120, 30);
+    await until(/Endpoints of ethereum/, "the first chain's endpoints");
+    expect(frame()).not.toContain("recording");
+    await press(DOWN);
+    await press(DOWN);
+    await until(/Endpoints of optimism/, "optimism selected");
+    expect(frame()).toMatch(
+      /^discovery \(index from 130000000, recording 42 wallets\): 41 complete · 0 sweeping · 1 scanning history · 0 failed$/m,
+    );
     app.unmount();
   });
 

@@ -493,7 +493,9 @@ describe("wallet discovery", () => {
     // Not a history the index holds whole, though it began at block 0 for pools and times.
     const fromGenesis = discoveryOver(db, walletNode(), { wallets, indexedFrom: () => 0 });
     expect(fromGenesis.progress(onlyDiscovered, `0x${"cd".repeat(20)}`).state).toBe("not_started");
-    expect(fromGenesis.progress(chain, `0x${"cd".repeat(20)}`).state).toBe("not_needed");
+    expect(
+      fromGenesis.progress(testChainConfig({ index_wallets: "all" }), `0x${"cd".repeat(20)}`).state,
+    ).toBe("not_needed");
   });
 
   it("behavior: on a chain indexed for discovered wallets only, a webhook's wallets are recorded from its announcement, before each waits its turn in the queue", async () => {

@@ -12,13 +12,14 @@ import type { Db } from "../../../src/storage/Level.js";
 import { testChainConfig } from "../../support/chainConfigFixture.js";
 import { ALICE, BOB, EVENTS, encodeLog, TOKEN_A, TOKEN_B, TX_HASH, WETH } from "../decoding/fixtures.js";
 
-const chainWith = (indexWallets: "all" | "discovered" | undefined) =>
+const chainWith = (indexWallets: "all" | "discovered" | undefined, startBlock?: number) =>
   testChainConfig({
     wrapped_native: WETH,
     ...(indexWallets === undefined ? {} : { index_wallets: indexWallets }),
+    ...(startBlock === undefined ? {} : { start_block: startBlock }),
   });
 const discovered = chainWith("discovered");
-const all = chainWith(undefined);
+const all = chainWith("all");
 
 const CAROL = "0x000000000000000000000000000000000000ca01";
 const memoryDb = () => new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
@@ -53,7 +54,25 @@ const index = async (db: Db, wallets: IndexedWallets, chain: ChainConfig, b: Cha
 };
 
 describe("wallets whose token touches the index records", () => {
-  it("default: a chain left at `all` records every wallet's touches, and its wallets' history in the index starts where the index does", async () => {
+  it("default: a chain read from its `start_block` records every wallet's touches, one followed from the head only discovered wallets'", async () => {
+    const fromBlock = chainWith(undefined, 0);
+    const fromHead = chainWith(undefined);
+    const db = memoryDb();
+    const wallets = await IndexedWallets.load(db, [fromBlock]);
+    await index(db, wallets, fromBlock, block(10, [transfer(TOKEN_A, ALICE, BOB, 0)]));
+    expect((await makeIndexReader(db).touchedTokens(BOB)).map((t) => t.token)).toEqual([TOKEN_A]);
+    expect(wallets.partial(fromBlock)).toBe(false);
+    expect(wallets.recordedWallets(1)).toBeUndefined();
+
+    const headDb = memoryDb();
+    const headWallets = await IndexedWallets.load(headDb, [fromHead]);
+    await index(headDb, headWallets, fromHead, block(10, [transfer(TOKEN_A, ALICE, BOB, 0)]));
+    expect(await makeIndexReader(headDb).touchedTokens(BOB)).toEqual([]);
+    expect(headWallets.partial(fromHead)).toBe(true);
+    expect(headWallets.recordedWallets(1)).toBe(0);
+  });
+
+  it("behavior: a chain set to `all` records every wallet's touches, and its wallets' history in the index starts where the index does", async () => {
     const db = memoryDb();
     const wallets = await IndexedWallets.load(db, [all]);
     await index(db, wallets, all, block(10, [transfer(TOKEN_A, ALICE, BOB, 0)]));
