@@ -456,8 +456,10 @@ export const makeWalletDiscovery = (deps: DiscoveryDeps) => {
   /**
    * Each chain's universe, read from the index again once per `universeTtlMs` (50,000 keys take
    * 0.2 to 0.5 s) and once the chain's lists or registry backfill added tokens (`widenings`). A
-   * token first seen in a live block within that while is in the index anyway: the block that
-   * moved it recorded its wallets.
+   * token first seen in a live block within that while is in the index for the wallets it moved
+   * where the chain records every wallet; where it records discovered wallets only, a wallet not yet
+   * marked finds it through its log scan (recent blocks, which every node keeps), and its answers
+   * say discovery is in progress until then.
    */
   const universes = new Map<
     number,

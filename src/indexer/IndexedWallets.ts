@@ -24,10 +24,11 @@ const DISCOVERED_PREFIX = `${PREFIX}iw!`;
 /**
  * Whose token touches the index records on each chain (a chain's `index_wallets`, ChainsConfig).
  *
- * With `all` (the default) every wallet's: a Base-sized block adds about 110 wallet-token entries,
- * which are most of the API worker's work per block and of its LevelDB's growth. With `discovered`
- * only those of wallets discovery has started for on that chain (a request asked about them, or a
- * webhook watches them): the others are found from the chain on their first request (the sweep,
+ * With `all` (the default of a chain with `start_block`) every wallet's: a Base-sized block adds
+ * about 110 wallet-token entries, which are most of the API worker's work per block and of its
+ * LevelDB's growth. With `discovered` (the default without) only those of wallets discovery has
+ * started for on that chain (a request asked about them, or a webhook watches them: its
+ * announcement, and the address book for `positions` webhooks, watchedWalletMarks.ts): the others are found from the chain on their first request (the sweep,
  * and a log scan of the history the index lacks), as on any chain whose history the index never read.
  *
  * A wallet is marked before its log scan's range is taken: the mark names the first block whose

@@ -21,6 +21,7 @@ import { debtBook } from "../alerts/knownDebts.js";
 import { positionWatchers } from "../alerts/positionWatchers.js";
 import { readHealthFactors } from "../alerts/readHealthFactors.js";
 import { valueChangeDeps } from "../alerts/valueChangeDeps.js";
+import { markWatchedWallets, runWatchedWalletMarks } from "../alerts/watchedWalletMarks.js";
 import { DeliveryOutbox } from "../delivery/DeliveryLayer.js";
 import { migrateLocalBlockRecords } from "../migrations/migrateLocalBlockRecords.js";
 import type { WebhookServiceSettings } from "../WebhookServiceSettings.js";
@@ -44,7 +45,7 @@ export const runWebhookNotifier = (
 ) =>
   Effect.gen(function* () {
     const clients = yield* ChainClients;
-    const reader = (yield* Index).reader;
+    const { reader, wallets: indexedWallets } = yield* Index;
     const supervisor = yield* WebhookSupervisor;
     const outbox = yield* DeliveryOutbox;
     const book = yield* makeAddressBook(webhooks, WATCH_CHECK_MS);
@@ -60,10 +61,16 @@ export const runWebhookNotifier = (
       if (client === undefined) throw new Error(`no RPC client for chain ${chainId}`);
       return client;
     };
+    const registry = yield* Chains;
+    const watchers = positionWatchers(book, recordOf);
+    // Recorded before the first block is evaluated, then kept so from the address book.
+    const marks = { chains: registry.chains, watchers, wallets: indexedWallets };
+    yield* markWatchedWallets(marks);
+    yield* Effect.forkScoped(runWatchedWalletMarks(marks));
     yield* Effect.forkScoped(
       runNotifier({
         nc,
-        registry: yield* Chains,
+        registry,
         deps: {
           records,
           webhooksFor: book.webhooksFor,
@@ -77,7 +84,7 @@ export const runWebhookNotifier = (
           },
           publicUrl: settings.publicUrl,
           positions: {
-            watchers: positionWatchers(book, recordOf),
+            watchers,
             readHealth: async (chain, accounts, block) =>
               readHealthFactors(clientOf(chain.chain_id), accounts, block),
             readPositions: async (chain, wallet, block) =>

@@ -1,9 +1,10 @@
+import { rm } from "node:fs/promises";
 import { Effect, Option } from "effect";
 import { Level as ClassicLevel } from "level";
 import { type Hex, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callAdmin } from "../../../src/admin/AdminClient.js";
-import { adminChainsStatus } from "../../../src/contracts/Admin.js";
+import { adminChainsStatus, adminIndexWallet } from "../../../src/contracts/Admin.js";
 import { indexedWalletKey, walletTokenKey, walletTokenPrefix } from "../../../src/indexer/indexKeys.js";
 import { freePort } from "../../../src/lib/freePort.js";
 import { levelPath } from "../../../src/storage/dataDirDb.js";
@@ -39,6 +40,25 @@ afterAll(async () => {
 });
 
 const erc20 = parseAbi(["function transfer(address to, uint256 amount) returns (bool)"]);
+
+/** A transfer of `amount` of `token` from the devnet's whale account on chain 1. */
+const send = (token: string, to: string, amount: bigint) =>
+  devnetWallet(env.chain(1), env.devnet.manifest.accounts[1]!.private_key).writeContract({
+    address: token as Hex,
+    abi: erc20,
+    functionName: "transfer",
+    args: [to as Hex, amount],
+  });
+
+/** What the worker's index records of `wallet` (admin.index.wallet: read as it is, nothing discovered). */
+const indexedTokens = async (wallet: string) => {
+  const admin = await env.nats.connectAs("admin");
+  try {
+    return (await Effect.runPromise(callAdmin(admin, adminIndexWallet, { wallet }))).tokens;
+  } finally {
+    await admin.close();
+  }
+};
 
 const inProgress = (answer: Answer) =>
   ((answer.json.warnings ?? []) as ReadonlyArray<{ code: string }>).some(
@@ -109,14 +129,6 @@ describe("a chain indexed for the wallets discovery met (`index_wallets: discove
       /^svc_indexed_wallets\{chain_id="1",chain="[a-z]+"\} 3$/m,
     );
 
-    const whale = devnetWallet(chain, env.devnet.manifest.accounts[1]!.private_key);
-    const send = (token: string, to: string, amount: bigint) =>
-      whale.writeContract({
-        address: token as Hex,
-        abi: erc20,
-        functionName: "transfer",
-        args: [to as Hex, amount],
-      });
     await send(usdc, unasked, 7_654_321n);
     await send(usdc, asked, 1_234_567n);
     // No sweep runs again for a wallet whose discovery is done: the index's record of the touch shows it.
@@ -152,6 +164,29 @@ describe("a chain indexed for the wallets discovery met (`index_wallets: discove
         "1000000000000000000",
       30_000,
       "the asked wallet's transfer after the restart",
+    );
+  });
+  it("behavior: a worker that starts on an empty index records the wallets of `positions` webhooks from its address book, which no announcement gave it", async () => {
+    const usdc = env.chain(1).tokens.USDC!.address.toLowerCase();
+    const watched = `0x${"b0".repeat(20)}`;
+    const created = await env.call("POST", "/beta/evm/subscriptions/webhooks", {
+      name: "health",
+      url: "http://127.0.0.1:9/hooks",
+      type: "positions",
+      addresses: [watched],
+      chain_ids: [1],
+      conditions: { health_factor_below: 1.1 },
+    });
+    expect(created.status).toBe(200);
+    // Its LevelDB gone, the worker rebuilds its index from the stream; the announcement is not replayed.
+    await env.restart(() => rm(levelPath(env.dataDir), { recursive: true, force: true }));
+
+    // Nothing asks about the wallet from here on: only the address book can have marked it.
+    await send(usdc, watched, 4_242n);
+    await eventually(
+      async () => (await indexedTokens(watched)).some((t) => t.chain_id === 1 && t.token === usdc),
+      30_000,
+      "the watched wallet's transfer recorded in the new index",
     );
   });
 });
