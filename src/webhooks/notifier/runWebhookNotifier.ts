@@ -21,7 +21,7 @@ import { debtBook } from "../alerts/knownDebts.js";
 import { positionWatchers } from "../alerts/positionWatchers.js";
 import { readHealthFactors } from "../alerts/readHealthFactors.js";
 import { valueChangeDeps } from "../alerts/valueChangeDeps.js";
-import { markWatchedWallets, runWatchedWalletMarks } from "../alerts/watchedWalletMarks.js";
+import { type MarkedLists, markWatchedWallets, runWatchedWalletMarks } from "../alerts/watchedWalletMarks.js";
 import { DeliveryOutbox } from "../delivery/DeliveryLayer.js";
 import { migrateLocalBlockRecords } from "../migrations/migrateLocalBlockRecords.js";
 import type { WebhookServiceSettings } from "../WebhookServiceSettings.js";
@@ -65,8 +65,9 @@ export const runWebhookNotifier = (
     const watchers = positionWatchers(book, recordOf);
     // Recorded before the first block is evaluated, then kept so from the address book.
     const marks = { chains: registry.chains, watchers, wallets: indexedWallets };
-    yield* markWatchedWallets(marks);
-    yield* Effect.forkScoped(runWatchedWalletMarks(marks));
+    const marked: MarkedLists = new Map();
+    yield* markWatchedWallets(marks, marked);
+    yield* Effect.forkScoped(runWatchedWalletMarks(marks, marked));
     yield* Effect.forkScoped(
       runNotifier({
         nc,

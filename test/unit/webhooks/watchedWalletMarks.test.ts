@@ -55,27 +55,40 @@ const withMarks = <A>(
 const settle = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)));
 
 describe("the wallets of positions webhooks, recorded from the address book", () => {
-  it("behavior: marked at once on chains indexed for discovered wallets (lower-cased), wallets added later on the next pass, chains recording everyone left alone", async () => {
-    const wallets = await IndexedWallets.load(memoryDb(), [discovered, everyWallet]);
+  it("behavior: marked at once on chains indexed for discovered wallets (lower-cased), a changed list on the next pass, an unchanged one not read again, chains recording everyone left alone", async () => {
+    const real = await IndexedWallets.load(memoryDb(), [discovered, everyWallet]);
+    const added: Array<ReadonlyArray<string>> = [];
+    const wallets: Pick<IndexedWallets, "add" | "recordedWallets"> = {
+      recordedWallets: (chainId) => real.recordedWallets(chainId),
+      add: (chain, list) => {
+        added.push(list);
+        return real.add(chain, list);
+      },
+    };
     const { lists, watchers } = book();
     lists.set(1, [ALICE.toUpperCase().replace("0X", "0x")]);
     lists.set(2, [BOB]);
     await withMarks(wallets, watchers, () =>
       Effect.gen(function* () {
         yield* settle;
-        expect(wallets.records(discovered, ALICE)).toBe(true);
-        expect(wallets.records(discovered, BOB)).toBe(false);
-        expect(wallets.recordedWallets(1)).toBe(1);
-        expect(wallets.recordedWallets(2)).toBeUndefined();
+        expect(real.records(discovered, ALICE)).toBe(true);
+        expect(real.records(discovered, BOB)).toBe(false);
+        expect(real.recordedWallets(1)).toBe(1);
+        expect(real.recordedWallets(2)).toBeUndefined();
+        expect(added).toEqual([[ALICE]]);
+        yield* TestClock.adjust("5 seconds");
+        yield* settle;
+        expect(added).toHaveLength(1);
 
         lists.set(1, [ALICE, BOB]);
         yield* TestClock.adjust("4 seconds");
         yield* settle;
-        expect(wallets.records(discovered, BOB)).toBe(false);
+        expect(real.records(discovered, BOB)).toBe(false);
         yield* TestClock.adjust("1 second");
         yield* settle;
-        expect(wallets.records(discovered, BOB)).toBe(true);
-        expect(wallets.recordedWallets(1)).toBe(2);
+        expect(real.records(discovered, BOB)).toBe(true);
+        expect(real.recordedWallets(1)).toBe(2);
+        expect(added).toHaveLength(2);
       }),
     );
   });
