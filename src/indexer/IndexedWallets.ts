@@ -28,8 +28,9 @@ const DISCOVERED_PREFIX = `${PREFIX}iw!`;
  * about 110 wallet-token entries, which are most of the API worker's work per block and of its
  * LevelDB's growth. With `discovered` (the default without) only those of wallets discovery has
  * started for on that chain (a request asked about them, or a webhook watches them: its
- * announcement, and the address book for `positions` webhooks, watchedWalletMarks.ts): the others are found from the chain on their first request (the sweep,
- * and a log scan of the history the index lacks), as on any chain whose history the index never read.
+ * announcement, and the address book for `positions` webhooks, watchedWalletMarks.ts): the others
+ * are found from the chain on their first request (the sweep, and a log scan of the history the
+ * index lacks), as on any chain whose history the index never read.
  *
  * A wallet is marked before its log scan's range is taken: the mark names the first block whose
  * planning had not begun when the wallet was added, and the scan reads up to the block before it.

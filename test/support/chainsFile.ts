@@ -29,30 +29,24 @@ export const rewriteChainsFile = async (
   return out;
 };
 
+/** A copy of a chains file with `fields` set on every chain. */
+const everyChainWith = async (path: string, fields: Record<string, unknown>): Promise<string> => {
+  const file = JSON.parse(await readFile(path, "utf8")) as { chains: Array<{ chain_id: number }> };
+  return rewriteChainsFile(path, new Map(), new Map(file.chains.map((chain) => [chain.chain_id, fields])));
+};
+
 /**
  * A copy of a chains file whose chains record every wallet's token touches (`index_wallets: all`;
  * the devnet's own file, followed from the head, records only discovered wallets'): tests of what
  * the index records for wallets nobody asked about use this.
  */
-export const everyWalletChainsFile = async (path: string): Promise<string> => {
-  const file = JSON.parse(await readFile(path, "utf8")) as { chains: Array<{ chain_id: number }> };
-  return rewriteChainsFile(
-    path,
-    new Map(),
-    new Map(file.chains.map((chain) => [chain.chain_id, { index_wallets: "all" }])),
-  );
-};
+export const everyWalletChainsFile = (path: string): Promise<string> =>
+  everyChainWith(path, { index_wallets: "all" });
 
 /**
  * A copy of a chains file whose chains are all indexed from block 0, as a service that reads the
  * whole history: the devnet's own file starts at the head, as a real chain is configured. Tests of
  * history ingest and the references discovery is compared with use this.
  */
-export const fullHistoryChainsFile = async (path: string): Promise<string> => {
-  const file = JSON.parse(await readFile(path, "utf8")) as { chains: Array<{ chain_id: number }> };
-  return rewriteChainsFile(
-    path,
-    new Map(),
-    new Map(file.chains.map((chain) => [chain.chain_id, { start_block: 0 }])),
-  );
-};
+export const fullHistoryChainsFile = (path: string): Promise<string> =>
+  everyChainWith(path, { start_block: 0 });
