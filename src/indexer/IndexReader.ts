@@ -1,7 +1,8 @@
 import { Context, Effect, Layer, Option } from "effect";
 import { Chains } from "../chains/Chains.js";
 import type { Lru } from "../lib/Lru.js";
-import { type Db, Level } from "../storage/Level.js";
+import type { KeyPresence } from "../storage/KeyPresence.js";
+import { type Db, KeyPresences, Level } from "../storage/Level.js";
 import { DisownedNfts } from "./DisownedNfts.js";
 import { IndexCache, walletCacheKey } from "./IndexCache.js";
 import { IndexedWallets } from "./IndexedWallets.js";
@@ -38,6 +39,7 @@ import {
   walletNftPrefix,
   walletTokenChainPrefix,
   walletTokenPrefix,
+  walletTokenView,
   yieldSplitMarketKey,
   yieldSplitTokenKey,
 } from "./indexKeys.js";
@@ -136,29 +138,38 @@ const walletNftsUnder = async (db: Db, prefix: string): Promise<ReadonlyArray<Wa
  * request path mostly reads memory; without one, every call reads LevelDB.
  * Long only as a record of one short reader per view, which share `db` and `cache`.
  */
-export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
+export const makeIndexReader = (
+  db: Db,
+  cache?: IndexCache,
+  walletTokens?: Pick<KeyPresence, "rulesOutGroup">,
+) => ({
   /**
    * Every (chain, token) the wallet has touched, ascending by chain then token; with `chainId`,
    * those of that chain only (a request reads each chain apart, as its discovery finishes there).
+   * A wallet the index has nothing of on the chain (most wallets on most chains, and every wallet
+   * asked about for the first time) is answered from the wallet-token view's key presence, without
+   * the LevelDB iterator that would find nothing.
    */
   touchedTokens: (wallet: string, chainId?: number): Promise<ReadonlyArray<WalletToken>> =>
-    readThroughCache(
-      walletCacheKey(wallet, chainId),
-      async () =>
-        (
-          await entriesUnder(
-            db,
-            walletTokenPrefix(wallet),
-            chainId === undefined ? walletTokenPrefix(wallet) : walletTokenChainPrefix(wallet, chainId),
-          )
-        ).map(({ parts: [chain, token], value }) => ({
-          ...(value as TouchedToken),
-          chain_id: Number(chain),
-          token: token!,
-        })),
-      cache?.wallets,
-      cache,
-    ),
+    chainId !== undefined && walletTokens?.rulesOutGroup(walletTokenChainPrefix(wallet, chainId)) === true
+      ? NOTHING_TOUCHED
+      : readThroughCache(
+          walletCacheKey(wallet, chainId),
+          async () =>
+            (
+              await entriesUnder(
+                db,
+                walletTokenPrefix(wallet),
+                chainId === undefined ? walletTokenPrefix(wallet) : walletTokenChainPrefix(wallet, chainId),
+              )
+            ).map(({ parts: [chain, token], value }) => ({
+              ...(value as TouchedToken),
+              chain_id: Number(chain),
+              token: token!,
+            })),
+          cache?.wallets,
+          cache,
+        ),
 
   /** Every position NFT the wallet holds now, ascending by chain, manager and token id. */
   positionNfts: (wallet: string): Promise<ReadonlyArray<WalletPositionNft>> =>
@@ -337,6 +348,9 @@ export const makeIndexReader = (db: Db, cache?: IndexCache) => ({
   },
 });
 
+/** What a wallet with no token touches on a chain reads (shared: readers never change it). */
+const NOTHING_TOUCHED: Promise<ReadonlyArray<WalletToken>> = Promise.resolve([]);
+
 export type IndexReader = ReturnType<typeof makeIndexReader>;
 
 /** The process's index reader, over its LevelDB and its IndexCache. */
@@ -370,6 +384,12 @@ export const layer = (settings: IndexReaderSettings): Layer.Layer<Index, never, 
       // Read before the indexer or discovery starts: both go by the marks and modes it holds.
       const wallets = yield* Effect.promise(() => IndexedWallets.load(db, chains));
       for (const change of wallets.switched) yield* Effect.logWarning(change);
-      return { reader: makeIndexReader(db, cache), cache, disowned: new DisownedNfts(), wallets };
+      const presences = Option.getOrUndefined(yield* Effect.serviceOption(KeyPresences));
+      return {
+        reader: makeIndexReader(db, cache, presences?.get(walletTokenView)),
+        cache,
+        disowned: new DisownedNfts(),
+        wallets,
+      };
     }),
   );

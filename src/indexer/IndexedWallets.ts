@@ -1,5 +1,6 @@
 import { type ChainConfig, indexWalletsOf } from "../chains/ChainsConfig.js";
 import type { Db } from "../storage/Level.js";
+import { readNow } from "../storage/readNow.js";
 import type { IndexCheckpoint } from "./IndexRecords.js";
 import {
   discoveryRecordPrefix,
@@ -163,9 +164,13 @@ export class IndexedWallets {
     const planned = this.#planning.get(chainId) ?? -1;
     for (const wallet of wallets) this.#mark(chainId, wallet, Number.MAX_SAFE_INTEGER);
     try {
-      const checkpoint = (await this.db.get(indexCheckpointKey(chainId))) as IndexCheckpoint | undefined;
+      // Read at once (getSync) where the store is open: a wallet's first request marks it on every
+      // chain, and each read through LevelDB's thread pool queued behind the others' sweeps.
+      const [checkpoint] = (await readNow(this.db, [indexCheckpointKey(chainId)])) as [
+        IndexCheckpoint | undefined,
+      ];
       const from = Math.max(planned, checkpoint?.number ?? -1) + 1;
-      await this.db.batch(
+      await this.#write(
         wallets.map((wallet) => ({
           type: "put" as const,
           key: indexedWalletKey(chainId, wallet),
@@ -178,6 +183,26 @@ export class IndexedWallets {
       for (const wallet of wallets) this.#marked.get(chainId)?.delete(wallet);
       throw error;
     }
+  }
+
+  /** Marks waiting for the next batch (`#write`), and that batch once it is due. */
+  #queued: Array<{ readonly type: "put"; readonly key: string; readonly value: number }> = [];
+  #flush: Promise<void> | undefined;
+
+  /**
+   * Stores marks in one batch with every other mark made in the same turn of the event loop: a
+   * wallet's first request marks it on each chain it reads, one after another, and a batch each
+   * cost that request's thread as much as its LevelDB reads.
+   */
+  #write(ops: ReadonlyArray<{ readonly type: "put"; readonly key: string; readonly value: number }>) {
+    this.#queued.push(...ops);
+    this.#flush ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      const batch = this.#queued;
+      this.#queued = [];
+      this.#flush = undefined;
+      return this.db.batch(batch);
+    });
+    return this.#flush;
   }
 
   /**

@@ -109,4 +109,21 @@ export class BloomFilter {
     for (const table of this.#tables) if (table.has()) return true;
     return false;
   }
+
+  /**
+   * Adds `s` unless the filter may have it already, hashing it once for both: for items added again
+   * and again (a group many keys share), which would otherwise grow the filter with every repeat.
+   * Answers whether it was added.
+   */
+  addNew(s: string): boolean {
+    hash(s);
+    for (const table of this.#tables) if (table.has()) return false;
+    let table = this.#tables.at(-1)!;
+    if (table.added >= table.capacity) {
+      table = new FixedBloom(table.capacity * 2);
+      this.#tables.push(table);
+    }
+    table.add();
+    return true;
+  }
 }

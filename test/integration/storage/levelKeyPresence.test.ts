@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Effect, Exit, Layer, Scope } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { walletTokenKey, walletTokenView } from "../../../src/indexer/indexKeys.js";
+import { walletTokenChainPrefix, walletTokenKey, walletTokenView } from "../../../src/indexer/indexKeys.js";
 import { KeyPresences, Level, layer } from "../../../src/storage/Level.js";
 
 const wallet = (i: number) => `0x${i.toString(16).padStart(40, "0")}`;
@@ -50,6 +50,33 @@ describe("key presence on the service's LevelDB", () => {
       const ruledOut = absent.filter((key) => presence.rulesOut(key));
       expect(ruledOut.length).toBeGreaterThan(4_950);
       expect((await db.getMany(ruledOut)).every((value) => value === undefined)).toBe(true);
+    });
+  });
+
+  it("behavior: a wallet's tokens on a chain are ruled out as a group only where it has none there, scanned or written since", async () => {
+    await opened(async (db, presences) => {
+      const presence = presences.get(walletTokenView)!;
+      await presence.scanEnded;
+      await db.batch([{ type: "put", key: walletTokenKey(wallet(30_000), 10, wallet(1)), value: {} }]);
+      // Scanned (20,000 wallets on chain 1) and written since (one wallet on chain 10).
+      const held = [
+        ...Array.from({ length: 20_000 }, (_, i) => walletTokenChainPrefix(wallet(i), 1)),
+        walletTokenChainPrefix(wallet(30_000), 10),
+      ];
+      expect(held.filter((group) => presence.rulesOutGroup(group))).toEqual([]);
+      // The same wallets on another chain, and wallets never written, hold nothing there.
+      const empty = [
+        ...Array.from({ length: 2_000 }, (_, i) => walletTokenChainPrefix(wallet(i), 8453)),
+        ...Array.from({ length: 2_000 }, (_, i) => walletTokenChainPrefix(wallet(2_000_000 + i), 1)),
+        walletTokenChainPrefix(wallet(30_000), 1),
+      ];
+      const ruledOut = empty.filter((group) => presence.rulesOutGroup(group));
+      expect(ruledOut.length).toBeGreaterThan(3_950);
+      for (const group of ruledOut)
+        expect(await db.keys({ gte: group, lt: `${group}~`, limit: 1 }).all()).toEqual([]);
+      // A group is never taken for a key, nor a key for a group.
+      expect(presence.rulesOut(walletTokenChainPrefix(wallet(1), 1))).toBe(true);
+      expect(presence.rulesOutGroup(touch(1))).toBe(true);
     });
   });
 });

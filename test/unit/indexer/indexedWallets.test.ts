@@ -130,6 +130,39 @@ describe("wallets whose token touches the index records", () => {
     expect(wallets.marked(1)).toBe(1);
   });
 
+  it("behavior: marks made on several chains in one turn are stored in one batch, each from its own chain's next block; a failed batch takes them all back", async () => {
+    const base = testChainConfig({ chain_id: 8453, name: "base", index_wallets: "discovered" });
+    const db = memoryDb();
+    await db.put(indexCheckpointKey(8453), { number: 70, hash: "0x01" });
+    const wallets = await IndexedWallets.load(db, [discovered, base]);
+    wallets.planning(1, 20);
+    const batches: Array<number> = [];
+    const batch = db.batch.bind(db);
+    let failNext = false;
+    db.batch = ((ops: ReadonlyArray<unknown>) => {
+      batches.push(ops.length);
+      if (failNext) return Promise.reject(new Error("disk full"));
+      return batch(ops as never);
+    }) as unknown as typeof db.batch;
+    // A wallet's first request marks it on each chain it reads, one after another.
+    await Promise.all([wallets.add(discovered, [ALICE]), wallets.add(base, [ALICE, BOB])]);
+    expect(batches).toEqual([3]);
+    expect(wallets.firstRecorded(discovered, ALICE, 0)).toBe(21);
+    expect(wallets.firstRecorded(base, BOB, 0)).toBe(71);
+    const reloaded = await IndexedWallets.load(db, [discovered, base]);
+    expect([
+      reloaded.records(discovered, ALICE),
+      reloaded.records(base, ALICE),
+      reloaded.records(base, BOB),
+    ]).toEqual([true, true, true]);
+    // Not stored, not marked: a later start of the wallets' discovery marks them again.
+    failNext = true;
+    const failed = await Promise.allSettled([wallets.add(discovered, [CAROL]), wallets.add(base, [CAROL])]);
+    expect(failed.map((result) => result.status)).toEqual(["rejected", "rejected"]);
+    expect(batches).toEqual([3, 2]);
+    expect([wallets.records(discovered, CAROL), wallets.records(base, CAROL)]).toEqual([false, false]);
+  });
+
   it("behavior: switching a chain from `discovered` to `all` keeps scans reading up to where every wallet began to be recorded", async () => {
     const db = memoryDb();
     const before = await IndexedWallets.load(db, [discovered]);

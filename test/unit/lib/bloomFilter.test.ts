@@ -24,6 +24,17 @@ describe("Bloom filter", () => {
     expect(filter.bytes).toBeLessThan(200_000 * 1.5 * 4);
   });
 
+  it("behavior: an item added again and again with addNew is counted once, so the filter does not grow with repeats", () => {
+    const filter = new BloomFilter(1_000);
+    const groups = keys(500, "dd");
+    for (let round = 0; round < 20; round++) for (const group of groups) filter.addNew(group);
+    expect(groups.every((group) => filter.mayHave(group))).toBe(true);
+    expect(filter.added).toBeLessThanOrEqual(500);
+    expect(filter.bytes).toBe(new BloomFilter(1_000).bytes);
+    expect(filter.addNew(groups[0]!)).toBe(false);
+    expect(filter.addNew("idx!wt!0xnew!")).toBe(true);
+  });
+
   it("behavior: an empty filter has nothing", () => {
     const filter = new BloomFilter();
     expect(keys(1_000, "cc").some((key) => filter.mayHave(key))).toBe(false);

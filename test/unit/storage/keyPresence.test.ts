@@ -1,5 +1,6 @@
 import { MemoryLevel } from "memory-level";
 import { describe, expect, it } from "vitest";
+import { makeIndexReader } from "../../../src/indexer/IndexReader.js";
 import { walletTokenKey, walletTokenView } from "../../../src/indexer/indexKeys.js";
 import { PendingWrites } from "../../../src/indexer/PendingWrites.js";
 import { watchKeyPresence } from "../../../src/storage/KeyPresence.js";
@@ -37,6 +38,36 @@ describe("key presence", () => {
     watch.detach();
     await db.put(touch(200_000), {});
     expect(presence!.rulesOut(touch(200_000))).toBe(true);
+  });
+
+  it("behavior: a wallet's tokens on a chain where it has none are read without LevelDB; where it has some, they are read", async () => {
+    const db = new MemoryLevel<string, unknown>({ valueEncoding: "json" }) as unknown as Db;
+    await db.put(walletTokenKey(wallet(1), 1, wallet(7)), { standard: "erc20", first_block: 3 });
+    const watch = watchKeyPresence(db, [walletTokenView]);
+    await watch.scanned;
+    await db.put(walletTokenKey(wallet(2), 10, wallet(8)), { standard: "erc20", first_block: 4 });
+    let iterators = 0;
+    const iterator = db.iterator.bind(db);
+    db.iterator = ((options: never) => {
+      iterators += 1;
+      return iterator(options);
+    }) as typeof db.iterator;
+    const reader = makeIndexReader(db, undefined, watch.presences[0]);
+    expect(await reader.touchedTokens(wallet(1), 1)).toEqual([
+      { chain_id: 1, token: wallet(7), standard: "erc20", first_block: 3 },
+    ]);
+    expect(await reader.touchedTokens(wallet(2), 10)).toEqual([
+      { chain_id: 10, token: wallet(8), standard: "erc20", first_block: 4 },
+    ]);
+    expect(iterators).toBe(2);
+    // A chain the wallet never touched, and a wallet never met: answered empty, no iterator.
+    expect(await reader.touchedTokens(wallet(1), 10)).toEqual([]);
+    expect(await reader.touchedTokens(wallet(3), 1)).toEqual([]);
+    expect(iterators).toBe(2);
+    // Every chain at once is read from LevelDB.
+    expect(await reader.touchedTokens(wallet(3))).toEqual([]);
+    expect(iterators).toBe(3);
+    watch.detach();
   });
 
   it("behavior: a scan that cannot finish leaves nothing ruled out, and says why", async () => {
