@@ -2,6 +2,7 @@ import type { DevnetManifest, ManifestChain } from "../src/devnet/DevnetManifest
 import { startTestDevnet } from "../test/support/devnetFixture.js";
 import { startTestNats } from "../test/support/natsServer.js";
 import { type ProviderProxy, startProviderProxy } from "../test/support/providerProxy.js";
+import { baselineCheckout } from "./lib/baselineCheckout.js";
 import { batchedScans } from "./lib/batchedScans.js";
 import { benchKey, rewriteChainsFile, startServiceProcess } from "./lib/benchEnv.js";
 import { processRunMs, threadsBetween } from "./lib/cpu.js";
@@ -56,6 +57,12 @@ const UNTIL_COMPLETE_WALLETS = [
 ];
 
 const CHAIN_IDS = DEVNET_CHAIN_IDS.split(",").map(Number);
+/**
+ * A commit (any git revision) whose service answers each wallet's first request too, in the same
+ * run as this checkout's, for figure 1's comparison: the machine's speed moves too much between
+ * runs for two runs' figures to say which code is faster.
+ */
+const BASELINE = process.env.BENCH_DISCOVERY_BASELINE;
 
 /** BENCH_DISCOVERY_VERBOSE=1 prints each wallet's figures to stderr as they come. */
 const startedAt = performance.now();
@@ -91,10 +98,13 @@ const walletsToAsk = (manifest: DevnetManifest) => {
 };
 
 /** One service of the bench with a NATS server and a key of its own, ready at the head of every chain. */
-const startService = async (chainsConfig: string, env: NodeJS.ProcessEnv = {}) => {
+const startService = async (chainsConfig: string, env: NodeJS.ProcessEnv = {}, script?: string) => {
   const nats = await startTestNats();
   try {
-    const service = await startServiceProcess(nats, chainsConfig, { env });
+    const service = await startServiceProcess(nats, chainsConfig, {
+      env,
+      ...(script === undefined ? {} : { script }),
+    });
     await untilHealthy(service.url);
     const key = { "x-svc-api-key": await benchKey(nats, "bench") };
     return {
@@ -132,6 +142,8 @@ interface FirstAnswerRow {
   readonly calls: ReadonlyArray<ChainCalls>;
   /** Where the recorded service's first answer spent its time. */
   readonly phases: FirstAnswerPhases | undefined;
+  /** The same wallet's first answer from the baseline commit's service (BENCH_DISCOVERY_BASELINE). */
+  readonly baseline?: { readonly firstMs: number; readonly cpu: number; readonly main: number };
   /** The direct service's time on a CPU while its first answer ran, ms: every thread, and its main thread. */
   readonly serviceCpu: {
     readonly all: number;
@@ -139,6 +151,23 @@ interface FirstAnswerRow {
     readonly byThread: Readonly<Record<string, number>>;
   };
 }
+
+/** A wallet's first answer from `service`, timed, with the service's CPU while it ran. */
+const timedFirstAnswer = async (service: BenchService, wallet: Wallet) => {
+  const cpuBefore = processRunMs(service.pid);
+  let cpuAfter = cpuBefore;
+  const timed = await firstAndComplete(service.url, service.key, wallet.address, COMPLETE_LIMIT_MS, () => {
+    cpuAfter = processRunMs(service.pid);
+  });
+  return {
+    timed,
+    cpu: {
+      all: cpuAfter.all - cpuBefore.all,
+      main: cpuAfter.main - cpuBefore.main,
+      byThread: threadsBetween(cpuBefore.byName, cpuAfter.byName),
+    },
+  };
+};
 
 const ratioOf = (r: FirstAnswerRow) => r.firstMs / (r.gatewayMs + 2 * r.replayMs);
 const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
@@ -158,6 +187,7 @@ const firstAnswers = async (
   recorded: BenchService,
   direct: BenchService,
   wallets: ReadonlyArray<Wallet>,
+  baseline?: BenchService,
 ): Promise<ReadonlyArray<FirstAnswerRow>> => {
   const rows: Array<FirstAnswerRow> = [];
   const { rpcs, close } = replayRpcs(chains.map((chain) => chain.rpc_url));
@@ -187,11 +217,13 @@ const firstAnswers = async (
         seen.first.at - seen.first.ms,
         seen.first.at,
       );
-      const cpuBefore = processRunMs(direct.pid);
-      let cpuAfter = cpuBefore;
-      const timed = await firstAndComplete(direct.url, direct.key, wallet.address, COMPLETE_LIMIT_MS, () => {
-        cpuAfter = processRunMs(direct.pid);
-      });
+      // With a baseline, each wallet is asked of both services, one after the other, which goes
+      // first alternating from wallet to wallet.
+      const baselineFirst = baseline !== undefined && rows.length % 2 === 1;
+      const before = baselineFirst ? await timedFirstAnswer(baseline, wallet) : undefined;
+      const { timed, cpu } = await timedFirstAnswer(direct, wallet);
+      const against =
+        baseline === undefined ? undefined : (before ?? (await timedFirstAnswer(baseline, wallet)));
       const gatewayMs = (await sequential(`${direct.url}/v1/account`, GATEWAY_SECONDS, direct.key)).p50Ms;
       const replayMs = await replayP50(replays, REPLAY);
       // Once for a wallet whose replay takes long (the 1,000-token one): the run stays short.
@@ -208,11 +240,10 @@ const firstAnswers = async (
         sweepBalancesMs,
         calls: replays.map((r) => r.calls),
         phases,
-        serviceCpu: {
-          all: cpuAfter.all - cpuBefore.all,
-          main: cpuAfter.main - cpuBefore.main,
-          byThread: threadsBetween(cpuBefore.byName, cpuAfter.byName),
-        },
+        serviceCpu: cpu,
+        ...(against === undefined
+          ? {}
+          : { baseline: { firstMs: against.timed.first.ms, cpu: against.cpu.all, main: against.cpu.main } }),
       };
       progress(
         `first answers: ${describeRow(row)}; phases ${JSON.stringify(phases, (_, v) => (typeof v === "number" ? Math.round(v) : v))}; gateway ${gatewayMs.toFixed(2)} ms, sweepBalances replay ${sweepBalancesMs.toFixed(1)} ms${timed.errors.length > 0 ? `; errors ${timed.errors[0]}` : ""}`,
@@ -260,7 +291,31 @@ const describeServiceCpu = (rows: ReadonlyArray<FirstAnswerRow>): string => {
   return `the service's time on a CPU while each first answer ran (one process: gateway, API, ingest), p50 over ${rows.length} wallets: every thread ${all.toFixed(1)} ms, its main thread ${main.toFixed(1)} ms, against a first answer's p50 of ${first.toFixed(1)} ms (${share(all, first)} and ${share(main, first)}); per wallet, main thread over first answer ${spread(rows.map((r) => r.serviceCpu.main / r.firstMs))}; by thread name, ms (p50 of each): ${byThread}`;
 };
 
-const describeFirstAnswers = (rows: ReadonlyArray<FirstAnswerRow>): ReadonlyArray<string> => {
+/** This checkout's first answers against the baseline commit's, wallet by wallet in the same run. */
+const describeBaseline = (rows: ReadonlyArray<FirstAnswerRow>, commit: string): string => {
+  const compared = rows.flatMap((r) => (r.baseline === undefined ? [] : [{ row: r, baseline: r.baseline }]));
+  const versus = (label: string, head: ReadonlyArray<number>, base: ReadonlyArray<number>) =>
+    `${label} p50 ${ms(head)} against ${ms(base)} (x${(median(head) / median(base)).toFixed(2)})`;
+  const faster = compared.filter(({ row, baseline }) => row.firstMs < baseline.firstMs).length;
+  return `against ${commit} (BENCH_DISCOVERY_BASELINE), each wallet asked of both services one after the other, which first alternating: ${versus(
+    "first answer",
+    compared.map(({ row }) => row.firstMs),
+    compared.map(({ baseline }) => baseline.firstMs),
+  )}, faster in ${faster} of ${compared.length}; the service's CPU per first answer, ${versus(
+    "every thread",
+    compared.map(({ row }) => row.serviceCpu.all),
+    compared.map(({ baseline }) => baseline.cpu),
+  )}, ${versus(
+    "main thread",
+    compared.map(({ row }) => row.serviceCpu.main),
+    compared.map(({ baseline }) => baseline.main),
+  )}`;
+};
+
+const describeFirstAnswers = (
+  rows: ReadonlyArray<FirstAnswerRow>,
+  baselineCommit?: string,
+): ReadonlyArray<string> => {
   const [warmUp, ...measured] = rows;
   const first = measured.map((r) => r.firstMs);
   const gateway = measured.map((r) => r.gatewayMs);
@@ -279,6 +334,7 @@ const describeFirstAnswers = (rows: ReadonlyArray<FirstAnswerRow>): ReadonlyArra
     `per wallet, 4 chains, median (min..max): eth_calls of the sweep ${callsOf((c) => c.sweep.length)}, factory lookups ${callsOf((c) => c.lookups.length)}, balances-and-prices ${callsOf((c) => c.holdings.length)}, other (position finders, metadata and vault probes of found tokens) ${callsOf((c) => c.otherCalls)}; eth_getLogs ${callsOf((c) => c.getLogs)}`,
     describePhases(measured),
     describeServiceCpu(measured),
+    ...(baselineCommit === undefined ? [] : [describeBaseline(measured, baselineCommit)]),
     "slowest first answers:",
     ...[...measured]
       .sort((a, b) => b.firstMs - a.firstMs)
@@ -344,7 +400,8 @@ const untilComplete = async (
  * never ingested (the devnet's chains file without `start_block`: the service starts at the head
  * and discovers, src/discovery/):
  * 1. the first answer of balances on the 4 devnet chains for never-seen wallets, p50, against the
- *    gateway path plus 2x a direct replay of the same sweep and pricing eth_calls;
+ *    gateway path plus 2x a direct replay of the same sweep and pricing eth_calls; with
+ *    BENCH_DISCOVERY_BASELINE, against another commit's service in the same run;
  * 2. the time until a wallet's answer is complete, with and without the wallet's log scan;
  * 3. the sweep's cost per 1,000 tokens of universe on a bare anvil, and each chain's universe; what
  *    planning a factory lookup costs this process's thread;
@@ -357,6 +414,7 @@ export const discoveryBench = async () => {
   const recorders = new Map<number, RpcRecorder>();
   const proxies: Record<"scan" | "none", Array<ProviderProxy>> = { scan: [], none: [] };
   const services: Array<BenchService> = [];
+  const checkout = BASELINE === undefined ? undefined : baselineCheckout(BASELINE);
   try {
     const chains = CHAIN_IDS.map((id) => devnet.manifest.chains.find((c) => c.chain_id === id)!);
     // As a real chain is configured: no start_block, so each service starts at the head.
@@ -381,13 +439,18 @@ export const discoveryBench = async () => {
     ]);
     services.push(recorded, direct, scan, none);
     const { warmUp, measured } = walletsToAsk(devnet.manifest);
+    const baseline =
+      checkout === undefined
+        ? undefined
+        : await chainsFile(new Map()).then((c) => startService(c, {}, checkout.serviceScript));
+    if (baseline !== undefined) services.push(baseline);
 
-    const rows = await firstAnswers(chains, recorders, recorded, direct, [warmUp, ...measured]);
-    await Promise.all([recorded.stop(), direct.stop()]);
+    const rows = await firstAnswers(chains, recorders, recorded, direct, [warmUp, ...measured], baseline);
+    await Promise.all([recorded.stop(), direct.stop(), baseline?.stop()]);
     const universe = await universeCounts(direct.chainsConfig, direct.dataDir);
     section(
       "1. first answer of a never-seen wallet, against a direct replay of its sweep and pricing",
-      describeFirstAnswers(rows),
+      describeFirstAnswers(rows, checkout === undefined ? undefined : `${BASELINE} (${checkout.commit})`),
     );
 
     const complete = await untilComplete(
@@ -426,5 +489,6 @@ export const discoveryBench = async () => {
     for (const r of recorders.values()) await r.stop();
     for (const p of [...proxies.scan, ...proxies.none]) await p.stop();
     await devnet.stop();
+    checkout?.remove();
   }
 };
