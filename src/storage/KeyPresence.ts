@@ -13,7 +13,8 @@ const SCAN_CHUNK = 1000;
  *
  * The filter holds every key under the prefix: those a scan found when the database was opened and
  * every put since, taken before it is written (a prewrite hook, installed before anything else can
- * write). Until the scan has finished it rules nothing out.
+ * write). Until the scan has finished it rules nothing out. A second filter holds each key's group
+ * (`rulesOutGroup`), so that a read of a whole group that holds nothing needs no LevelDB either.
  */
 export class KeyPresence {
   readonly #filter = new BloomFilter();
