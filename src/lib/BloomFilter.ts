@@ -95,13 +95,8 @@ export class BloomFilter {
   }
 
   add(s: string): void {
-    let table = this.#tables.at(-1)!;
-    if (table.added >= table.capacity) {
-      table = new FixedBloom(table.capacity * 2);
-      this.#tables.push(table);
-    }
     hash(s);
-    table.add();
+    this.#roomy().add();
   }
 
   mayHave(s: string): boolean {
@@ -118,12 +113,16 @@ export class BloomFilter {
   addNew(s: string): boolean {
     hash(s);
     for (const table of this.#tables) if (table.has()) return false;
-    let table = this.#tables.at(-1)!;
-    if (table.added >= table.capacity) {
-      table = new FixedBloom(table.capacity * 2);
-      this.#tables.push(table);
-    }
-    table.add();
+    this.#roomy().add();
     return true;
+  }
+
+  /** The table new items go into: the newest, or a new one twice its size once it is full. */
+  #roomy(): FixedBloom {
+    const newest = this.#tables.at(-1)!;
+    if (newest.added < newest.capacity) return newest;
+    const next = new FixedBloom(newest.capacity * 2);
+    this.#tables.push(next);
+    return next;
   }
 }
